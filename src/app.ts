@@ -1,0 +1,42 @@
+/**
+ * The Hono app: mounts every /api resource and the /__sandbox control API, and renders every error in the
+ * service's format in one place. Anything unexpected becomes a JSON 500 (never an HTML page or a dropped
+ * connection), and the process stays up.
+ */
+import { Hono } from 'hono';
+import type { Services } from './context.js';
+import { ApiError } from './errors.js';
+import { mountResource } from './http/router.js';
+import { resources } from './resources/index.js';
+
+export interface AppOptions {
+  services: Services;
+  maxBodyBytes: number;
+  apiKeyHeader: string;
+  control: Hono;
+  /** Reports errors that are the sandbox's own fault (500s). */
+  onInternalError?: (error: unknown) => void;
+}
+
+export function createApp(options: AppOptions): Hono {
+  const app = new Hono();
+  for (const resource of resources) {
+    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
+  }
+  app.route('/__sandbox', options.control);
+
+  app.notFound((c) => {
+    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
+    return c.json({ code: 404, message: `No such path: ${c.req.method} ${c.req.path}${hint}` }, 404);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+      return c.json(error.toBody(), error.status);
+    }
+    options.onInternalError?.(error);
+    return c.json({ code: 500, message: `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}` }, 500);
+  });
+  return app;
+}

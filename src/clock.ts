@@ -1,0 +1,278 @@
+/**
+ * The sandbox clock: the one place that reads wall time.
+ *
+ * Everything time-dependent in the sandbox (token expiry, webhook retries, scenario steps, timestamps in
+ * responses) asks this clock, so a test can freeze it, jump it forward and assert on the result.
+ *
+ * Timers live in a queue ordered by due time. In `real` mode one wall-clock `setTimeout` is armed for the
+ * earliest of them. `advance()` and `set()` run every timer that falls due, in time order, with the clock
+ * standing at each timer's due time while it runs, and only return once the work those timers started has
+ * settled (see WorkTracker), so a test can assert right after advancing.
+ */
+import { performance } from 'node:perf_hooks';
+
+export type ClockMode = 'real' | 'frozen';
+
+export interface ClockTimer {
+  readonly id: number;
+  readonly at: number;
+  readonly label: string;
+  cancel(): void;
+}
+
+interface QueuedTimer {
+  id: number;
+  at: number;
+  seq: number;
+  label: string;
+  fn: () => unknown;
+  cancelled: boolean;
+}
+
+export interface ClockState {
+  now: string;
+  mode: ClockMode;
+  pendingTimers: number;
+  nextTimerAt?: string;
+}
+
+/** Collects in-flight async work (webhook attempts, timer callbacks) so the clock can wait for it to settle. */
+export class WorkTracker {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return work;
+  }
+
+  get size(): number {
+    return this.inFlight.size;
+  }
+
+  /** Resolves once nothing tracked is in flight, including work started while waiting. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) {
+      await Promise.all([...this.inFlight]);
+    }
+  }
+}
+
+/** Wall-clock milliseconds for measuring how long something took (never used as sandbox time). */
+export function elapsedSince(startMs: number): number {
+  return Math.round((performance.now() - startMs) * 100) / 100;
+}
+
+export function monotonicNow(): number {
+  return performance.now();
+}
+
+export class Clock {
+  private mode: ClockMode;
+  /** Sandbox time minus wall time, in real mode. */
+  private offset = 0;
+  /** Sandbox time while frozen. */
+  private frozenAt = 0;
+  private readonly queue: QueuedTimer[] = [];
+  private seq = 0;
+  private wallTimer: NodeJS.Timeout | undefined;
+  private draining: Promise<void> | undefined;
+  private running = false;
+  private closed = false;
+
+  constructor(
+    options: { mode?: ClockMode; start?: number } = {},
+    readonly work: WorkTracker = new WorkTracker(),
+  ) {
+    this.mode = options.mode ?? 'real';
+    const start = options.start ?? Date.now();
+    if (this.mode === 'frozen') this.frozenAt = start;
+    else this.offset = start - Date.now();
+  }
+
+  /** Sandbox time in epoch milliseconds. */
+  now(): number {
+    return this.mode === 'frozen' ? this.frozenAt : Date.now() + this.offset;
+  }
+
+  get isFrozen(): boolean {
+    return this.mode === 'frozen';
+  }
+
+  state(): ClockState {
+    const next = this.nextTimer();
+    return {
+      now: new Date(this.now()).toISOString(),
+      mode: this.mode,
+      pendingTimers: this.pendingCount(),
+      ...(next ? { nextTimerAt: new Date(next.at).toISOString() } : {}),
+    };
+  }
+
+  freeze(): void {
+    if (this.mode === 'frozen') return;
+    this.frozenAt = this.now();
+    this.mode = 'frozen';
+    this.disarm();
+  }
+
+  unfreeze(): void {
+    if (this.mode === 'real') return;
+    this.offset = this.frozenAt - Date.now();
+    this.mode = 'real';
+    this.arm();
+  }
+
+  /** Moves sandbox time forward by `ms`, running every timer that falls due on the way. */
+  async advance(ms: number): Promise<void> {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance takes a non-negative duration');
+    await this.runUntil(this.now() + ms);
+  }
+
+  /** Jumps to `to`. Forward jumps run the timers on the way; backward jumps run nothing. */
+  async set(to: number): Promise<void> {
+    if (to >= this.now()) {
+      await this.runUntil(to);
+    } else {
+      this.moveTo(to);
+      this.arm();
+    }
+  }
+
+  /** Runs `fn` at sandbox time `at` (or at once, on the next drain, if `at` is already past). */
+  schedule(at: number, fn: () => unknown, label = 'timer'): ClockTimer {
+    const timer: QueuedTimer = { id: ++this.seq, at, seq: this.seq, label, fn, cancelled: false };
+    this.insert(timer);
+    this.arm();
+    return {
+      id: timer.id,
+      at,
+      label,
+      cancel: () => {
+        timer.cancelled = true;
+        const i = this.queue.indexOf(timer);
+        if (i >= 0) this.queue.splice(i, 1);
+      },
+    };
+  }
+
+  /** Runs `fn` after `ms` of sandbox time. */
+  after(ms: number, fn: () => unknown, label?: string): ClockTimer {
+    return this.schedule(this.now() + ms, fn, label);
+  }
+
+  pendingCount(): number {
+    return this.queue.length;
+  }
+
+  /** Drops every pending timer (used by reset). */
+  clearTimers(): void {
+    for (const t of this.queue) t.cancelled = true;
+    this.queue.length = 0;
+    this.disarm();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clearTimers();
+  }
+
+  private nextTimer(): QueuedTimer | undefined {
+    return this.queue[0];
+  }
+
+  /** Binary insertion keeps the queue sorted by (at, seq), so same-time timers run in scheduling order. */
+  private insert(timer: QueuedTimer): void {
+    let lo = 0;
+    let hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const other = this.queue[mid]!;
+      if (other.at < timer.at || (other.at === timer.at && other.seq < timer.seq)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.queue.splice(lo, 0, timer);
+  }
+
+  private moveTo(t: number): void {
+    if (this.mode === 'frozen') this.frozenAt = t;
+    else this.offset = t - Date.now();
+  }
+
+  /**
+   * Runs due timers one at a time up to `target`, then leaves the clock at `target`.
+   * Concurrent calls are serialised so two advances never interleave their timers.
+   */
+  private async runUntil(target: number): Promise<void> {
+    const previous = this.draining ?? Promise.resolve();
+    const run = previous.then(() => this.drain(target));
+    this.draining = run.finally(() => {
+      if (this.draining === run) this.draining = undefined;
+    });
+    await run;
+  }
+
+  private async drain(target: number): Promise<void> {
+    this.disarm();
+    this.running = true;
+    try {
+      for (;;) {
+        const next = this.queue[0];
+        if (next && next.at <= target) {
+          this.queue.shift();
+          if (next.at > this.now()) this.moveTo(next.at);
+          await this.work.track(Promise.resolve().then(next.fn));
+          // Work a timer starts (a webhook attempt, say) may schedule further timers that are also due.
+          await this.work.settled();
+          continue;
+        }
+        await this.work.settled();
+        if (this.queue[0] && this.queue[0].at <= target) continue;
+        break;
+      }
+      if (target > this.now()) this.moveTo(target);
+    } finally {
+      this.running = false;
+      this.arm();
+    }
+  }
+
+  /** In real mode, wakes up when the earliest timer is due by wall time. */
+  private arm(): void {
+    this.disarm();
+    if (this.closed || this.mode !== 'real' || this.running) return;
+    const next = this.queue[0];
+    if (!next) return;
+    const delay = Math.max(0, Math.min(next.at - this.now(), 2 ** 31 - 1));
+    this.wallTimer = setTimeout(() => {
+      this.wallTimer = undefined;
+      void this.runUntil(this.now()).catch(() => undefined);
+    }, delay);
+    this.wallTimer.unref();
+  }
+
+  private disarm(): void {
+    if (this.wallTimer) clearTimeout(this.wallTimer);
+    this.wallTimer = undefined;
+  }
+}
+
+/** Parses "90s", "30m", "2h", "1d", "1h30m", "500ms" or a number of seconds into milliseconds. */
+export function parseDuration(input: string | number): number | undefined {
+  if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? input * 1000 : undefined;
+  const text = input.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy;
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    total += Number(m[1]) * units[m[2]!]!;
+    matched = re.lastIndex;
+  }
+  return matched === text.length && matched > 0 ? total : undefined;
+}

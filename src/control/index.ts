@@ -1,0 +1,85 @@
+/**
+ * The control API under /__sandbox (decisions §10): everything that exists only in the sandbox. JSON in, JSON
+ * out, errors in the same format as the API. No credentials: it is a local test tool.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Services } from '../context.js';
+import { ApiError } from '../errors.js';
+import { isoTime } from '../time-format.js';
+import { clockRoutes } from './clock.js';
+import { controlBody } from './json.js';
+
+export interface ControlDeps {
+  services: Services;
+  maxBodyBytes: number;
+  version: string;
+  startedAt: number;
+  reset(): Promise<void>;
+  createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): { platformId: string; apiKey: string; secret: string };
+}
+
+const expireBody = z.object({ token: z.string().min(1).optional() });
+const platformBody = z.object({
+  apiKey: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only').optional(),
+  secret: z.string().min(1).max(500).optional(),
+  name: z.string().max(200).optional(),
+});
+
+export function controlRoutes(deps: ControlDeps): Hono {
+  const { services, maxBodyBytes } = deps;
+  const { store, clock } = services;
+  const app = new Hono();
+
+  app.get('/health', (c) =>
+    c.json({
+      status: 'ok',
+      version: deps.version,
+      now: isoTime(clock.now()),
+      clock: clock.isFrozen ? 'frozen' : 'real',
+      persistent: store.persistent,
+      counts: {
+        platforms: store.platforms.size,
+        clients: store.clients.size,
+        contracts: store.contracts.size,
+        webhooks: store.webhooks.size,
+      },
+    }),
+  );
+
+  app.post('/reset', async (c) => {
+    await deps.reset();
+    return c.json({ status: 'reset', now: isoTime(clock.now()) });
+  });
+
+  app.route('/clock', clockRoutes(clock, maxBodyBytes));
+
+  app.post('/tokens/expire', async (c) => {
+    const { token } = await controlBody(c, expireBody, maxBodyBytes);
+    const now = clock.now();
+    if (token !== undefined) {
+      const record = store.tokens.get(token);
+      if (!record) throw ApiError.notFound('Token not found');
+      store.tokens.update(token, { expiresAt: Math.min(record.expiresAt, now) });
+      return c.json({ expired: 1 });
+    }
+    let expired = 0;
+    for (const record of store.tokens.all()) {
+      if (record.expiresAt > now && record.revokedAt === undefined) {
+        store.tokens.update(record.token, { expiresAt: now });
+        expired++;
+      }
+    }
+    return c.json({ expired });
+  });
+
+  app.post('/platforms', async (c) => {
+    const input = await controlBody(c, platformBody, maxBodyBytes);
+    if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
+      throw ApiError.conflict(`A platform with apiKey "${input.apiKey}" already exists`);
+    }
+    return c.json(deps.createPlatform(input), 201);
+  });
+
+  return app;
+}

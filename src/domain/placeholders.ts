@@ -1,0 +1,98 @@
+/**
+ * Placeholders of contracts and templates. Every recipient gets four special placeholders, keyed
+ * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature.
+ */
+import type { OpContext } from '../context.js';
+import type { ClientRecord, ContractRecord, PlaceholderRecord, RecipientRecord, TemplateRecord } from '../store/records.js';
+
+export const SPECIAL_TYPES = {
+  1: 'Date signed',
+  2: 'Full name',
+  3: 'Email',
+  4: 'Signature',
+} as const;
+
+export type SpecialType = keyof typeof SPECIAL_TYPES;
+
+export function specialKey(recipientKey: string, code: SpecialType): string {
+  return `${recipientKey}_${code}`;
+}
+
+type Owner = { contractKey: string } | { templateKey: string };
+
+function ownerIndex(owner: Owner): ['contract' | 'template', string] {
+  return 'contractKey' in owner ? ['contract', owner.contractKey] : ['template', owner.templateKey];
+}
+
+export function placeholdersOf(ctx: OpContext, owner: Owner): PlaceholderRecord[] {
+  const [index, key] = ownerIndex(owner);
+  return ctx.store.placeholders.where(index, key);
+}
+
+/** Takes the next ordinal from the owning contract or template. */
+function nextPosition(ctx: OpContext, owner: Owner): number {
+  if ('contractKey' in owner) {
+    const contract = ctx.store.contracts.get(owner.contractKey)!;
+    ctx.store.contracts.update(contract.contractKey, { nextPlaceholderPosition: contract.nextPlaceholderPosition + 1 });
+    return contract.nextPlaceholderPosition - 1;
+  }
+  const template = ctx.store.templates.get(owner.templateKey)!;
+  ctx.store.templates.update(template.templateKey, { nextPlaceholderPosition: template.nextPlaceholderPosition + 1 });
+  return template.nextPlaceholderPosition - 1;
+}
+
+export function addPlaceholder(
+  ctx: OpContext,
+  owner: Owner,
+  client: ClientRecord,
+  fields: { name: string; value: string; key?: string; special?: { type: SpecialType; recipientKey: string } },
+): PlaceholderRecord {
+  const now = ctx.clock.now();
+  const position = nextPosition(ctx, owner);
+  return ctx.store.placeholders.insert({
+    placeholderKey: fields.key ?? ctx.ids.key(),
+    ...owner,
+    clientKey: client.clientKey,
+    platformId: client.platformId,
+    id: String(position),
+    name: fields.name,
+    value: fields.value,
+    type: fields.special ? 'special' : 'text',
+    position,
+    isSpecial: fields.special !== undefined,
+    ...(fields.special ? { specialType: fields.special.type, recipientKey: fields.special.recipientKey } : {}),
+    insertion: [],
+    createTime: now,
+    changeTime: now,
+  });
+}
+
+export function addSpecialPlaceholders(ctx: OpContext, contract: ContractRecord, client: ClientRecord, recipient: RecipientRecord): void {
+  for (const code of [1, 2, 3, 4] as const) {
+    addPlaceholder(ctx, { contractKey: contract.contractKey }, client, {
+      key: specialKey(recipient.recipientKey, code),
+      name: SPECIAL_TYPES[code],
+      value: '',
+      special: { type: code, recipientKey: recipient.recipientKey },
+    });
+  }
+}
+
+export function deleteSpecialPlaceholders(ctx: OpContext, recipientKey: string): void {
+  for (const code of [1, 2, 3, 4] as const) ctx.store.placeholders.delete(specialKey(recipientKey, code));
+}
+
+/**
+ * Copies the ordinary placeholders of one owner to another with their values cleared (template convert,
+ * duplicate, and contract-from-template). Special placeholders belong to recipients, so they stay behind.
+ */
+export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client: ClientRecord): void {
+  for (const p of placeholdersOf(ctx, from)) {
+    if (p.isSpecial) continue;
+    addPlaceholder(ctx, to, client, { name: p.name, value: '' });
+  }
+}
+
+export function templateOwner(template: TemplateRecord): Owner {
+  return { templateKey: template.templateKey };
+}

@@ -1,0 +1,71 @@
+/** Recipients of a contract: add, change, remove. Each recipient brings its four special placeholders. */
+import type { OpContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import type { ClientRecord, ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
+import { addSpecialPlaceholders, deleteSpecialPlaceholders } from './placeholders.js';
+
+export interface RecipientFields {
+  action?: RecipientRole | undefined;
+  customMessage?: string | undefined;
+  fullname?: string | undefined;
+  email?: string | undefined;
+  position?: number | undefined;
+}
+
+export function recipientsOf(ctx: OpContext, contractKey: string): RecipientRecord[] {
+  return ctx.store.recipients.where('contract', contractKey);
+}
+
+export function findRecipient(ctx: OpContext, contract: ContractRecord, recipientKey: string): RecipientRecord {
+  const recipient = ctx.store.recipients.get(recipientKey);
+  if (!recipient || recipient.contractKey !== contract.contractKey) throw ApiError.notFound('Recipient not found');
+  return recipient;
+}
+
+export function addRecipient(ctx: OpContext, contract: ContractRecord, client: ClientRecord, fields: RecipientFields): RecipientRecord {
+  const now = ctx.clock.now();
+  const id = contract.nextRecipientId;
+  ctx.store.contracts.update(contract.contractKey, { nextRecipientId: id + 1 });
+  const recipient = ctx.store.recipients.insert({
+    recipientKey: ctx.ids.key(),
+    contractKey: contract.contractKey,
+    clientKey: client.clientKey,
+    platformId: client.platformId,
+    id,
+    ...defined(fields),
+    action: fields.action ?? 'sign',
+    state: 'waiting',
+    createTime: now,
+    changeTime: now,
+  });
+  addSpecialPlaceholders(ctx, contract, client, recipient);
+  return recipient;
+}
+
+/** Recipients that have finished their part can no longer be changed or removed. */
+export function assertChangeable(recipient: RecipientRecord, what: string): void {
+  if (recipient.actedAt !== undefined) {
+    throw ApiError.conflict(`Recipient ${recipient.recipientKey} has already ${pastTense(recipient.action)}; it cannot ${what}`);
+  }
+}
+
+export function updateRecipient(ctx: OpContext, recipient: RecipientRecord, fields: RecipientFields): RecipientRecord {
+  assertChangeable(recipient, 'be changed');
+  return ctx.store.recipients.update(recipient.recipientKey, { ...defined(fields), changeTime: ctx.clock.now() });
+}
+
+export function deleteRecipient(ctx: OpContext, recipient: RecipientRecord): void {
+  assertChangeable(recipient, 'be deleted');
+  ctx.store.recipients.delete(recipient.recipientKey);
+  deleteSpecialPlaceholders(ctx, recipient.recipientKey);
+}
+
+export function pastTense(role: RecipientRole): string {
+  return { sign: 'signed', approve: 'approved', view: 'viewed', lock: 'locked' }[role];
+}
+
+function defined(fields: RecipientFields): Partial<RecipientRecord> {
+  const out: Partial<RecipientRecord> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}

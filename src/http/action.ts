@@ -1,0 +1,69 @@
+/**
+ * How an `/api` resource is described: a table of actions, each with its zod schema (the single source of
+ * truth for validation and, later, the OpenAPI document), who may call it, and a thin handler.
+ */
+import { z } from 'zod';
+import type { OpContext } from '../context.js';
+
+/**
+ * - `public`: no credentials (platform token create);
+ * - `platform`: a platform token or the API-key header; client tokens get 403;
+ * - `client`: acts for one client, from a client token or from `data.clientKey` with platform credentials.
+ */
+export type Scope = 'public' | 'platform' | 'client';
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface ActionSpec<S extends z.ZodType = z.ZodType> {
+  summary: string;
+  scope: Scope;
+  schema: S;
+  /** For `client` scope: where the client key sits in the body (default `data.clientKey`). */
+  clientKey?: { of: (input: z.infer<S>) => string | undefined; path: string };
+  /** The `action`/`type` value the caller sends (defaults to the action's name in the table). */
+  wireName?: string;
+  handle: (input: z.infer<S>, ctx: OpContext) => Reply | Promise<Reply>;
+  /** A request body that works, for docs and OpenAPI. */
+  example?: unknown;
+}
+
+export interface ResourceSpec {
+  /** e.g. `/api/contract` */
+  path: string;
+  /** Field that selects the operation inside `data` (`action`, or `type` for settings). */
+  selector: 'action' | 'type';
+  /** Picks the action for bodies that do not follow the `data.<selector>` rule (the token endpoint). */
+  select?: (body: Record<string, unknown>) => string;
+  actions: Record<string, ActionSpec<any>>;
+}
+
+export function defineAction<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
+  return spec;
+}
+
+/**
+ * A success body. Resource fields sit at the top level beside `code` and `message` (decisions §2); `code` is a
+ * string except where the real service sends a number (`numericCode`).
+ */
+export function reply(
+  status: 200 | 201,
+  message: string,
+  fields: Record<string, unknown> = {},
+  options: { numericCode?: boolean } = {},
+): Reply {
+  return { status, body: { ...fields, code: options.numericCode ? status : String(status), message } };
+}
+
+/** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */
+export function dataBody<T extends z.ZodRawShape>(shape: T) {
+  return z.object({ data: z.object(shape) });
+}
+
+/** `data.clientKey`: optional in the schema; whether it is needed depends on the credentials (auth.ts). */
+export const clientKeyField = z.string().optional();
+
+/** A key the caller sends back to us: a non-empty string. */
+export const keyField = z.string().min(1, 'Must not be empty');

@@ -1,0 +1,63 @@
+/**
+ * Reads a JSON request body defensively: content type, size limit, syntax and shape are each answered with
+ * their own clear 4xx instead of reaching a handler.
+ */
+import { ApiError } from '../errors.js';
+
+/**
+ * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
+ */
+export async function readJsonObject(
+  request: Request,
+  maxBytes: number,
+  options: { emptyAs?: Record<string, unknown> } = {},
+): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  if (text.trim() === '' && options.emptyAs) return options.emptyAs;
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
+    throw new ApiError(415, `Content-Type must be application/json (got ${type ? `"${type.slice(0, 100)}"` : 'none'})`);
+  }
+  if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send a JSON object');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
+    throw ApiError.badRequest(`Request body is not valid JSON: ${reason}`);
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw ApiError.badRequest(`Request body must be a JSON object, not ${describe(body)}`);
+  }
+  return body as Record<string, unknown>;
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
+}
+
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,64 @@
+/**
+ * Key generation. The service's keys are opaque strings of letters and digits (decisions §5), so no `_` or `-`.
+ * With a seed, keys come from a seeded generator so two runs of the same scenario produce the same keys;
+ * without one they come from nanoid's crypto-random source.
+ */
+import { randomBytes } from 'node:crypto';
+import { customAlphabet } from 'nanoid';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_LENGTH = 20;
+
+export interface IdSource {
+  /** A new key of letters and digits. */
+  key(length?: number): string;
+  /** A random float in [0, 1): seeded when the sandbox has a seed. */
+  random(): number;
+  /** Random bytes (webhook secrets): seeded when the sandbox has a seed. */
+  bytes(count: number): Buffer;
+}
+
+/** sfc32: small, fast, good-quality seeded PRNG. */
+export function seededRandom(seed: number): () => number {
+  let a = 0x9e3779b9;
+  let b = 0x243f6a88;
+  let c = 0xb7e15162;
+  let d = seed >>> 0;
+  const next = (): number => {
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
+    let t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    t = (t + d) | 0;
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+  for (let i = 0; i < 15; i++) next();
+  return next;
+}
+
+export function createIdSource(seed?: number): IdSource {
+  if (seed === undefined) {
+    const nano = customAlphabet(ALPHABET, KEY_LENGTH);
+    return { key: (length = KEY_LENGTH) => nano(length), random: Math.random, bytes: (count) => randomBytes(count) };
+  }
+  const random = seededRandom(seed);
+  return {
+    key(length = KEY_LENGTH) {
+      let out = '';
+      for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(random() * ALPHABET.length)];
+      return out;
+    },
+    random,
+    bytes(count) {
+      const out = Buffer.alloc(count);
+      for (let i = 0; i < count; i++) out[i] = Math.floor(random() * 256);
+      return out;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/** POST /api/contract: list, create (from template, with content, or create-and-send), archive. */
+import { z } from 'zod';
+import { requireClient } from '../context.js';
+import { archiveContract, createContract, findContract } from '../domain/contracts.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import { isoTime } from '../time-format.js';
+import { defaultUser } from './client.js';
+import { sendToRecipients } from './recipient.js';
+import { recipientList } from './recipient-input.js';
+
+export const contractResource: ResourceSpec = {
+  path: '/api/contract',
+  selector: 'action',
+  actions: {
+    list: defineAction({
+      summary: 'List the contracts of a client',
+      scope: 'client',
+      schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField }),
+      example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
+      handle(_input, ctx) {
+        const contracts = ctx.store.contracts.where('client', requireClient(ctx).clientKey).map((c) => ({
+          createTime: isoTime(c.createTime),
+          changeTime: isoTime(c.changeTime),
+          contractKey: c.contractKey,
+          name: c.name,
+          status: c.status,
+        }));
+        return reply(200, 'Contracts found', { contracts });
+      },
+    }),
+    create: defineAction({
+      summary: 'Create a contract from a template or with HTML content; with recipients, create and send',
+      scope: 'client',
+      schema: dataBody({
+        action: z.literal('create'),
+        clientKey: clientKeyField,
+        userKey: z.string().min(1).optional(),
+        contract: z
+          .object({ name: z.string().min(1, 'Must not be empty'), value: z.string().optional(), templateKey: z.string().min(1).optional() })
+          .refine((c) => (c.value === undefined) !== (c.templateKey === undefined), {
+            message: 'Give exactly one of contract.value (HTML content) or contract.templateKey',
+          }),
+        recipients: recipientList.optional(),
+      }),
+      example: {
+        data: {
+          action: 'create',
+          contract: { name: 'Service agreement', value: '<p>Terms…</p>' },
+          recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', position: 1 }],
+        },
+      },
+      handle(input, ctx) {
+        const client = requireClient(ctx);
+        const user = defaultUser(ctx, client.clientKey, input.data.userKey);
+        const contract = createContract(ctx, client, { ...input.data.contract, userKey: user.userKey });
+        if (input.data.recipients?.length) sendToRecipients(ctx, contract, input.data.recipients);
+        return reply(201, 'Contract created', { contract: { createTime: isoTime(contract.createTime), contractKey: contract.contractKey } });
+      },
+    }),
+    archive: defineAction({
+      summary: 'Archive a contract',
+      scope: 'client',
+      schema: dataBody({ action: z.literal('archive'), clientKey: clientKeyField, contract: z.object({ contractKey: keyField }) }),
+      example: { data: { action: 'archive', contract: { contractKey: '<CONTRACT_KEY>' } } },
+      handle(input, ctx) {
+        const contract = archiveContract(ctx, findContract(ctx, requireClient(ctx), input.data.contract.contractKey));
+        return reply(200, 'Contract archived', { contract: { contractKey: contract.contractKey, name: contract.name } });
+      },
+    }),
+  },
+};

@@ -1,0 +1,149 @@
+/** POST /api/placeholder: create an ordinary placeholder; place special placeholders (insertions). */
+import { z } from 'zod';
+import { requireClient } from '../context.js';
+import { assertOpen, findContract } from '../domain/contracts.js';
+import { type SpecialType, addPlaceholder } from '../domain/placeholders.js';
+import { ApiError } from '../errors.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import type { InsertionRecord } from '../store/records.js';
+import { isoTime } from '../time-format.js';
+
+/** Insertion fields are strings in the spec; numbers are accepted and kept as strings. */
+const dimension = z.union([z.string(), z.number()]).transform(String).optional();
+
+const insertion = z.object({
+  id: z.union([z.string().min(1), z.number()]).transform(String).optional(),
+  pageId: dimension,
+  width: dimension,
+  height: dimension,
+  positionX: dimension,
+  positionY: dimension,
+  action: z.string().optional(),
+  clientKey: z.string().optional(),
+});
+
+const specialTypeField = z
+  .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
+  .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4'));
+
+export const placeholderResource: ResourceSpec = {
+  path: '/api/placeholder',
+  selector: 'action',
+  actions: {
+    create: defineAction({
+      summary: 'Create a placeholder in a contract',
+      scope: 'client',
+      schema: dataBody({
+        action: z.literal('create'),
+        clientKey: clientKeyField,
+        contractKey: keyField,
+        placeholder: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string().optional() }),
+      }),
+      example: { data: { action: 'create', contractKey: '<CONTRACT_KEY>', placeholder: { name: 'price', value: '100 EUR' } } },
+      handle(input, ctx) {
+        const client = requireClient(ctx);
+        const contract = findContract(ctx, client, input.data.contractKey);
+        assertOpen(contract, 'take new placeholders');
+        const p = addPlaceholder(ctx, { contractKey: contract.contractKey }, client, {
+          name: input.data.placeholder.name,
+          value: input.data.placeholder.value ?? '',
+        });
+        return reply(
+          201,
+          'Placeholder created',
+          {
+            placeholder: {
+              id: p.id,
+              createTime: isoTime(p.createTime),
+              changeTime: isoTime(p.changeTime),
+              name: p.name,
+              value: p.value,
+              type: p.type,
+              placeholderKey: p.placeholderKey,
+              position: String(p.position),
+            },
+          },
+          { numericCode: true },
+        );
+      },
+    }),
+    update: defineAction({
+      summary: 'Place special placeholders (insertions in a PDF contract)',
+      scope: 'client',
+      schema: dataBody({
+        action: z.literal('update'),
+        clientKey: clientKeyField,
+        contractKey: keyField,
+        placeholders: z
+          .array(
+            z.object({
+              placeholderKey: keyField,
+              isSpecial: z.literal(true, 'Must be true: only special placeholders can be updated'),
+              specialType: specialTypeField,
+              insertion: z.array(insertion).max(1000).optional(),
+            }),
+          )
+          .min(1, 'Give at least one placeholder')
+          .max(1000),
+      }),
+      example: {
+        data: {
+          action: 'update',
+          contractKey: '<CONTRACT_KEY>',
+          placeholders: [
+            {
+              placeholderKey: '<RECIPIENT_KEY>_4',
+              isSpecial: true,
+              specialType: 4,
+              insertion: [{ id: '1', pageId: '0', width: '120', height: '40', positionX: '300', positionY: '700' }],
+            },
+          ],
+        },
+      },
+      handle(input, ctx) {
+        const client = requireClient(ctx);
+        const contract = findContract(ctx, client, input.data.contractKey);
+        assertOpen(contract, 'change placeholders');
+        // Validate every item before writing any, so a bad item leaves the contract unchanged.
+        const targets = input.data.placeholders.map((item, i) => {
+          const p = ctx.store.placeholders.get(item.placeholderKey);
+          if (!p || p.contractKey !== contract.contractKey || !p.isSpecial) {
+            throw ApiError.notFound(
+              `Placeholder ${item.placeholderKey} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`,
+            );
+          }
+          if (p.specialType !== item.specialType) {
+            throw ApiError.badRequest(`specialType ${item.specialType} does not match placeholder ${p.placeholderKey} (type ${p.specialType})`, [
+              { path: `data.placeholders.${i}.specialType`, message: `Must be ${p.specialType}` },
+            ]);
+          }
+          return p;
+        });
+        const now = ctx.clock.now();
+        let last = targets[0]!;
+        input.data.placeholders.forEach((item, i) => {
+          const p = targets[i]!;
+          const insertions: InsertionRecord[] = p.insertion.map((x) => ({ ...x }));
+          for (const raw of item.insertion ?? []) {
+            const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
+            const existing = fields.id !== undefined ? insertions.find((x) => x.id === fields.id) : undefined;
+            if (existing) Object.assign(existing, fields);
+            else insertions.push({ ...fields, id: fields.id ?? nextInsertionId(insertions) });
+          }
+          last = ctx.store.placeholders.update(p.placeholderKey, { insertion: insertions, changeTime: now, specialType: item.specialType as SpecialType });
+        });
+        return reply(
+          201,
+          'Placeholder updated',
+          { placeholder: { createTime: isoTime(last.createTime), changeTime: isoTime(last.changeTime) } },
+          { numericCode: true },
+        );
+      },
+    }),
+  },
+};
+
+function nextInsertionId(insertions: InsertionRecord[]): string {
+  const numeric = insertions.map((x) => Number(x.id)).filter(Number.isFinite);
+  return String((numeric.length ? Math.max(...numeric) : 0) + 1);
+}

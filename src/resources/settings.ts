@@ -1,0 +1,32 @@
+/** POST /api/settings: email notifications per client. This endpoint selects by `data.type`, not `action`. */
+import { z } from 'zod';
+import { requireClient } from '../context.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from '../http/action.js';
+
+export const settingsResource: ResourceSpec = {
+  path: '/api/settings',
+  selector: 'type',
+  actions: {
+    email_notifications: defineAction({
+      summary: 'Switch the "contract signed" and "contract approved" emails on or off for a client',
+      scope: 'client',
+      schema: dataBody({
+        type: z.literal('email_notifications'),
+        clientKey: clientKeyField,
+        notification: z
+          .object({ approved: z.boolean().optional(), signed: z.boolean().optional() })
+          .refine((n) => n.approved !== undefined || n.signed !== undefined, { message: 'Give approved, signed or both (booleans)' }),
+      }),
+      example: { data: { type: 'email_notifications', notification: { approved: false, signed: false } } },
+      handle(input, ctx) {
+        const client = requireClient(ctx);
+        const { approved, signed } = input.data.notification;
+        ctx.store.clients.update(client.clientKey, {
+          notification: { approved: approved ?? client.notification.approved, signed: signed ?? client.notification.signed },
+          changeTime: ctx.clock.now(),
+        });
+        return reply(201, 'Settings updated');
+      },
+    }),
+  },
+};

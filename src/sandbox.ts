@@ -1,0 +1,145 @@
+/**
+ * Wires one sandbox: store, clock, ids, event bus, app and control API. The one place that knows them all;
+ * nothing here is module-level, so a process can run many sandboxes side by side.
+ */
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { createApp } from './app.js';
+import { Clock } from './clock.js';
+import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
+import type { Services } from './context.js';
+import { controlRoutes } from './control/index.js';
+import { EventBus } from './events/bus.js';
+import { createIdSource } from './ids.js';
+import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
+import { emptyData } from './store/records.js';
+import { Store } from './store/store.js';
+import { VERSION } from './version.js';
+
+export interface Sandbox {
+  readonly config: ResolvedConfig;
+  readonly services: Services;
+  readonly app: Hono;
+  /** Credentials and keys of the default platform and client (the first of the fixtures). */
+  readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
+  /** Whether state came from an existing --data file rather than from the fixtures. */
+  readonly loadedFromFile: boolean;
+  /** Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. */
+  reset(): Promise<void>;
+  /** Listens on config.port (0 = a free port); resolves with the URL. */
+  listen(): Promise<string>;
+  /** Stops listening, cancels timers, flushes the data file. */
+  close(): Promise<void>;
+}
+
+export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
+  const config = resolveConfig(options, defaults);
+  const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
+  const ids = createIdSource(config.seed);
+  const bus = new EventBus();
+  const fixtures = await loadFixtures(config.fixtures);
+  const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
+  const services: Services = { store, clock, bus, ids };
+  const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
+
+  const seeded: SeedResult = loaded ? defaultsFromStore(services, config) : await applyFixtures(services, fixtures, seedOptions);
+  const defaults_ = {
+    ...(seeded.defaultPlatform ? { apiKey: seeded.defaultPlatform.apiKey, secret: seeded.defaultPlatform.secret } : {}),
+    ...(seeded.defaultClient ? { clientKey: seeded.defaultClient.clientKey, clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey } : {}),
+  };
+
+  async function reset(): Promise<void> {
+    clock.clearTimers();
+    store.replace(emptyData());
+    // Re-seeding with the same seed gives the same keys again.
+    services.ids = createIdSource(config.seed);
+    await applyFixtures(services, fixtures, seedOptions);
+    bus.emit({ type: 'sandbox.reset' });
+  }
+
+  function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }) {
+    const platform = store.platforms.insert({
+      platformId: services.ids.key(),
+      apiKey: input.apiKey ?? `pk${services.ids.key(22)}`,
+      secret: input.secret ?? `sk${services.ids.key(30)}`,
+      ...(input.name ? { name: input.name } : {}),
+      createTime: clock.now(),
+    });
+    return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
+  }
+
+  const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
+  const app = createApp({
+    services,
+    maxBodyBytes: config.maxBodyBytes,
+    apiKeyHeader: config.apiKeyHeader,
+    control,
+    onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
+
+  let server: ServerType | undefined;
+
+  return {
+    config,
+    services,
+    app,
+    defaults: defaults_,
+    loadedFromFile: loaded,
+    reset,
+    async listen() {
+      server = await listenOn(app, config.host, config.port);
+      const { port } = server.address() as AddressInfo;
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    },
+    async close() {
+      clock.close();
+      if (server) {
+        const s = server;
+        server = undefined;
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          // Keep-alive connections would hold close() open; the sandbox has nothing left to answer.
+          (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+      }
+      await store.close();
+    },
+  };
+}
+
+async function loadFixtures(path: string): Promise<FixtureFile[]> {
+  try {
+    return await readFixtures(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigError(`Fixtures not found: ${path}`);
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+/** With a data file, the default platform is the one whose apiKey was asked for, else the first one stored. */
+function defaultsFromStore(services: Services, config: ResolvedConfig): SeedResult {
+  const platforms = services.store.platforms.all();
+  const platform = (config.apiKey ? platforms.find((p) => p.apiKey === config.apiKey) : undefined) ?? platforms[0];
+  const client = platform ? services.store.clients.where('platform', platform.platformId)[0] : undefined;
+  return { ...(platform ? { defaultPlatform: platform } : {}), ...(client ? { defaultClient: client } : {}) };
+}
+
+function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port });
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.close();
+      if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ConfigError(`Cannot listen on host ${host}: ${error.message}`));
+      else if (error.code === 'EACCES') reject(new ConfigError(`Not allowed to listen on port ${port}: ${error.message}`));
+      else reject(error);
+    };
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      resolve(server);
+    });
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * What the store keeps. Times are epoch milliseconds of sandbox time; responses format them.
+ * Every record that belongs to a tenant carries its `platformId`, so one platform never sees another's data.
+ */
+export type RecipientRole = 'sign' | 'approve' | 'view' | 'lock';
+
+export interface PlatformRecord {
+  platformId: string;
+  apiKey: string;
+  secret: string;
+  name?: string;
+  createTime: number;
+}
+
+export interface EmailNotificationSettings {
+  approved: boolean;
+  signed: boolean;
+}
+
+export interface ClientRecord {
+  clientKey: string;
+  platformId: string;
+  fullname?: string;
+  email?: string;
+  organization?: string;
+  customKey?: string;
+  notification: EmailNotificationSettings;
+  createTime: number;
+  changeTime: number;
+}
+
+export interface UserRecord {
+  userKey: string;
+  clientKey: string;
+  platformId: string;
+  fullname?: string;
+  email?: string;
+  customKey?: string;
+  default: boolean;
+  createTime: number;
+  changeTime: number;
+}
+
+export interface HistoryEntry {
+  at: number;
+  /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived`. */
+  event: string;
+  recipientKey?: string;
+  status?: string;
+  /** Who or what caused it: `api`, `control`, or a scenario rule/step. */
+  cause?: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface ContractRecord {
+  contractKey: string;
+  clientKey: string;
+  platformId: string;
+  userKey: string;
+  name: string;
+  value: string;
+  templateKey?: string;
+  status: string;
+  /** Next recipient `id` inside this contract (ids are sequential per contract). */
+  nextRecipientId: number;
+  /** Next ordinary placeholder position inside this contract. */
+  nextPlaceholderPosition: number;
+  createTime: number;
+  changeTime: number;
+  history: HistoryEntry[];
+}
+
+/** Where a recipient stands in the lifecycle (decisions §6). */
+export type RecipientState = 'waiting' | 'notified' | 'seen' | 'signed' | 'approved' | 'locked' | 'viewed';
+
+export interface RecipientRecord {
+  recipientKey: string;
+  contractKey: string;
+  clientKey: string;
+  platformId: string;
+  id: number;
+  fullname?: string;
+  email?: string;
+  customMessage?: string;
+  position?: number;
+  action: RecipientRole;
+  state: RecipientState;
+  notifiedAt?: number;
+  seenAt?: number;
+  actedAt?: number;
+  signature?: string;
+  createTime: number;
+  changeTime: number;
+}
+
+export interface InsertionRecord {
+  id: string;
+  pageId?: string;
+  width?: string;
+  height?: string;
+  positionX?: string;
+  positionY?: string;
+  action?: string;
+  clientKey?: string;
+}
+
+export interface PlaceholderRecord {
+  placeholderKey: string;
+  /** Owner: a contract or a template (templates keep placeholders when converted or duplicated). */
+  contractKey?: string;
+  templateKey?: string;
+  clientKey: string;
+  platformId: string;
+  id: string;
+  name: string;
+  value: string;
+  type: string;
+  position: number;
+  isSpecial: boolean;
+  specialType?: 1 | 2 | 3 | 4;
+  recipientKey?: string;
+  insertion: InsertionRecord[];
+  createTime: number;
+  changeTime: number;
+}
+
+export interface TemplateRecord {
+  templateKey: string;
+  clientKey: string;
+  platformId: string;
+  userKey: string;
+  name: string;
+  value: string;
+  nextPlaceholderPosition: number;
+  createTime: number;
+  changeTime: number;
+}
+
+export interface WebhookRecord {
+  webhookKey: string;
+  clientKey: string;
+  platformId: string;
+  url: string;
+  secret: string;
+  created: boolean;
+  seen: boolean;
+  sent: boolean;
+  approved: boolean;
+  signed: boolean;
+  fullySigned: boolean;
+  createTime: number;
+  changeTime: number;
+}
+
+export type TokenKind = 'platform' | 'client';
+
+export interface TokenRecord {
+  token: string;
+  kind: TokenKind;
+  platformId: string;
+  clientKey?: string;
+  issuedAt: number;
+  expiresAt: number;
+  revokedAt?: number;
+}
+
+/** The whole persisted state: one object per collection, keyed by the record's key. */
+export interface StoreData {
+  version: 1;
+  platforms: Record<string, PlatformRecord>;
+  clients: Record<string, ClientRecord>;
+  users: Record<string, UserRecord>;
+  contracts: Record<string, ContractRecord>;
+  recipients: Record<string, RecipientRecord>;
+  placeholders: Record<string, PlaceholderRecord>;
+  templates: Record<string, TemplateRecord>;
+  webhooks: Record<string, WebhookRecord>;
+  tokens: Record<string, TokenRecord>;
+}
+
+export const COLLECTIONS = [
+  'platforms',
+  'clients',
+  'users',
+  'contracts',
+  'recipients',
+  'placeholders',
+  'templates',
+  'webhooks',
+  'tokens',
+] as const;
+
+export type CollectionName = (typeof COLLECTIONS)[number];
+
+export function emptyData(): StoreData {
+  return {
+    version: 1,
+    platforms: {},
+    clients: {},
+    users: {},
+    contracts: {},
+    recipients: {},
+    placeholders: {},
+    templates: {},
+    webhooks: {},
+    tokens: {},
+  };
+}
