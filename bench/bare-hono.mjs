@@ -21,6 +21,9 @@ function store(name, value) {
 }
 
 app.post('/api/contract', async (c) => {
+  // The HTTP work any server does for this request: check the content type and that credentials came along.
+  if (!(c.req.header('content-type') ?? '').startsWith('application/json')) return c.json({ code: 415, message: 'JSON only' }, 415);
+  if (!c.req.header('authorization')?.startsWith('Bearer ')) return c.json({ code: 401, message: 'Missing credentials' }, 401);
   let body;
   try {
     body = await c.req.json();
