@@ -34,7 +34,7 @@ export interface Walk {
 }
 
 export function email(name: string): string {
-  return `${name.toLowerCase()}@example.com`;
+  return `${name.toLowerCase().replace(/[^a-z0-9]/g, '') || 'someone'}@example.com`;
 }
 
 export async function createAndSend(t: TestSandbox, recipients: RecipientSpec[], auth?: Auth, name = 'Lease'): Promise<Walk> {
