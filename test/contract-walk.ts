@@ -2,7 +2,7 @@
  * Helpers to walk a contract through its lifecycle in tests: create-and-send with named recipients, act as them by
  * name through the control API, and read back events, emails and the inspected record.
  */
-import type { BusEvent } from '../src/events/types.js';
+import { type BusEvent, CONTRACT_EVENT_TYPES, type ContractEvent } from '../src/events/types.js';
 import type { Answer, Auth, TestSandbox } from './helpers.js';
 
 export interface RecipientSpec {
@@ -31,6 +31,10 @@ export interface Walk {
   clearEvents(): void;
   /** Raw bus events since the walk began. */
   raw: BusEvent[];
+}
+
+export function isContractEvent(e: BusEvent): e is ContractEvent {
+  return (CONTRACT_EVENT_TYPES as readonly string[]).includes(e.type);
 }
 
 export function email(name: string): string {
@@ -67,7 +71,7 @@ export async function createAndSend(t: TestSandbox, recipients: RecipientSpec[],
     keys[r.fullname] = r.recipientKey;
     names[r.recipientKey] = r.fullname;
   }
-  const mine = () => raw.filter((e) => ('data' in e ? e.data.contractKey === contractKey : 'contractKey' in e && e.contractKey === contractKey));
+  const mine = () => raw.filter((e) => (isContractEvent(e) ? e.data.contractKey === contractKey : e.type === 'recipient.notified' && e.contractKey === contractKey));
   return {
     contractKey,
     keys,
@@ -79,7 +83,7 @@ export async function createAndSend(t: TestSandbox, recipients: RecipientSpec[],
     states: async () => Object.fromEntries((await inspect()).recipients.map((r: any) => [r.fullname, r.state])),
     events: () =>
       mine().flatMap((e) =>
-        'data' in e ? [`${e.type} ${e.data.status}${e.data.recipientKey ? ` ${names[e.data.recipientKey] ?? e.data.recipientKey}` : ''}`] : [],
+        isContractEvent(e) ? [`${e.type} ${e.data.status}${e.data.recipientKey ? ` ${names[e.data.recipientKey] ?? e.data.recipientKey}` : ''}`] : [],
       ),
     notified: () => mine().flatMap((e) => (e.type === 'recipient.notified' ? [names[e.recipientKey] ?? e.recipientKey] : [])),
     clearEvents: () => void raw.splice(0),

@@ -4,7 +4,7 @@ import { RECIPIENT_RULES, advanceStatus } from '../src/domain/lifecycle-rules.js
 import { actAsRecipient } from '../src/domain/lifecycle.js';
 import { addRecipient } from '../src/domain/recipients.js';
 import { ApiError } from '../src/errors.js';
-import { createAndSend, email } from './contract-walk.js';
+import { createAndSend, email, isContractEvent } from './contract-walk.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 
 let t: TestSandbox;
@@ -262,7 +262,7 @@ describe('refusals', () => {
     expect(actAsRecipient(ctx, walk.keys.Ann!, 'view').state).toBe('seen');
     const other = { ...t.sandbox.services.store.clients.get(DEMO.clientKey)!, clientKey: 'someoneElse' };
     expect(() => actAsRecipient({ ...ctx, client: other }, walk.keys.Ann!, 'sign')).toThrow(ApiError);
-    expect(walk.raw.filter((e) => e.type === 'contract.seen').map((e) => e.cause)).toEqual(['scenario:test:1']);
+    expect(walk.raw.filter(isContractEvent).filter((e) => e.type === 'contract.seen').map((e) => e.cause)).toEqual(['scenario:test:1']);
   });
 });
 
@@ -458,8 +458,8 @@ describe('events', () => {
       recipientKey: walk.keys.Ann,
       cause: 'api',
     });
-    const fully = walk.raw.find((e) => e.type === 'contract.fully_signed')!;
-    expect('data' in fully && Object.keys(fully.data).sort()).toEqual(['clientKey', 'contractKey', 'status']);
+    const fully = walk.raw.filter(isContractEvent).find((e) => e.type === 'contract.fully_signed')!;
+    expect(Object.keys(fully.data).sort()).toEqual(['clientKey', 'contractKey', 'status']);
   });
 });
 

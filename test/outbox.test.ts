@@ -181,7 +181,7 @@ describe('the outbox', () => {
       ['email-2', email('Bob')],
       ['email-3', email('Cid')],
     ]);
-    expect(outbox.list()[0].link).toMatch(/^http:\/\/sandbox\.test\/__sandbox\/sign\//);
+    expect(outbox.list()[0]!.link).toMatch(/^http:\/\/sandbox\.test\/__sandbox\/sign\//);
     outbox.dispose();
   });
 
