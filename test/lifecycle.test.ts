@@ -46,7 +46,7 @@ const REASON: Record<string, (role: Role, verb: string, key: string) => string> 
   'already-viewed': (_role, _verb, key) => `Recipient ${key} has already viewed the contract; each recipient views once`,
   'already-acted': (role, _verb, key) => `Recipient ${key} has already ${{ sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' }[role]} the contract`,
   'wrong-role': (role, verb, key) =>
-    role === 'view' ? `Recipient ${key} is a view recipient; it can only view, not ${verb}` : `Recipient ${key} is a ${role} recipient; it can ${role} or view, not ${verb}`,
+    role === 'view' ? `Recipient ${key} has the role "view"; it can only view, not ${verb}` : `Recipient ${key} has the role "${role}"; it can ${role} or view, not ${verb}`,
 };
 
 /** Brings a recipient of `role` into `state` and returns the walk and its name. */

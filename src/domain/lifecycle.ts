@@ -203,8 +203,8 @@ function refusalMessage(ctx: OpContext, contract: ContractRecord, r: RecipientRe
       return `Recipient ${r.recipientKey} has already ${PAST[r.action]} the contract`;
     case 'wrong-role':
       return r.action === 'view'
-        ? `Recipient ${r.recipientKey} is a view recipient; it can only view, not ${verb}`
-        : `Recipient ${r.recipientKey} is a ${r.action} recipient; it can ${r.action} or view, not ${verb}`;
+        ? `Recipient ${r.recipientKey} has the role "view"; it can only view, not ${verb}`
+        : `Recipient ${r.recipientKey} has the role "${r.action}"; it can ${r.action} or view, not ${verb}`;
   }
 }
 
