@@ -217,6 +217,13 @@ describe('a mixed contract (some positioned, some not)', () => {
     expect(walk.notified()).toEqual(['Wes', 'Bob']);
     await walk.act('Bob', 'sign');
     expect(await walk.status()).toBe('Fully signed');
+    expect(walk.events()).toEqual([
+      'contract.seen Seen Ann',
+      'contract.signed Signed Ann',
+      'contract.seen Signed Bob',
+      'contract.signed Signed Bob',
+      'contract.fully_signed Fully signed',
+    ]);
     // Viv never viewed and Una never approved: neither blocked anything, and both may still act.
     expect((await walk.act('Una', 'approve')).status).toBe(200);
     expect((await walk.act('Viv', 'view')).status).toBe(200);
