@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as SvixWebhook } from 'svix';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ContractEvent } from '../src/events/types.js';
 import { DEMO, FROZEN } from './helpers.js';
 import { type WebhookHarness, webhookHarness } from './webhook-support.js';
 
@@ -143,8 +144,8 @@ describe('order', () => {
     const receiver = await h.receiver();
     await h.addWebhook(receiver);
     const emitted: string[] = [];
-    h.t.sandbox.services.bus.on('contract.created', (e) => emitted.push(e.id));
-    h.t.sandbox.services.bus.on('contract.sent', (e) => emitted.push(e.id));
+    h.t.sandbox.services.bus.on('contract.created', (e: ContractEvent) => emitted.push(e.id));
+    h.t.sandbox.services.bus.on('contract.sent', (e: ContractEvent) => emitted.push(e.id));
     const keys = await Promise.all(Array.from({ length: 15 }, (_, i) => h.createContract({ send: i % 2 === 0 })));
     for (const contractKey of keys) h.emit('contract.signed', { contractKey, recipientKey: 'r', status: 'Signed' });
     for (const contractKey of keys) emitted.push(`signed:${contractKey}`);
@@ -174,7 +175,7 @@ describe('order', () => {
     try {
       await h.addWebhook(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, { created: true });
       const emitted: string[] = [];
-      h.t.sandbox.services.bus.on('contract.created', (e) => emitted.push(e.id));
+      h.t.sandbox.services.bus.on('contract.created', (e: ContractEvent) => emitted.push(e.id));
       await Promise.all(Array.from({ length: 8 }, () => h.createContract()));
       await h.settled();
       expect(arrived).toEqual(emitted);
