@@ -21,6 +21,8 @@ import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from '
 import { emptyData } from './store/records.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
+import { webhookDeliveryRoutes } from './control/webhook-deliveries.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
@@ -30,6 +32,8 @@ export interface Sandbox {
   readonly outbox: Outbox;
   /** Credentials and keys of the default platform and client (the first of the fixtures). */
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
+  /** Webhook delivery: the delivery log, redelivery, and simulated receiver outages (docs/webhooks.md). */
+  readonly webhooks: WebhookDispatcher;
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
   /** Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. */
@@ -79,11 +83,18 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
   }
 
+  const webhooks = new WebhookDispatcher(services, {
+    timeoutMs: config.webhookTimeoutMs,
+    logLimit: config.webhookLogLimit,
+    userAgent: `esign-sandbox/${VERSION}`,
+  });
+
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
   control.route('/recipients', recipientRoutes(services, config.maxBodyBytes, () => baseUrl));
   control.route('/contracts', contractRoutes(services, () => baseUrl));
   control.route('/emails', emailRoutes(outbox));
   control.route('/sign', signPageRoutes(services, () => baseUrl));
+  control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
     services,
     maxBodyBytes: config.maxBodyBytes,
@@ -100,6 +111,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     app,
     outbox,
     defaults: defaults_,
+    webhooks,
     loadedFromFile: loaded,
     reset,
     async listen() {
@@ -110,6 +122,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     },
     async close() {
       clock.close();
+      await webhooks.close();
       if (server) {
         const s = server;
         server = undefined;
