@@ -368,6 +368,18 @@ describe('re-sending', () => {
     expect(walk.notified()).toEqual(['Ann']);
   });
 
+  it('accepts a recipient that has acted named exactly as it is, and refuses to change it without changing anything', async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
+    await walk.act('Ann', 'sign');
+    const auth = await t.demoAuth();
+    const send = (recipients: unknown[]) => t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey, recipients } }, auth);
+    const same = await send([{ recipientKey: walk.keys.Ann, fullname: 'Ann', email: 'ann@example.com', action: 'sign' }]);
+    expect(same.status).toBe(200);
+    const changed = await send([{ fullname: 'Cid', email: 'cid@example.com' }, { recipientKey: walk.keys.Ann, fullname: 'Ann B.' }]);
+    expect(changed).toMatchObject({ status: 409, body: { message: `Recipient ${walk.keys.Ann} has already signed; it cannot be changed` } });
+    expect((await walk.inspect()).recipients.map((r: any) => r.fullname)).toEqual(['Ann', 'Bob']);
+  });
+
   it('refuses when every recipient has already acted', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     await walk.act('Ann', 'sign');
