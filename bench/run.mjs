@@ -19,7 +19,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const BARE = join(ROOT, 'bench', 'bare-hono.mjs');
 const QUICK = process.env.BENCH_QUICK === '1';
-const SIZES = QUICK ? { starts: 3, createSeconds: 2, chunk: 1000, chunks: 3, memChunks: 2, timers: 1000, events: 100 } : { starts: 7, createSeconds: 5, chunk: 10_000, chunks: 10, memChunks: 2, timers: 10_000, events: 1000 };
+const SIZES = QUICK ? { starts: 3, createSeconds: 2, chunk: 1000, chunks: 4, timers: 1000, events: 100 } : { starts: 7, createSeconds: 5, chunk: 10_000, chunks: 10, timers: 10_000, events: 1000 };
+/** Creates before the chunked runs, so the first chunk does not measure the JIT compiling the handlers. */
+const WARMUP = QUICK ? 500 : 2000;
 const DEMO = { apiKey: 'sandboxApiKey', secret: 'sandboxSecret', clientKey: 'demoClient' };
 const CREATE_BODY = JSON.stringify({ data: { action: 'create', contract: { name: 'Bench agreement', value: '<p>The parties agree to the terms.</p>' } } });
 const LIST_BODY = JSON.stringify({ data: { action: 'list' } });
@@ -121,6 +123,15 @@ async function json(url, body, headers = {}) {
   return out;
 }
 
+/** A client token for a second client of the demo platform (created here). */
+async function otherClientToken(base) {
+  const platform = await json(`${base}/api/token`, { data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret } });
+  const auth = { authorization: `Bearer ${platform.access_token}` };
+  const created = await json(`${base}/api/client`, { data: { action: 'create', client: { fullname: 'Warm-up client' } } }, auth);
+  const client = await json(`${base}/api/token`, { action: 'create', clientKey: created.client.clientKey }, auth);
+  return client.access_token;
+}
+
 async function clientToken(base) {
   const platform = await json(`${base}/api/token`, { data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret } });
   const client = await json(`${base}/api/token`, { action: 'create', clientKey: DEMO.clientKey }, { authorization: `Bearer ${platform.access_token}` });
@@ -162,7 +173,7 @@ async function createAmount(base, token, amount) {
 
 async function listLatency(base, token, stored) {
   // One connection: the figure is the cost of one list, not queueing behind others.
-  const amount = stored >= 50_000 ? 15 : 40;
+  const amount = stored >= 50_000 ? 25 : 60;
   return cannon({ url: `${base}/api/contract`, headers: headersFor(token), body: LIST_BODY, connections: 1, amount });
 }
 
@@ -231,28 +242,37 @@ async function benchCreate() {
  * latencies at 10,000 and 100,000 stored; the bare server gets the same lists.
  */
 async function benchVolume() {
-  const { chunk, chunks, memChunks } = SIZES;
-  console.log(`Create rate in chunks of ${chunk}: in memory (${memChunks} chunks), then --data (${chunks} chunks)`);
+  const { chunk, chunks } = SIZES;
+  console.log(`Create rate in ${chunks} chunks of ${chunk}, alternating between an in-memory and a --data sandbox`);
+  // Both sandboxes grow side by side, chunk by chunk, so each --data chunk is compared with an in-memory chunk
+  // run moments apart at the same store size, not with one measured a minute earlier under other load.
   const mem = await startServer('ours');
-  const memToken = await clientToken(mem.url);
-  const memRates = [];
-  for (let i = 0; i < memChunks; i++) memRates.push((await createAmount(mem.url, memToken, chunk)).rps);
-  await stop(mem.child);
-
   const file = join(work, 'data.json');
   const data = await startServer('ours', ['--data', file]);
+  const memToken = await clientToken(mem.url);
   const token = await clientToken(data.url);
+  // Warm the JIT on another client, so the first chunk does not measure compilation and the listed client
+  // holds exactly the chunks.
+  for (const base of [mem.url, data.url]) await createAmount(base, await otherClientToken(base), WARMUP);
+  const memRates = [];
   const dataRates = [];
   const lists = {};
   const rss = {};
   for (let i = 0; i < chunks; i++) {
-    dataRates.push((await createAmount(data.url, token, chunk)).rps);
+    const order = i % 2 === 0 ? ['mem', 'data'] : ['data', 'mem'];
+    for (const which of order) {
+      if (which === 'mem') memRates.push((await createAmount(mem.url, memToken, chunk)).rps);
+      else dataRates.push((await createAmount(data.url, token, chunk)).rps);
+    }
     const stored = (i + 1) * chunk;
     if (i === 0 || i === chunks - 1) {
       lists[stored] = await listLatency(data.url, token, stored);
+      const listed = await json(`${data.url}/api/contract`, JSON.parse(LIST_BODY), { authorization: `Bearer ${token}` });
+      lists[stored].count = listed.contracts.length;
       rss[stored] = rssMb(data.child.pid);
     }
   }
+  await stop(mem.child);
   const t0 = performance.now();
   await stop(data.child);
   const stopMs = performance.now() - t0;
@@ -273,19 +293,25 @@ async function benchVolume() {
   await stop(bare.child);
 
   const growth = lists[large].p99 / lists[small].p99;
-  row(`list: p99 with ${small} stored`, lists[small].p99, bareSmall.p99, 'ms', 'reported', 'reported');
-  row(`list: p99 with ${large} stored`, lists[large].p99, bareLarge.p99, 'ms', 'reported', 'reported');
-  row(`list: p99 growth ${small} → ${large} stored`, growth, bareLarge.p99 / bareSmall.p99, '×', `≤ ${large / small}× (the list's growth)`, growth <= large / small ? 'met' : 'MISSED');
+  const listGrowth = lists[large].count / lists[small].count;
+  row(`list: p99 with ${small} stored`, lists[small].p99, bareSmall.p99, 'ms', 'reported', 'reported', `the list holds ${lists[small].count} contracts; bare Hono lists ${small}`);
+  row(`list: p99 with ${large} stored`, lists[large].p99, bareLarge.p99, 'ms', 'reported', 'reported', `the list holds ${lists[large].count} contracts; bare Hono lists ${large}`);
+  row(`list: p99 growth ${small} → ${large} stored`, growth, bareLarge.p99 / bareSmall.p99, '×', `≤ ${fmt(listGrowth)}× (the list's growth)`, growth <= listGrowth ? 'met' : 'MISSED');
 
-  const firstData = dataRates[0];
-  const memFirst = memRates[0];
-  const memLater = memRates[memChunks - 1];
-  const lastData = dataRates[chunks - 1];
-  const minData = Math.min(...dataRates);
-  row(`--data create rate, 0 → ${chunk} stored`, firstData, memFirst, 'req/s', '≥ 0.8× in memory', firstData / memFirst >= 0.8 ? 'met' : 'MISSED');
-  row(`--data create rate, ${chunk} → ${2 * chunk} stored`, dataRates[1], memLater, 'req/s', '≥ 0.8× in memory', dataRates[1] / memLater >= 0.8 ? 'met' : 'MISSED');
-  row(`--data create rate, ${large - chunk} → ${large} stored`, lastData, memLater, 'req/s', '≥ 0.8× in memory', lastData / memLater >= 0.8 ? 'met' : 'MISSED');
-  row(`--data create rate, slowest chunk vs first (flat to ${large})`, minData, firstData, 'req/s', '≥ 0.8× (flat)', minData / firstData >= 0.8 ? 'met' : 'MISSED', `chunks: ${dataRates.map((r) => Math.round(r)).join(', ')}`);
+  // Chunks are a few seconds each; single chunks swing with whatever else the machine runs, so the figures
+  // compare averages over two or three chunks.
+  const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  const ok = (ratio, min) => (ratio >= min ? 'met' : 'MISSED');
+  const pair = (from, to) => [mean(dataRates.slice(from, to)), mean(memRates.slice(from, to))];
+  const [d0, m0] = pair(0, 1);
+  const [d1, m1] = pair(1, 3);
+  const [d2, m2] = pair(-2);
+  row(`--data create rate, first ${chunk}`, d0, m0, 'req/s', '≥ 0.8× in memory', ok(d0 / m0, 0.8));
+  row(`--data create rate, ${chunk} → ${3 * chunk} stored`, d1, m1, 'req/s', '≥ 0.8× in memory', ok(d1 / m1, 0.8));
+  row(`--data create rate, ${large - 2 * chunk} → ${large} stored`, d2, m2, 'req/s', '≥ 0.8× in memory', ok(d2 / m2, 0.8));
+  const flatFirst = mean(dataRates.slice(0, 3));
+  const flatLast = mean(dataRates.slice(-3));
+  row(`--data create rate, last 3 chunks vs first 3 (flat to ${large})`, flatLast, flatFirst, 'req/s', '≥ 0.8× (flat)', ok(flatLast / flatFirst, 0.8), `--data chunks of ${chunk}: ${dataRates.map((r) => Math.round(r)).join(', ')}; in memory: ${memRates.map((r) => Math.round(r)).join(', ')}`);
   row(`--data graceful stop with ${large} stored (flush + compaction)`, stopMs, undefined, 'ms', 'reported', 'reported');
   row(`--data restart with ${large} stored, to first healthy answer`, reloadMs, undefined, 'ms', 'reported', health.counts.contracts >= large ? 'reported' : 'MISSED', `reloaded ${health.counts.contracts} contracts`);
   const perOurs = ((rss[large] - rss[small]) / (large - small)) * 10_000;
@@ -297,7 +323,6 @@ async function benchClock() {
   const { createSandbox } = await import(join(ROOT, 'dist', 'sandbox.js'));
   const sandbox = await createSandbox({ clock: 'frozen', start: '2026-01-01T00:00:00Z' });
   const { clock } = sandbox.services;
-  const dispatcher = sandbox.services.webhooks ?? sandbox.services.dispatcher;
   let ran = 0;
   const span = 30 * 86_400_000;
   const now = clock.now();
@@ -312,7 +337,7 @@ async function benchClock() {
   await clock.advance(span);
   const ms = performance.now() - t0;
   await sandbox.close();
-  row(`clock advance 30 days, ${SIZES.timers} pending timers`, ms, undefined, 'ms', '< 1000 ms', ms < 1000 && ran === SIZES.timers ? 'met' : 'MISSED', `${ran} timers ran${dispatcher ? '' : '; clock timers scheduled directly (no webhook dispatcher on this build)'}`);
+  row(`clock advance 30 days, ${SIZES.timers} pending timers`, ms, undefined, 'ms', '< 1000 ms', ms < 1000 && ran === SIZES.timers ? 'met' : 'MISSED', `${ran} timers ran; each starts tracked async work, as a webhook retry or scenario step does`);
 }
 
 async function benchWebhooks() {
