@@ -224,3 +224,41 @@ describe('compaction', () => {
     expect(Object.keys(snapshot().contracts)).toHaveLength(300);
   });
 });
+
+describe('snapshot serialisation', () => {
+  it('writes the same JSON as JSON.stringify, a slice at a time', async () => {
+    const { serialise } = await import('../src/store/persist.js');
+    const { emptyData } = await import('../src/store/records.js');
+    const data = emptyData();
+    for (let i = 0; i < 4500; i++) data.contracts[`k${i}`] = contract(`k${i}`, `name "${i}"\n`);
+    expect(JSON.parse(await serialise(data, 3))).toEqual({ ...data, generation: 3 });
+  });
+
+  it('keeps records changed while a snapshot is being written: the journal after it carries their latest state', async () => {
+    const { store } = await Store.open({ file, minCompactBytes: 1 });
+    for (let i = 0; i < 5000; i++) store.contracts.insert(contract(`k${i}`));
+    await store.flush(); // the first snapshot
+    store.contracts.update('k0', { name: 'journaled' });
+    await store.flush(); // one journal line
+    store.contracts.update('k1', { name: 'before compaction' });
+    store.replace(store.data); // the next flush writes a snapshot
+    const compaction = store.flush();
+    // While the compaction serialises in slices: change, delete and insert records.
+    await new Promise((r) => setImmediate(r));
+    store.contracts.update('k4999', { name: 'during' });
+    store.contracts.delete('k4998');
+    store.contracts.insert(contract('new'));
+    await compaction;
+    expect(snapshot().generation).toBe(2);
+    await store.flush();
+    await store.abandon();
+    const { store: again } = await Store.open({ file });
+    expect(again.contracts.get('k0')?.name).toBe('journaled');
+    expect(again.contracts.get('k1')?.name).toBe('before compaction');
+    expect(again.contracts.get('k4999')?.name).toBe('during');
+    expect(again.contracts.has('k4998')).toBe(false);
+    expect(again.contracts.has('new')).toBe(true);
+    expect(again.contracts.size).toBe(5000);
+    await again.close();
+  });
+});
