@@ -178,12 +178,6 @@ export interface PersistenceOptions {
  */
 export class Persistence {
   private readonly dirty = new Map<CollectionName, Set<string>>();
-  /**
-   * The JSON of each record as last written, kept while the record stays unchanged: a compaction then joins
-   * strings it already has instead of serialising the whole store again (costs memory about the size of the
-   * snapshot; saves most of a compaction's CPU, which would otherwise come out of request throughput).
-   */
-  private readonly texts = new Map<CollectionName, Map<string, string>>();
   private dirtyCount = 0;
   private needsSnapshot: boolean;
   private journal: FileHandle | undefined;
@@ -218,7 +212,6 @@ export class Persistence {
   }
 
   changed(collection: CollectionName, key: string): void {
-    this.texts.get(collection)?.delete(key);
     let keys = this.dirty.get(collection);
     if (!keys) this.dirty.set(collection, (keys = new Set()));
     if (keys.has(key)) return;
@@ -231,7 +224,6 @@ export class Persistence {
   replaced(): void {
     this.needsSnapshot = true;
     this.dirty.clear();
-    this.texts.clear();
     if (this.dirtyCount === 0) this.oldestChange = monotonicNow();
     this.dirtyCount = 1;
     this.schedule();
@@ -326,16 +318,9 @@ export class Persistence {
     const ops: string[] = [];
     for (const [collection, keys] of this.dirty) {
       const rows = data[collection] as Record<string, unknown>;
-      const texts = this.textsOf(collection);
       for (const key of keys) {
-        if (Object.hasOwn(rows, key)) {
-          const json = JSON.stringify(rows[key]);
-          texts.set(key, json);
-          ops.push(`[${JSON.stringify(collection)},${JSON.stringify(key)},${json}]`);
-        } else {
-          texts.delete(key);
-          ops.push(JSON.stringify([collection, key, null]));
-        }
+        const record = Object.hasOwn(rows, key) ? rows[key] : null;
+        ops.push(JSON.stringify([collection, key, record]));
       }
     }
     this.dirty.clear();
@@ -348,12 +333,6 @@ export class Persistence {
     await journal.datasync();
   }
 
-  private textsOf(collection: CollectionName): Map<string, string> {
-    let texts = this.texts.get(collection);
-    if (!texts) this.texts.set(collection, (texts = new Map()));
-    return texts;
-  }
-
   private async compact(): Promise<void> {
     // Everything changed so far goes into the snapshot; what changes while it is serialised is marked dirty
     // again and journaled (with the new generation) after it.
@@ -362,12 +341,7 @@ export class Persistence {
     this.needsSnapshot = false;
     this.snapshot.generation++;
     try {
-      await this.snapshot.writeText(await serialise(this.data(), this.snapshot.generation, (collection, key, record) => {
-        const texts = this.textsOf(collection);
-        let json = texts.get(key);
-        if (json === undefined) texts.set(key, (json = JSON.stringify(record)));
-        return json;
-      }));
+      await this.snapshot.writeText(await serialise(this.data(), this.snapshot.generation));
     } catch (error) {
       this.snapshot.generation--;
       throw error;
@@ -388,11 +362,7 @@ const SLICE = 2000;
  * journal line written after the snapshot carries its latest state and replay ends there; a record deleted
  * meanwhile is skipped here and journaled as deleted; one inserted meanwhile is journaled.
  */
-export async function serialise(
-  data: StoreData,
-  generation: number,
-  textOf: (collection: CollectionName, key: string, record: unknown) => string = (_c, _k, record) => JSON.stringify(record),
-): Promise<string> {
+export async function serialise(data: StoreData, generation: number): Promise<string> {
   const parts: string[] = [];
   let budget = SLICE;
   for (const [name, value] of Object.entries(data)) {
@@ -408,7 +378,7 @@ export async function serialise(
         budget = SLICE;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${textOf(name as CollectionName, key, rows[key])}`);
+      if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
     }
     parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
   }
