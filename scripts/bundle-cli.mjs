@@ -38,3 +38,18 @@ await build({
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
 });
+
+// The compaction worker thread's script, bundled beside the CLI: src/store/persist.ts (inside dist/cli.js now)
+// looks for `./compact-worker.js` next to itself, as it finds dist/store/compact-worker.js from dist/store/.
+await build({
+  entryPoints: ['dist/store/compact-worker.js'],
+  outfile: 'dist/compact-worker.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -13,21 +13,20 @@
  * between the two leaves an old journal beside a newer snapshot; its lines carry the older generation and are
  * skipped on load, so stale record states never overwrite newer ones.
  */
+import { existsSync } from 'node:fs';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Adapter } from 'lowdb';
 import { monotonicNow } from '../clock.js';
 import { ConfigError } from '../config.js';
+import type { CompactJob, CompactResult } from './compact-worker.js';
 import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
+import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
 export const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
-
-/** One journal line: the generation it belongs to and the records it sets (`null`: deleted). */
-interface JournalLine {
-  g: number;
-  ops: [CollectionName, string, unknown][];
-}
 
 /**
  * lowdb adapter for the snapshot. Unlike lowdb's JSONFile it fsyncs the temporary file before renaming it over
@@ -38,7 +37,7 @@ export class SnapshotFile implements Adapter<StoreData> {
   generation = 0;
   /** Size of the last snapshot read or written, in bytes. */
   bytes = 0;
-  private readonly tmp: string;
+  readonly tmp: string;
 
   constructor(readonly file: string) {
     this.tmp = join(dirname(file), `.${basename(file)}.tmp`);
@@ -61,10 +60,10 @@ export class SnapshotFile implements Adapter<StoreData> {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new ConfigError(`Data file ${this.file} does not hold a JSON object`);
     }
-    const { generation, ...data } = parsed as Record<string, unknown>;
-    this.generation = typeof generation === 'number' && Number.isInteger(generation) ? generation : 0;
+    const { data, generation } = splitSnapshot(parsed as Record<string, unknown>);
+    this.generation = generation;
     this.bytes = Buffer.byteLength(text);
-    return data as unknown as StoreData;
+    return data;
   }
 
   /** lowdb's Adapter interface: the state at the moment of the call. */
@@ -104,71 +103,83 @@ export interface LoadedState {
   data: StoreData | null;
   /** Journal lines replayed on top of the snapshot. */
   replayed: number;
+  /** Bytes of whole lines in the live journal (a torn tail is cut off from there). */
+  validBytes: number;
+  /** A journal set aside for a compaction that did not finish (the process died meanwhile) was found. */
+  rotatedExists: boolean;
+}
+
+/** The journal set aside while the worker folds it into a new snapshot. */
+export function rotatedJournal(journalFile: string): string {
+  return `${journalFile}.compacting`;
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /**
- * Reads the snapshot and replays the journal lines of its generation. A last line that does not parse is a
- * write torn by a crash: it is cut off. A bad line anywhere else means the file was damaged by hand.
+ * Reads the snapshot, then replays the journal set aside for a compaction (if the process died during one) and
+ * the live journal, in that order, keeping the lines of the snapshot's generation or newer. Afterwards the
+ * snapshot's `generation` is raised to the newest generation seen, so that lines appended from now on, and the
+ * next snapshot, are never older than a line already on disk. A last line that does not parse is a write torn
+ * by a crash: it is cut off. A bad line anywhere else means the file was damaged by hand.
  */
-export async function loadState(snapshot: SnapshotFile, journalFile: string): Promise<LoadedState & { validBytes: number }> {
-  const data = await snapshot.read();
-  let text: string;
-  try {
-    text = await readFile(journalFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { data, replayed: 0, validBytes: 0 };
-    throw error;
-  }
-  let state = data;
+export async function loadState(snapshot: SnapshotFile, journalFile: string): Promise<LoadedState> {
+  let data = await snapshot.read();
+  const minGeneration = snapshot.generation;
   let replayed = 0;
-  let offset = 0;
   let validBytes = 0;
-  let lineNo = 0;
-  let bytes = 0;
-  while (offset < text.length) {
-    const end = text.indexOf('\n', offset);
-    const line = end < 0 ? text.slice(offset) : text.slice(offset, end);
-    const next = end < 0 ? text.length : end + 1;
-    lineNo++;
-    let parsed: JournalLine | undefined;
+  let rotatedExists = false;
+  let newest = snapshot.generation;
+  for (const file of [rotatedJournal(journalFile), journalFile]) {
+    const text = await readIfExists(file);
+    if (text === undefined) continue;
+    let result;
     try {
-      const value = JSON.parse(line) as JournalLine;
-      if (end >= 0 && typeof value?.g === 'number' && Array.isArray(value.ops)) parsed = value;
-    } catch {
-      /* handled below */
-    }
-    if (!parsed) {
-      if (next >= text.length) break; // torn tail
-      throw new ConfigError(`Journal ${journalFile} is damaged at line ${lineNo}; move it away to start from the snapshot alone`);
-    }
-    if (parsed.g === snapshot.generation) {
-      state ??= emptyShape();
-      for (const [collection, key, record] of parsed.ops) {
-        if (!COLLECTIONS.includes(collection)) continue;
-        const rows = (state[collection] ??= {}) as Record<string, unknown>;
-        if (record === null) delete rows[key];
-        else rows[key] = record;
+      result = replayJournal(data, text, minGeneration);
+    } catch (error) {
+      if (error instanceof DamagedJournalError) {
+        throw new ConfigError(`Journal ${file} is damaged at line ${error.line}; move it away to start from the snapshot alone`);
       }
-      replayed++;
+      throw error;
     }
-    offset = next;
-    bytes += Buffer.byteLength(line) + 1;
-    validBytes = bytes;
+    data = result.state;
+    replayed += result.replayed;
+    newest = Math.max(newest, result.maxGeneration);
+    if (file === journalFile) validBytes = result.validBytes;
+    else rotatedExists = true;
   }
-  return { data: state, replayed, validBytes };
+  snapshot.generation = newest;
+  return { data, replayed, validBytes, rotatedExists };
 }
 
-function emptyShape(): StoreData {
-  const out: Record<string, unknown> = { version: 1 };
-  for (const name of COLLECTIONS) out[name] = {};
-  return out as unknown as StoreData;
+/**
+ * Where the compaction worker's script is: beside this module. tsc writes dist/store/compact-worker.js next to
+ * dist/store/persist.js (library), and the CLI bundle (dist/cli.js, which holds this module) gets a bundled
+ * dist/compact-worker.js next to it (scripts/bundle-cli.mjs). Run from the TypeScript sources (tests), there is
+ * no compiled worker beside it: compaction then runs on the main thread unless a worker is given explicitly.
+ */
+export function defaultCompactWorker(): URL | undefined {
+  const url = new URL('./compact-worker.js', import.meta.url);
+  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
+  return url;
 }
 
 export interface PersistenceOptions {
   flushMs: number;
   /** Compaction threshold floor (bytes of journal); tests lower it. */
   minCompactBytes?: number;
+  /** Script of the compaction worker; compaction runs on the main thread when absent. */
+  compactWorker?: URL | undefined;
   onError?: (error: unknown) => void;
+  /** A compaction worker failed; compaction falls back to the main thread. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -187,20 +198,30 @@ export class Persistence {
   /** Monotonic time of the oldest change not yet written. */
   private oldestChange = 0;
   private closed = false;
+  private abandoned = false;
   private failures = 0;
   private lastError: unknown;
   private readonly minCompactBytes: number;
+  private readonly rotatedFile: string;
+  private compactWorker: URL | undefined;
+  /** The worker compaction under way (never rejects), and its thread. */
+  private compacting: Promise<void> | undefined;
+  private worker: Worker | undefined;
 
   constructor(
     private readonly snapshot: SnapshotFile,
     private readonly journalFile: string,
     private readonly data: () => StoreData,
     private readonly options: PersistenceOptions,
-    state: { snapshotExists: boolean; journalBytes: number },
+    state: { snapshotExists: boolean; journalBytes: number; rotatedExists?: boolean },
   ) {
-    this.needsSnapshot = !state.snapshotExists;
+    // A journal left set aside by a compaction the process did not live to finish: fold everything into a
+    // snapshot on the first flush (its lines are in memory now), which also removes it.
+    this.needsSnapshot = !state.snapshotExists || state.rotatedExists === true;
     this.journalBytes = state.journalBytes;
     this.minCompactBytes = options.minCompactBytes ?? MIN_COMPACT_BYTES;
+    this.rotatedFile = rotatedJournal(journalFile);
+    this.compactWorker = options.compactWorker;
   }
 
   /** Opens the journal for appending, cutting off a torn tail first. */
@@ -250,8 +271,16 @@ export class Persistence {
     }
   }
 
+  /** Waits for the worker compaction under way, if any (tests, close). */
+  async settled(): Promise<void> {
+    while (this.compacting) await this.compacting;
+  }
+
   /** Flushes, folds the journal into the snapshot (so the data file alone holds everything) and closes. */
   async close(): Promise<void> {
+    await this.flush();
+    await this.settled();
+    // A failed worker leaves needsSnapshot set: flush again so the fallback runs here.
     await this.flush();
     if (this.journalBytes > 0) {
       this.needsSnapshot = true;
@@ -266,7 +295,10 @@ export class Persistence {
   /** Lets go of the files without writing what is pending: what a killed process leaves (tests play crashes). */
   async abandon(): Promise<void> {
     this.closed = true;
+    this.abandoned = true;
     this.clearTimer();
+    await this.worker?.terminate();
+    await this.compacting;
     await this.running?.catch(() => undefined);
     await this.journal?.close();
     this.journal = undefined;
@@ -306,11 +338,84 @@ export class Persistence {
   }
 
   private async writeOnce(): Promise<void> {
-    if (this.needsSnapshot || this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) {
+    if (this.needsSnapshot) {
+      // The whole state from memory (start, reset, restore, fallback): never while the worker writes the file.
+      await this.settled();
       await this.compact();
-    } else if (this.dirtyCount > 0) {
-      await this.append();
+      return;
     }
+    if (!this.compacting && this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) {
+      if (!this.compactWorker || this.closed) {
+        await this.compact();
+        return;
+      }
+      await this.rotate();
+    }
+    if (this.dirtyCount > 0) await this.append();
+  }
+
+  /**
+   * Starts a compaction off the main thread: the journal of generation g is set aside (renamed) and a fresh one
+   * takes generation g+1 lines from now on; a worker folds snapshot(g) + the set-aside journal into
+   * snapshot(g+1). Until the worker's rename, a load reads snapshot(g) + both journals; after it, snapshot(g+1)
+   * + the new journal (the set-aside one's lines are older than the snapshot and skipped).
+   */
+  private async rotate(): Promise<void> {
+    await this.journal!.close();
+    this.journal = undefined;
+    try {
+      await rename(this.journalFile, this.rotatedFile);
+    } finally {
+      // After a failed rename this reopens the same journal, and the caller's failure handling takes over.
+      this.journal = await open(this.journalFile, 'a+');
+    }
+    // Durable before any g+1 line is: a load must never see g+1 lines without the g lines set aside.
+    await syncFolder(dirname(this.journalFile));
+    this.journalBytes = 0;
+    const generation = ++this.snapshot.generation;
+    const job: CompactJob = { snapshot: this.snapshot.file, tmp: this.snapshot.tmp, journal: this.rotatedFile, generation };
+    const finished = this.runWorker(this.compactWorker!, job).then(
+      async (bytes) => {
+        this.snapshot.bytes = bytes;
+        // Every line in it is in snapshot(g+1) now.
+        await unlink(this.rotatedFile).catch(() => undefined);
+      },
+      (error: unknown) => {
+        if (this.abandoned) return; // abandoned: as a killed process would, leave the files as they are
+        // Never lose data: the state in memory is complete, so the next flush writes a snapshot from it here
+        // (removing the set-aside journal), and later compactions stay on the main thread.
+        this.compactWorker = undefined;
+        this.options.onWarning?.(`compaction worker failed (${String(error)}); compacting on the main thread from now on`);
+        this.needsSnapshot = true;
+        this.dirtyCount = Math.max(this.dirtyCount, 1);
+        if (!this.closed) this.schedule();
+      },
+    );
+    this.compacting = finished.finally(() => {
+      this.compacting = undefined;
+      this.worker = undefined;
+    });
+  }
+
+  private runWorker(script: URL, job: CompactJob): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(script);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      this.worker = worker;
+      worker.once('message', (result: CompactResult) => {
+        if (result.ok) resolve(result.bytes);
+        else reject(new Error(result.error));
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`worker exited (${code}) before answering`)));
+      worker.postMessage(job);
+    });
   }
 
   private async append(): Promise<void> {
@@ -346,9 +451,10 @@ export class Persistence {
       this.snapshot.generation--;
       throw error;
     }
-    // From here on the old journal's lines carry an older generation and are ignored on load.
+    // From here on the old journals' lines carry an older generation and are ignored on load.
     await this.journal!.truncate(0);
     this.journalBytes = 0;
+    await unlink(this.rotatedFile).catch(() => undefined);
   }
 }
 
@@ -388,7 +494,7 @@ export async function serialise(data: StoreData, generation: number): Promise<st
 
 /** Removes a data file and its companions (tests and tools). */
 export async function removeDataFile(file: string): Promise<void> {
-  for (const f of [file, `${file}.journal`, join(dirname(file), `.${basename(file)}.tmp`)]) {
+  for (const f of [file, `${file}.journal`, rotatedJournal(`${file}.journal`), join(dirname(file), `.${basename(file)}.tmp`)]) {
     await unlink(f).catch(() => undefined);
   }
 }

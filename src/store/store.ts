@@ -5,7 +5,7 @@
  * stored. Nothing outside store/ knows how.
  */
 import { Low, Memory } from 'lowdb';
-import { Persistence, SnapshotFile, loadState } from './persist.js';
+import { Persistence, SnapshotFile, defaultCompactWorker, loadState } from './persist.js';
 import {
   type ClientRecord,
   type CollectionName,
@@ -30,6 +30,11 @@ export interface StoreOptions {
   flushMs?: number;
   /** Journal size (bytes) below which it is never compacted; tests lower it. */
   minCompactBytes?: number;
+  /**
+   * Script of the compaction worker thread; `false` compacts on the main thread. Default: the compiled worker
+   * beside the store's code (always there in dist/; absent when running from the TypeScript sources).
+   */
+  compactWorker?: URL | false;
 }
 
 export const DEFAULT_FLUSH_MS = 50;
@@ -85,9 +90,11 @@ export class Store {
     const persistence = new Persistence(snapshot, journalFile, () => db.data, {
       flushMs: options.flushMs ?? DEFAULT_FLUSH_MS,
       ...(options.minCompactBytes !== undefined ? { minCompactBytes: options.minCompactBytes } : {}),
+      compactWorker: options.compactWorker === false ? undefined : (options.compactWorker ?? defaultCompactWorker()),
       // Never crash the server over a disk hiccup: the changes stay pending and the next flush tries again.
       onError: (error) => process.emitWarning(`esign-sandbox: could not write the data file: ${String(error)}`),
-    }, { snapshotExists: snapshot.bytes > 0, journalBytes: state.validBytes });
+      onWarning: (message) => process.emitWarning(`esign-sandbox: ${message}`),
+    }, { snapshotExists: snapshot.bytes > 0, journalBytes: state.validBytes, rotatedExists: state.rotatedExists });
     await persistence.start(state.validBytes);
     store.persistence = persistence;
     return { store, loaded };
@@ -117,6 +124,11 @@ export class Store {
   /** Writes pending changes now and waits until they are on disk. */
   async flush(): Promise<void> {
     await this.persistence?.flush();
+  }
+
+  /** Waits until a compaction running on the worker thread (if any) has replaced the snapshot. */
+  async compacted(): Promise<void> {
+    await this.persistence?.settled();
   }
 
   /** Flushes everything, folds the journal into the snapshot and releases the files. */
