@@ -3,7 +3,7 @@
  * The durability guarantee (docs/persistence.md): a write acknowledged more than the flush window before the
  * process dies is on disk; a graceful stop (SIGTERM/SIGINT) loses nothing.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -83,9 +83,12 @@ async function storedKeys(base: string): Promise<Set<string>> {
 
 function assertFilesParse(): void {
   JSON.parse(readFileSync(file, 'utf8'));
-  const lines = readFileSync(`${file}.journal`, 'utf8').split('\n');
-  // Every whole line parses; only a last line without its newline may be torn by the kill.
-  for (const line of lines.slice(0, -1)) JSON.parse(line);
+  for (const journal of [`${file}.journal`, `${file}.journal.compacting`]) {
+    if (!existsSync(journal)) continue;
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    // Every whole line parses; only a last line without its newline may be torn by the kill.
+    for (const line of lines.slice(0, -1)) JSON.parse(line);
+  }
 }
 
 describe('crash safety of --data', () => {
@@ -107,6 +110,37 @@ describe('crash safety of --data', () => {
     expect(due.length).toBeGreaterThan(100);
     expect(due.filter((a) => !stored.has(a.key))).toEqual([]);
   }, 60_000);
+
+  it('keeps every acknowledged write when killed while the worker thread compacts', async () => {
+    const first = await start();
+    const token = await clientToken(first.url);
+    const writer = load(first.url, token);
+    // The first compaction starts once the journal reaches 4 MB (about 10,000 creates): the journal is then set
+    // aside as data.json.journal.compacting until the worker has written the next snapshot.
+    const setAside = `${file}.journal.compacting`;
+    const deadline = performance.now() + 40_000;
+    while (!existsSync(setAside) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    expect(existsSync(setAside)).toBe(true);
+    const killedAt = performance.now();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await writer.stop();
+
+    expect(first.output()).not.toContain('compaction worker failed'); // the bundled CLI found its worker
+    assertFilesParse();
+    const second = await start();
+    expect(second.output()).toContain('(loaded)');
+    const stored = await storedKeys(second.url);
+    const due = writer.acked.filter((a) => a.at < killedAt - WINDOW_MS);
+    expect(due.length).toBeGreaterThan(5000);
+    expect(due.filter((a) => !stored.has(a.key))).toEqual([]);
+    // The restarted sandbox folds the set-aside journal into a snapshot on its first write.
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(existsSync(setAside)).toBe(false);
+    expect(readFileSync(`${file}.journal`, 'utf8')).toBe('');
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).contracts).length).toBe(stored.size);
+  }, 90_000);
 
   it('loses nothing on a graceful stop (SIGTERM) under write load', async () => {
     const first = await start();

@@ -199,6 +199,9 @@ export class Persistence {
   private oldestChange = 0;
   private closed = false;
   private abandoned = false;
+  /** A graceful stop folds everything on the main thread anyway: no new worker compaction is started. */
+  private closing = false;
+  private readonly tidyOnStart: boolean;
   private failures = 0;
   private lastError: unknown;
   private readonly minCompactBytes: number;
@@ -218,6 +221,7 @@ export class Persistence {
     // A journal left set aside by a compaction the process did not live to finish: fold everything into a
     // snapshot on the first flush (its lines are in memory now), which also removes it.
     this.needsSnapshot = !state.snapshotExists || state.rotatedExists === true;
+    this.tidyOnStart = state.rotatedExists === true;
     this.journalBytes = state.journalBytes;
     this.minCompactBytes = options.minCompactBytes ?? MIN_COMPACT_BYTES;
     this.rotatedFile = rotatedJournal(journalFile);
@@ -230,6 +234,11 @@ export class Persistence {
     const { size } = await this.journal.stat();
     if (size !== validBytes) await this.journal.truncate(validBytes);
     this.journalBytes = validBytes;
+    if (this.tidyOnStart) {
+      this.dirtyCount = 1;
+      this.oldestChange = monotonicNow();
+      this.schedule();
+    }
   }
 
   changed(collection: CollectionName, key: string): void {
@@ -278,6 +287,7 @@ export class Persistence {
 
   /** Flushes, folds the journal into the snapshot (so the data file alone holds everything) and closes. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush();
     await this.settled();
     // A failed worker leaves needsSnapshot set: flush again so the fallback runs here.
@@ -345,7 +355,7 @@ export class Persistence {
       return;
     }
     if (!this.compacting && this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) {
-      if (!this.compactWorker || this.closed) {
+      if (!this.compactWorker || this.closing) {
         await this.compact();
         return;
       }
