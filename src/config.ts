@@ -3,6 +3,8 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_JOURNAL_LIMIT } from './journal.js';
+import { LOG_FORMATS, type LogFormat } from './request-log.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
@@ -28,6 +30,15 @@ export interface SandboxOptions {
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
   flushMs?: number;
+  /** Request log on stdout: `pretty` lines, `json` lines, or `none`. Default `none` for the library, `pretty` for the CLI. */
+  log?: LogFormat;
+  /** How many requests the journal (GET /__sandbox/requests) keeps; the oldest go first. Default 1000. */
+  journalLimit?: number;
+  /** Serve HTTPS: with a self-signed certificate generated at start, or with tlsCert/tlsKey. */
+  tls?: boolean;
+  /** Your own certificate and key: file paths or PEM text. Either one implies `tls`. */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 export interface ResolvedConfig {
@@ -43,6 +54,11 @@ export interface ResolvedConfig {
   maxBodyBytes: number;
   apiKeyHeader: string;
   flushMs: number;
+  log: LogFormat;
+  journalLimit: number;
+  tls: boolean;
+  tlsCert?: string | undefined;
+  tlsKey?: string | undefined;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -77,6 +93,11 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     maxBodyBytes: options.maxBody === undefined ? DEFAULT_MAX_BODY : parseSize(options.maxBody),
     apiKeyHeader: apiKeyHeader.toLowerCase(),
     flushMs: options.flushMs ?? 50,
+    log: checkLog(options.log),
+    journalLimit: checkJournalLimit(options.journalLimit),
+    tls: options.tls === true || options.tlsCert !== undefined || options.tlsKey !== undefined,
+    tlsCert: options.tlsCert,
+    tlsKey: options.tlsKey,
   };
 }
 
@@ -100,4 +121,16 @@ export function parseSize(size: number | string): number {
     }
   }
   throw new ConfigError(`max-body must be a positive size like 10mb, 512kb or a number of bytes (got "${String(size)}")`);
+}
+
+function checkLog(log: LogFormat | undefined): LogFormat {
+  if (log === undefined) return 'none';
+  if (!LOG_FORMATS.includes(log)) throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(', ')} (got "${String(log)}")`);
+  return log;
+}
+
+function checkJournalLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_JOURNAL_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0 || limit > 1_000_000) throw new ConfigError(`journal limit must be a whole number from 0 to 1000000 (got ${limit})`);
+  return limit;
 }

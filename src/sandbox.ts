@@ -9,13 +9,25 @@ import { createApp } from './app.js';
 import { Clock } from './clock.js';
 import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
 import type { Services } from './context.js';
-import { controlRoutes } from './control/index.js';
+import { type ResetResult, controlRoutes } from './control/index.js';
+import { requestRoutes } from './control/requests.js';
+import { stateRoutes } from './control/state.js';
+import { ApiError } from './errors.js';
 import { EventBus } from './events/bus.js';
 import { createIdSource } from './ids.js';
+import { RequestJournal } from './journal.js';
+import { mountDocs } from './openapi/routes.js';
+import { requestLogger } from './request-log.js';
 import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
-import { emptyData } from './store/records.js';
+import { type StoreData, emptyData } from './store/records.js';
+import { SNAPSHOT_FORMAT, type Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
+import { deleteTenantRecords, restoreTenantRecords } from './store/tenant.js';
+import { isoTime } from './time-format.js';
+import { type TlsListener, type TlsMaterial, listenTls, loadTls } from './tls.js';
 import { VERSION } from './version.js';
+
+export type { ResetResult } from './control/index.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
@@ -25,8 +37,21 @@ export interface Sandbox {
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
-  /** Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. */
-  reset(): Promise<void>;
+  /** Every request answered, redacted and bounded (GET /__sandbox/requests). */
+  readonly journal: RequestJournal;
+  /** The certificate in use when serving HTTPS. */
+  readonly tls: TlsMaterial | undefined;
+  /**
+   * Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. With `apiKey`, only
+   * that platform goes back to its seeded records (or to none, for a platform made with createPlatform).
+   */
+  reset(options?: { apiKey?: string | undefined }): Promise<ResetResult>;
+  /** A new isolated platform account (POST /__sandbox/platforms). */
+  createPlatform(input?: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): { platformId: string; apiKey: string; secret: string };
+  /** The whole state as one JSON-ready object (GET /__sandbox/state). */
+  snapshot(): Snapshot;
+  /** Puts a snapshot back; it must already be validated (PUT /__sandbox/state validates). */
+  restore(snapshot: Snapshot): Promise<void>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
   /** Stops listening, cancels timers, flushes the data file. */
@@ -49,16 +74,56 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     ...(seeded.defaultClient ? { clientKey: seeded.defaultClient.clientKey, clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey } : {}),
   };
 
-  async function reset(): Promise<void> {
+  async function reset(options: { apiKey?: string | undefined } = {}): Promise<ResetResult> {
+    if (options.apiKey !== undefined) return resetPlatform(options.apiKey);
     clock.clearTimers();
     store.replace(emptyData());
     // Re-seeding with the same seed gives the same keys again.
     services.ids = createIdSource(config.seed);
     await applyFixtures(services, fixtures, seedOptions);
     bus.emit({ type: 'sandbox.reset' });
+    return { scope: 'all' };
   }
 
-  function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }) {
+  /** The records the fixtures give, seeded into a scratch store (same seed, same keys as at start). */
+  async function seededData(): Promise<StoreData> {
+    const { store: scratch } = await Store.open();
+    await applyFixtures({ store: scratch, clock, bus: new EventBus(), ids: createIdSource(config.seed) }, fixtures, seedOptions);
+    return scratch.data;
+  }
+
+  async function resetPlatform(apiKey: string): Promise<ResetResult> {
+    const platform = store.platforms.where('apiKey', apiKey)[0];
+    if (!platform) throw ApiError.notFound(`No platform with apiKey "${apiKey}"`);
+    const seed = await seededData();
+    const removed = deleteTenantRecords(store, platform.platformId);
+    const restored = restoreTenantRecords(store, seed, apiKey, platform.platformId);
+    // Timers belong to their modules: each clears its own for this platform on this event.
+    bus.emit({ type: 'sandbox.reset', platformId: platform.platformId });
+    return { scope: 'platform', apiKey, platformId: platform.platformId, removed, restored };
+  }
+
+  function snapshot(): Snapshot {
+    const now = isoTime(clock.now());
+    return { format: SNAPSHOT_FORMAT, version: 1, savedAt: now, clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' }, store: structuredClone(store.data) };
+  }
+
+  async function restore(snap: Snapshot): Promise<void> {
+    clock.clearTimers();
+    store.replace(structuredClone(snap.store));
+    if (snap.clock) {
+      await clock.set(Date.parse(snap.clock.now));
+      if (snap.clock.mode === 'frozen') clock.freeze();
+      if (snap.clock.mode === 'real') clock.unfreeze();
+    }
+    // Emails, deliveries and the journal are observations of the old state: modules clear them on this event.
+    bus.emit({ type: 'sandbox.reset' });
+  }
+
+  function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined } = {}) {
+    if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
+      throw ApiError.conflict(`A platform with apiKey "${input.apiKey}" already exists`);
+    }
     const platform = store.platforms.insert({
       platformId: services.ids.key(),
       apiKey: input.apiKey ?? `pk${services.ids.key(22)}`,
@@ -69,16 +134,26 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
   }
 
+  const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
+  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
+  const log = requestLogger({ format: config.log, write: (line) => process.stdout.write(`${line}\n`), color: process.stdout.isTTY === true });
+  if (log) bus.on('request.completed', (event) => log(event.entry));
+
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
+  control.route('/requests', requestRoutes(journal));
+  control.route('/state', stateRoutes({ maxBodyBytes: config.maxBodyBytes, snapshot, restore }));
   const app = createApp({
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     control,
+    middleware: [journal.middleware({ skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' })],
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
+  mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
 
   let server: ServerType | undefined;
+  let tlsListener: TlsListener | undefined;
 
   return {
     config,
@@ -86,15 +161,31 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     app,
     defaults: defaults_,
     loadedFromFile: loaded,
+    journal,
+    tls,
     reset,
+    createPlatform,
+    snapshot,
+    restore,
     async listen() {
-      server = await listenOn(app, config.host, config.port);
-      const { port } = server.address() as AddressInfo;
-      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-      return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+      let port: number;
+      if (tls) {
+        tlsListener = await listenTls(app, config.host, config.port, tls, (error) => listenError(error, config.host, config.port));
+        port = tlsListener.address().port;
+      } else {
+        server = await listenOn(app, config.host, config.port);
+        port = (server.address() as AddressInfo).port;
+      }
+      const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
+      return `${tls ? 'https' : 'http'}://${host}:${port}`;
     },
     async close() {
       clock.close();
+      if (tlsListener) {
+        const l = tlsListener;
+        tlsListener = undefined;
+        await l.close();
+      }
       if (server) {
         const s = server;
         server = undefined;
@@ -131,10 +222,7 @@ function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
     const server = serve({ fetch: app.fetch, hostname: host, port });
     const onError = (error: NodeJS.ErrnoException) => {
       server.close();
-      if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ConfigError(`Cannot listen on host ${host}: ${error.message}`));
-      else if (error.code === 'EACCES') reject(new ConfigError(`Not allowed to listen on port ${port}: ${error.message}`));
-      else reject(error);
+      reject(listenError(error, host, port));
     };
     server.once('error', onError);
     server.once('listening', () => {
@@ -142,4 +230,11 @@ function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
       resolve(server);
     });
   });
+}
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === 'EADDRINUSE') return new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new ConfigError(`Cannot listen on host ${host}: ${error.message}`);
+  if (error.code === 'EACCES') return new ConfigError(`Not allowed to listen on port ${port}: ${error.message}`);
+  return error;
 }

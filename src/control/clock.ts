@@ -5,10 +5,10 @@ import { type Clock, parseDuration } from '../clock.js';
 import { ApiError } from '../errors.js';
 import { controlBody } from './json.js';
 
-const advanceBody = z.object({
+export const advanceBody = z.object({
   by: z.union([z.number().min(0), z.string().min(1)], 'Required: a duration like "90s", "30m", "2h", "1d" or a number of seconds'),
 });
-const setBody = z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') });
+export const setBody = z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') });
 
 export function clockRoutes(clock: Clock, maxBytes: number): Hono {
   const app = new Hono();

@@ -1,0 +1,76 @@
+/**
+ * The shape shared by the library (`startSandbox`, in-process) and the control client (`createControlClient`,
+ * over HTTP): the same methods with the same answers, so a test suite can switch between a sandbox it started
+ * and one started elsewhere without changing its assertions. Every method is async in both.
+ */
+import type { ClockState } from './clock.js';
+import type { ResetResult } from './control/index.js';
+import type { JournalEntry, JournalFilter } from './journal.js';
+import type { Snapshot } from './store/snapshot.js';
+
+export type { ClockState } from './clock.js';
+export type { ResetResult } from './control/index.js';
+export type { JournalEntry, JournalFilter } from './journal.js';
+export type { Snapshot } from './store/snapshot.js';
+
+/** A duration: "90s", "30m", "2h", "1d", "1h30m", "500ms", or a number of seconds. */
+export type Duration = string | number;
+
+export interface Health {
+  status: 'ok';
+  version: string;
+  now: string;
+  clock: 'real' | 'frozen';
+  persistent: boolean;
+  counts: Record<string, number>;
+  [extra: string]: unknown;
+}
+
+export interface Platform {
+  platformId: string;
+  apiKey: string;
+  secret: string;
+}
+
+export interface SandboxClock {
+  /** Sandbox time. */
+  now(): Promise<Date>;
+  state(): Promise<ClockState>;
+  /** Moves time forward; resolves once every timer that fell due (webhook retries, scenario steps) has run. */
+  advance(by: Duration): Promise<ClockState>;
+  freeze(): Promise<ClockState>;
+  unfreeze(): Promise<ClockState>;
+  /** Jumps to a time (ISO 8601, epoch ms or a Date); forward jumps run the timers on the way. */
+  set(to: string | number | Date): Promise<ClockState>;
+}
+
+export interface SandboxControl {
+  clock: SandboxClock;
+  health(): Promise<Health>;
+  /** Everything back to the seeded state, or with `{apiKey}` only that platform (tenant). */
+  reset(options?: { apiKey?: string }): Promise<ResetResult>;
+  /** A new isolated platform account: give each test file its own. */
+  createPlatform(input?: { apiKey?: string; secret?: string; name?: string }): Promise<Platform>;
+  /** The request journal, oldest first, secrets redacted. */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** Empties the journal, or one platform's part of it. */
+  clearRequests(options?: { apiKey?: string }): Promise<void>;
+  /** The whole state as one document. */
+  snapshot(): Promise<Snapshot>;
+  /** Puts a snapshot back (validated; refused whole when wrong). */
+  restore(snapshot: Snapshot): Promise<void>;
+  /** Force-expires one token, or every live token. */
+  expireTokens(token?: string): Promise<{ expired: number }>;
+}
+
+/** A refusal from the sandbox: the HTTP status and the service's error body. */
+export class SandboxControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'SandboxControlError';
+  }
+}

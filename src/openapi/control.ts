@@ -1,0 +1,127 @@
+/**
+ * The /__sandbox operations as the OpenAPI document shows them. Request schemas are the very zod schemas the
+ * control routes validate with; a test checks that every control route mounted on the app is listed here.
+ */
+import { z } from 'zod';
+import { advanceBody, setBody } from '../control/clock.js';
+import { expireBody, platformBody, resetBody } from '../control/index.js';
+import { journalQuery } from '../control/requests.js';
+import { snapshotSchema } from '../store/snapshot.js';
+
+export interface ControlOperation {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI form, `{param}` for path parameters. */
+  path: string;
+  summary: string;
+  description?: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  /** A request body that works. */
+  example?: unknown;
+  /** What a success looks like. */
+  response?: { status: number; example: unknown };
+}
+
+const NOW = '2026-03-01T09:00:00.000Z';
+const clockState = { now: NOW, mode: 'frozen', pendingTimers: 0 };
+
+export const controlOperations: ControlOperation[] = [
+  {
+    method: 'get',
+    path: '/__sandbox/health',
+    summary: 'Ready check: answers 200 once the sandbox serves requests',
+    response: { status: 200, example: { status: 'ok', version: '0.1.0', now: NOW, clock: 'frozen', persistent: false, counts: { platforms: 1, clients: 1, contracts: 0, webhooks: 0 } } },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/reset',
+    summary: 'Back to the seeded state; with apiKey, only that platform (tenant)',
+    description:
+      'Without a body everything goes back to the fixtures: records, timers, emails, deliveries and the journal. With `{"apiKey": ...}` only that platform\'s records are reset (to its fixture records, or to none for a platform made with POST /__sandbox/platforms); other platforms are untouched.',
+    body: resetBody,
+    example: { apiKey: 'sandboxApiKey' },
+    response: { status: 200, example: { status: 'reset', scope: 'platform', apiKey: 'sandboxApiKey', platformId: 'P1a2b3c', removed: 12, restored: 9, now: NOW } },
+  },
+  { method: 'get', path: '/__sandbox/clock', summary: 'The sandbox clock: time, mode and pending timers', response: { status: 200, example: clockState } },
+  {
+    method: 'post',
+    path: '/__sandbox/clock/advance',
+    summary: 'Move sandbox time forward, running every timer that falls due; answers once their work has settled',
+    body: advanceBody,
+    example: { by: '30m' },
+    response: { status: 200, example: { ...clockState, now: '2026-03-01T09:30:00.000Z' } },
+  },
+  { method: 'post', path: '/__sandbox/clock/freeze', summary: 'Stop the clock', response: { status: 200, example: clockState } },
+  { method: 'post', path: '/__sandbox/clock/unfreeze', summary: 'Let the clock follow wall time again', response: { status: 200, example: { ...clockState, mode: 'real' } } },
+  {
+    method: 'post',
+    path: '/__sandbox/clock/set',
+    summary: 'Jump to a time; forward jumps run the timers on the way',
+    body: setBody,
+    example: { to: '2026-03-02T09:00:00Z' },
+    response: { status: 200, example: { ...clockState, now: '2026-03-02T09:00:00.000Z' } },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/tokens/expire',
+    summary: 'Force-expire one token, or every live token when none is named',
+    body: expireBody,
+    example: {},
+    response: { status: 200, example: { expired: 3 } },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/platforms',
+    summary: 'A new isolated platform account (tenant), e.g. one per test file',
+    body: platformBody,
+    example: { name: 'contract tests' },
+    response: { status: 201, example: { platformId: 'P1a2b3c', apiKey: 'pkA1b2C3', secret: 'skD4e5F6' } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/requests',
+    summary: 'The request journal: what was asked and answered, secrets redacted',
+    description: 'Oldest first; at most the journal capacity (default 1000, `--journal-limit`) entries are kept. Bodies over 64 KiB are kept as `{"truncated": true, "bytes": N}`.',
+    query: journalQuery,
+    response: {
+      status: 200,
+      example: {
+        requests: [
+          {
+            id: 7,
+            at: NOW,
+            method: 'POST',
+            path: '/api/contract',
+            action: 'create',
+            status: 201,
+            durationMs: 1.9,
+            request: { headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { data: { action: 'create', contract: { name: 'NDA', value: '<p>…</p>' } } } },
+            response: { body: { contract: { createTime: NOW, contractKey: 'C1a2b3' }, code: '201', message: 'Contract created' } },
+          },
+        ],
+        count: 1,
+        capacity: 1000,
+      },
+    },
+  },
+  {
+    method: 'delete',
+    path: '/__sandbox/requests',
+    summary: "Empty the journal, or only one platform's entries",
+    query: z.object({ apiKey: z.string().optional() }),
+    response: { status: 200, example: { cleared: 'all' } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/state',
+    summary: 'The whole state (every record and the clock) as one snapshot document',
+    response: { status: 200, example: { format: 'esign-sandbox-state', version: 1, savedAt: NOW, clock: { now: NOW, mode: 'frozen' }, store: { version: 1, platforms: {}, clients: {} } } },
+  },
+  {
+    method: 'put',
+    path: '/__sandbox/state',
+    summary: 'Restore a snapshot taken with GET /__sandbox/state (validated first; refused whole when wrong)',
+    body: snapshotSchema,
+    response: { status: 200, example: { status: 'restored', counts: { platforms: 1, clients: 1, contracts: 4 }, now: NOW } },
+  },
+];
