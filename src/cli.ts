@@ -14,10 +14,28 @@ async function main(): Promise<void> {
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);
 
-  const sandbox = await createSandbox(parsed.options, { port: DEFAULT_PORT });
+  const sandbox = await createSandbox({ ...parsed.options, log: parsed.options.log ?? 'pretty' }, { port: DEFAULT_PORT });
   const url = await sandbox.listen();
-  const { config, defaults, services } = sandbox;
+  const { config, defaults, services, tls } = sandbox;
   const clock = services.clock.state();
+  if (config.log === 'json') {
+    // One JSON line a log collector (or a CI script) can read: where to reach the sandbox and how to trust it.
+    console.log(
+      JSON.stringify({
+        event: 'listening',
+        version: VERSION,
+        url,
+        apiKey: defaults.apiKey,
+        clientKey: defaults.clientKey,
+        apiKeyHeader: headerLabel(config.apiKeyHeader),
+        clock,
+        ...(tls ? { tlsCertFile: tls.certFile } : {}),
+        readyMs: Math.round(performance.now() - started),
+      }),
+    );
+  } else printBanner();
+
+  function printBanner() {
   const lines = [
     `esign-sandbox ${VERSION}: Contract Signing Service sandbox`,
     `  API          ${url}/api`,
@@ -27,9 +45,18 @@ async function main(): Promise<void> {
     `  Key header   ${headerLabel(config.apiKeyHeader)}`,
     `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
     `  Data         ${config.data ? `${config.data} (${sandbox.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-    `Ready in ${Math.round(performance.now() - started)} ms. Try: curl -s ${url}/__sandbox/health`,
+    `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+    ...(tls
+      ? [
+          `  TLS          ${tls.generated ? 'self-signed certificate' : 'certificate'} at ${tls.certFile}`,
+          `               trust it with NODE_EXTRA_CA_CERTS=${tls.certFile} (or curl --cacert ${tls.certFile})`,
+        ]
+      : []),
+    `  Request log  ${config.log === 'none' ? 'off (--quiet)' : 'on (--quiet turns it off)'}`,
+    `Ready in ${Math.round(performance.now() - started)} ms. Try: curl -s${tls ? ` --cacert ${tls.certFile}` : ''} ${url}/__sandbox/health`,
   ];
   console.log(lines.join('\n'));
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -167,7 +167,8 @@ async function readCapped(message: Request | Response): Promise<string | { trunc
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_CHARS) {
-        await reader.cancel().catch(() => undefined);
+        // Not awaited: a tee branch's cancel settles only once the other branch (the handler's) is done too.
+        void reader.cancel().catch(() => undefined);
         const declared = Number(message.headers.get('content-length') ?? NaN);
         return { truncated: true, bytes: Number.isFinite(declared) ? declared : size };
       }
