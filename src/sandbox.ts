@@ -24,7 +24,7 @@ import { SNAPSHOT_FORMAT, type Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
 import { deleteTenantRecords, restoreTenantRecords } from './store/tenant.js';
 import { isoTime } from './time-format.js';
-import { type TlsListener, type TlsMaterial, listenTls, loadTls } from './tls.js';
+import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './tls.js';
 import { VERSION } from './version.js';
 
 export type { ResetResult } from './control/index.js';
@@ -186,6 +186,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
         tlsListener = undefined;
         await l.close();
       }
+      if (tls) disposeTls(tls);
       if (server) {
         const s = server;
         server = undefined;

@@ -7,7 +7,7 @@
  * HTTP. TLS goes to the HTTPS server; plain HTTP gets a JSON 403 saying to use https (decisions §3) rather than
  * a dropped connection, which a client would report as an unhelpful socket error.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, type Socket, createServer as createNetServer, isIP } from 'node:net';
@@ -25,6 +25,13 @@ export interface TlsMaterial {
   keyFile?: string;
   /** True when the sandbox made the certificate itself. */
   generated: boolean;
+  /** A folder the sandbox made for the files, removed on close. */
+  tempDir?: string;
+}
+
+/** Removes the files the sandbox wrote (a generated certificate is of no use once the sandbox is gone). */
+export function disposeTls(tls: TlsMaterial): void {
+  if (tls.tempDir) rmSync(tls.tempDir, { recursive: true, force: true });
 }
 
 const TLS_HANDSHAKE = 0x16;
@@ -44,12 +51,11 @@ export async function loadTls(options: { cert?: string | undefined; key?: string
     if (options.cert === undefined || options.key === undefined) throw new ConfigError('--tls-cert and --tls-key go together: give both');
     const cert = pemOrFile(options.cert, 'certificate');
     const key = pemOrFile(options.key, 'key');
-    let certFile = cert.file;
-    if (!certFile) {
-      certFile = join(mkdtempSync(join(tmpdir(), 'esign-sandbox-tls-')), 'cert.pem');
-      writeFileSync(certFile, cert.pem);
-    }
-    return { cert: cert.pem, key: key.pem, certFile, ...(key.file ? { keyFile: key.file } : {}), generated: false };
+    if (cert.file) return { cert: cert.pem, key: key.pem, certFile: cert.file, ...(key.file ? { keyFile: key.file } : {}), generated: false };
+    const tempDir = mkdtempSync(join(tmpdir(), 'esign-sandbox-tls-'));
+    const certFile = join(tempDir, 'cert.pem');
+    writeFileSync(certFile, cert.pem);
+    return { cert: cert.pem, key: key.pem, certFile, ...(key.file ? { keyFile: key.file } : {}), generated: false, tempDir };
   }
   return generateCertificate(options.host);
 }
@@ -75,12 +81,11 @@ export async function generateCertificate(host: string): Promise<TlsMaterial> {
     ],
   });
   const dir = mkdtempSync(join(tmpdir(), 'esign-sandbox-tls-'));
-  mkdirSync(dir, { recursive: true });
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
   writeFileSync(certFile, pems.cert);
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  return { cert: pems.cert, key: pems.private, certFile, keyFile, generated: true };
+  return { cert: pems.cert, key: pems.private, certFile, keyFile, generated: true, tempDir: dir };
 }
 
 export interface TlsListener {
