@@ -39,6 +39,10 @@ export interface SandboxOptions {
   /** Your own certificate and key: file paths or PEM text. Either one implies `tls`. */
   tlsCert?: string;
   tlsKey?: string;
+  /** How long (ms) a webhook receiver has to answer before the attempt counts as a timeout. Default 10000. */
+  webhookTimeoutMs?: number;
+  /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
+  webhookLogLimit?: number;
 }
 
 export interface ResolvedConfig {
@@ -59,6 +63,8 @@ export interface ResolvedConfig {
   tls: boolean;
   tlsCert?: string | undefined;
   tlsKey?: string | undefined;
+  webhookTimeoutMs: number;
+  webhookLogLimit: number;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -98,7 +104,15 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     tls: options.tls === true || options.tlsCert !== undefined || options.tlsKey !== undefined,
     tlsCert: options.tlsCert,
     tlsKey: options.tlsKey,
+    webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
+    webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
   };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number (got ${value})`);
+  return value;
 }
 
 function parseStart(start: string | number | Date): number {

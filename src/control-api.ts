@@ -7,11 +7,22 @@ import type { ClockState } from './clock.js';
 import type { ResetResult } from './control/index.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import type { Snapshot } from './store/snapshot.js';
+import type { DeliveryView } from './webhooks/dispatcher.js';
 
 export type { ClockState } from './clock.js';
 export type { ResetResult } from './control/index.js';
 export type { JournalEntry, JournalFilter } from './journal.js';
 export type { Snapshot } from './store/snapshot.js';
+export type { DeliveryView } from './webhooks/dispatcher.js';
+
+/** Which webhook deliveries to answer (every field optional, all must match). */
+export interface DeliveryQuery {
+  webhookKey?: string;
+  event?: string;
+  status?: 'pending' | 'delivered' | 'failed';
+  contractKey?: string;
+  clientKey?: string;
+}
 
 /** A duration: "90s", "30m", "2h", "1d", "1h30m", "500ms", or a number of seconds. */
 export type Duration = string | number;
@@ -61,6 +72,10 @@ export interface SandboxControl {
   restore(snapshot: Snapshot): Promise<void>;
   /** Force-expires one token, or every live token. */
   expireTokens(token?: string): Promise<{ expired: number }>;
+  /** The webhook delivery log: each delivery with its payload, attempts and next retry. */
+  deliveries(filter?: DeliveryQuery): Promise<DeliveryView[]>;
+  /** Sends a delivery again at once (same webhook-id); resolves with the delivery after the attempt. */
+  redeliver(id: string): Promise<DeliveryView>;
 }
 
 /** A refusal from the sandbox: the HTTP status and the service's error body. */

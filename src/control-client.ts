@@ -7,7 +7,8 @@
  *   await sandbox.clock.advance('31m');
  *   const failures = await sandbox.requests({ status: '4xx' });
  */
-import type { Health, Platform, SandboxControl } from './control-api.js';
+import type { DeliveryQuery, Health, Platform, SandboxControl } from './control-api.js';
+import type { DeliveryView } from './webhooks/dispatcher.js';
 import { SandboxControlError } from './control-api.js';
 import { type ClockState, monotonicNow } from './clock.js';
 import type { ResetResult } from './control/index.js';
@@ -81,6 +82,8 @@ export function createControlClient(url: string, options: ControlClientOptions =
     async restore(snapshot) {
       await call('PUT', '/state', snapshot);
     },
+    deliveries: async (filter: DeliveryQuery = {}) => (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries,
+    redeliver: (id) => call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
     expireTokens: (token) => call<{ expired: number }>('POST', '/tokens/expire', token !== undefined ? { token } : {}),
     async waitUntilReady({ timeoutMs = 10_000, intervalMs = 100 } = {}) {
       // Wall time on purpose: this waits for a process to come up, it is not sandbox time.

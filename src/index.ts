@@ -19,6 +19,7 @@ import { type Sandbox, createSandbox } from './sandbox.js';
 import { checkSnapshot, snapshotSchema, type Snapshot } from './store/snapshot.js';
 import { parseWith } from './http/validation.js';
 import { expireTokens, health } from './control/index.js';
+import { filterQuery as deliveryQuery } from './control/webhook-deliveries.js';
 import { VERSION } from './version.js';
 
 export type { SandboxOptions } from './config.js';
@@ -27,6 +28,7 @@ export type { LogFormat } from './request-log.js';
 export type { TlsMaterial } from './tls.js';
 export type {
   ClockState,
+  DeliveryQuery,
   Duration,
   Health,
   JournalEntry,
@@ -43,6 +45,9 @@ export { createSandbox } from './sandbox.js';
 export { ConfigError } from './config.js';
 export { openApiDocument } from './openapi/document.js';
 export { VERSION } from './version.js';
+export { createWebhookReceiver } from './testing/webhook-receiver.js';
+export type { FailureMode, ReceivedDelivery, WebhookReceiver, WebhookReceiverOptions } from './testing/webhook-receiver.js';
+export type { DeliveryFilter, DeliveryView, OutageSpec } from './webhooks/dispatcher.js';
 
 export interface RunningSandbox extends SandboxControl {
   /** Base URL, e.g. http://127.0.0.1:53211 (https:// with `tls`). API under /api, control under /__sandbox. */
@@ -129,6 +134,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await sandbox.restore(checked);
       }),
     expireTokens: (token) => inProcess(() => expireTokens(sandbox.services, token)),
+    deliveries: (filter = {}) => inProcess(() => parseWith(deliveryQuery, filter)).then((f) => sandbox.webhooks.deliveries(f)),
+    redeliver: (id) => inProcess(() => sandbox.webhooks.redeliver(id)),
     close: () => sandbox.close(),
     sandbox,
   };

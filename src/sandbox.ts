@@ -26,6 +26,8 @@ import { deleteTenantRecords, restoreTenantRecords } from './store/tenant.js';
 import { isoTime } from './time-format.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './tls.js';
 import { VERSION } from './version.js';
+import { webhookDeliveryRoutes } from './control/webhook-deliveries.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export type { ResetResult } from './control/index.js';
 
@@ -35,6 +37,8 @@ export interface Sandbox {
   readonly app: Hono;
   /** Credentials and keys of the default platform and client (the first of the fixtures). */
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
+  /** Webhook delivery: the delivery log, redelivery, and simulated receiver outages (docs/webhooks.md). */
+  readonly webhooks: WebhookDispatcher;
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
   /** Every request answered, redacted and bounded (GET /__sandbox/requests). */
@@ -134,6 +138,12 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
   }
 
+  const webhooks = new WebhookDispatcher(services, {
+    timeoutMs: config.webhookTimeoutMs,
+    logLimit: config.webhookLogLimit,
+    userAgent: `esign-sandbox/${VERSION}`,
+  });
+
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
   const log = requestLogger({ format: config.log, write: (line) => process.stdout.write(`${line}\n`), color: process.stdout.isTTY === true });
@@ -142,6 +152,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
   control.route('/requests', requestRoutes(journal));
   control.route('/state', stateRoutes({ maxBodyBytes: config.maxBodyBytes, snapshot, restore }));
+  control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
     services,
     maxBodyBytes: config.maxBodyBytes,
@@ -160,6 +171,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     app,
     defaults: defaults_,
+    webhooks,
     loadedFromFile: loaded,
     journal,
     tls,
@@ -181,6 +193,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     },
     async close() {
       clock.close();
+      await webhooks.close();
       if (tlsListener) {
         const l = tlsListener;
         tlsListener = undefined;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { advanceBody, setBody } from '../control/clock.js';
 import { expireBody, platformBody, resetBody } from '../control/index.js';
 import { journalQuery } from '../control/requests.js';
+import { filterQuery as deliveryQuery } from '../control/webhook-deliveries.js';
 import { snapshotSchema } from '../store/snapshot.js';
 
 export interface ControlOperation {
@@ -24,6 +25,21 @@ export interface ControlOperation {
 
 const NOW = '2026-03-01T09:00:00.000Z';
 const clockState = { now: NOW, mode: 'frozen', pendingTimers: 0 };
+const delivery = {
+  id: 'dlv_1a2b3c',
+  webhookId: 'msg_4d5e6f',
+  webhookKey: 'W1a2b3c',
+  url: 'http://127.0.0.1:9000/hooks',
+  event: 'contract.signed',
+  status: 'delivered',
+  contractKey: 'C1a2b3',
+  clientKey: 'demoClient',
+  cause: 'api',
+  createdAt: NOW,
+  attempts: [{ at: NOW, trigger: 'first', statusCode: 200, durationMs: 3.2 }],
+  payload: { type: 'contract.signed', timestamp: NOW, data: { contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', status: 'Signed' } },
+};
+const emptyStore = { version: 1, platforms: {}, clients: {}, users: {}, contracts: {}, recipients: {}, placeholders: {}, templates: {}, webhooks: {}, tokens: {} };
 
 export const controlOperations: ControlOperation[] = [
   {
@@ -122,6 +138,26 @@ export const controlOperations: ControlOperation[] = [
     path: '/__sandbox/state',
     summary: 'Restore a snapshot taken with GET /__sandbox/state (validated first; refused whole when wrong)',
     body: snapshotSchema,
+    example: { version: 1, clock: { now: NOW, mode: 'frozen' }, store: emptyStore },
     response: { status: 200, example: { status: 'restored', counts: { platforms: 1, clients: 1, contracts: 4 }, now: NOW } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/webhook-deliveries',
+    summary: 'The webhook delivery log: every delivery with its attempts and next retry (docs/webhooks.md)',
+    query: deliveryQuery,
+    response: { status: 200, example: { deliveries: [delivery] } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/webhook-deliveries/{id}',
+    summary: 'One webhook delivery',
+    response: { status: 200, example: delivery },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/webhook-deliveries/{id}/redeliver',
+    summary: 'Send a delivery again at once, with the same webhook-id',
+    response: { status: 200, example: { ...delivery, attempts: [...delivery.attempts, { at: NOW, trigger: 'redeliver', statusCode: 200, durationMs: 2.1 }] } },
   },
 ];
