@@ -1,0 +1,133 @@
+/**
+ * The same assertions against the library (startSandbox, in-process) and the control client (over HTTP):
+ * both must answer the same shapes, so a suite can switch between them.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, SandboxControlError, type SandboxControl, createControlClient, startSandbox } from '../src/index.js';
+import { type WebhookReceiver, createWebhookReceiver } from '../src/testing/webhook-receiver.js';
+
+const START = '2026-03-01T09:00:00.000Z';
+
+const variants: [string, (s: RunningSandbox) => SandboxControl][] = [
+  ['startSandbox (in-process)', (s) => s],
+  ['createControlClient (HTTP)', (s) => createControlClient(s.url)],
+];
+
+describe.each(variants)('%s', (_name, controlOf) => {
+  let sandbox: RunningSandbox;
+  let control: SandboxControl;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ clock: 'frozen', start: START });
+    control = controlOf(sandbox);
+  });
+  afterEach(() => sandbox.close());
+
+  const api = (path: string, body: unknown, apiKey = sandbox.apiKey!) =>
+    fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': apiKey }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const contracts = async (apiKey = sandbox.apiKey!, clientKey = sandbox.clientKey!) =>
+    (await api('/api/contract', { data: { action: 'list', clientKey } }, apiKey)).body.contracts as { name: string }[];
+
+  it('reads and moves the clock', async () => {
+    expect(await control.clock.now()).toEqual(new Date(START));
+    expect(await control.clock.state()).toEqual({ now: START, mode: 'frozen', pendingTimers: 0 });
+    expect(await control.clock.advance('1h30m')).toMatchObject({ now: '2026-03-01T10:30:00.000Z', mode: 'frozen' });
+    expect(await control.clock.set(new Date('2026-04-01T00:00:00Z'))).toMatchObject({ now: '2026-04-01T00:00:00.000Z' });
+    expect((await control.clock.unfreeze()).mode).toBe('real');
+    expect((await control.clock.freeze()).mode).toBe('frozen');
+  });
+
+  it('answers health', async () => {
+    expect(await control.health()).toMatchObject({ status: 'ok', clock: 'frozen', now: START, counts: { platforms: 1, clients: 1 } });
+  });
+
+  it('makes isolated tenants and resets one without touching the others', async () => {
+    const tenant = await control.createPlatform({ name: 'file A' });
+    expect(Object.keys(tenant).sort()).toEqual(['apiKey', 'platformId', 'secret']);
+    await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Demo', value: '<p/>' } } });
+    const client = (await api('/api/client', { data: { action: 'create', client: { fullname: 'Tenant A' } } }, tenant.apiKey)).body.client;
+    await api('/api/contract', { data: { action: 'create', clientKey: client.clientKey, contract: { name: 'A', value: '<p/>' } } }, tenant.apiKey);
+    expect((await contracts(tenant.apiKey, client.clientKey)).map((c) => c.name)).toEqual(['A']);
+
+    const result = await control.reset({ apiKey: tenant.apiKey });
+    expect(result).toMatchObject({ scope: 'platform', apiKey: tenant.apiKey, platformId: tenant.platformId, restored: 0 });
+    expect((await api('/api/contract', { data: { action: 'list', clientKey: client.clientKey } }, tenant.apiKey)).status).toBe(404);
+    expect((await contracts()).map((c) => c.name)).toEqual(['Demo']);
+
+    expect(await control.reset()).toEqual({ scope: 'all' });
+    expect(await contracts()).toEqual([]);
+  });
+
+  it('answers the journal with filters', async () => {
+    await api('/api/contract', { data: { action: 'list', clientKey: sandbox.clientKey } });
+    await api('/api/contract', { data: { action: 'archive', clientKey: sandbox.clientKey, contract: { contractKey: 'nope' } } });
+    const failures = await control.requests({ path: '/api/contract', status: '4xx' });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ method: 'POST', path: '/api/contract', action: 'archive', status: 404, at: START, response: { body: { message: 'Contract not found' } } });
+    expect(failures[0]!.request.headers['x-service-key']).toBe('[redacted]');
+    expect((await control.requests({ action: 'list' })).map((e) => e.status)).toEqual([200]);
+    await control.clearRequests();
+    expect(await control.requests({ path: '/api/*' })).toEqual([]);
+  });
+
+  it('takes a snapshot and puts it back', async () => {
+    await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Kept', value: '<p/>' } } });
+    const snapshot = await control.snapshot();
+    expect(snapshot).toMatchObject({ version: 1, clock: { now: START, mode: 'frozen' } });
+    await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Dropped', value: '<p/>' } } });
+    await control.clock.advance('1d');
+    await control.restore(snapshot);
+    expect((await contracts()).map((c) => c.name)).toEqual(['Kept']);
+    expect((await control.clock.state()).now).toBe(START);
+  });
+
+  it('expires tokens', async () => {
+    await fetch(`${sandbox.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { action: 'create', apiKey: sandbox.apiKey, secret: sandbox.secret } }) });
+    expect(await control.expireTokens()).toEqual({ expired: 1 });
+    expect(await control.expireTokens()).toEqual({ expired: 0 });
+  });
+
+  describe('webhook deliveries', () => {
+    let receiver: WebhookReceiver;
+    beforeEach(async () => {
+      receiver = await createWebhookReceiver();
+    });
+    afterEach(() => receiver.close());
+
+    it('lists deliveries and redelivers one', async () => {
+      const created = await api('/api/webhook', { data: { action: 'create', clientKey: sandbox.clientKey, webhooks: [{ url: receiver.url, created: true }] } });
+      receiver.useSecret(created.body.webhooks[0].secret);
+      await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Hooked', value: '<p/>' } } });
+      await control.clock.advance(0);
+      const deliveries = await control.deliveries({ event: 'contract.created' });
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ event: 'contract.created', status: 'delivered', url: receiver.url });
+      const again = await control.redeliver(deliveries[0]!.id);
+      expect(again.attempts.map((a) => a.trigger)).toEqual(['first', 'redeliver']);
+      expect(await control.deliveries({ status: 'failed' })).toEqual([]);
+    });
+  });
+
+  it.each<[string, (c: SandboxControl) => Promise<unknown>, number]>([
+    ['an unreadable duration', (c) => c.clock.advance('soon'), 400],
+    ['an unknown tenant', (c) => c.reset({ apiKey: 'nobody' }), 404],
+    ['a duplicate platform apiKey', (c) => c.createPlatform({ apiKey: sandbox.apiKey! }), 409],
+    ['a snapshot without a store', (c) => c.restore({ version: 1 } as never), 400],
+    ['an unknown delivery', (c) => c.redeliver('nope'), 404],
+  ])('refuses %s with a SandboxControlError', async (_what, call, status) => {
+    const error = await call(control).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxControlError);
+    expect((error as SandboxControlError).status).toBe(status);
+    expect((error as SandboxControlError).message.length).toBeGreaterThan(5);
+  });
+});
+
+describe('the control client', () => {
+  it('waits until a sandbox is ready and says so when none answers', async () => {
+    const sandbox = await startSandbox();
+    const client = createControlClient(`${sandbox.url}/`);
+    expect(client.url).toBe(sandbox.url);
+    expect((await client.waitUntilReady()).status).toBe('ok');
+    await sandbox.close();
+    await expect(client.waitUntilReady({ timeoutMs: 200, intervalMs: 50 })).rejects.toThrow(/not ready after 200 ms/);
+  });
+});
