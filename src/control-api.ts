@@ -8,12 +8,34 @@ import type { ResetResult } from './control/index.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import type { Snapshot } from './store/snapshot.js';
 import type { DeliveryView } from './webhooks/dispatcher.js';
+import type { Email, EmailFilter } from './outbox/outbox.js';
+import type { inspectRecipient } from './control/contracts.js';
 
 export type { ClockState } from './clock.js';
 export type { ResetResult } from './control/index.js';
 export type { JournalEntry, JournalFilter } from './journal.js';
 export type { Snapshot } from './store/snapshot.js';
 export type { DeliveryView } from './webhooks/dispatcher.js';
+
+export type { Email, EmailFilter } from './outbox/outbox.js';
+
+/** A recipient as the control API shows it: state, times, signature, the link of its page. */
+export type RecipientView = ReturnType<typeof inspectRecipient>;
+
+/** What acting as a recipient answers: the recipient after the act, and its contract's status. */
+export interface RecipientActResult {
+  recipient: RecipientView;
+  contract: { contractKey: string; status: string };
+}
+
+/** Act as a recipient (decisions §6): in turn, in its role, once per verb; refused with 409 otherwise. */
+export interface SandboxRecipients {
+  view(recipientKey: string): Promise<RecipientActResult>;
+  /** `signature`: a text signature, or an image as a base64 data URI (default: a stub). */
+  sign(recipientKey: string, options?: { signature?: string }): Promise<RecipientActResult>;
+  approve(recipientKey: string): Promise<RecipientActResult>;
+  lock(recipientKey: string): Promise<RecipientActResult>;
+}
 
 /** Which webhook deliveries to answer (every field optional, all must match). */
 export interface DeliveryQuery {
@@ -72,6 +94,12 @@ export interface SandboxControl {
   restore(snapshot: Snapshot): Promise<void>;
   /** Force-expires one token, or every live token. */
   expireTokens(token?: string): Promise<{ expired: number }>;
+  /** Act as recipients: view, sign, approve, lock. */
+  recipients: SandboxRecipients;
+  /** The outbox: emails the service would have sent, oldest first. */
+  emails(filter?: EmailFilter): Promise<Email[]>;
+  /** Empties the outbox. */
+  clearEmails(): Promise<void>;
   /** The webhook delivery log: each delivery with its payload, attempts and next retry. */
   deliveries(filter?: DeliveryQuery): Promise<DeliveryView[]>;
   /** Sends a delivery again at once (same webhook-id); resolves with the delivery after the attempt. */

@@ -7,7 +7,8 @@
  *   await sandbox.clock.advance('31m');
  *   const failures = await sandbox.requests({ status: '4xx' });
  */
-import type { DeliveryQuery, Health, Platform, SandboxControl } from './control-api.js';
+import type { DeliveryQuery, Health, Platform, RecipientActResult, SandboxControl } from './control-api.js';
+import type { Email, EmailFilter } from './outbox/outbox.js';
 import type { DeliveryView } from './webhooks/dispatcher.js';
 import { SandboxControlError } from './control-api.js';
 import { type ClockState, monotonicNow } from './clock.js';
@@ -56,6 +57,8 @@ export function createControlClient(url: string, options: ControlClientOptions =
     return parsed as T;
   }
 
+  const act = (recipientKey: string, verb: string, body: Record<string, unknown> = {}) =>
+    call<RecipientActResult>('POST', `/recipients/${encodeURIComponent(recipientKey)}/${verb}`, body);
   const clockState = (method: string, path: string, body?: unknown) => call<ClockState>(method, `/clock${path}`, body);
 
   return {
@@ -81,6 +84,16 @@ export function createControlClient(url: string, options: ControlClientOptions =
     snapshot: () => call<Snapshot>('GET', '/state'),
     async restore(snapshot) {
       await call('PUT', '/state', snapshot);
+    },
+    recipients: {
+      view: (key) => act(key, 'view'),
+      sign: (key, opts = {}) => act(key, 'sign', opts.signature !== undefined ? { signature: opts.signature } : {}),
+      approve: (key) => act(key, 'approve'),
+      lock: (key) => act(key, 'lock'),
+    },
+    emails: async (filter: EmailFilter = {}) => (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails,
+    async clearEmails() {
+      await call('DELETE', '/emails');
     },
     deliveries: async (filter: DeliveryQuery = {}) => (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries,
     redeliver: (id) => call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`),

@@ -20,6 +20,12 @@ import { checkSnapshot, snapshotSchema, type Snapshot } from './store/snapshot.j
 import { parseWith } from './http/validation.js';
 import { expireTokens, health } from './control/index.js';
 import { filterQuery as deliveryQuery } from './control/webhook-deliveries.js';
+import { inspectRecipient } from './control/contracts.js';
+import { actBody } from './control/recipients.js';
+import { systemContext } from './context.js';
+import { actAsRecipient } from './domain/lifecycle.js';
+import type { Verb } from './domain/lifecycle-rules.js';
+import type { RecipientActResult } from './control-api.js';
 import { VERSION } from './version.js';
 
 export type { SandboxOptions } from './config.js';
@@ -30,6 +36,11 @@ export type {
   ClockState,
   DeliveryQuery,
   Duration,
+  Email,
+  EmailFilter,
+  RecipientActResult,
+  RecipientView,
+  SandboxRecipients,
   Health,
   JournalEntry,
   JournalFilter,
@@ -88,7 +99,15 @@ function toMs(to: string | number | Date): number {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await createSandbox(options, { port: 0 });
   const url = await sandbox.listen();
-  const { clock, store } = sandbox.services;
+  const { clock } = sandbox.services;
+  /** The same as POST /__sandbox/recipients/{key}/{verb} answers. */
+  const act = (recipientKey: string, verb: Verb, signature?: string): Promise<RecipientActResult> =>
+    inProcess(() => {
+      if (signature !== undefined) parseWith(actBody, { signature });
+      const recipient = actAsRecipient(systemContext(sandbox.services, 'control'), recipientKey, verb, { signature });
+      const contract = sandbox.services.store.contracts.get(recipient.contractKey)!;
+      return { recipient: inspectRecipient(recipient, url), contract: { contractKey: contract.contractKey, status: contract.status } };
+    });
   return {
     url,
     port: Number(new URL(url).port),
@@ -134,6 +153,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await sandbox.restore(checked);
       }),
     expireTokens: (token) => inProcess(() => expireTokens(sandbox.services, token)),
+    recipients: {
+      view: (key) => act(key, 'view'),
+      sign: (key, opts = {}) => act(key, 'sign', opts.signature),
+      approve: (key) => act(key, 'approve'),
+      lock: (key) => act(key, 'lock'),
+    },
+    emails: async (filter = {}) => sandbox.outbox.list(filter),
+    clearEmails: async () => sandbox.outbox.clear(),
     deliveries: (filter = {}) => inProcess(() => parseWith(deliveryQuery, filter)).then((f) => sandbox.webhooks.deliveries(f)),
     redeliver: (id) => inProcess(() => sandbox.webhooks.redeliver(id)),
     close: () => sandbox.close(),

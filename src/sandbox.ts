@@ -9,14 +9,19 @@ import { createApp } from './app.js';
 import { Clock } from './clock.js';
 import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
 import type { Services } from './context.js';
+import { contractRoutes } from './control/contracts.js';
+import { emailRoutes } from './control/emails.js';
 import { type ResetResult, controlRoutes } from './control/index.js';
+import { recipientRoutes } from './control/recipients.js';
 import { requestRoutes } from './control/requests.js';
+import { signPageRoutes } from './control/sign-page.js';
 import { stateRoutes } from './control/state.js';
 import { ApiError } from './errors.js';
 import { EventBus } from './events/bus.js';
 import { createIdSource } from './ids.js';
 import { RequestJournal } from './journal.js';
 import { mountDocs } from './openapi/routes.js';
+import { Outbox } from './outbox/outbox.js';
 import { requestLogger } from './request-log.js';
 import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
 import { type StoreData, emptyData } from './store/records.js';
@@ -35,6 +40,8 @@ export interface Sandbox {
   readonly config: ResolvedConfig;
   readonly services: Services;
   readonly app: Hono;
+  /** Emails the service would have sent (decisions §9): `outbox.list({to?, contractKey?, recipientKey?, kind?})`. */
+  readonly outbox: Outbox;
   /** Credentials and keys of the default platform and client (the first of the fixtures). */
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
   /** Webhook delivery: the delivery log, redelivery, and simulated receiver outages (docs/webhooks.md). */
@@ -69,7 +76,10 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
   const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
-  const services: Services = { store, clock, bus, ids };
+  // Links in emails need the address; before listen() it is the configured one.
+  let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
+  const services: Services = { store, clock, bus, ids, baseUrl: () => baseUrl };
+  const outbox = new Outbox(services, { baseUrl: () => baseUrl });
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
 
   const seeded: SeedResult = loaded ? defaultsFromStore(services, config) : await applyFixtures(services, fixtures, seedOptions);
@@ -152,6 +162,10 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
   control.route('/requests', requestRoutes(journal));
   control.route('/state', stateRoutes({ maxBodyBytes: config.maxBodyBytes, snapshot, restore }));
+  control.route('/recipients', recipientRoutes(services, config.maxBodyBytes, () => baseUrl));
+  control.route('/contracts', contractRoutes(services, () => baseUrl));
+  control.route('/emails', emailRoutes(outbox));
+  control.route('/sign', signPageRoutes(services, () => baseUrl));
   control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
     services,
@@ -170,6 +184,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     config,
     services,
     app,
+    outbox,
     defaults: defaults_,
     webhooks,
     loadedFromFile: loaded,
@@ -188,8 +203,8 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
         server = await listenOn(app, config.host, config.port);
         port = (server.address() as AddressInfo).port;
       }
-      const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
-      return `${tls ? 'https' : 'http'}://${host}:${port}`;
+      baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
+      return baseUrl;
     },
     async close() {
       clock.close();
@@ -229,6 +244,13 @@ function defaultsFromStore(services: Services, config: ResolvedConfig): SeedResu
   const platform = (config.apiKey ? platforms.find((p) => p.apiKey === config.apiKey) : undefined) ?? platforms[0];
   const client = platform ? services.store.clients.where('platform', platform.platformId)[0] : undefined;
   return { ...(platform ? { defaultPlatform: platform } : {}), ...(client ? { defaultClient: client } : {}) };
+}
+
+/** The host as it goes in a URL: a wildcard address becomes loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {

@@ -23,7 +23,7 @@ describe.each(variants)('%s', (_name, controlOf) => {
   afterEach(() => sandbox.close());
 
   const api = (path: string, body: unknown, apiKey = sandbox.apiKey!) =>
-    fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': apiKey }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': apiKey }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
   const contracts = async (apiKey = sandbox.apiKey!, clientKey = sandbox.clientKey!) =>
     (await api('/api/contract', { data: { action: 'list', clientKey } }, apiKey)).body.contracts as { name: string }[];
 
@@ -86,6 +86,37 @@ describe.each(variants)('%s', (_name, controlOf) => {
     expect(await control.expireTokens()).toEqual({ expired: 0 });
   });
 
+  it('acts as recipients and shows the emails the service would have sent', async () => {
+    const created = await api('/api/contract', {
+      data: {
+        action: 'create',
+        clientKey: sandbox.clientKey,
+        contract: { name: 'Lease', value: '<p/>' },
+        recipients: [
+          { fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', position: 1 },
+          { fullname: 'Alan Turing', email: 'alan@example.com', action: 'approve', position: 2 },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const [request] = await control.emails({ to: 'grace@example.com' });
+    expect(request).toMatchObject({ kind: 'signing_request', to: 'grace@example.com', contractKey: created.body.contract.contractKey, sentAt: START });
+    expect(await control.emails({ to: 'alan@example.com' })).toEqual([]);
+
+    const signed = await control.recipients.sign(request!.recipientKey!, { signature: 'G. Hopper' });
+    expect(signed).toMatchObject({ recipient: { state: 'signed', signature: 'G. Hopper', fullname: 'Grace Hopper' }, contract: { contractKey: created.body.contract.contractKey } });
+    const [approval] = await control.emails({ kind: 'approval_request' });
+    expect(approval!.to).toBe('alan@example.com');
+    const approved = await control.recipients.approve(approval!.recipientKey!);
+    expect(approved.recipient.state).toBe('approved');
+
+    const twice = await control.recipients.approve(approval!.recipientKey!).catch((e: unknown) => e);
+    expect(twice).toBeInstanceOf(SandboxControlError);
+    expect((twice as SandboxControlError).status).toBe(409);
+    await control.clearEmails();
+    expect(await control.emails()).toEqual([]);
+  });
+
   describe('webhook deliveries', () => {
     let receiver: WebhookReceiver;
     beforeEach(async () => {
@@ -113,6 +144,7 @@ describe.each(variants)('%s', (_name, controlOf) => {
     ['a duplicate platform apiKey', (c) => c.createPlatform({ apiKey: sandbox.apiKey! }), 409],
     ['a snapshot without a store', (c) => c.restore({ version: 1 } as never), 400],
     ['an unknown delivery', (c) => c.redeliver('nope'), 404],
+    ['an unknown recipient', (c) => c.recipients.view('nope'), 404],
   ])('refuses %s with a SandboxControlError', async (_what, call, status) => {
     const error = await call(control).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxControlError);

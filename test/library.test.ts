@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 const post = (sandbox: RunningSandbox, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': sandbox.apiKey!, ...headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': sandbox.apiKey!, ...headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
 describe('startSandbox', () => {
   it('starts on a free port and answers the API and the control API there', async () => {

@@ -5,7 +5,7 @@
  * imported as `esign-sandbox`, types included. The slowest test of the suite: it builds, packs and installs.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,6 +41,7 @@ beforeAll(async () => {
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info!.files.map((f) => f.path);
   project = join(work, 'project');
+  mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-esign-sandbox', private: true, type: 'module' }));
   await run(NPM, ['install', join(work, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, ...LIMIT });
 }, 180_000);

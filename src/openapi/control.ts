@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { advanceBody, setBody } from '../control/clock.js';
 import { expireBody, platformBody, resetBody } from '../control/index.js';
+import { actBody } from '../control/recipients.js';
 import { journalQuery } from '../control/requests.js';
 import { filterQuery as deliveryQuery } from '../control/webhook-deliveries.js';
 import { snapshotSchema } from '../store/snapshot.js';
@@ -21,6 +22,8 @@ export interface ControlOperation {
   example?: unknown;
   /** What a success looks like. */
   response?: { status: number; example: unknown };
+  /** Answers an HTML page instead of JSON. */
+  html?: true;
 }
 
 const NOW = '2026-03-01T09:00:00.000Z';
@@ -159,5 +162,47 @@ export const controlOperations: ControlOperation[] = [
     path: '/__sandbox/webhook-deliveries/{id}/redeliver',
     summary: 'Send a delivery again at once, with the same webhook-id',
     response: { status: 200, example: { ...delivery, attempts: [...delivery.attempts, { at: NOW, trigger: 'redeliver', statusCode: 200, durationMs: 2.1 }] } },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/recipients/{recipientKey}/{verb}',
+    summary: 'Act as a recipient: verb is view, sign, approve or lock (in turn, in its role, once; 409 otherwise)',
+    description: 'Signing fills the recipient\'s special placeholders (date, name, email, signature). `signature` is a text signature or an image as a base64 data URI; without it a stub is used. See docs/lifecycle.md.',
+    body: actBody,
+    example: { signature: 'Grace Hopper' },
+    response: {
+      status: 200,
+      example: {
+        recipient: { recipientKey: 'R1a2b3', id: 1, fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', state: 'signed', notifiedAt: NOW, seenAt: NOW, actedAt: NOW, signature: 'Grace Hopper', link: 'http://127.0.0.1:4010/__sandbox/sign/R1a2b3', createTime: NOW, changeTime: NOW },
+        contract: { contractKey: 'C1a2b3', status: 'Fully signed' },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/contracts/{contractKey}',
+    summary: 'The whole contract: status, recipients with their state and times, placeholders with values, history',
+    response: { status: 200, example: { contractKey: 'C1a2b3', clientKey: 'demoClient', name: 'Service agreement', status: 'Sent', recipients: [], placeholders: [], history: [] } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/emails',
+    summary: 'The outbox: emails the service would have sent (signing and approval requests, signed/approved notices)',
+    query: z.object({ to: z.string().optional(), contractKey: z.string().optional(), recipientKey: z.string().optional(), kind: z.string().optional() }),
+    response: {
+      status: 200,
+      example: {
+        emails: [
+          { id: 'email-1', kind: 'signing_request', to: 'grace@example.com', toName: 'Grace Hopper', subject: 'Please sign: Service agreement', text: '…', link: 'http://127.0.0.1:4010/__sandbox/sign/R1a2b3', contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', sentAt: NOW, cause: 'api' },
+        ],
+      },
+    },
+  },
+  { method: 'delete', path: '/__sandbox/emails', summary: 'Empty the outbox', response: { status: 200, example: { cleared: 3 } } },
+  {
+    method: 'get',
+    path: '/__sandbox/sign/{recipientKey}',
+    summary: "The recipient's page that request emails link to (minimal HTML, not JSON)",
+    html: true,
   },
 ];

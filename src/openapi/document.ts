@@ -144,7 +144,9 @@ function controlOperation(op: ControlOperation): Json {
     responses: {
       [status]: {
         description: 'Done',
-        content: { 'application/json': { schema: { type: 'object' }, ...(op.response ? { example: op.response.example } : {}) } },
+        content: op.html
+          ? { 'text/html': { schema: { type: 'string' } } }
+          : { 'application/json': { schema: { type: 'object' }, ...(op.response ? { example: op.response.example } : {}) } },
       },
       ...errorResponses(op.body || op.query ? ['400', '404', '409', '413', '415'] : ['404']),
     },
