@@ -13,7 +13,7 @@
  */
 import { parseDuration } from './clock.js';
 import type { SandboxOptions } from './config.js';
-import { type Health, type SandboxControl, SandboxControlError } from './control-api.js';
+import { type Health, type SandboxClock, type SandboxControl, SandboxControlError } from './control-api.js';
 import { ApiError } from './errors.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { checkSnapshot, snapshotSchema, type Snapshot } from './store/snapshot.js';
@@ -75,6 +75,8 @@ export interface RunningSandbox extends SandboxControl {
   tls: { cert: string; certFile: string } | undefined;
   /** Stops listening, drops timers, writes the data file. */
   close(): Promise<void>;
+  /** The clock, plus `nowSync()`: sandbox time without awaiting (in-process only, e.g. for a receiver's `now`). */
+  clock: SandboxClock & { nowSync(): Date };
   /** The wired sandbox, for advanced use (its Hono app answers `app.request()` in-process). */
   sandbox: Sandbox;
 }
@@ -118,6 +120,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
     clock: {
       now: async () => new Date(clock.now()),
+      nowSync: () => new Date(clock.now()),
       state: async () => clock.state(),
       advance: (by) =>
         inProcess(async () => {

@@ -40,6 +40,7 @@ describe('startSandbox', () => {
     expect(await list(b!)).toEqual([]);
     expect((await a!.clock.now()).toISOString()).toBe('2026-01-01T02:00:00.000Z');
     expect((await b!.clock.now()).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(b!.clock.nowSync().toISOString()).toBe('2026-01-01T00:00:00.000Z');
     expect(await a!.requests({ path: '/api/contract' })).toHaveLength(2);
     expect(await b!.requests({ path: '/api/contract' })).toHaveLength(1);
   });
