@@ -173,3 +173,17 @@ describe('the request log', () => {
     expect(() => parseCli(['--log-format', 'xml'], {})).toThrow(/pretty.*json/);
   });
 });
+
+describe('a journal of size 0', () => {
+  it('keeps nothing, and the log still sees every request', async () => {
+    const off = await testSandbox({ ...FROZEN, journalLimit: 0 });
+    const seen: JournalEntry[] = [];
+    off.sandbox.services.bus.on('request.completed', (e) => seen.push(e.entry));
+    await off.request('/nowhere');
+    await off.control('/health');
+    expect((await off.control('/requests')).body.requests).toEqual([]);
+    expect(seen.map((e) => [e.path, e.status])).toEqual([['/nowhere', 404], ['/__sandbox/health', 200]]);
+    expect(seen[0]!.response.body).toMatchObject({ code: 404 });
+    await off.close();
+  });
+});
