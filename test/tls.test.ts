@@ -1,10 +1,13 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../src/index.js';
+import { parseCli } from '../src/cli-args.js';
 import { disposeTls, generateCertificate } from '../src/tls.js';
 
 const run = promisify(execFile);
@@ -89,5 +92,42 @@ describe('a TLS sandbox with your own certificate', () => {
 
   it('refuses a certificate file that does not exist', async () => {
     await expect(startSandbox({ tlsCert: '/nonexistent/cert.pem', tlsKey: '/nonexistent/key.pem' })).rejects.toThrow(/Cannot read the TLS certificate/);
+  });
+});
+
+describe('the CLI with --tls', () => {
+  it('prints where the certificate is and serves HTTPS with it; the file goes when it stops', async () => {
+    const cli = resolve(import.meta.dirname, '..', 'dist', 'cli.js');
+    const child = spawn(process.execPath, [cli, '--port', '0', '--tls', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    try {
+      const line = await new Promise<string>((done, fail) => {
+        createInterface({ input: child.stdout }).once('line', done);
+        child.once('exit', (code) => fail(new Error(`the CLI exited with ${code}`)));
+      });
+      const started = JSON.parse(line);
+      expect(started.url).toMatch(/^https:\/\//);
+      const res = await get(`${started.url}/__sandbox/health`, { ca: readFileSync(started.tlsCertFile, 'utf8') });
+      expect(res.status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(started.tlsCertFile)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it.each<[string[], NodeJS.ProcessEnv, object]>([
+    [['--tls'], {}, { tls: true }],
+    [['--tls-cert', 'c.pem', '--tls-key', 'k.pem'], {}, { tlsCert: 'c.pem', tlsKey: 'k.pem' }],
+    [[], { ESIGN_SANDBOX_TLS: 'true' }, { tls: true }],
+    [[], { ESIGN_SANDBOX_TLS: '0' }, {}],
+    [['--journal-limit', '50'], {}, { journalLimit: 50 }],
+  ])('reads %j %j', (argv, env, options) => {
+    expect(parseCli(argv, env).options).toEqual(options);
+  });
+
+  it('refuses a TLS variable that is not true or false', () => {
+    expect(() => parseCli([], { ESIGN_SANDBOX_TLS: 'maybe' })).toThrow(/true or false/);
   });
 });
