@@ -5,7 +5,7 @@
  * imported as `esign-sandbox`, types included. The slowest test of the suite: it builds, packs and installs.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -36,7 +36,14 @@ beforeAll(async () => {
   for (const entry of ['package.json', 'README.md', 'LICENSE', 'docs', 'fixtures', 'scenarios']) {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   }
+  // The same steps as `npm run build`, into the staging folder.
   await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], { cwd: ROOT, ...LIMIT });
+  if (existsSync(join(ROOT, 'scripts/bundle-cli.mjs'))) {
+    // The bundler resolves the dependencies from the folder it builds in.
+    symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
+    await run(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: stage, ...LIMIT });
+    unlinkSync(join(stage, 'node_modules'));
+  }
   const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, ...LIMIT });
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info!.files.map((f) => f.path);
