@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from './clock.js';
 import type { Services } from './context.js';
 import { ApiError } from './errors.js';
+import { rememberedBodyText } from './http/body-text.js';
 import { isoTime } from './time-format.js';
 
 export const DEFAULT_JOURNAL_LIMIT = 1000;
@@ -87,19 +88,27 @@ export class RequestJournal {
   }
 
   /** The Hono middleware that records each request; mount it before every route. */
-  middleware(options: { skip?: (path: string, method: string) => boolean } = {}): MiddlewareHandler {
+  middleware(options: { skip?: (path: string, method: string) => boolean; skipBodies?: (path: string) => boolean } = {}): MiddlewareHandler {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
       const started = monotonicNow();
       const atMs = this.services.clock.now();
-      // With a journal of size 0 only the log needs the entry: skip copying bodies (about 0.1 ms a request),
-      // except an error's body, whose message the log line shows.
-      const keepBodies = this.limit > 0;
-      const requestBody = keepBodies ? await readCapped(c.req.raw) : undefined;
+      // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
+      // message the log line shows.
+      const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
+      // The answer's body is taken where it is made (c.json), not by copying the response stream.
+      let sent: { object: unknown } | undefined;
+      const json = c.json;
+      c.json = ((object: unknown, ...rest: unknown[]) => {
+        sent = { object };
+        return (json as (...args: unknown[]) => Response)(object, ...rest);
+      }) as typeof c.json;
       await next();
-      const responseBody = keepBodies || c.res.status >= 400 ? await readCapped(c.res) : undefined;
+      const requestBody = keepBodies ? await requestText(c.req.raw) : undefined;
+      const responseBody = keepBodies || c.res.status >= 400 ? capture(sent) : undefined;
       const url = new URL(c.req.url);
       const parsed = parseBody(requestBody);
+      const answered = parseBody(responseBody);
       const entry: Stored = {
         id: this.nextId++,
         at: isoTime(atMs),
@@ -111,9 +120,9 @@ export class RequestJournal {
         status: c.res.status,
         durationMs: elapsedSince(started),
         request: { headers: this.headers(c.req.raw.headers), ...(requestBody !== undefined ? { body: redact(parsed) } : {}) },
-        response: responseBody !== undefined ? { body: redact(parseBody(responseBody)) } : {},
+        response: responseBody !== undefined ? { body: redact(answered) } : {},
       };
-      const platformId = this.platformOf(c.req.raw.headers, parsed, parseBody(responseBody));
+      const platformId = this.platformOf(c.req.raw.headers, parsed, answered);
       if (platformId) entry.platformId = platformId;
       this.entries.push(entry);
       if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
@@ -158,10 +167,32 @@ function operationOf(body: unknown): { action?: string } {
   return action !== undefined ? { action: action.slice(0, 100) } : {};
 }
 
-/** Reads a copy of a body without consuming the original; gives up past the cap instead of buffering it all. */
-async function readCapped(message: Request | Response): Promise<string | { truncated: true; bytes: number } | undefined> {
-  if (!message.body || message.bodyUsed) return undefined;
-  const reader = message.clone().body!.getReader();
+type Captured = string | { truncated: true; bytes: number } | undefined;
+
+/** The JSON the handler answered, as text, or its size when over the cap. */
+function capture(sent: { object: unknown } | undefined): Captured {
+  if (!sent) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(sent.object);
+  } catch {
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
+}
+
+/**
+ * The request's body: the text the body reader kept, or, when no handler read the body (a 404, a 405), the
+ * body itself, read now that the handler is done (never more than the cap).
+ */
+async function requestText(request: Request): Promise<Captured> {
+  const kept = rememberedBodyText(request);
+  if (kept !== undefined) return kept === '' ? undefined : kept.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(kept) } : kept;
+  if (!request.body || request.bodyUsed) return undefined;
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_BODY_CHARS) return { truncated: true, bytes: declared };
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -170,10 +201,8 @@ async function readCapped(message: Request | Response): Promise<string | { trunc
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_CHARS) {
-        // Not awaited: a tee branch's cancel settles only once the other branch (the handler's) is done too.
         void reader.cancel().catch(() => undefined);
-        const declared = Number(message.headers.get('content-length') ?? NaN);
-        return { truncated: true, bytes: Number.isFinite(declared) ? declared : size };
+        return { truncated: true, bytes: size };
       }
       chunks.push(value);
     }
@@ -183,7 +212,7 @@ async function readCapped(message: Request | Response): Promise<string | { trunc
   return size === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
-function parseBody(body: string | { truncated: true; bytes: number } | undefined): unknown {
+function parseBody(body: Captured): unknown {
   if (typeof body !== 'string') return body;
   try {
     return JSON.parse(body);

@@ -22,7 +22,7 @@ import { createIdSource } from './ids.js';
 import { RequestJournal } from './journal.js';
 import { mountDocs } from './openapi/routes.js';
 import { Outbox } from './outbox/outbox.js';
-import { requestLogger } from './request-log.js';
+import { lineWriter, requestLogger } from './request-log.js';
 import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
 import { type StoreData, emptyData } from './store/records.js';
 import { SNAPSHOT_FORMAT, type Snapshot } from './store/snapshot.js';
@@ -156,7 +156,8 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
-  const log = requestLogger({ format: config.log, write: (line) => process.stdout.write(`${line}\n`), color: process.stdout.isTTY === true });
+  const logOut = lineWriter(process.stdout);
+  const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
   if (log) bus.on('request.completed', (event) => log(event.entry));
 
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
@@ -172,7 +173,13 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     control,
-    middleware: [journal.middleware({ skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' })],
+    middleware: [
+      journal.middleware({
+        skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs',
+        // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
+        skipBodies: (path) => path === '/__sandbox/state',
+      }),
+    ],
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
@@ -208,6 +215,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     },
     async close() {
       clock.close();
+      logOut.flush();
       await webhooks.close();
       if (tlsListener) {
         const l = tlsListener;

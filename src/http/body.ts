@@ -3,6 +3,7 @@
  * their own clear 4xx instead of reaching a handler.
  */
 import { ApiError } from '../errors.js';
+import { rememberBodyText } from './body-text.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
@@ -17,6 +18,7 @@ export async function readJsonObject(
   // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
   // @hono/node-server that reads the socket directly instead of building a web stream per request.
   const text = Number.isFinite(declared) ? await request.text() : await readText(request, maxBytes);
+  rememberBodyText(request, text);
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
