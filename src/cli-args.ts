@@ -21,18 +21,21 @@ Options
       --start <iso>         Sandbox time at start, e.g. 2026-01-05T09:00:00Z
       --max-body <size>     Largest request body, e.g. 10mb, 512kb         (default 10mb)
       --api-key-header <h>  Header that carries the API key                (default X-Service-Key)
+      --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
   -h, --help                Show this help
   -v, --version             Show the version
 
 Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESIGN_SANDBOX_HOST,
 ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
-ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER.
+ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER,
+ESIGN_SANDBOX_SCENARIO (several separated by commas).
 Flags win over variables.
 
 Examples
   esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
   esign-sandbox --port 0 --clock frozen      a free port, time stands still until you move it
   esign-sandbox --data .sandbox.json         keep state across restarts
+  esign-sandbox --scenario late-signer.yaml  play out a scenario (docs/scenarios.md); bundled: slow-signer, …
 
 API under /api, control API (clock, reset, recipients, emails, webhooks) under /__sandbox.
 Docs: README.md in the package.`;
@@ -49,6 +52,7 @@ const FLAGS = {
   start: { type: 'string' },
   'max-body': { type: 'string' },
   'api-key-header': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -66,7 +70,7 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true; version?: true; options: SandboxOptions } {
-  let values: Partial<Record<FlagName, string | boolean>>;
+  let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -97,6 +101,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true;
   assign('start', get('start'));
   assign('maxBody', get('max-body'));
   assign('apiKeyHeader', get('api-key-header'));
+  const scenarios = Array.isArray(values.scenario) ? values.scenario : env.ESIGN_SANDBOX_SCENARIO?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (scenarios?.length) options.scenarios = scenarios;
   return { options };
 }
 

@@ -28,6 +28,8 @@ export interface SandboxOptions {
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
   flushMs?: number;
+  /** Scenarios to load at start: YAML file paths or bundled scenario names, in order. */
+  scenarios?: string[];
 }
 
 export interface ResolvedConfig {
@@ -43,6 +45,7 @@ export interface ResolvedConfig {
   maxBodyBytes: number;
   apiKeyHeader: string;
   flushMs: number;
+  scenarios: string[];
 }
 
 export const DEFAULT_PORT = 4010;
@@ -52,6 +55,7 @@ export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 /** The package's root (…/dist/config.js → …), where the bundled fixtures and scenarios live. */
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
+export const BUNDLED_SCENARIOS = join(PACKAGE_ROOT, 'scenarios');
 
 export class ConfigError extends Error {}
 
@@ -77,6 +81,7 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     maxBodyBytes: options.maxBody === undefined ? DEFAULT_MAX_BODY : parseSize(options.maxBody),
     apiKeyHeader: apiKeyHeader.toLowerCase(),
     flushMs: options.flushMs ?? 50,
+    scenarios: options.scenarios ?? [],
   };
 }
 

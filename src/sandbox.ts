@@ -7,9 +7,16 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createApp } from './app.js';
 import { Clock } from './clock.js';
-import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
+import { BUNDLED_SCENARIOS, ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
 import type { Services } from './context.js';
 import { controlRoutes } from './control/index.js';
+import { faultRoutes } from './control/faults.js';
+import { scenarioRoutes } from './control/scenarios.js';
+import { Faults, type FaultView } from './faults.js';
+import { parseWith } from './http/validation.js';
+import { ScenarioEngine, type ScenarioSummary, type BundledScenario } from './scenarios/engine.js';
+import { type FaultSpec, faultSpec } from './scenarios/schema.js';
+import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { EventBus } from './events/bus.js';
 import { createIdSource } from './ids.js';
 import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
@@ -25,6 +32,20 @@ export interface Sandbox {
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
+  /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
+  readonly scenarios: {
+    load(nameOrYaml: string): Promise<ScenarioSummary>;
+    unload(name: string): ScenarioSummary;
+    list(): { bundled: BundledScenario[]; active: ScenarioSummary[] };
+    readonly engine: ScenarioEngine;
+  };
+  /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
+  readonly faults: {
+    set(spec: FaultSpec | FaultSpec[]): string[];
+    remove(id: string): boolean;
+    clear(): number;
+    list(): FaultView[];
+  };
   /** Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. */
   reset(): Promise<void>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
@@ -34,7 +55,8 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
-  const config = resolveConfig(options, defaults);
+  const startScenarios = readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
+  const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const ids = createIdSource(config.seed);
   const bus = new EventBus();
@@ -70,13 +92,34 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   }
 
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
+  const faults = new Faults(services, config.seed ?? 1);
+  const scenarios = new ScenarioEngine({
+    services,
+    faults,
+    bundledDir: BUNDLED_SCENARIOS,
+    seed: config.seed,
+    defaultPlatform: () => (defaults_.apiKey !== undefined ? store.platforms.where('apiKey', defaults_.apiKey)[0] : undefined),
+    defaultClient: () => (defaults_.clientKey !== undefined ? store.clients.get(defaults_.clientKey) : undefined),
+  });
+  control.route('/scenarios', scenarioRoutes(scenarios, config.maxBodyBytes));
+  control.route('/faults', faultRoutes(faults, config.maxBodyBytes));
   const app = createApp({
+    apiMiddleware: [faults.middleware()],
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     control,
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
+
+  for (const { scenario, source } of startScenarios) {
+    try {
+      // A data file that was loaded already holds what the scenario's data created on the first run.
+      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
+    } catch (error) {
+      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
+    }
+  }
 
   let server: ServerType | undefined;
 
@@ -87,6 +130,18 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     defaults: defaults_,
     loadedFromFile: loaded,
     reset,
+    scenarios: {
+      load: (nameOrYaml) => scenarios.load(nameOrYaml),
+      unload: (name) => scenarios.unload(name),
+      list: () => scenarios.list(),
+      engine: scenarios,
+    },
+    faults: {
+      set: (spec) => (Array.isArray(spec) ? spec : [spec]).map((s) => faults.add(parseWith(faultSpec, s))),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+      list: () => faults.list(),
+    },
     async listen() {
       server = await listenOn(app, config.host, config.port);
       const { port } = server.address() as AddressInfo;

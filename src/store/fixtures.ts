@@ -181,6 +181,11 @@ export async function seedClients(ctx: OpContext, platform: PlatformRecord, clie
   return clients.map((c) => seedClient(ctx, platform, c, faker));
 }
 
+/** seedClients for records that need no generated data (one contract from a scenario step). */
+export function seedClientsNow(ctx: OpContext, platform: PlatformRecord, clients: ClientFixture[]): ClientRecord[] {
+  return clients.map((c) => seedClient(ctx, platform, { ...c, generate: undefined }, undefined));
+}
+
 function seedClient(ctx: OpContext, platform: PlatformRecord, c: ClientFixture, faker: FakerLike | undefined): ClientRecord {
   const { store, ids, clock } = ctx;
   const now = clock.now();
