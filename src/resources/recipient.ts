@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { OpContext } from '../context.js';
 import { requireClient } from '../context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
-import { sendContract } from '../domain/lifecycle.js';
+import { assertKeepsFullySigned, recipientsChanged, sendContract } from '../domain/lifecycle.js';
 import { addRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ContractRecord } from '../store/records.js';
@@ -17,6 +17,7 @@ export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items
   assertOpen(contract, 'be sent');
   // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
   const existing = items.map((item) => (item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined));
+  items.forEach((item, i) => assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action }));
   items.forEach((item, i) => {
     const { recipientKey: _key, clientKey: _client, ...fields } = item;
     const current = existing[i];
@@ -88,7 +89,10 @@ export const recipientResource: ResourceSpec = {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
         assertOpen(contract, 'change recipients');
         const { recipientKey, clientKey: _client, ...fields } = input.data.recipient;
-        const recipient = updateRecipient(ctx, findRecipient(ctx, contract, recipientKey), fields);
+        const current = findRecipient(ctx, contract, recipientKey);
+        assertKeepsFullySigned(contract, { current: current.action, action: fields.action });
+        const recipient = updateRecipient(ctx, current, fields);
+        recipientsChanged(ctx, contract, { event: 'recipient_updated', recipientKey, detail: { changed: Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined) } });
         return reply(201, 'Recipient updated', { recipient: { changeTime: isoTime(recipient.changeTime) } });
       },
     }),
@@ -105,7 +109,9 @@ export const recipientResource: ResourceSpec = {
       handle(input, ctx) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
         assertOpen(contract, 'change recipients');
-        deleteRecipient(ctx, findRecipient(ctx, contract, input.data.recipient.recipientKey));
+        const recipient = findRecipient(ctx, contract, input.data.recipient.recipientKey);
+        deleteRecipient(ctx, recipient);
+        recipientsChanged(ctx, contract, { event: 'recipient_deleted', recipientKey: recipient.recipientKey });
         return reply(200, 'Recipient deleted', { result: true });
       },
     }),
