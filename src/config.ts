@@ -30,6 +30,10 @@ export interface SandboxOptions {
   flushMs?: number;
   /** Scenarios to load at start: YAML file paths or bundled scenario names, in order. */
   scenarios?: string[];
+  /** How long (ms) a webhook receiver has to answer before the attempt counts as a timeout. Default 10000. */
+  webhookTimeoutMs?: number;
+  /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
+  webhookLogLimit?: number;
 }
 
 export interface ResolvedConfig {
@@ -46,6 +50,8 @@ export interface ResolvedConfig {
   apiKeyHeader: string;
   flushMs: number;
   scenarios: string[];
+  webhookTimeoutMs: number;
+  webhookLogLimit: number;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -82,7 +88,15 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     apiKeyHeader: apiKeyHeader.toLowerCase(),
     flushMs: options.flushMs ?? 50,
     scenarios: options.scenarios ?? [],
+    webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
+    webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
   };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number (got ${value})`);
+  return value;
 }
 
 function parseStart(start: string | number | Date): number {

@@ -28,6 +28,8 @@ import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from '
 import { emptyData } from './store/records.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
+import { webhookDeliveryRoutes } from './control/webhook-deliveries.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
@@ -37,6 +39,8 @@ export interface Sandbox {
   readonly outbox: Outbox;
   /** Credentials and keys of the default platform and client (the first of the fixtures). */
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
+  /** Webhook delivery: the delivery log, redelivery, and simulated receiver outages (docs/webhooks.md). */
+  readonly webhooks: WebhookDispatcher;
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
   /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
@@ -101,6 +105,12 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
   }
 
+  const webhooks = new WebhookDispatcher(services, {
+    timeoutMs: config.webhookTimeoutMs,
+    logLimit: config.webhookLogLimit,
+    userAgent: `esign-sandbox/${VERSION}`,
+  });
+
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
   const faults = new Faults(services, config.seed ?? 1);
   const scenarios = new ScenarioEngine({
@@ -108,6 +118,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     faults,
     bundledDir: BUNDLED_SCENARIOS,
     seed: config.seed,
+    webhooks,
     defaultPlatform: () => (defaults_.apiKey !== undefined ? store.platforms.where('apiKey', defaults_.apiKey)[0] : undefined),
     defaultClient: () => (defaults_.clientKey !== undefined ? store.clients.get(defaults_.clientKey) : undefined),
   });
@@ -117,6 +128,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   control.route('/contracts', contractRoutes(services, () => baseUrl));
   control.route('/emails', emailRoutes(outbox));
   control.route('/sign', signPageRoutes(services, () => baseUrl));
+  control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
     apiMiddleware: [faults.middleware()],
     services,
@@ -143,6 +155,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     app,
     outbox,
     defaults: defaults_,
+    webhooks,
     loadedFromFile: loaded,
     reset,
     scenarios: {
@@ -165,6 +178,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     },
     async close() {
       clock.close();
+      await webhooks.close();
       if (server) {
         const s = server;
         server = undefined;

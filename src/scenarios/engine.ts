@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ClockTimer } from '../clock.js';
 import { type OpContext, type Services, systemContext } from '../context.js';
-import { actAsRecipient } from './lifecycle-seam.js';
+import { actAsRecipient } from '../domain/lifecycle.js';
 import { ApiError } from '../errors.js';
 import type { Faults } from '../faults.js';
 import { sendToRecipients } from '../resources/recipient.js';
