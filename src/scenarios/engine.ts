@@ -296,8 +296,15 @@ export class ScenarioEngine {
     const { scenario } = active;
     const cause = `scenario:${scenario.name}:data`;
     const ctx = systemContext(this.deps.services, cause);
+    const before = new Set(Object.keys(this.deps.services.store.data.contracts));
     const clients = await seedClients(ctx, this.platformFor(scenario), scenario.data?.clients ?? [], scenario.seed ?? this.deps.seed);
-    this.record(active, cause, `data: ${clients.length} client(s) seeded (${clients.map((c) => c.clientKey).join(', ')})`, 'done');
+    const contracts = Object.keys(this.deps.services.store.data.contracts).filter((k) => !before.has(k));
+    this.record(
+      active,
+      cause,
+      `data: client(s) ${clients.map((c) => c.clientKey).join(', ')}${contracts.length ? `; contract(s) ${contracts.join(', ')}` : ''}`,
+      'done',
+    );
   }
 
   // ---- recipient rules ----------------------------------------------------------------------------------

@@ -203,7 +203,7 @@ export const scenarioSchema = z
       .regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit')
       .meta({ description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.' }),
     description: z.string().optional().meta({ description: 'What the scenario reproduces.' }),
-    seed: z.number().int().optional().meta({ description: 'Seeds fault probabilities (default: the sandbox --seed, else 1).' }),
+    seed: z.number().int().optional().meta({ description: 'Seeds fault probabilities; loaded at start without --seed, also the sandbox’s keys (docs/scenarios.md).' }),
     clock: z
       .strictObject({
         start: isoTime.optional().meta({ description: 'Sandbox time when the scenario starts.' }),
@@ -242,4 +242,9 @@ export function durationMs(value: string | number): number {
 /** The JSON Schema editors use (draft 2020-12), from the zod schema. */
 export function scenarioJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/** The checked-in file's exact text: two-space JSON with a trailing newline. */
+export function scenarioJsonSchemaText(): string {
+  return `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
 }
