@@ -38,9 +38,11 @@ export const recipientMatch = z
   .strictObject({
     email: glob.optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
     name: glob.optional().meta({ description: 'Recipient full name glob.' }),
-    role: z.union([role, z.array(role).min(1)]).optional().meta({ description: 'Recipient role(s): view, sign, approve, lock.' }),
+    role: z
+      .union([role, z.array(role).min(1)], { error: 'expected one of "view", "sign", "approve", "lock", or a list of them' })
+      .optional().meta({ description: 'Recipient role(s): view, sign, approve, lock.' }),
     position: z
-      .union([z.number().int().min(0), z.array(z.number().int().min(0)).min(1)])
+      .union([z.number().int().min(0), z.array(z.number().int().min(0)).min(1)], { error: 'expected a position (a whole number from 0), or a list of them' })
       .optional()
       .meta({ description: 'Signing position(s) of the recipient.' }),
     client: keyPattern.optional().meta({ description: 'clientKey of the contract’s client.' }),
