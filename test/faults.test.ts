@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { monotonicNow } from '../src/clock.js';
-import { FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+import { type Auth, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 
 let t: TestSandbox;
 afterEach(() => t?.close());
 
-const listContracts = async (auth?: { bearer: string }) => t.post('/api/contract', { data: { action: 'list' } }, auth ?? (await t.demoAuth()));
+const listContracts = async (auth?: Auth) => t.post('/api/contract', { data: { action: 'list' } }, auth ?? (await t.demoAuth()));
 
 describe('/__sandbox/faults', () => {
   it('makes matching requests fail with the status, in the error format, a set number of times', async () => {

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Auth } from '../helpers.js';
 import { type Play, play } from './play.js';
 
 let p: Play;
 afterEach(() => p?.close());
 
-const create = (p: Play, auth: { bearer: string }) =>
+const create = (p: Play, auth: Auth) =>
   p.t.post('/api/contract', { data: { action: 'create', contract: { name: 'Flaky', value: '<p/>' } } }, auth);
 
 describe('bundled scenario: flaky-api', () => {
