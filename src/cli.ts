@@ -2,14 +2,14 @@
 /**
  * esign-sandbox: parse flags (and ESIGN_SANDBOX_* variables), start a sandbox, say where it listens.
  */
-import { performance } from 'node:perf_hooks';
 import { HELP, parseCli } from './cli-args.js';
+import { elapsedSince, monotonicNow } from './clock.js';
 import { ConfigError, DEFAULT_PORT } from './config.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { VERSION } from './version.js';
 
 async function main(): Promise<void> {
-  const started = performance.now();
+  const started = monotonicNow();
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
     `  Data         ${config.data ? `${config.data} (${sandbox.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
     ...sandbox.scenarios.list().active.map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
-    `Ready in ${Math.round(performance.now() - started)} ms. Try: curl -s ${url}/__sandbox/health`,
+    `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s ${url}/__sandbox/health`,
   ];
   console.log(lines.join('\n'));
 

@@ -50,7 +50,8 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
         signature: 'Ann',
         link: `http://127.0.0.1:0/__sandbox/sign/${walk.keys.Ann}`,
         createTime: '2026-03-01T09:00:00.000Z',
-        changeTime: '2026-03-01T09:00:00.000Z',
+        // Each step of the recipient (notified, seen, signed) is a change of the recipient.
+        changeTime: '2026-03-01T09:10:00.000Z',
       },
       expect.objectContaining({ recipientKey: walk.keys.Bob, state: 'notified', notifiedAt: '2026-03-01T09:10:00.000Z' }),
     ]);

@@ -46,7 +46,7 @@ const REASON: Record<string, (role: Role, verb: string, key: string) => string> 
   'already-viewed': (_role, _verb, key) => `Recipient ${key} has already viewed the contract; each recipient views once`,
   'already-acted': (role, _verb, key) => `Recipient ${key} has already ${{ sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' }[role]} the contract`,
   'wrong-role': (role, verb, key) =>
-    role === 'view' ? `Recipient ${key} is a view recipient; it can only view, not ${verb}` : `Recipient ${key} is a ${role} recipient; it can ${role} or view, not ${verb}`,
+    role === 'view' ? `Recipient ${key} has the role "view"; it can only view, not ${verb}` : `Recipient ${key} has the role "${role}"; it can ${role} or view, not ${verb}`,
 };
 
 /** Brings a recipient of `role` into `state` and returns the walk and its name. */
@@ -217,6 +217,13 @@ describe('a mixed contract (some positioned, some not)', () => {
     expect(walk.notified()).toEqual(['Wes', 'Bob']);
     await walk.act('Bob', 'sign');
     expect(await walk.status()).toBe('Fully signed');
+    expect(walk.events()).toEqual([
+      'contract.seen Seen Ann',
+      'contract.signed Signed Ann',
+      'contract.seen Signed Bob',
+      'contract.signed Signed Bob',
+      'contract.fully_signed Fully signed',
+    ]);
     // Viv never viewed and Una never approved: neither blocked anything, and both may still act.
     expect((await walk.act('Una', 'approve')).status).toBe(200);
     expect((await walk.act('Viv', 'view')).status).toBe(200);
@@ -359,6 +366,18 @@ describe('re-sending', () => {
     ]);
     // A re-send reminds Ann (named by her original name in this walk); Bob waits for position 1.
     expect(walk.notified()).toEqual(['Ann']);
+  });
+
+  it('accepts a recipient that has acted named exactly as it is, and refuses to change it without changing anything', async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
+    await walk.act('Ann', 'sign');
+    const auth = await t.demoAuth();
+    const send = (recipients: unknown[]) => t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey, recipients } }, auth);
+    const same = await send([{ recipientKey: walk.keys.Ann, fullname: 'Ann', email: 'ann@example.com', action: 'sign' }]);
+    expect(same.status).toBe(200);
+    const changed = await send([{ fullname: 'Cid', email: 'cid@example.com' }, { recipientKey: walk.keys.Ann, fullname: 'Ann B.' }]);
+    expect(changed).toMatchObject({ status: 409, body: { message: `Recipient ${walk.keys.Ann} has already signed; it cannot be changed` } });
+    expect((await walk.inspect()).recipients.map((r: any) => r.fullname)).toEqual(['Ann', 'Bob']);
   });
 
   it('refuses when every recipient has already acted', async () => {

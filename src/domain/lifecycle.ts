@@ -91,7 +91,7 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
   const key = recipient.recipientKey;
   // Acting implies viewing: the first view is its own step, with its own event.
   if (!hasSeen(recipient)) {
-    ctx.store.recipients.update(key, { state: 'seen', seenAt: now });
+    ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
     const status = step(ctx, contract, { event: 'seen', recipientKey: key }, STATUS.seen);
     emits.push(() => emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(contract, status, key)));
   }
@@ -100,6 +100,7 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
     ctx.store.recipients.update(key, {
       state: OUTCOME[role],
       actedAt: now,
+      changeTime: now,
       ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
     });
     if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!);
@@ -149,7 +150,7 @@ function settle(ctx: OpContext, contract: ContractRecord, emits: Emit[], options
   // A recipient that had seen the contract and was then made a `view` recipient has done its part.
   for (const r of recipientsOf(ctx, contract.contractKey)) {
     if (r.action === 'view' && r.state === 'seen') {
-      ctx.store.recipients.update(r.recipientKey, { state: 'viewed', actedAt: now });
+      ctx.store.recipients.update(r.recipientKey, { state: 'viewed', actedAt: now, changeTime: now });
       recordHistory(ctx, contract, { event: 'viewed', recipientKey: r.recipientKey, status: contract.status });
     }
   }
@@ -170,7 +171,7 @@ function notifyDue(ctx: OpContext, contract: ContractRecord, emits: Emit[], reno
     if (isDone(r)) continue;
     const first = r.state === 'waiting';
     if (first ? !hasTurn(r, open) : !renotify) continue;
-    if (first) ctx.store.recipients.update(r.recipientKey, { state: 'notified', notifiedAt: now });
+    if (first) ctx.store.recipients.update(r.recipientKey, { state: 'notified', notifiedAt: now, changeTime: now });
     recordHistory(ctx, contract, { event: 'notified', recipientKey: r.recipientKey, status: contract.status, ...(first ? {} : { detail: { reminder: true } }) });
     const { recipientKey } = r;
     emits.push(() =>
@@ -203,8 +204,8 @@ function refusalMessage(ctx: OpContext, contract: ContractRecord, r: RecipientRe
       return `Recipient ${r.recipientKey} has already ${PAST[r.action]} the contract`;
     case 'wrong-role':
       return r.action === 'view'
-        ? `Recipient ${r.recipientKey} is a view recipient; it can only view, not ${verb}`
-        : `Recipient ${r.recipientKey} is a ${r.action} recipient; it can ${r.action} or view, not ${verb}`;
+        ? `Recipient ${r.recipientKey} has the role "view"; it can only view, not ${verb}`
+        : `Recipient ${r.recipientKey} has the role "${r.action}"; it can ${r.action} or view, not ${verb}`;
   }
 }
 

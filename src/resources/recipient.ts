@@ -4,7 +4,7 @@ import type { OpContext } from '../context.js';
 import { requireClient } from '../context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { assertKeepsFullySigned, recipientsChanged, sendContract } from '../domain/lifecycle.js';
-import { addRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
+import { addRecipient, assertChangeable, changesRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
@@ -17,12 +17,16 @@ export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items
   assertOpen(contract, 'be sent');
   // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
   const existing = items.map((item) => (item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined));
+  const changes = items.map(({ recipientKey: _key, clientKey: _client, ...fields }) => fields);
   items.forEach((item, i) => assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action }));
-  items.forEach((item, i) => {
-    const { recipientKey: _key, clientKey: _client, ...fields } = item;
+  // Naming a recipient exactly as it is changes nothing, so a re-send may repeat recipients that have acted.
+  existing.forEach((current, i) => {
+    if (current && changesRecipient(current, changes[i]!)) assertChangeable(current, 'be changed');
+  });
+  items.forEach((_item, i) => {
     const current = existing[i];
-    if (current) updateRecipient(ctx, current, fields);
-    else addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, fields);
+    if (!current) addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, changes[i]!);
+    else if (changesRecipient(current, changes[i]!)) updateRecipient(ctx, current, changes[i]!);
   });
   sendContract(ctx, ctx.store.contracts.get(contract.contractKey)!);
 }
