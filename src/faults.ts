@@ -134,7 +134,7 @@ export class Faults {
         if (fault.spec.status !== undefined) {
           await sleep(latency);
           const retryAfter = retryAfterOf(fault.spec);
-          const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} seconds` : ''}`;
+          const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
           throw new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
             'X-Sandbox-Fault': fault.id,
             ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
