@@ -64,7 +64,17 @@ export class Faults {
   constructor(
     private readonly services: Services,
     private readonly defaultSeed: number,
-  ) {}
+  ) {
+    // Faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
+    services.bus.on('sandbox.reset', () => {
+      for (const f of this.active) if (f.until !== undefined) this.armEnd(f);
+    });
+  }
+
+  private armEnd(fault: ActiveFault): void {
+    fault.timer?.cancel();
+    fault.timer = this.services.clock.schedule(fault.until!, () => this.remove(fault.id), `fault:${fault.id}:end`);
+  }
 
   /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
   add(spec: FaultSpec, source = 'control', seed?: number): string {
@@ -73,7 +83,7 @@ export class Faults {
     const fault: ActiveFault = { id, source, spec, random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)), seen: 0, hits: 0 };
     if (spec.for !== undefined) {
       fault.until = this.services.clock.now() + durationMs(spec.for);
-      fault.timer = this.services.clock.schedule(fault.until, () => this.remove(id), `fault:${id}:end`);
+      this.armEnd(fault);
     }
     this.active.push(fault);
     return id;

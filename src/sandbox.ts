@@ -46,6 +46,8 @@ export interface Sandbox {
   /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
   readonly scenarios: {
     load(nameOrYaml: string): Promise<ScenarioSummary>;
+    /** Loads a scenario file from disk (as --scenario does, at run time). */
+    loadFile(path: string): Promise<ScenarioSummary>;
     unload(name: string): ScenarioSummary;
     list(): { bundled: BundledScenario[]; active: ScenarioSummary[] };
     readonly engine: ScenarioEngine;
@@ -160,6 +162,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     reset,
     scenarios: {
       load: (nameOrYaml) => scenarios.load(nameOrYaml),
+      loadFile: (path) => scenarios.loadFile(path),
       unload: (name) => scenarios.unload(name),
       list: () => scenarios.list(),
       engine: scenarios,

@@ -49,6 +49,15 @@ describe('/__sandbox/faults', () => {
     expect((await t.control('/faults')).body.faults).toEqual([]);
   });
 
+  it('keeps a timed fault, and its end, across a reset', async () => {
+    t = await testSandbox(FROZEN);
+    await t.control('/faults', { match: { path: '/api/contract' }, status: 502, for: '10m' });
+    await t.control('/reset', {});
+    expect((await listContracts()).status).toBe(502);
+    await t.control('/clock/advance', { by: '10m' });
+    expect((await listContracts()).status).toBe(200);
+  });
+
   it('delays the answer by the latency in real time, then answers normally', async () => {
     t = await testSandbox(FROZEN);
     const auth = await t.demoAuth();

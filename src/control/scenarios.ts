@@ -53,6 +53,8 @@ export function invalid(error: ScenarioError): ApiError {
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
   const text = await request.text();
   if (Buffer.byteLength(text) > maxBytes) throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
   if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send scenario YAML');

@@ -195,6 +195,17 @@ export class ScenarioEngine {
     return this.summary(active);
   }
 
+  /** Reads a scenario file (library use; the control API takes names and text only, never server paths). */
+  async loadFile(path: string): Promise<ScenarioSummary> {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw ApiError.notFound(`Cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    return this.activate(parseScenario(text, path), `file:${path}`);
+  }
+
   /** Reads and activates in one go (the control API and the library). */
   async load(nameOrYaml: string): Promise<ScenarioSummary> {
     const { scenario, source } = this.read(nameOrYaml);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FROZEN, type TestSandbox, testSandbox } from '../helpers.js';
 
@@ -103,6 +104,13 @@ describe('/__sandbox/scenarios', () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Scenario clash: templateKey "demoTemplate" already exists; pick another key or leave it out');
     expect((await t.control('/scenarios')).body.active).toEqual([]);
+  });
+
+  it('loads a file from disk for library users, and says when it cannot', async () => {
+    t = await testSandbox(FROZEN);
+    const file = join(import.meta.dirname, '..', '..', 'scenarios', 'never-signs.yaml');
+    expect((await t.sandbox.scenarios.loadFile(file)).source).toBe(`file:${file}`);
+    await expect(t.sandbox.scenarios.loadFile('/nowhere/x.yaml')).rejects.toThrow('Cannot read scenario file /nowhere/x.yaml: ENOENT');
   });
 
   it('is available to library users as sandbox.scenarios', async () => {
