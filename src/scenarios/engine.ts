@@ -456,7 +456,7 @@ export class ScenarioEngine {
       return done.join(', ');
     }
     if (step.createContract !== undefined) {
-      const { client: clientKey, userKey: _user, ...contract } = step.createContract;
+      const { client: clientKey, ...contract } = step.createContract;
       const client = this.client(clientKey);
       if (contract.contractKey !== undefined && services.store.contracts.has(contract.contractKey)) {
         throw new Error(`contractKey "${contract.contractKey}" already exists`);

@@ -128,7 +128,6 @@ export const webhookOutage = z
 export const newContract = contractFixture
   .extend({
     client: keyPattern.optional().meta({ description: 'clientKey (default: the sandbox’s default client).' }),
-    userKey: keyPattern.optional(),
   })
   .meta({ description: 'A contract created (and with send: true, sent) as by the API.' });
 
