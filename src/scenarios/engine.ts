@@ -108,6 +108,7 @@ interface Active {
 }
 
 const NAME_ONLY = /^[a-z0-9][a-z0-9._-]*$/;
+const LOG_LIMIT = 2000;
 
 export class ScenarioEngine {
   private readonly active: Active[] = [];
@@ -527,6 +528,8 @@ export class ScenarioEngine {
 
   private record(active: Active, cause: string, what: string, outcome: ScenarioLogEntry['outcome'], detail?: string): void {
     active.log.push({ at: isoTime(this.deps.services.clock.now()), cause, what, outcome, ...(detail !== undefined ? { detail } : {}) });
+    // A rule that matches everyone in a long-running sandbox must not grow without bound: keep the newest.
+    if (active.log.length > LOG_LIMIT) active.log.splice(0, active.log.length - LOG_LIMIT);
   }
 
   /**
