@@ -1,6 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
 import { parseScenario } from '../src/scenarios/load.js';
 import { scenarioJsonSchemaText } from '../src/scenarios/schema.js';
 
@@ -16,6 +18,23 @@ describe('the scenario JSON Schema', () => {
     const schema = JSON.parse(scenarioJsonSchemaText());
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.timeline.items.additionalProperties).toBe(false);
+  });
+});
+
+describe('what an editor sees (the checked-in JSON Schema, read back as a validator)', () => {
+  const editor = z.fromJSONSchema(JSON.parse(readFileSync(join(DIR, 'scenario.schema.json'), 'utf8')));
+
+  it.each(BUNDLED)('accepts %s', (file) => {
+    expect(editor.safeParse(parse(readFileSync(join(DIR, file), 'utf8'))).success).toBe(true);
+  });
+
+  it.each([
+    ['a misspelt step action', { name: 'x', timeline: [{ at: '1h', expireToken: 'all' }] }],
+    ['a bad duration', { name: 'x', recipients: [{ sign: '3 days' }] }],
+    ['an unknown role', { name: 'x', recipients: [{ match: { role: 'signer' }, sign: '1h' }] }],
+    ['a probability above 1', { name: 'x', faults: [{ status: 503, probability: 2 }] }],
+  ])('flags %s', (_what, scenario) => {
+    expect(editor.safeParse(scenario).success).toBe(false);
   });
 });
 
