@@ -445,16 +445,22 @@ export class ScenarioEngine {
     if (step.act !== undefined) {
       const { match, verb } = step.act;
       const done: string[] = [];
+      const refused: string[] = [];
       for (const recipient of services.store.recipients.all()) {
         if (recipient.state === 'waiting') continue;
         const contract = services.store.contracts.get(recipient.contractKey);
         if (!contract || !matches(match, recipient, contract)) continue;
         const v: Verb = verb === 'act' ? recipient.action : verb;
-        actAsRecipient(ctx, recipient.recipientKey, v);
-        done.push(`${recipient.email ?? recipient.recipientKey} ${v}`);
+        try {
+          actAsRecipient(ctx, recipient.recipientKey, v);
+          done.push(`${recipient.email ?? recipient.recipientKey} ${v}`);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          refused.push(`${recipient.email ?? recipient.recipientKey} cannot ${v}: ${error.message}`);
+        }
       }
-      if (done.length === 0) throw new Error('no notified recipient matched');
-      return done.join(', ');
+      if (done.length === 0) throw new Error(refused.length ? refused.join('; ') : 'no notified recipient matched');
+      return [...done, ...refused].join(', ');
     }
     if (step.createContract !== undefined) {
       const { client: clientKey, ...contract } = step.createContract;
