@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import { readJsonObject } from '../http/body.js';
 import { parseWith } from '../http/validation.js';
 import { type ScenarioEngine, ScenarioError } from '../scenarios/engine.js';
-import { formatProblem } from '../scenarios/load.js';
+import { formatProblem, parseScenario } from '../scenarios/load.js';
 
 const loadBody = z
   .strictObject({
@@ -24,15 +24,17 @@ export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
   app.get('/:name', (c) => c.json(engine.get(c.req.param('name'))));
   app.post('/', async (c) => {
     const type = c.req.header('content-type') ?? '';
-    let source: string;
+    let read: () => ReturnType<ScenarioEngine['read']>;
     if (/yaml|text\/plain/i.test(type)) {
-      source = await readText(c.req.raw, maxBytes);
+      const text = await readText(c.req.raw, maxBytes);
+      read = () => ({ scenario: parseScenario(text, '<request>'), source: 'request' });
     } else {
       const body = parseWith(loadBody, await readJsonObject(c.req.raw, maxBytes));
-      source = body.name ?? body.yaml!;
+      read = body.name !== undefined ? () => engine.readBundled(body.name!) : () => ({ scenario: parseScenario(body.yaml!, '<request>'), source: 'request' });
     }
     try {
-      return c.json(await engine.load(source), 201);
+      const { scenario, source } = read();
+      return c.json(await engine.activate(scenario, source), 201);
     } catch (error) {
       if (error instanceof ScenarioError) throw invalid(error);
       throw error;

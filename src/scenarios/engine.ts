@@ -146,17 +146,17 @@ export class ScenarioEngine {
   }
 
   /** Reads a scenario: a bundled name, or YAML text. Throws ScenarioError (with line:column) or ApiError 404. */
-  read(nameOrYaml: string, file = '<request>'): { scenario: Scenario; source: string } {
-    const text = nameOrYaml.trim();
-    if (NAME_ONLY.test(text)) {
-      const bundle = this.bundled().find((b) => b.name === text || basename(b.file).replace(/\.ya?ml$/, '') === text);
-      if (!bundle) {
-        const names = this.bundled().map((b) => b.name);
-        throw ApiError.notFound(`No bundled scenario named "${text}"; bundled: ${names.join(', ') || 'none'}. To load your own, send its YAML.`);
-      }
-      return { scenario: parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file), source: `bundled:${bundle.name}` };
+  read(nameOrYaml: string): { scenario: Scenario; source: string } {
+    return NAME_ONLY.test(nameOrYaml.trim()) ? this.readBundled(nameOrYaml.trim()) : { scenario: parseScenario(nameOrYaml, '<request>'), source: 'request' };
+  }
+
+  readBundled(name: string): { scenario: Scenario; source: string } {
+    const bundle = this.bundled().find((b) => b.name === name || basename(b.file).replace(/\.ya?ml$/, '') === name);
+    if (!bundle) {
+      const names = this.bundled().map((b) => b.name);
+      throw ApiError.notFound(`No bundled scenario named "${name}"; bundled: ${names.join(', ') || 'none'}. To load your own, send its YAML.`);
     }
-    return { scenario: parseScenario(nameOrYaml, file), source: file === '<request>' ? 'request' : `file:${file}` };
+    return { scenario: parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file), source: `bundled:${bundle.name}` };
   }
 
   /**

@@ -40,6 +40,7 @@ describe('/__sandbox/scenarios', () => {
     const missing = await t.control('/scenarios', { name: 'nope' });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toMatch(/^No bundled scenario named "nope"; bundled: approval-chain, /);
+    expect((await t.control('/scenarios', { name: 'Happy Path' })).body.message).toMatch(/^No bundled scenario named "Happy Path"/);
     const empty = await t.control('/scenarios', {});
     expect(empty.status).toBe(400);
     expect(empty.body.errors[0].message).toBe('Give exactly one of name (a bundled scenario) or yaml (scenario text)');
