@@ -186,3 +186,47 @@ recipients:
     expect(entries.at(-1)).toMatch(/^2026-03-01T10:00:00.000Z scenario:late:rule-1 skipped: b@example.com: sign \(.+\)$/);
   });
 });
+
+describe('scenario data', () => {
+  it('creates a client with users, a template, a webhook and a contract from the template, sent as by the API', async () => {
+    t = await testSandbox(FROZEN);
+    // The secret is issued when the scenario creates the webhook, after the receiver is listening.
+    const receiver = await createWebhookReceiver({ rejectUnverified: false });
+    try {
+      await load(`
+name: acme
+recipients:
+  - sign: 1h
+data:
+  clients:
+    - clientKey: acmeClient
+      fullname: Acme
+      users:
+        - { userKey: annUser, fullname: Ann Acme, email: ann@acme.example, default: true }
+      templates:
+        - { templateKey: acmeNda, name: Acme NDA, value: <p>NDA</p> }
+      webhooks:
+        - { url: "${receiver.url}", created: true, sent: true, fullySigned: true }
+      contracts:
+        - { contractKey: acmeDeal, name: Acme deal, templateKey: acmeNda, send: true, recipients: [{ email: bob@example.com }] }
+`);
+      receiver.useSecret(t.sandbox.services.store.webhooks.where('client', 'acmeClient')[0]!.secret);
+      const c = (await t.control('/contracts/acmeDeal')).body;
+      expect(c).toMatchObject({ clientKey: 'acmeClient', status: 'Sent', value: '<p>NDA</p>' });
+      expect(t.sandbox.services.store.users.get('annUser')).toMatchObject({ clientKey: 'acmeClient', default: true });
+      await advance('1h');
+      expect((await t.control('/contracts/acmeDeal')).body.status).toBe('Fully signed');
+      const deliveries = (await t.control('/webhook-deliveries')).body.deliveries;
+      expect(deliveries.map((d: any) => [d.event, d.status])).toEqual([
+        ['contract.created', 'delivered'],
+        ['contract.sent', 'delivered'],
+        ['contract.fully_signed', 'delivered'],
+      ]);
+      expect(deliveries[0].cause).toBe('scenario:acme:data');
+      expect(deliveries[2].cause).toBe('scenario:acme:rule-1');
+      expect(receiver.deliveries.map((d) => d.verified)).toEqual([false, false, true]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
