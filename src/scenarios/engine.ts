@@ -193,6 +193,8 @@ export class ScenarioEngine {
       this.unload(scenario.name);
       throw error;
     }
+    // Like a clock advance, loading answers once the work it started (first webhook attempts) has finished.
+    await clock.work.settled();
     return this.summary(active);
   }
 
