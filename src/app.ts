@@ -16,6 +16,8 @@ export interface AppOptions {
   control: Hono;
   /** Runs before every route (the request journal). */
   middleware?: MiddlewareHandler[];
+  /** Middleware run on /api/* before the resources (API faults). */
+  apiMiddleware?: MiddlewareHandler[];
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -23,6 +25,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  for (const middleware of options.apiMiddleware ?? []) app.use('/api/*', middleware);
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }

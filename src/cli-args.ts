@@ -28,6 +28,7 @@ Options
       --log-format <f>      Request log on stdout: pretty or json          (default pretty)
   -q, --quiet               No request log
       --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
+      --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
   -h, --help                Show this help
   -v, --version             Show the version
 
@@ -35,13 +36,15 @@ Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESI
 ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER,
 ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
-ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT. Flags win over variables.
+ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
+commas). Flags win over variables.
 
 Examples
   esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
   esign-sandbox --port 0 --clock frozen      a free port, time stands still until you move it
   esign-sandbox --data .sandbox.json         keep state across restarts
   esign-sandbox --tls --quiet                HTTPS with a fresh self-signed certificate, no request log
+  esign-sandbox --scenario late-signer.yaml  play out a scenario (docs/scenarios.md); bundled: slow-signer, …
 
 API under /api, control API (clock, reset, recipients, emails, webhooks) under /__sandbox.
 OpenAPI document at /openapi.json, docs page at /docs. Docs: README.md in the package.`;
@@ -64,6 +67,7 @@ const FLAGS = {
   'log-format': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'journal-limit': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -81,7 +85,7 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true; version?: true; options: SandboxOptions } {
-  let values: Partial<Record<FlagName, string | boolean>>;
+  let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -129,6 +133,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true;
   if (flag('quiet')) options.log = 'none';
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
+  const scenarios = Array.isArray(values.scenario) ? values.scenario : env.ESIGN_SANDBOX_SCENARIO?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (scenarios?.length) options.scenarios = scenarios;
   return { options };
 }
 

@@ -39,6 +39,8 @@ export interface SandboxOptions {
   /** Your own certificate and key: file paths or PEM text. Either one implies `tls`. */
   tlsCert?: string;
   tlsKey?: string;
+  /** Scenarios to load at start: YAML file paths or bundled scenario names, in order. */
+  scenarios?: string[];
   /** How long (ms) a webhook receiver has to answer before the attempt counts as a timeout. Default 10000. */
   webhookTimeoutMs?: number;
   /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
@@ -63,6 +65,7 @@ export interface ResolvedConfig {
   tls: boolean;
   tlsCert?: string | undefined;
   tlsKey?: string | undefined;
+  scenarios: string[];
   webhookTimeoutMs: number;
   webhookLogLimit: number;
 }
@@ -74,6 +77,7 @@ export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 /** The package's root (…/dist/config.js → …), where the bundled fixtures and scenarios live. */
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
+export const BUNDLED_SCENARIOS = join(PACKAGE_ROOT, 'scenarios');
 
 export class ConfigError extends Error {}
 
@@ -104,6 +108,7 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     tls: options.tls === true || options.tlsCert !== undefined || options.tlsKey !== undefined,
     tlsCert: options.tlsCert,
     tlsKey: options.tlsKey,
+    scenarios: options.scenarios ?? [],
     webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
     webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
   };

@@ -8,6 +8,10 @@ import type { ResetResult } from './control/index.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import type { Snapshot } from './store/snapshot.js';
 import type { DeliveryView } from './webhooks/dispatcher.js';
+import type { FaultView } from './faults.js';
+import type { BundledScenario, ScenarioSummary } from './scenarios/engine.js';
+import type { faultSpec } from './scenarios/schema.js';
+import type { z } from 'zod';
 import type { Email, EmailFilter } from './outbox/outbox.js';
 import type { inspectRecipient } from './control/contracts.js';
 
@@ -35,6 +39,30 @@ export interface SandboxRecipients {
   sign(recipientKey: string, options?: { signature?: string }): Promise<RecipientActResult>;
   approve(recipientKey: string): Promise<RecipientActResult>;
   lock(recipientKey: string): Promise<RecipientActResult>;
+}
+
+/** Scenarios (docs/scenarios.md): scripted recipients, timelines, data and faults. */
+export interface SandboxScenarios {
+  /** A bundled scenario's name (`happy-path`), or scenario YAML text. Resolves once the work it started has settled. */
+  load(nameOrYaml: string): Promise<ScenarioSummary>;
+  /** Stops a scenario: its pending steps, faults and outages end; what it already did stays. */
+  unload(name: string): Promise<ScenarioSummary>;
+  /** The bundled scenarios and the active ones. */
+  list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+}
+
+/** A fault as you write it (`match` may be left out: it then hits every /api request). */
+export type FaultInput = z.input<typeof faultSpec>;
+
+/** API faults (docs/scenarios.md): errors, latency or dropped connections on matching /api requests. */
+export interface SandboxFaults {
+  /** Adds one fault or several; resolves with their ids. */
+  set(spec: FaultInput | FaultInput[]): Promise<string[]>;
+  /** Removes one fault (404 when no fault has that id). */
+  remove(id: string): Promise<void>;
+  /** Removes every fault; resolves with how many there were. */
+  clear(): Promise<number>;
+  list(): Promise<FaultView[]>;
 }
 
 /** Which webhook deliveries to answer (every field optional, all must match). */
@@ -96,6 +124,8 @@ export interface SandboxControl {
   expireTokens(token?: string): Promise<{ expired: number }>;
   /** Act as recipients: view, sign, approve, lock. */
   recipients: SandboxRecipients;
+  scenarios: SandboxScenarios;
+  faults: SandboxFaults;
   /** The outbox: emails the service would have sent, oldest first. */
   emails(filter?: EmailFilter): Promise<Email[]>;
   /** Empties the outbox. */

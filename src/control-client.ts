@@ -9,6 +9,8 @@
  */
 import type { DeliveryQuery, Health, Platform, RecipientActResult, SandboxControl } from './control-api.js';
 import type { Email, EmailFilter } from './outbox/outbox.js';
+import type { FaultView } from './faults.js';
+import type { BundledScenario, ScenarioSummary } from './scenarios/engine.js';
 import type { DeliveryView } from './webhooks/dispatcher.js';
 import { SandboxControlError } from './control-api.js';
 import { type ClockState, monotonicNow } from './clock.js';
@@ -90,6 +92,20 @@ export function createControlClient(url: string, options: ControlClientOptions =
       sign: (key, opts = {}) => act(key, 'sign', opts.signature !== undefined ? { signature: opts.signature } : {}),
       approve: (key) => act(key, 'approve'),
       lock: (key) => act(key, 'lock'),
+    },
+    scenarios: {
+      // The same rule as the engine's: a bare lowercase name is a bundled scenario, anything else is YAML.
+      load: (nameOrYaml) => call<ScenarioSummary>('POST', '/scenarios', /^[a-z0-9][a-z0-9._-]*$/.test(nameOrYaml.trim()) ? { name: nameOrYaml.trim() } : { yaml: nameOrYaml }),
+      unload: (name) => call<ScenarioSummary>('DELETE', `/scenarios/${encodeURIComponent(name)}`),
+      list: () => call<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>('GET', '/scenarios'),
+    },
+    faults: {
+      set: async (spec) => (await call<{ ids: string[] }>('POST', '/faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
+      async remove(id) {
+        await call('DELETE', `/faults/${encodeURIComponent(id)}`);
+      },
+      clear: async () => (await call<{ removed: number }>('DELETE', '/faults')).removed,
+      list: async () => (await call<{ faults: FaultView[] }>('GET', '/faults')).faults,
     },
     emails: async (filter: EmailFilter = {}) => (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails,
     async clearEmails() {

@@ -22,6 +22,9 @@ import { expireTokens, health } from './control/index.js';
 import { filterQuery as deliveryQuery } from './control/webhook-deliveries.js';
 import { inspectRecipient } from './control/contracts.js';
 import { actBody } from './control/recipients.js';
+import { invalid as invalidScenario } from './control/scenarios.js';
+import { ScenarioError } from './scenarios/load.js';
+import { faultSpec } from './scenarios/schema.js';
 import { systemContext } from './context.js';
 import { actAsRecipient } from './domain/lifecycle.js';
 import type { Verb } from './domain/lifecycle-rules.js';
@@ -40,6 +43,9 @@ export type {
   EmailFilter,
   RecipientActResult,
   RecipientView,
+  SandboxFaults,
+  SandboxScenarios,
+  FaultInput,
   SandboxRecipients,
   Health,
   JournalEntry,
@@ -56,6 +62,10 @@ export { createSandbox } from './sandbox.js';
 export { ConfigError } from './config.js';
 export { openApiDocument } from './openapi/document.js';
 export { VERSION } from './version.js';
+export { ScenarioError, type ScenarioProblem } from './scenarios/load.js';
+export type { Scenario, FaultSpec } from './scenarios/schema.js';
+export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './scenarios/engine.js';
+export type { FaultView } from './faults.js';
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
 export type { FailureMode, ReceivedDelivery, WebhookReceiver, WebhookReceiverOptions } from './testing/webhook-receiver.js';
 export type { DeliveryFilter, DeliveryView, OutageSpec } from './webhooks/dispatcher.js';
@@ -79,6 +89,16 @@ export interface RunningSandbox extends SandboxControl {
   clock: SandboxClock & { nowSync(): Date };
   /** The wired sandbox, for advanced use (its Hono app answers `app.request()` in-process). */
   sandbox: Sandbox;
+}
+
+/** Scenario errors answer 400 with their problems, as POST /__sandbox/scenarios does. */
+async function scenarioCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof ScenarioError) throw invalidScenario(error);
+    throw error;
+  }
 }
 
 /** Runs in-process control code so that refusals look exactly like the control client's. */
@@ -161,6 +181,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       sign: (key, opts = {}) => act(key, 'sign', opts.signature),
       approve: (key) => act(key, 'approve'),
       lock: (key) => act(key, 'lock'),
+    },
+    scenarios: {
+      load: (nameOrYaml) => inProcess(() => scenarioCall(() => sandbox.scenarios.load(nameOrYaml))),
+      unload: (name) => inProcess(() => sandbox.scenarios.unload(name)),
+      list: async () => sandbox.scenarios.list(),
+    },
+    faults: {
+      set: (spec) => inProcess(() => sandbox.faults.set((Array.isArray(spec) ? spec : [spec]).map((s) => parseWith(faultSpec, s)))),
+      remove: (id) =>
+        inProcess(() => {
+          if (!sandbox.faults.remove(id)) throw ApiError.notFound(`No fault with id "${id}"`);
+        }),
+      clear: async () => sandbox.faults.clear(),
+      list: async () => sandbox.faults.list(),
     },
     emails: async (filter = {}) => sandbox.outbox.list(filter),
     clearEmails: async () => sandbox.outbox.clear(),

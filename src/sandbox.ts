@@ -7,11 +7,18 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createApp } from './app.js';
 import { Clock } from './clock.js';
-import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
+import { BUNDLED_SCENARIOS, ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
 import type { Services } from './context.js';
 import { contractRoutes } from './control/contracts.js';
 import { emailRoutes } from './control/emails.js';
 import { type ResetResult, controlRoutes } from './control/index.js';
+import { faultRoutes } from './control/faults.js';
+import { scenarioRoutes } from './control/scenarios.js';
+import { Faults, type FaultView } from './faults.js';
+import { parseWith } from './http/validation.js';
+import { ScenarioEngine, type ScenarioSummary, type BundledScenario } from './scenarios/engine.js';
+import { type FaultSpec, faultSpec } from './scenarios/schema.js';
+import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { recipientRoutes } from './control/recipients.js';
 import { requestRoutes } from './control/requests.js';
 import { signPageRoutes } from './control/sign-page.js';
@@ -63,6 +70,22 @@ export interface Sandbox {
   snapshot(): Snapshot;
   /** Puts a snapshot back; it must already be validated (PUT /__sandbox/state validates). */
   restore(snapshot: Snapshot): Promise<void>;
+  /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
+  readonly scenarios: {
+    load(nameOrYaml: string): Promise<ScenarioSummary>;
+    /** Loads a scenario file from disk (as --scenario does, at run time). */
+    loadFile(path: string): Promise<ScenarioSummary>;
+    unload(name: string): ScenarioSummary;
+    list(): { bundled: BundledScenario[]; active: ScenarioSummary[] };
+    readonly engine: ScenarioEngine;
+  };
+  /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
+  readonly faults: {
+    set(spec: FaultSpec | FaultSpec[]): string[];
+    remove(id: string): boolean;
+    clear(): number;
+    list(): FaultView[];
+  };
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
   /** Stops listening, cancels timers, flushes the data file. */
@@ -70,7 +93,8 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
-  const config = resolveConfig(options, defaults);
+  const startScenarios = readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
+  const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const ids = createIdSource(config.seed);
   const bus = new EventBus();
@@ -163,12 +187,25 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
   control.route('/requests', requestRoutes(journal));
   control.route('/state', stateRoutes({ maxBodyBytes: config.maxBodyBytes, snapshot, restore }));
+  const faults = new Faults(services, config.seed ?? 1);
+  const scenarios = new ScenarioEngine({
+    services,
+    faults,
+    bundledDir: BUNDLED_SCENARIOS,
+    seed: config.seed,
+    webhooks,
+    defaultPlatform: () => (defaults_.apiKey !== undefined ? store.platforms.where('apiKey', defaults_.apiKey)[0] : undefined),
+    defaultClient: () => (defaults_.clientKey !== undefined ? store.clients.get(defaults_.clientKey) : undefined),
+  });
+  control.route('/scenarios', scenarioRoutes(scenarios, config.maxBodyBytes));
+  control.route('/faults', faultRoutes(faults, config.maxBodyBytes));
   control.route('/recipients', recipientRoutes(services, config.maxBodyBytes, () => baseUrl));
   control.route('/contracts', contractRoutes(services, () => baseUrl));
   control.route('/emails', emailRoutes(outbox));
   control.route('/sign', signPageRoutes(services, () => baseUrl));
   control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
+    apiMiddleware: [faults.middleware()],
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
@@ -183,6 +220,15 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
+
+  for (const { scenario, source } of startScenarios) {
+    try {
+      // A data file that was loaded already holds what the scenario's data created on the first run.
+      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
+    } catch (error) {
+      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
+    }
+  }
 
   let server: ServerType | undefined;
   let tlsListener: TlsListener | undefined;
@@ -201,6 +247,19 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     createPlatform,
     snapshot,
     restore,
+    scenarios: {
+      load: (nameOrYaml) => scenarios.load(nameOrYaml),
+      loadFile: (path) => scenarios.loadFile(path),
+      unload: (name) => scenarios.unload(name),
+      list: () => scenarios.list(),
+      engine: scenarios,
+    },
+    faults: {
+      set: (spec) => (Array.isArray(spec) ? spec : [spec]).map((s) => faults.add(parseWith(faultSpec, s))),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+      list: () => faults.list(),
+    },
     async listen() {
       let port: number;
       if (tls) {

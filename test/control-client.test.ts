@@ -117,6 +117,37 @@ describe.each(variants)('%s', (_name, controlOf) => {
     expect(await control.emails()).toEqual([]);
   });
 
+  it('loads, lists and unloads scenarios', async () => {
+    const { bundled, active } = await control.scenarios.list();
+    expect(bundled.map((b) => b.name)).toContain('happy-path');
+    expect(active).toEqual([]);
+    const loaded = await control.scenarios.load('happy-path');
+    expect(loaded).toMatchObject({ name: 'happy-path', source: 'bundled:happy-path' });
+    expect((await control.scenarios.list()).active.map((a) => a.name)).toEqual(['happy-path']);
+    expect((await control.scenarios.unload('happy-path')).name).toBe('happy-path');
+    expect((await control.scenarios.list()).active).toEqual([]);
+  });
+
+  it('loads a scenario written as YAML', async () => {
+    const yaml = 'name: my-faults\nfaults:\n  - match: { path: /api/user }\n    status: 503\n';
+    expect((await control.scenarios.load(yaml)).name).toBe('my-faults');
+    expect((await api('/api/user', { data: { action: 'list', clientKey: sandbox.clientKey } })).status).toBe(503);
+  });
+
+  it('sets, lists and removes API faults', async () => {
+    const [id] = await control.faults.set({ match: { path: '/api/user' }, status: 503 });
+    const listUsers = () => api('/api/user', { data: { action: 'list', clientKey: sandbox.clientKey } });
+    expect((await listUsers()).status).toBe(503);
+    expect((await control.faults.list()).map((f) => [f.id, f.source, f.status])).toEqual([[id, 'control', 503]]);
+    await control.faults.remove(id!);
+    expect((await listUsers()).status).toBe(200);
+    expect(await control.faults.set([{ status: 500 }, { status: 502, match: { path: '/api/contract' } }])).toHaveLength(2);
+    expect(await control.faults.clear()).toBe(2);
+    expect(await control.faults.list()).toEqual([]);
+    // The journal shows what the client received, faults included.
+    expect((await control.requests({ path: '/api/user', status: '5xx' })).map((e) => e.status)).toEqual([503]);
+  });
+
   describe('webhook deliveries', () => {
     let receiver: WebhookReceiver;
     beforeEach(async () => {
@@ -145,6 +176,10 @@ describe.each(variants)('%s', (_name, controlOf) => {
     ['a snapshot without a store', (c) => c.restore({ version: 1 } as never), 400],
     ['an unknown delivery', (c) => c.redeliver('nope'), 404],
     ['an unknown recipient', (c) => c.recipients.view('nope'), 404],
+    ['an unknown bundled scenario', (c) => c.scenarios.load('no-such-scenario'), 404],
+    ['a scenario that is not valid', (c) => c.scenarios.load('name: broken\nrules: 12\n'), 400],
+    ['a fault with neither status nor latency', (c) => c.faults.set({ match: { path: '/api/user' } }), 400],
+    ['an unknown fault', (c) => c.faults.remove('nope'), 404],
   ])('refuses %s with a SandboxControlError', async (_what, call, status) => {
     const error = await call(control).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxControlError);

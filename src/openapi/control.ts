@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { advanceBody, setBody } from '../control/clock.js';
 import { expireBody, platformBody, resetBody } from '../control/index.js';
 import { actBody } from '../control/recipients.js';
+import { loadBody } from '../control/scenarios.js';
+import { faultSpec } from '../scenarios/schema.js';
 import { journalQuery } from '../control/requests.js';
 import { filterQuery as deliveryQuery } from '../control/webhook-deliveries.js';
 import { snapshotSchema } from '../store/snapshot.js';
@@ -205,4 +207,31 @@ export const controlOperations: ControlOperation[] = [
     summary: "The recipient's page that request emails link to (minimal HTML, not JSON)",
     html: true,
   },
+  {
+    method: 'get',
+    path: '/__sandbox/scenarios',
+    summary: 'The bundled scenarios and the active ones (docs/scenarios.md)',
+    response: { status: 200, example: { bundled: [{ name: 'happy-path', description: 'Every recipient acts at once, in order' }], active: [] } },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/scenarios',
+    summary: 'Load a scenario: a bundled name, or YAML text (as JSON {"yaml"}, or the raw body with a YAML content type)',
+    body: loadBody,
+    example: { name: 'happy-path' },
+    response: { status: 201, example: { name: 'happy-path', source: 'bundled' } },
+  },
+  { method: 'delete', path: '/__sandbox/scenarios', summary: 'Unload every active scenario', response: { status: 200, example: { unloaded: [] } } },
+  { method: 'get', path: '/__sandbox/scenarios/{name}', summary: 'One active scenario: its rules, pending steps and log' },
+  { method: 'delete', path: '/__sandbox/scenarios/{name}', summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay' },
+  { method: 'get', path: '/__sandbox/faults', summary: 'The API faults in force', response: { status: 200, example: { faults: [] } } },
+  {
+    method: 'post',
+    path: '/__sandbox/faults',
+    summary: 'Add an API fault (or several as {"faults": [...]}): errors, latency or dropped connections on matching /api requests',
+    body: faultSpec,
+    response: { status: 201, example: { ids: ['fault-1'], faults: [] } },
+  },
+  { method: 'delete', path: '/__sandbox/faults', summary: 'Remove every API fault', response: { status: 200, example: { removed: 1 } } },
+  { method: 'delete', path: '/__sandbox/faults/{id}', summary: 'Remove one API fault', response: { status: 200, example: { removed: 1 } } },
 ];
