@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     `  Key header   ${headerLabel(config.apiKeyHeader)}`,
     `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
     `  Data         ${config.data ? `${config.data} (${sandbox.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-    ...sandbox.scenarios.list().active.map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
+    ...sandbox.scenarios.engine.activeSummaries().map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
     `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s ${url}/__sandbox/health`,
   ];
   console.log(lines.join('\n'));

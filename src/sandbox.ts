@@ -49,7 +49,7 @@ export interface Sandbox {
     /** Loads a scenario file from disk (as --scenario does, at run time). */
     loadFile(path: string): Promise<ScenarioSummary>;
     unload(name: string): ScenarioSummary;
-    list(): { bundled: BundledScenario[]; active: ScenarioSummary[] };
+    list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
     readonly engine: ScenarioEngine;
   };
   /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
@@ -68,7 +68,7 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
-  const startScenarios = readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
+  const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const ids = createIdSource(config.seed);
