@@ -14,7 +14,8 @@ export async function readJsonObject(
 ): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await readText(request, maxBytes);
+  // A byte-order mark is not JSON, but editors and some HTTP clients add one; it carries no meaning here.
+  const text = (await readText(request, maxBytes)).replace(/^\ufeff/, '');
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {

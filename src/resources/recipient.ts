@@ -4,7 +4,7 @@ import type { OpContext } from '../context.js';
 import { requireClient } from '../context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { sendContract } from '../domain/lifecycle.js';
-import { addRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
+import { addRecipient, assertChangeable, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
@@ -17,6 +17,7 @@ export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items
   assertOpen(contract, 'be sent');
   // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
   const existing = items.map((item) => (item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined));
+  for (const recipient of existing) if (recipient) assertChangeable(recipient, 'be changed');
   items.forEach((item, i) => {
     const { recipientKey: _key, clientKey: _client, ...fields } = item;
     const current = existing[i];
