@@ -10,6 +10,7 @@ import { Clock } from './clock.js';
 import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
 import type { Services } from './context.js';
 import { controlRoutes } from './control/index.js';
+import { answerClientError } from './http/client-error.js';
 import { EventBus } from './events/bus.js';
 import { createIdSource } from './ids.js';
 import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
@@ -129,6 +130,7 @@ function defaultsFromStore(services: Services, config: ResolvedConfig): SeedResu
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port });
+    server.on('clientError', answerClientError);
     const onError = (error: NodeJS.ErrnoException) => {
       server.close();
       if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`));
