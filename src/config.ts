@@ -29,6 +29,10 @@ export interface SandboxOptions {
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
   flushMs?: number;
+  /** How long (ms) a webhook receiver has to answer before the attempt counts as a timeout. Default 10000. */
+  webhookTimeoutMs?: number;
+  /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
+  webhookLogLimit?: number;
 }
 
 export interface ResolvedConfig {
@@ -44,6 +48,8 @@ export interface ResolvedConfig {
   maxBodyBytes: number;
   apiKeyHeader: string;
   flushMs: number;
+  webhookTimeoutMs: number;
+  webhookLogLimit: number;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -78,7 +84,15 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     maxBodyBytes: options.maxBody === undefined ? DEFAULT_MAX_BODY : parseSize(options.maxBody),
     apiKeyHeader: apiKeyHeader.toLowerCase(),
     flushMs: options.flushMs ?? 50,
+    webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
+    webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
   };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number (got ${value})`);
+  return value;
 }
 
 function parseStart(start: string | number | Date): number {

@@ -17,6 +17,9 @@ export type { Sandbox } from './sandbox.js';
 export { createSandbox } from './sandbox.js';
 export { ConfigError } from './config.js';
 export { VERSION } from './version.js';
+export { createWebhookReceiver } from './testing/webhook-receiver.js';
+export type { FailureMode, ReceivedDelivery, WebhookReceiver, WebhookReceiverOptions } from './testing/webhook-receiver.js';
+export type { DeliveryFilter, DeliveryView, OutageSpec } from './webhooks/dispatcher.js';
 
 export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:53211 (API under /api, control under /__sandbox). */

@@ -17,6 +17,8 @@ import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from '
 import { emptyData } from './store/records.js';
 import { Store } from './store/store.js';
 import { VERSION } from './version.js';
+import { webhookDeliveryRoutes } from './control/webhook-deliveries.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
@@ -24,6 +26,8 @@ export interface Sandbox {
   readonly app: Hono;
   /** Credentials and keys of the default platform and client (the first of the fixtures). */
   readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
+  /** Webhook delivery: the delivery log, redelivery, and simulated receiver outages (docs/webhooks.md). */
+  readonly webhooks: WebhookDispatcher;
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
   /** Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. */
@@ -70,7 +74,14 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
   }
 
+  const webhooks = new WebhookDispatcher(services, {
+    timeoutMs: config.webhookTimeoutMs,
+    logLimit: config.webhookLogLimit,
+    userAgent: `esign-sandbox/${VERSION}`,
+  });
+
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
+  control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
     services,
     maxBodyBytes: config.maxBodyBytes,
@@ -86,6 +97,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     app,
     defaults: defaults_,
+    webhooks,
     loadedFromFile: loaded,
     reset,
     async listen() {
@@ -96,6 +108,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     },
     async close() {
       clock.close();
+      await webhooks.close();
       if (server) {
         const s = server;
         server = undefined;

@@ -3,10 +3,11 @@
  * listener that throws is reported and does not stop the others (a broken subscriber must never fail the
  * request that emitted the event). Listeners that start async work hand it to the clock's WorkTracker.
  */
-import type { BusEvent } from './types.js';
+import type { BusEvent, ContractEvent, ContractEventType, InternalEvent } from './types.js';
 
 type Listener<E> = (event: E) => void;
-type EventOfType<T extends BusEvent['type']> = Extract<BusEvent, { type: T }>;
+// ContractEvent's `type` is a union, so Extract<BusEvent, {type: 'contract.signed'}> would be never: narrow it by hand.
+type EventOfType<T extends BusEvent['type']> = T extends ContractEventType ? ContractEvent & { type: T } : Extract<InternalEvent, { type: T }>;
 
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener<BusEvent>>>();

@@ -9,7 +9,7 @@ import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, re
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
 import { defaultUser } from './client.js';
-import { type RecipientItem, recipientList, roleField } from './recipient-input.js';
+import { type RecipientItem, recipientList, recipientUpdate } from './recipient-input.js';
 
 /** Adds new recipients and updates named ones, then sends (shared by contract create-and-send). */
 export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items: RecipientItem[]): void {
@@ -82,15 +82,7 @@ export const recipientResource: ResourceSpec = {
         action: z.literal('update'),
         clientKey: clientKeyField,
         contractKey: keyField,
-        recipient: z.object({
-          recipientKey: keyField,
-          action: roleField.optional(),
-          customMessage: z.string().optional(),
-          fullname: z.string().optional(),
-          email: z.email().optional(),
-          position: z.number().int().min(0).max(1_000_000).optional(),
-          clientKey: z.string().optional(),
-        }),
+        recipient: recipientUpdate,
       }),
       example: { data: { action: 'update', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 } } },
       handle(input, ctx) {

@@ -3,6 +3,7 @@
  * schedules one coalesced, atomic write (lowdb's file adapter writes a temp file and renames it, so the
  * file is never left half-written). Many changes inside one flush window cost one write.
  */
+import { existsSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import {
@@ -75,9 +76,9 @@ export class Store {
     const adapter = options.file ? new JSONFile<StoreData>(options.file) : new Memory<StoreData>();
     const db = new Low<StoreData>(adapter, emptyData());
     let loaded = false;
-    if (options.file) {
+    if (options.file && existsSync(options.file)) {
       await db.read();
-      loaded = db.data !== null && typeof db.data === 'object' && Object.keys(db.data).length > 0;
+      loaded = db.data !== null && typeof db.data === 'object';
       db.data = normalise(loaded ? db.data : emptyData());
     }
     return { store: new Store(db, options), loaded };

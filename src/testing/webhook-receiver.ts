@@ -1,0 +1,227 @@
+/**
+ * A webhook receiver for tests: a small HTTP server on a free port that checks each delivery's Standard
+ * Webhooks signature with the webhook's secret, records what arrived, and can be told to fail the next
+ * attempts so a test can drive the sandbox's retries.
+ *
+ *   const receiver = await createWebhookReceiver();
+ *   // create a webhook with url: receiver.url, then: receiver.useSecret(secret)
+ *   await receiver.waitFor(1);
+ *   receiver.deliveries[0].payload.type // 'contract.created'
+ *   await receiver.close();
+ *
+ * The signature is checked with the `standardwebhooks` library. Its timestamp-tolerance check compares
+ * `webhook-timestamp` (sandbox time) with wall time, which fails by design once a test freezes or moves the
+ * sandbox clock; so the receiver checks the signature, and checks tolerance only against a `now` it is given.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface ReceivedDelivery {
+  /** `webhook-id`: the same on every retry and redelivery of one event. */
+  id: string;
+  /** `webhook-timestamp`, unix seconds of sandbox time. */
+  timestamp: number;
+  signature: string;
+  headers: Record<string, string>;
+  /** The raw body, exactly as sent (verify signatures against this, never a re-serialised object). */
+  body: string;
+  /** The parsed body: `{type, timestamp, data}`. */
+  payload: any;
+  /** Whether the signature matched the secret (false when no secret was set yet). */
+  verified: boolean;
+  /** Why verification failed, when it did. */
+  verifyError?: string;
+  /** What the receiver answered. */
+  answeredStatus: number | 'hung-up' | 'no-answer';
+  /** An earlier delivery had the same `webhook-id` (a retry or redelivery of the same event). */
+  duplicate: boolean;
+}
+
+export interface FailureMode {
+  /** Status to answer with (default 500). */
+  status?: number;
+  /** Retry-After header value to send along (seconds). */
+  retryAfter?: number;
+  /** Never answer (the sandbox times out); the connection is closed when the receiver closes. */
+  hang?: boolean;
+  /** Drop the connection without answering. */
+  hangUp?: boolean;
+}
+
+export interface WebhookReceiverOptions {
+  /** The webhook's `whsec_…` secret; may also be given later with `useSecret` (the URL comes first). */
+  secret?: string;
+  /** Port to listen on (default 0: a free port). */
+  port?: number;
+  host?: string;
+  /** Path the receiver answers on (default `/webhooks`); other paths answer 404. */
+  path?: string;
+  /** Reject unverified deliveries with 401 (default true), as a real handler should. */
+  rejectUnverified?: boolean;
+  /**
+   * Sandbox time in epoch ms (e.g. `() => sandbox.clock.now().getTime()`): when given, timestamps more than
+   * `toleranceSeconds` away from it fail verification, as in production verifiers.
+   */
+  now?: () => number;
+  toleranceSeconds?: number;
+}
+
+export interface WebhookReceiver {
+  /** Full URL to register as the webhook's url. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in arrival order (failed and rejected ones included). */
+  readonly deliveries: ReceivedDelivery[];
+  /** Deliveries answered 2xx, one per `webhook-id` (what an idempotent handler would have processed). */
+  accepted(): ReceivedDelivery[];
+  useSecret(secret: string): void;
+  /** The next `count` requests fail this way (default: answer 500). */
+  failNext(count: number, mode?: FailureMode): void;
+  /** Resolves once `count` requests have arrived (or the predicate holds), checked on every arrival. */
+  waitFor(count: number | ((deliveries: ReceivedDelivery[]) => boolean)): Promise<ReceivedDelivery[]>;
+  /** Forgets recorded deliveries and pending failures. */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export async function createWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
+  const path = options.path ?? '/webhooks';
+  const host = options.host ?? '127.0.0.1';
+  const rejectUnverified = options.rejectUnverified ?? true;
+  const tolerance = options.toleranceSeconds ?? 300;
+  let secret = options.secret;
+  const deliveries: ReceivedDelivery[] = [];
+  const failures: FailureMode[] = [];
+  const seen = new Set<string>();
+  const waiters = new Set<() => void>();
+
+  const verify = (id: string, timestamp: string, signature: string, body: string): string | undefined => {
+    if (!secret) return 'no secret set (call useSecret)';
+    if (!id || !timestamp || !signature) return 'missing webhook-id, webhook-timestamp or webhook-signature';
+    const seconds = Number(timestamp);
+    if (!/^\d+$/.test(timestamp)) return 'webhook-timestamp is not unix seconds';
+    if (options.now && Math.abs(Math.floor(options.now() / 1000) - seconds) > tolerance) return 'timestamp outside tolerance';
+    let expected: Buffer;
+    try {
+      expected = Buffer.from(new Webhook(secret).sign(id, new Date(seconds * 1000), body).split(',')[1] ?? '', 'base64');
+    } catch (error) {
+      return `cannot use the secret: ${(error as Error).message}`;
+    }
+    for (const candidate of signature.split(' ')) {
+      const [version, value] = candidate.split(',');
+      if (version !== 'v1' || !value) continue;
+      const given = Buffer.from(value, 'base64');
+      if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
+    }
+    return 'no matching signature';
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || (req.url ?? '/').split('?')[0] !== path) {
+      res.writeHead(404).end();
+      return;
+    }
+    const body = Buffer.concat(chunks).toString('utf8');
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v.join(', ') : (v ?? '');
+    };
+    const id = header('webhook-id');
+    const timestamp = header('webhook-timestamp');
+    const signature = header('webhook-signature');
+    const verifyError = verify(id, timestamp, signature, body);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      payload = undefined;
+    }
+    const failure = failures.shift();
+    const delivery: ReceivedDelivery = {
+      id,
+      timestamp: Number(timestamp),
+      signature,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      body,
+      payload,
+      verified: verifyError === undefined,
+      ...(verifyError !== undefined ? { verifyError } : {}),
+      answeredStatus: 200,
+      duplicate: seen.has(id),
+    };
+    seen.add(id);
+    if (failure?.hang) {
+      delivery.answeredStatus = 'no-answer';
+    } else if (failure?.hangUp) {
+      delivery.answeredStatus = 'hung-up';
+      req.socket.destroy();
+    } else {
+      const status = failure ? (failure.status ?? 500) : verifyError !== undefined && rejectUnverified ? 401 : 200;
+      delivery.answeredStatus = status;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (failure?.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+      res.writeHead(status, headers).end(JSON.stringify(status < 300 ? { received: true } : { error: verifyError ?? 'failing on purpose' }));
+    }
+    deliveries.push(delivery);
+    for (const wake of [...waiters]) wake();
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
+
+  return {
+    url,
+    port,
+    deliveries,
+    accepted() {
+      const out = new Map<string, ReceivedDelivery>();
+      for (const d of deliveries) {
+        if (typeof d.answeredStatus === 'number' && d.answeredStatus >= 200 && d.answeredStatus < 300 && !out.has(d.id)) out.set(d.id, d);
+      }
+      return [...out.values()];
+    },
+    useSecret(value) {
+      secret = value;
+    },
+    failNext(count, mode = {}) {
+      for (let i = 0; i < count; i++) failures.push(mode);
+    },
+    waitFor(condition) {
+      const done = () => (typeof condition === 'number' ? deliveries.length >= condition : condition(deliveries));
+      if (done()) return Promise.resolve(deliveries);
+      return new Promise((resolve) => {
+        const wake = () => {
+          if (!done()) return;
+          waiters.delete(wake);
+          resolve(deliveries);
+        };
+        waiters.add(wake);
+      });
+    },
+    clear() {
+      deliveries.length = 0;
+      failures.length = 0;
+      seen.clear();
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * One delivery attempt: sign the body the Standard Webhooks way and POST it. The signature comes from the
+ * `standardwebhooks` library itself, so what the sandbox sends is by construction what public verifiers check.
+ */
+import { Webhook } from 'standardwebhooks';
+import { elapsedSince, monotonicNow } from '../clock.js';
+import { parseRetryAfter } from './schedule.js';
+
+export interface SignedRequest {
+  url: string;
+  secret: string;
+  webhookId: string;
+  /** Sandbox time of the attempt, epoch ms (sent as unix seconds). */
+  at: number;
+  body: string;
+  timeoutMs: number;
+  /** Aborted when the sandbox closes. */
+  signal: AbortSignal;
+  userAgent: string;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode?: number;
+  error?: string;
+  retryAfterMs?: number;
+  durationMs: number;
+}
+
+export function signatureHeaders(secret: string, webhookId: string, at: number, body: string): Record<string, string> {
+  const timestamp = Math.floor(at / 1000);
+  return {
+    'webhook-id': webhookId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': new Webhook(secret).sign(webhookId, new Date(timestamp * 1000), body),
+  };
+}
+
+export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
+  const started = monotonicNow();
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  try {
+    const res = await fetch(req.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': req.userAgent,
+        ...signatureHeaders(req.secret, req.webhookId, req.at, req.body),
+      },
+      body: req.body,
+      // A redirect is an answer that is not 2xx: the service does not follow it, so neither does the sandbox.
+      redirect: 'manual',
+      signal: AbortSignal.any([timeout, req.signal]),
+    });
+    // The timeout covers the whole exchange, body included, as a receiver that never finishes is as dead as one that never answers.
+    await res.arrayBuffer();
+    const ok = res.status >= 200 && res.status < 300;
+    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), req.at) : undefined;
+    return { ok, statusCode: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), durationMs: elapsedSince(started) };
+  } catch (error) {
+    return { ok: false, error: describeFailure(error, timeout, req.timeoutMs), durationMs: elapsedSince(started) };
+  }
+}
+
+function describeFailure(error: unknown, timeout: AbortSignal, timeoutMs: number): string {
+  if (timeout.aborted) return `timeout: no answer within ${timeoutMs} ms`;
+  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err.name === 'AbortError') return 'aborted: the sandbox closed';
+  const code = err.cause?.code;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset by the receiver',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found (DNS lookup failed)',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    UND_ERR_SOCKET: 'connection closed by the receiver',
+  };
+  if (code && known[code]) return known[code];
+  return err.cause?.message ?? err.message ?? String(error);
+}

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+
+let t: TestSandbox;
+let auth: Auth;
+beforeEach(async () => {
+  t = await testSandbox(FROZEN);
+  auth = await t.demoAuth();
+});
+afterEach(() => t.close());
+
+const create = (contract: object, extra: object = {}) => t.post('/api/contract', { data: { action: 'create', contract, ...extra } }, auth);
+
+describe('contract create', () => {
+  it('with content answers 201 with the key and an ISO create time', async () => {
+    const res = await create({ name: 'NDA', value: '<p>hi</p>' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.stringMatching(/^[A-Za-z0-9]+$/) },
+      code: '201',
+      message: 'Contract created',
+    });
+  });
+
+  it('from a template copies the template content', async () => {
+    const res = await create({ name: 'From template', templateKey: DEMO.templateKey });
+    expect(res.status).toBe(201);
+    const stored = t.sandbox.services.store.contracts.get(res.body.contract.contractKey)!;
+    expect(stored.value).toContain('Mutual non-disclosure');
+    expect(stored.templateKey).toBe(DEMO.templateKey);
+  });
+
+  it('with recipients creates and sends', async () => {
+    const res = await create({ name: 'C&S', value: 'x' }, { recipients: [{ email: 'a@b.test', fullname: 'A B', position: 1 }] });
+    const key = res.body.contract.contractKey;
+    const list = await t.post('/api/contract', { data: { action: 'list' } }, auth);
+    expect(list.body.contracts.find((c: { contractKey: string }) => c.contractKey === key).status).not.toBe('Created');
+    const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: key } }, auth);
+    expect(recipients.body.recipients).toHaveLength(1);
+  });
+
+  it('uses the given userKey, and refuses another client\'s user', async () => {
+    expect((await create({ name: 'x', value: 'y' }, { userKey: 'demoUser2' })).status).toBe(201);
+    const res = await create({ name: 'x', value: 'y' }, { userKey: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('User not found');
+  });
+
+  it.each([
+    ['no name', { value: 'x' }, 400, 'data.contract.name'],
+    ['an empty name', { name: '', value: 'x' }, 400, 'data.contract.name'],
+    ['neither value nor templateKey', { name: 'x' }, 400, 'data.contract'],
+    ['both value and templateKey', { name: 'x', value: 'y', templateKey: DEMO.templateKey }, 400, 'data.contract'],
+    ['a numeric value', { name: 'x', value: 5 }, 400, 'data.contract.value'],
+  ])('refuses %s', async (_name, contract, status, path) => {
+    const res = await create(contract);
+    expect(res.status).toBe(status);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('answers 404 for an unknown template', async () => {
+    const res = await create({ name: 'x', templateKey: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: 'Template not found' });
+  });
+
+  it('refuses a recipient without email when sending', async () => {
+    const res = await create({ name: 'x', value: 'y' }, { recipients: [{ fullname: 'No Mail' }] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'data.recipients.0.email', message: 'Required for a new recipient' }]);
+  });
+});
+
+describe('contract list', () => {
+  it('lists the client\'s contracts in creation order with ISO times and status Created', async () => {
+    await create({ name: 'one', value: '1' });
+    await t.sandbox.services.clock.advance(60_000);
+    await create({ name: 'two', value: '2' });
+    const res = await t.post('/api/contract', { data: { action: 'list' } }, auth);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Contracts found');
+    expect(res.body.contracts.map((c: { name: string }) => c.name)).toEqual(['one', 'two']);
+    expect(res.body.contracts[1]).toEqual({
+      createTime: '2026-03-01T09:01:00.000Z',
+      changeTime: '2026-03-01T09:01:00.000Z',
+      contractKey: expect.any(String),
+      name: 'two',
+      status: 'Created',
+    });
+  });
+
+  it('never shows another client\'s contracts', async () => {
+    await create({ name: 'mine', value: '1' });
+    const platform = await t.platformToken();
+    const other = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'O' } } }, { bearer: platform });
+    const res = await t.post('/api/contract', { data: { action: 'list', clientKey: other.body.client.clientKey } }, { bearer: platform });
+    expect(res.body.contracts).toEqual([]);
+  });
+});
+
+describe('contract archive', () => {
+  it('answers the key and name with "Contract archived", then refuses a second archive', async () => {
+    const key = (await create({ name: 'Old', value: 'x' })).body.contract.contractKey;
+    const res = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ contract: { contractKey: key, name: 'Old' }, code: '200', message: 'Contract archived' });
+    const again = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect(again.status).toBe(409);
+  });
+
+  it('answers 404 for another client\'s contract, as if it did not exist', async () => {
+    const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
+    const platform = await t.platformToken();
+    const other = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'O' } } }, { bearer: platform });
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'archive', clientKey: other.body.client.clientKey, contract: { contractKey: key } } },
+      { bearer: platform },
+    );
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Contract not found');
+  });
+});
+
+describe('operations the spec does not show', () => {
+  it.each(['read', 'update', 'delete'])('answers 400 Unknown action for contract %s, naming the valid ones', async (action) => {
+    const res = await t.post('/api/contract', { data: { action } }, auth);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(`Unknown action "${action}" for /api/contract; valid actions: list, create, archive`);
+  });
+});
