@@ -6,7 +6,7 @@
  * control endpoint is fuzzed without touching this file. Fixed seed, bounded runs: FUZZ_RUNS=2000 hunts longer.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { Scope } from '../src/http/action.js';
 import { resources } from '../src/resources/index.js';
 import {
@@ -22,6 +22,9 @@ import {
   render,
 } from './fuzz-kit.js';
 import { type Answer, DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+
+// A long hunt (FUZZ_RUNS=2000) takes minutes per operation; the default run takes a fraction of a second.
+vi.setConfig({ testTimeout: 20_000 + FUZZ_RUNS * 500 });
 
 const prototypeKeys = () => [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
 const pristine = prototypeKeys();
@@ -245,6 +248,40 @@ describe('fuzzing the control API', async () => {
         if (res.status >= 400) expect(snapshot(t), `state changed by a refused ${path} request: ${text.slice(0, 300)}`).toBe(before);
         expectPrototypesClean();
         await expectHealthy(t);
+      }),
+      fuzzOptions,
+    );
+  });
+
+  const getRoutes = [
+    ...new Set(probe.sandbox.app.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/__sandbox/')).map((r) => r.path)),
+  ];
+  const queryValue = fc.oneof(
+    fc.constantFrom('', 'pending', 'contract.signed', '__proto__', '\u0000', '\ud800', '😀', 'x'.repeat(3000), '[]', '{}', '-1', '1e309'),
+    fc.string({ unit: 'binary', maxLength: 30 }),
+  );
+  const queryKey = fc.oneof(
+    fc.constantFrom('webhookKey', 'event', 'status', 'contractKey', 'clientKey', 'kind', 'limit', 'since', '__proto__', 'constructor', 'prototype'),
+    fc.string({ maxLength: 10 }),
+  );
+
+  /** Percent-encodes bytes, so lone surrogates go out as the replacement character rather than throwing. */
+  const percent = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+  /** Query text no encoder writes: broken escapes, invalid UTF-8, repeated and empty keys. */
+  const rawQuery = fc.constantFrom('', '%', '%zz', 'status=%ED%A0%80', 'event=%C0%AF', 'status=pending&status=failed', '=', '&&', 'a[b]=c', 'webhookKey');
+
+  it.each(getRoutes)('GET %s answers hostile query strings and path parameters with JSON', async (route) => {
+    w = await world();
+    const { t, keys } = w;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }), fc.option(queryValue), rawQuery, async (pairs, param, extra) => {
+        const path = param === null ? fillParams(route, keys) : route.replace(/:\w+(\{[^}]*\})?/g, () => percent(param) || 'x');
+        const query = [...pairs.map(([k, v]) => `${percent(k)}=${percent(v)}`), extra].join('&');
+        const before = snapshot(t);
+        const res = await t.request(`${path}?${query}`);
+        expectWellFormed(res, `GET ${path}?${query}`);
+        expect(snapshot(t), 'a GET changes nothing').toBe(before);
+        expectPrototypesClean();
       }),
       fuzzOptions,
     );
