@@ -1,21 +1,59 @@
 /**
- * The contract lifecycle (decisions §6). Sending records who was sent what in the contract's history and
- * emits `contract.sent`; the recipient simulation subscribes to the bus.
+ * The contract lifecycle (decisions §6, §7): sending, recipients taking their turn, acting, and the contract status
+ * that follows. What a recipient may do is decided by the table in lifecycle-rules.ts; this file applies it.
+ *
+ * Every operation first writes all its changes (recipients, placeholders, status, history) and only then emits its
+ * events, in order. A subscriber that reacts at once (a scenario acting on `recipient.notified`) therefore always
+ * sees a consistent contract, and can re-enter `actAsRecipient` safely.
  */
 import type { OpContext } from '../context.js';
 import { emitContractEvent } from '../context.js';
 import { ApiError } from '../errors.js';
-import type { ContractRecord } from '../store/records.js';
+import type { ContractRecord, HistoryEntry, RecipientRecord, RecipientRole } from '../store/records.js';
+import { isoTime } from '../time-format.js';
 import { assertOpen, recordHistory } from './contracts.js';
+import {
+  OUTCOME,
+  OUTCOME_STATUS,
+  PAST,
+  RECIPIENT_RULES,
+  type Refusal,
+  STATUS,
+  VERBS,
+  type Verb,
+  advanceStatus,
+  hasSeen,
+  hasTurn,
+  isDone,
+  openPosition,
+  verbKind,
+} from './lifecycle-rules.js';
+import { specialKey } from './placeholders.js';
 import { recipientsOf } from './recipients.js';
 
+type Emit = () => void;
+
+export interface ActOptions {
+  /** For `sign`: a text signature or an image data URI; a generated SVG signature otherwise. */
+  signature?: string | undefined;
+}
+
+/**
+ * Sends a contract, or sends it again. The first send moves `Created` to `Sent`; every send records a `sent`
+ * history entry and emits `contract.sent`. Recipients whose turn it is and who have not been notified are notified;
+ * recipients already notified who have not finished are notified again (a reminder). Finished recipients are left
+ * alone, and the status never moves back.
+ */
 export function sendContract(ctx: OpContext, contract: ContractRecord): void {
   assertOpen(contract, 'be sent');
   const recipients = recipientsOf(ctx, contract.contractKey);
   if (recipients.length === 0) {
     throw ApiError.conflict('Contract has no recipients; send data.recipients to add them');
   }
-  const status = contract.status === 'Created' ? 'Sent' : contract.status;
+  if (recipients.every(isDone)) {
+    throw ApiError.conflict('Every recipient of this contract has already acted; there is nobody left to send it to');
+  }
+  const status = advanceStatus(contract.status, STATUS.sent);
   recordHistory(
     ctx,
     contract,
@@ -26,9 +64,195 @@ export function sendContract(ctx: OpContext, contract: ContractRecord): void {
     },
     { status },
   );
-  emitContractEvent(ctx, 'contract.sent', contract.platformId, {
-    contractKey: contract.contractKey,
-    clientKey: contract.clientKey,
-    status,
-  });
+  const emits: Emit[] = [() => emitContractEvent(ctx, 'contract.sent', contract.platformId, eventData(contract, status))];
+  settle(ctx, contract, emits, { renotify: true });
+  run(emits);
+}
+
+/**
+ * Acts as a recipient: `view`, or the verb of its role. Looks the recipient up across the whole store (the control
+ * API and scenarios are tenant-agnostic); with `ctx.client` set, recipients of other clients answer 404.
+ */
+export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb, options: ActOptions = {}): RecipientRecord {
+  const recipient = ctx.store.recipients.get(recipientKey);
+  if (!recipient || (ctx.client && ctx.client.clientKey !== recipient.clientKey)) throw ApiError.notFound('Recipient not found');
+  if (!VERBS.includes(verb)) throw ApiError.badRequest(`Unknown verb "${String(verb)}"; use one of ${VERBS.join(', ')}`);
+  if (options.signature !== undefined && verb !== 'sign') throw ApiError.badRequest(`A signature only goes with sign, not ${verb}`);
+  const signature = options.signature !== undefined ? checkSignature(options.signature) : undefined;
+  const contract = ctx.store.contracts.get(recipient.contractKey);
+  if (!contract) throw ApiError.notFound('Recipient not found');
+  if (contract.status === STATUS.archived) throw ApiError.conflict(`Contract ${contract.contractKey} is archived; its recipients cannot ${verb}`);
+
+  const cell = RECIPIENT_RULES[recipient.state][verbKind(recipient.action, verb)];
+  if ('refuse' in cell) throw ApiError.conflict(refusalMessage(ctx, contract, recipient, verb, cell.refuse));
+
+  const now = ctx.clock.now();
+  const emits: Emit[] = [];
+  const key = recipient.recipientKey;
+  // Acting implies viewing: the first view is its own step, with its own event.
+  if (!hasSeen(recipient)) {
+    ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
+    const status = step(ctx, contract, { event: 'seen', recipientKey: key }, STATUS.seen);
+    emits.push(() => emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(contract, status, key)));
+  }
+  if (cell.to === 'outcome') {
+    const role = recipient.action;
+    ctx.store.recipients.update(key, {
+      state: OUTCOME[role],
+      actedAt: now,
+      changeTime: now,
+      ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
+    });
+    if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!);
+    const status = step(ctx, contract, { event: PAST[role], recipientKey: key }, OUTCOME_STATUS[role]);
+    if (role === 'sign') emits.push(() => emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(contract, status, key)));
+    if (role === 'approve') emits.push(() => emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(contract, status, key)));
+    settle(ctx, contract, emits, { renotify: false });
+  }
+  run(emits);
+  return ctx.store.recipients.get(key)!;
+}
+
+/**
+ * After recipients of a sent contract were updated or deleted: the turn may have moved (a blocking recipient
+ * removed or repositioned), and the contract may now be complete (the last unsigned signer removed).
+ */
+export function recipientsChanged(ctx: OpContext, contract: ContractRecord, entry: Omit<HistoryEntry, 'at' | 'cause'>): void {
+  recordHistory(ctx, contract, { ...entry, status: contract.status });
+  if (contract.status === STATUS.created || contract.status === STATUS.archived) return;
+  const emits: Emit[] = [];
+  settle(ctx, contract, emits, { renotify: false });
+  run(emits);
+}
+
+/**
+ * A fully signed contract stays fully signed: it takes no new `sign` recipient (a new recipient's role defaults to
+ * sign) and no recipient changes its role to sign. Viewers, approvers and lockers may still be added.
+ */
+export function assertKeepsFullySigned(contract: ContractRecord, change: { current?: RecipientRole | undefined; action?: RecipientRole | undefined }): void {
+  if (contract.status !== STATUS.fullySigned) return;
+  const becomesSigner = change.current === undefined ? (change.action ?? 'sign') === 'sign' : change.action === 'sign' && change.current !== 'sign';
+  if (becomesSigner) {
+    throw ApiError.conflict('Contract is fully signed; it takes no new sign recipient (add view, approve or lock recipients instead)');
+  }
+}
+
+/** Applies one step: history entry plus the status it leads to. Returns the new status. */
+function step(ctx: OpContext, contract: ContractRecord, entry: Omit<HistoryEntry, 'at' | 'cause' | 'status'>, stepStatus: string): string {
+  const status = advanceStatus(contract.status, stepStatus);
+  recordHistory(ctx, contract, { ...entry, status }, { status });
+  return status;
+}
+
+/** Brings a sent contract up to date: role changes, completion, whose turn it is. Queues the events. */
+function settle(ctx: OpContext, contract: ContractRecord, emits: Emit[], options: { renotify: boolean }): void {
+  const now = ctx.clock.now();
+  // A recipient that had seen the contract and was then made a `view` recipient has done its part.
+  for (const r of recipientsOf(ctx, contract.contractKey)) {
+    if (r.action === 'view' && r.state === 'seen') {
+      ctx.store.recipients.update(r.recipientKey, { state: 'viewed', actedAt: now, changeTime: now });
+      recordHistory(ctx, contract, { event: 'viewed', recipientKey: r.recipientKey, status: contract.status });
+    }
+  }
+  const signers = recipientsOf(ctx, contract.contractKey).filter((r) => r.action === 'sign');
+  if (contract.status !== STATUS.fullySigned && signers.length > 0 && signers.every((r) => r.state === 'signed')) {
+    const status = step(ctx, contract, { event: 'fully_signed' }, STATUS.fullySigned);
+    emits.push(() => emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(contract, status)));
+  }
+  notifyDue(ctx, contract, emits, options.renotify);
+}
+
+/** Notifies every waiting recipient whose turn it is; with `renotify`, reminds those notified but not done. */
+function notifyDue(ctx: OpContext, contract: ContractRecord, emits: Emit[], renotify: boolean): void {
+  const recipients = recipientsOf(ctx, contract.contractKey);
+  const open = openPosition(recipients);
+  const now = ctx.clock.now();
+  for (const r of recipients) {
+    if (isDone(r)) continue;
+    const first = r.state === 'waiting';
+    if (first ? !hasTurn(r, open) : !renotify) continue;
+    if (first) ctx.store.recipients.update(r.recipientKey, { state: 'notified', notifiedAt: now, changeTime: now });
+    recordHistory(ctx, contract, { event: 'notified', recipientKey: r.recipientKey, status: contract.status, ...(first ? {} : { detail: { reminder: true } }) });
+    const { recipientKey } = r;
+    emits.push(() =>
+      ctx.bus.emit({ type: 'recipient.notified', platformId: contract.platformId, contractKey: contract.contractKey, clientKey: contract.clientKey, recipientKey, cause: ctx.cause }),
+    );
+  }
+}
+
+function run(emits: Emit[]): void {
+  for (const emit of emits) emit();
+}
+
+function eventData(contract: ContractRecord, status: string, recipientKey?: string) {
+  return { contractKey: contract.contractKey, clientKey: contract.clientKey, ...(recipientKey !== undefined ? { recipientKey } : {}), status };
+}
+
+function refusalMessage(ctx: OpContext, contract: ContractRecord, r: RecipientRecord, verb: Verb, refusal: Refusal): string {
+  switch (refusal) {
+    case 'not-notified': {
+      if (contract.status === STATUS.created) return `Recipient ${r.recipientKey} cannot ${verb} yet: the contract has not been sent`;
+      const open = openPosition(recipientsOf(ctx, contract.contractKey));
+      if (open !== undefined && r.position !== undefined && r.position > open) {
+        return `Recipient at position ${r.position} cannot ${verb} before position ${open} is done`;
+      }
+      return `Recipient ${r.recipientKey} cannot ${verb} yet: it has not been notified`;
+    }
+    case 'already-viewed':
+      return `Recipient ${r.recipientKey} has already viewed the contract; each recipient views once`;
+    case 'already-acted':
+      return `Recipient ${r.recipientKey} has already ${PAST[r.action]} the contract`;
+    case 'wrong-role':
+      return r.action === 'view'
+        ? `Recipient ${r.recipientKey} has the role "view"; it can only view, not ${verb}`
+        : `Recipient ${r.recipientKey} has the role "${r.action}"; it can ${r.action} or view, not ${verb}`;
+  }
+}
+
+/** Special placeholders 1..4 get their values on signing (decisions §6); their insertions stay as placed. */
+function fillSpecialPlaceholders(ctx: OpContext, recipient: RecipientRecord): void {
+  const now = ctx.clock.now();
+  const values = {
+    1: isoTime(recipient.actedAt ?? now),
+    2: recipient.fullname ?? '',
+    3: recipient.email ?? '',
+    4: recipient.signature ?? '',
+  } as const;
+  for (const code of [1, 2, 3, 4] as const) {
+    const key = specialKey(recipient.recipientKey, code);
+    if (ctx.store.placeholders.has(key)) ctx.store.placeholders.update(key, { value: values[code], changeTime: now });
+  }
+}
+
+const IMAGE_DATA_URI = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+export const MAX_TEXT_SIGNATURE = 200;
+
+/** A signature is a short text, or an image as a base64 data URI. */
+export function checkSignature(signature: string): string {
+  if (signature.startsWith('data:')) {
+    if (!IMAGE_DATA_URI.test(signature)) {
+      throw ApiError.badRequest('signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image', [
+        { path: 'signature', message: 'Not an image data URI' },
+      ]);
+    }
+    return signature;
+  }
+  const text = signature.trim();
+  if (text.length === 0 || text.length > MAX_TEXT_SIGNATURE || /[\r\n]/.test(text)) {
+    throw ApiError.badRequest(`signature: a text signature is one line of 1 to ${MAX_TEXT_SIGNATURE} characters`, [
+      { path: 'signature', message: 'Not a text signature' },
+    ]);
+  }
+  return text;
+}
+
+/** The stand-in signature when none is given: the recipient's name as an SVG image (deterministic). */
+export function generatedSignature(recipient: Pick<RecipientRecord, 'fullname' | 'email'>): string {
+  const name = escapeXml(recipient.fullname || recipient.email || 'Signed');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80"><text x="10" y="52" font-family="cursive" font-size="32">${name}</text></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
 }

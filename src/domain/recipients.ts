@@ -49,6 +49,11 @@ export function assertChangeable(recipient: RecipientRecord, what: string): void
   }
 }
 
+/** Whether applying `fields` would change the recipient (a re-send may repeat a recipient exactly as it is). */
+export function changesRecipient(recipient: RecipientRecord, fields: RecipientFields): boolean {
+  return Object.entries(fields).some(([k, v]) => v !== undefined && (recipient as unknown as Record<string, unknown>)[k] !== v);
+}
+
 export function updateRecipient(ctx: OpContext, recipient: RecipientRecord, fields: RecipientFields): RecipientRecord {
   assertChangeable(recipient, 'be changed');
   return ctx.store.recipients.update(recipient.recipientKey, { ...defined(fields), changeTime: ctx.clock.now() });

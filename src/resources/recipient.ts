@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { OpContext } from '../context.js';
 import { requireClient } from '../context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
-import { sendContract } from '../domain/lifecycle.js';
-import { addRecipient, assertChangeable, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
+import { assertKeepsFullySigned, recipientsChanged, sendContract } from '../domain/lifecycle.js';
+import { addRecipient, assertChangeable, changesRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
@@ -17,12 +17,16 @@ export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items
   assertOpen(contract, 'be sent');
   // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
   const existing = items.map((item) => (item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined));
-  for (const recipient of existing) if (recipient) assertChangeable(recipient, 'be changed');
-  items.forEach((item, i) => {
-    const { recipientKey: _key, clientKey: _client, ...fields } = item;
+  const changes = items.map(({ recipientKey: _key, clientKey: _client, ...fields }) => fields);
+  items.forEach((item, i) => assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action }));
+  // Naming a recipient exactly as it is changes nothing, so a re-send may repeat recipients that have acted.
+  existing.forEach((current, i) => {
+    if (current && changesRecipient(current, changes[i]!)) assertChangeable(current, 'be changed');
+  });
+  items.forEach((_item, i) => {
     const current = existing[i];
-    if (current) updateRecipient(ctx, current, fields);
-    else addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, fields);
+    if (!current) addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, changes[i]!);
+    else if (changesRecipient(current, changes[i]!)) updateRecipient(ctx, current, changes[i]!);
   });
   sendContract(ctx, ctx.store.contracts.get(contract.contractKey)!);
 }
@@ -89,7 +93,10 @@ export const recipientResource: ResourceSpec = {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
         assertOpen(contract, 'change recipients');
         const { recipientKey, clientKey: _client, ...fields } = input.data.recipient;
-        const recipient = updateRecipient(ctx, findRecipient(ctx, contract, recipientKey), fields);
+        const current = findRecipient(ctx, contract, recipientKey);
+        assertKeepsFullySigned(contract, { current: current.action, action: fields.action });
+        const recipient = updateRecipient(ctx, current, fields);
+        recipientsChanged(ctx, contract, { event: 'recipient_updated', recipientKey, detail: { changed: Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined) } });
         return reply(201, 'Recipient updated', { recipient: { changeTime: isoTime(recipient.changeTime) } });
       },
     }),
@@ -106,7 +113,9 @@ export const recipientResource: ResourceSpec = {
       handle(input, ctx) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
         assertOpen(contract, 'change recipients');
-        deleteRecipient(ctx, findRecipient(ctx, contract, input.data.recipient.recipientKey));
+        const recipient = findRecipient(ctx, contract, input.data.recipient.recipientKey);
+        deleteRecipient(ctx, recipient);
+        recipientsChanged(ctx, contract, { event: 'recipient_deleted', recipientKey: recipient.recipientKey });
         return reply(200, 'Recipient deleted', { result: true });
       },
     }),

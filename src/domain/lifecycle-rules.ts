@@ -1,0 +1,99 @@
+/**
+ * The lifecycle's rules as data (decisions §6), so one table decides every recipient action and docs/lifecycle.md
+ * and the tests can state the same table. Effects (store writes, events, emails) live in lifecycle.ts.
+ */
+import type { RecipientRecord, RecipientRole, RecipientState } from '../store/records.js';
+
+export type Verb = RecipientRole;
+export const VERBS: readonly Verb[] = ['view', 'sign', 'approve', 'lock'];
+
+/**
+ * How a verb relates to the recipient asking: `own` is the verb of its role (for a `view` recipient that is
+ * `view`), `view` is viewing by a recipient whose role is something else, `other` is any other role's verb.
+ */
+export type VerbKind = 'view' | 'own' | 'other';
+
+export type Refusal = 'not-notified' | 'already-viewed' | 'already-acted' | 'wrong-role';
+
+/** `outcome` is the done-state of the recipient's role: signed, approved, locked or viewed. */
+export type Cell = { to: 'seen' | 'outcome' } | { refuse: Refusal };
+
+/** Every recipient state × every kind of verb: the one place that says what a recipient may do. */
+export const RECIPIENT_RULES: Record<RecipientState, Record<VerbKind, Cell>> = {
+  waiting: { view: { refuse: 'not-notified' }, own: { refuse: 'not-notified' }, other: { refuse: 'wrong-role' } },
+  notified: { view: { to: 'seen' }, own: { to: 'outcome' }, other: { refuse: 'wrong-role' } },
+  seen: { view: { refuse: 'already-viewed' }, own: { to: 'outcome' }, other: { refuse: 'wrong-role' } },
+  signed: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
+  approved: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
+  locked: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
+  viewed: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
+};
+
+export const OUTCOME: Record<RecipientRole, RecipientState> = { sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' };
+
+export function verbKind(role: RecipientRole, verb: Verb): VerbKind {
+  if (verb === role) return 'own';
+  return verb === 'view' ? 'view' : 'other';
+}
+
+/** Done: the recipient has finished its part (its role's outcome). */
+export function isDone(recipient: Pick<RecipientRecord, 'state'>): boolean {
+  return recipient.state === 'signed' || recipient.state === 'approved' || recipient.state === 'locked' || recipient.state === 'viewed';
+}
+
+/** Has seen the contract: viewed it, or acted (acting implies viewing). */
+export function hasSeen(recipient: Pick<RecipientRecord, 'state'>): boolean {
+  return recipient.state === 'seen' || isDone(recipient);
+}
+
+/** `view` recipients never hold up the order (decisions §6). */
+export function blocksOrder(recipient: Pick<RecipientRecord, 'action' | 'state'>): boolean {
+  return recipient.action !== 'view' && !isDone(recipient);
+}
+
+/**
+ * The lowest position still open: the lowest position holding a sign/approve/lock recipient that has not acted.
+ * `undefined` when every position is done.
+ */
+export function openPosition(recipients: readonly Pick<RecipientRecord, 'action' | 'state' | 'position'>[]): number | undefined {
+  let lowest: number | undefined;
+  for (const r of recipients) {
+    if (r.position === undefined || !blocksOrder(r)) continue;
+    if (lowest === undefined || r.position < lowest) lowest = r.position;
+  }
+  return lowest;
+}
+
+/** Whose turn it is: no position, or a position at or below the lowest open one. */
+export function hasTurn(recipient: Pick<RecipientRecord, 'position'>, open: number | undefined): boolean {
+  return recipient.position === undefined || open === undefined || recipient.position <= open;
+}
+
+/**
+ * Contract statuses (decisions §6). The status reflects the furthest step reached: a step only moves it forward,
+ * and between `Approved` and `Signed` (same rank) the latest one wins. `Archived` sits outside the order.
+ */
+export const STATUS = {
+  created: 'Created',
+  sent: 'Sent',
+  seen: 'Seen',
+  approved: 'Approved',
+  signed: 'Signed',
+  fullySigned: 'Fully signed',
+  archived: 'Archived',
+} as const;
+
+const STATUS_RANK: Record<string, number> = { Created: 0, Sent: 1, Seen: 2, Approved: 3, Signed: 3, 'Fully signed': 4 };
+
+export function advanceStatus(current: string, step: string): string {
+  return (STATUS_RANK[step] ?? 0) >= (STATUS_RANK[current] ?? 0) ? step : current;
+}
+
+/**
+ * The contract status a recipient's outcome stands for. `lock` and `view` outcomes carry no status of their own
+ * (the service names none); they count as the view they imply.
+ */
+export const OUTCOME_STATUS: Record<RecipientRole, string> = { sign: STATUS.signed, approve: STATUS.approved, lock: STATUS.seen, view: STATUS.seen };
+
+/** Past tense of each verb, for history entries and messages. */
+export const PAST: Record<Verb, string> = { sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' };

@@ -1,0 +1,46 @@
+/**
+ * What each captured email says (decisions §9). The texts are the sandbox's own: the real service's wording is
+ * undocumented, so tests should assert on `kind`, `to`, `link` and `message` rather than on the prose.
+ */
+import type { ClientRecord, ContractRecord, RecipientRecord, RecipientRole, UserRecord } from '../store/records.js';
+
+export type EmailKind = 'signing_request' | 'approval_request' | 'view_request' | 'lock_request' | 'contract_signed' | 'contract_approved';
+
+export const REQUEST_KIND: Record<RecipientRole, EmailKind> = {
+  sign: 'signing_request',
+  approve: 'approval_request',
+  view: 'view_request',
+  lock: 'lock_request',
+};
+
+const REQUEST_VERB: Record<RecipientRole, string> = { sign: 'sign', approve: 'approve', view: 'view', lock: 'lock' };
+
+/** Who the contract comes from, as a recipient would read it. */
+export function senderName(client: ClientRecord | undefined, user: UserRecord | undefined): string {
+  return user?.fullname || client?.organization || client?.fullname || 'The sender';
+}
+
+export function defaultMessage(sender: string, contract: ContractRecord, role: RecipientRole): string {
+  return `${sender} has sent you "${contract.name}" to ${REQUEST_VERB[role]}.`;
+}
+
+export function requestSubject(contract: ContractRecord, role: RecipientRole): string {
+  return role === 'view' ? `"${contract.name}" has been shared with you` : `Please ${REQUEST_VERB[role]} "${contract.name}"`;
+}
+
+export function requestText(recipient: RecipientRecord, message: string, link: string): string {
+  const greeting = recipient.fullname ? `Hello ${recipient.fullname},` : 'Hello,';
+  return `${greeting}\n\n${message}\n\nOpen the contract: ${link}\n`;
+}
+
+export function noticeSubject(contract: ContractRecord, role: 'sign' | 'approve', fullySigned: boolean): string {
+  if (role === 'sign' && fullySigned) return `"${contract.name}" is fully signed`;
+  return `"${contract.name}" was ${role === 'sign' ? 'signed' : 'approved'}`;
+}
+
+export function noticeText(contract: ContractRecord, recipient: RecipientRecord | undefined, role: 'sign' | 'approve', fullySigned: boolean): string {
+  const who = recipient ? (recipient.fullname ? `${recipient.fullname} <${recipient.email ?? ''}>` : (recipient.email ?? 'A recipient')) : 'A recipient';
+  const done = role === 'sign' ? 'signed' : 'approved';
+  const tail = fullySigned ? '\nEvery signer has now signed.' : '';
+  return `${who} ${done} "${contract.name}" (${contract.contractKey}).${tail}\n`;
+}
