@@ -156,12 +156,12 @@ export function render(example: unknown, body: HostileBody): string {
         else delete (parent as Record<string | number, unknown>)[key];
         break;
       case 'replace':
-        setOwn(parent, key, m.value);
+        setOwn(parent, key, fresh(m.value));
         break;
       case 'addKey':
-        if (current !== null && typeof current === 'object' && !Array.isArray(current)) setOwn(current, m.key, m.value);
-        else if (Array.isArray(current)) current.push(m.value);
-        else setOwn(parent, key, { [m.key]: m.value });
+        if (current !== null && typeof current === 'object' && !Array.isArray(current)) setOwn(current, m.key, fresh(m.value));
+        else if (Array.isArray(current)) current.push(fresh(m.value));
+        else setOwn(parent, key, plant({}, [], m.key, fresh(m.value)));
         break;
       case 'wrapInArray':
         setOwn(parent, key, [current]);
@@ -177,6 +177,14 @@ export function render(example: unknown, body: HostileBody): string {
     text = text.replace(JSON.stringify(`\u0001raw${i}\u0001`), () => raw);
   });
   return text;
+}
+
+/**
+ * A private copy of a generated value: fast-check hands the same object to later runs (and to shrinking), so
+ * planting it as is would let one mutation edit another and even build cycles.
+ */
+function fresh(value: Json): Json {
+  return JSON.parse(JSON.stringify(value)) as Json;
 }
 
 /** Replaces `<NAME>` markers in an example body with real keys. */
