@@ -93,10 +93,10 @@ async function headersFor(t: TestSandbox, kind: AuthKind): Promise<Record<string
   }
 }
 
-/** Everything a refused request must not change. */
+/** Everything a refused request must not change: the store, the clock, the outbox and the delivery log. */
 function snapshot(t: TestSandbox): string {
   const { store, clock } = t.sandbox.services;
-  return JSON.stringify({ data: store.data, now: clock.now() });
+  return JSON.stringify({ data: store.data, now: clock.now(), emails: t.sandbox.outbox.size, deliveries: t.sandbox.webhooks.deliveries({}).length });
 }
 
 async function send(t: TestSandbox, path: string, text: string, type: string | undefined, headers: Record<string, string>): Promise<Answer> {
