@@ -130,6 +130,13 @@ describe('broken transfers', () => {
     const garbage = await rawExchange(s.port, 'HELLO / HTTP/9\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 400, message: expect.stringContaining('Malformed HTTP request') });
+    // Both framings at once is how requests are smuggled; Node refuses it, and the refusal is JSON too.
+    const smuggled = await rawExchange(
+      s.port,
+      'POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    );
+    expect(smuggled).toMatch(/^HTTP\/1\.1 400 /);
+    expect(smuggled).toContain('"code":400');
     const huge = await rawExchange(s.port, `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
     expect(huge).toContain('"code":431');
