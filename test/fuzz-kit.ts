@@ -7,7 +7,7 @@ import fc from 'fast-check';
 
 /** Fixed seed and bounded count for CI; FUZZ_SEED and FUZZ_RUNS turn it into a longer hunt. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20260301);
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
