@@ -52,7 +52,7 @@ it(`keeps the heap level through ${SECONDS}s of mixed traffic`, { timeout: (SECO
   const t = await testSandbox({ ...FROZEN, webhookLogLimit: LOG_LIMIT });
   const routes = t.sandbox.app.routes.map((r) => `${r.method} ${r.path}`);
   const recipientAction = routes.find((r) => /^POST \/__sandbox\/recipients\/:[^/]+\/:[^/]+$/.test(r));
-  const logReads = ['/__sandbox/emails', '/__sandbox/journal', '/__sandbox/webhook-deliveries'].filter((p) => routes.includes(`GET ${p}`));
+  const logReads = ['/__sandbox/emails', '/__sandbox/requests', '/__sandbox/webhook-deliveries'].filter((p) => routes.includes(`GET ${p}`));
 
   const statuses = new Map<number, number>();
   const serverErrors: string[] = [];
