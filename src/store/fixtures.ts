@@ -15,6 +15,7 @@ import { addRecipient } from '../domain/recipients.js';
 import { createWebhook } from '../resources/webhook.js';
 import { parseWith } from '../http/validation.js';
 import type { ClientRecord, PlatformRecord } from './records.js';
+import { parseYaml } from './yaml-parse.js';
 
 const keyPattern = z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only');
 
@@ -103,7 +104,7 @@ export async function readFixtures(path: string): Promise<FixtureFile[]> {
     const text = readFileSync(file, 'utf8');
     let raw: unknown;
     try {
-      raw = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : (await import('yaml')).parse(text);
+      raw = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : await parseYaml(text);
     } catch (error) {
       throw new Error(`Fixture file ${file} could not be parsed: ${(error as Error).message}`);
     }

@@ -1,13 +1,14 @@
 /**
- * The store: the only code that touches lowdb. In memory by default; with a data file, every change
- * schedules one coalesced, atomic write (lowdb's file adapter writes a temp file and renames it, so the
- * file is never left half-written). Many changes inside one flush window cost one write.
+ * The store: the only code that touches lowdb. In memory by default; with a data file, changes are persisted
+ * by `Persistence` (persist.ts): a lowdb JSON snapshot that is only ever replaced atomically, plus a journal of
+ * changed records appended once per flush window, so a request costs the same with 10 or 100,000 records
+ * stored. Nothing outside store/ knows how.
  */
-import { existsSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { Persistence, SnapshotFile, loadState } from './persist.js';
 import {
   type ClientRecord,
+  type CollectionName,
   type ContractRecord,
   type PlaceholderRecord,
   type PlatformRecord,
@@ -25,18 +26,17 @@ import { Table } from './table.js';
 export interface StoreOptions {
   /** JSON file to persist to; in memory when absent. */
   file?: string;
-  /** Longest time an acknowledged change waits before it is written (ms). */
+  /** Longest time an acknowledged change waits before its write to the data file starts (ms). */
   flushMs?: number;
+  /** Journal size (bytes) below which it is never compacted; tests lower it. */
+  minCompactBytes?: number;
 }
 
 export const DEFAULT_FLUSH_MS = 50;
 
 export class Store {
   private readonly db: Low<StoreData>;
-  private readonly flushMs: number;
-  private flushTimer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
-  private dirty = false;
+  private persistence: Persistence | undefined;
   readonly persistent: boolean;
 
   readonly platforms: Table<PlatformRecord>;
@@ -49,39 +49,48 @@ export class Store {
   readonly webhooks: Table<WebhookRecord>;
   readonly tokens: Table<TokenRecord>;
 
-  private constructor(db: Low<StoreData>, options: StoreOptions) {
+  private constructor(db: Low<StoreData>, persistent: boolean) {
     this.db = db;
-    this.persistent = options.file !== undefined;
-    this.flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
+    this.persistent = persistent;
     const data = db.data;
-    const changed = () => this.markDirty();
-    this.platforms = new Table(data.platforms, (r) => r.platformId, { apiKey: (r) => r.apiKey }, changed);
-    this.clients = new Table(data.clients, (r) => r.clientKey, { platform: (r) => r.platformId }, changed);
-    this.users = new Table(data.users, (r) => r.userKey, { client: (r) => r.clientKey }, changed);
-    this.contracts = new Table(data.contracts, (r) => r.contractKey, { client: (r) => r.clientKey }, changed);
-    this.recipients = new Table(data.recipients, (r) => r.recipientKey, { contract: (r) => r.contractKey }, changed);
+    // Each table reports the key of every record it inserts, updates or deletes: that is what gets journaled.
+    const changed = (collection: CollectionName) => (key: string) => this.persistence?.changed(collection, key);
+    this.platforms = new Table(data.platforms, (r) => r.platformId, { apiKey: (r) => r.apiKey }, changed('platforms'));
+    this.clients = new Table(data.clients, (r) => r.clientKey, { platform: (r) => r.platformId }, changed('clients'));
+    this.users = new Table(data.users, (r) => r.userKey, { client: (r) => r.clientKey }, changed('users'));
+    this.contracts = new Table(data.contracts, (r) => r.contractKey, { client: (r) => r.clientKey }, changed('contracts'));
+    this.recipients = new Table(data.recipients, (r) => r.recipientKey, { contract: (r) => r.contractKey }, changed('recipients'));
     this.placeholders = new Table(
       data.placeholders,
       (r) => r.placeholderKey,
       { contract: (r) => r.contractKey, template: (r) => r.templateKey },
-      changed,
+      changed('placeholders'),
     );
-    this.templates = new Table(data.templates, (r) => r.templateKey, { client: (r) => r.clientKey }, changed);
-    this.webhooks = new Table(data.webhooks, (r) => r.webhookKey, { client: (r) => r.clientKey }, changed);
-    this.tokens = new Table(data.tokens, (r) => r.token, { platform: (r) => r.platformId }, changed);
+    this.templates = new Table(data.templates, (r) => r.templateKey, { client: (r) => r.clientKey }, changed('templates'));
+    this.webhooks = new Table(data.webhooks, (r) => r.webhookKey, { client: (r) => r.clientKey }, changed('webhooks'));
+    this.tokens = new Table(data.tokens, (r) => r.token, { platform: (r) => r.platformId }, changed('tokens'));
   }
 
   /** Opens a store. `loaded` tells whether an existing data file was read (so fixtures are not applied again). */
   static async open(options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
-    const adapter = options.file ? new JSONFile<StoreData>(options.file) : new Memory<StoreData>();
-    const db = new Low<StoreData>(adapter, emptyData());
-    let loaded = false;
-    if (options.file && existsSync(options.file)) {
-      await db.read();
-      loaded = db.data !== null && typeof db.data === 'object';
-      db.data = normalise(loaded ? db.data : emptyData());
-    }
-    return { store: new Store(db, options), loaded };
+    if (!options.file) return { store: new Store(new Low<StoreData>(new Memory<StoreData>(), emptyData()), false), loaded: false };
+    const snapshot = new SnapshotFile(options.file);
+    const db = new Low<StoreData>(snapshot, emptyData());
+    const journalFile = `${options.file}.journal`;
+    // Low.read() would read the snapshot alone; the journal's changes are replayed on top of it.
+    const state = await loadState(snapshot, journalFile);
+    const loaded = state.data !== null;
+    db.data = normalise(state.data ?? emptyData());
+    const store = new Store(db, true);
+    const persistence = new Persistence(snapshot, journalFile, () => db.data, {
+      flushMs: options.flushMs ?? DEFAULT_FLUSH_MS,
+      ...(options.minCompactBytes !== undefined ? { minCompactBytes: options.minCompactBytes } : {}),
+      // Never crash the server over a disk hiccup: the changes stay pending and the next flush tries again.
+      onError: (error) => process.emitWarning(`esign-sandbox: could not write the data file: ${String(error)}`),
+    }, { snapshotExists: snapshot.bytes > 0, journalBytes: state.validBytes });
+    await persistence.start(state.validBytes);
+    store.persistence = persistence;
+    return { store, loaded };
   }
 
   /** The live state object (for snapshots; treat as read-only). */
@@ -102,56 +111,26 @@ export class Store {
     this.templates.rebuild(d.templates);
     this.webhooks.rebuild(d.webhooks);
     this.tokens.rebuild(d.tokens);
-    this.markDirty();
+    this.persistence?.replaced();
   }
 
   /** Writes pending changes now and waits until they are on disk. */
   async flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    while (this.dirty || this.writing) {
-      if (this.writing) {
-        await this.writing;
-        continue;
-      }
-      await this.writeNow();
-    }
+    await this.persistence?.flush();
   }
 
+  /** Flushes everything, folds the journal into the snapshot and releases the files. */
   async close(): Promise<void> {
-    await this.flush();
+    const persistence = this.persistence;
+    this.persistence = undefined;
+    await persistence?.close();
   }
 
-  private markDirty(): void {
-    if (!this.persistent) return;
-    this.dirty = true;
-    if (this.flushTimer || this.writing) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.writeNow();
-    }, this.flushMs);
-  }
-
-  private writeNow(): Promise<void> {
-    this.dirty = false;
-    const write = this.db
-      .write()
-      .catch((error: unknown) => {
-        // Keep the change pending so the next flush tries again; never crash the server over a disk hiccup.
-        this.dirty = true;
-        process.emitWarning(`esign-sandbox: could not write the data file: ${String(error)}`);
-      })
-      .finally(() => {
-        this.writing = undefined;
-        if (this.dirty && !this.flushTimer) {
-          this.flushTimer = setTimeout(() => {
-            this.flushTimer = undefined;
-            void this.writeNow();
-          }, this.flushMs);
-        }
-      });
-    this.writing = write;
-    return write;
+  /** Releases the data file without writing pending changes, as a killed process would (for crash tests). */
+  async abandon(): Promise<void> {
+    const persistence = this.persistence;
+    this.persistence = undefined;
+    await persistence?.abandon();
   }
 }
 

@@ -7,12 +7,15 @@ type IndexFn<T> = (record: T) => string | undefined;
 
 export class Table<T extends object> {
   private readonly indexes = new Map<string, { fn: IndexFn<T>; map: Map<string, Set<string>> }>();
+  /** Kept by hand: counting the keys of a 100,000-record object on every health check is not free. */
+  private count = 0;
 
   constructor(
     private rows: Record<string, T>,
     private readonly keyOf: (record: T) => string,
     indexes: Record<string, IndexFn<T>>,
-    private readonly onChange: () => void,
+    /** Told the key of every record inserted, updated or deleted (the store journals them). */
+    private readonly onChange: (key: string) => void,
   ) {
     for (const [name, fn] of Object.entries(indexes)) this.indexes.set(name, { fn, map: new Map() });
     this.rebuild(rows);
@@ -21,6 +24,7 @@ export class Table<T extends object> {
   /** Points the table at a new backing object (after load, reset or restore). */
   rebuild(rows: Record<string, T>): void {
     this.rows = rows;
+    this.count = Object.keys(rows).length;
     for (const index of this.indexes.values()) {
       index.map.clear();
       for (const [key, row] of Object.entries(rows)) this.addToIndex(index, key, row);
@@ -36,7 +40,7 @@ export class Table<T extends object> {
   }
 
   get size(): number {
-    return Object.keys(this.rows).length;
+    return this.count;
   }
 
   all(): T[] {
@@ -60,8 +64,9 @@ export class Table<T extends object> {
     const key = this.keyOf(record);
     if (this.has(key)) throw new Error(`duplicate key ${key}`);
     this.rows[key] = record;
+    this.count++;
     for (const index of this.indexes.values()) this.addToIndex(index, key, record);
-    this.onChange();
+    this.onChange(key);
     return record;
   }
 
@@ -76,7 +81,7 @@ export class Table<T extends object> {
         this.addToIndex(index, key, record);
       }
     }
-    this.onChange();
+    this.onChange(key);
     return record;
   }
 
@@ -84,8 +89,9 @@ export class Table<T extends object> {
     const record = this.get(key);
     if (!record) return undefined;
     delete this.rows[key];
+    this.count--;
     for (const index of this.indexes.values()) this.removeFromIndex(index, key, index.fn(record));
-    this.onChange();
+    this.onChange(key);
     return record;
   }
 

@@ -1,0 +1,394 @@
+/**
+ * Persistence of the store to a data file: a JSON snapshot (written through lowdb, atomically) plus an
+ * append-only journal of changed records beside it (`<file>.journal`, JSON lines). See docs/persistence.md.
+ *
+ * Why a journal: rewriting the whole snapshot on every flush costs O(store) per flush, so the cost of a
+ * request would grow with the store. Instead each flush appends one line holding the records that changed
+ * since the last flush (their state at flush time, so many changes to one record cost one entry), and the
+ * journal is folded into a fresh snapshot once it has grown as large as the snapshot itself: every byte of
+ * snapshot written is paid for by at least as many bytes of journal, so the work per change stays O(1)
+ * amortised however large the store gets.
+ *
+ * Why generations: compaction writes the new snapshot (atomic rename) and then empties the journal. A crash
+ * between the two leaves an old journal beside a newer snapshot; its lines carry the older generation and are
+ * skipped on load, so stale record states never overwrite newer ones.
+ */
+import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+import { monotonicNow } from '../clock.js';
+import { ConfigError } from '../config.js';
+import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
+
+/** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
+export const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+
+/** One journal line: the generation it belongs to and the records it sets (`null`: deleted). */
+interface JournalLine {
+  g: number;
+  ops: [CollectionName, string, unknown][];
+}
+
+/**
+ * lowdb adapter for the snapshot. Unlike lowdb's JSONFile it fsyncs the temporary file before renaming it over
+ * the data file (and the folder after), so the snapshot survives power loss, not only a killed process; and it
+ * carries the journal generation in the file without putting it into the live data.
+ */
+export class SnapshotFile implements Adapter<StoreData> {
+  generation = 0;
+  /** Size of the last snapshot read or written, in bytes. */
+  bytes = 0;
+  private readonly tmp: string;
+
+  constructor(readonly file: string) {
+    this.tmp = join(dirname(file), `.${basename(file)}.tmp`);
+  }
+
+  async read(): Promise<StoreData | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(`Data file ${this.file} is not valid JSON (${(error as Error).message}); move it away or fix it`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new ConfigError(`Data file ${this.file} does not hold a JSON object`);
+    }
+    const { generation, ...data } = parsed as Record<string, unknown>;
+    this.generation = typeof generation === 'number' && Number.isInteger(generation) ? generation : 0;
+    this.bytes = Buffer.byteLength(text);
+    return data as unknown as StoreData;
+  }
+
+  /** lowdb's Adapter interface: the state at the moment of the call. */
+  async write(data: StoreData): Promise<void> {
+    await this.writeText(JSON.stringify({ ...data, generation: this.generation }));
+  }
+
+  /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
+  async writeText(text: string): Promise<void> {
+    const handle = await open(this.tmp, 'w');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(this.tmp, this.file);
+    await syncFolder(dirname(this.file));
+    this.bytes = Buffer.byteLength(text);
+  }
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot open or fsync a folder; the rename is still atomic there.
+  }
+}
+
+export interface LoadedState {
+  data: StoreData | null;
+  /** Journal lines replayed on top of the snapshot. */
+  replayed: number;
+}
+
+/**
+ * Reads the snapshot and replays the journal lines of its generation. A last line that does not parse is a
+ * write torn by a crash: it is cut off. A bad line anywhere else means the file was damaged by hand.
+ */
+export async function loadState(snapshot: SnapshotFile, journalFile: string): Promise<LoadedState & { validBytes: number }> {
+  const data = await snapshot.read();
+  let text: string;
+  try {
+    text = await readFile(journalFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { data, replayed: 0, validBytes: 0 };
+    throw error;
+  }
+  let state = data;
+  let replayed = 0;
+  let offset = 0;
+  let validBytes = 0;
+  let lineNo = 0;
+  let bytes = 0;
+  while (offset < text.length) {
+    const end = text.indexOf('\n', offset);
+    const line = end < 0 ? text.slice(offset) : text.slice(offset, end);
+    const next = end < 0 ? text.length : end + 1;
+    lineNo++;
+    let parsed: JournalLine | undefined;
+    try {
+      const value = JSON.parse(line) as JournalLine;
+      if (end >= 0 && typeof value?.g === 'number' && Array.isArray(value.ops)) parsed = value;
+    } catch {
+      /* handled below */
+    }
+    if (!parsed) {
+      if (next >= text.length) break; // torn tail
+      throw new ConfigError(`Journal ${journalFile} is damaged at line ${lineNo}; move it away to start from the snapshot alone`);
+    }
+    if (parsed.g === snapshot.generation) {
+      state ??= emptyShape();
+      for (const [collection, key, record] of parsed.ops) {
+        if (!COLLECTIONS.includes(collection)) continue;
+        const rows = (state[collection] ??= {}) as Record<string, unknown>;
+        if (record === null) delete rows[key];
+        else rows[key] = record;
+      }
+      replayed++;
+    }
+    offset = next;
+    bytes += Buffer.byteLength(line) + 1;
+    validBytes = bytes;
+  }
+  return { data: state, replayed, validBytes };
+}
+
+function emptyShape(): StoreData {
+  const out: Record<string, unknown> = { version: 1 };
+  for (const name of COLLECTIONS) out[name] = {};
+  return out as unknown as StoreData;
+}
+
+export interface PersistenceOptions {
+  flushMs: number;
+  /** Compaction threshold floor (bytes of journal); tests lower it. */
+  minCompactBytes?: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The writer: collects which records changed, and every flush window appends their current state to the
+ * journal (one line, one fsync) or, when the journal has outgrown the snapshot, writes a new snapshot.
+ * Writes are serialised: one disk operation at a time, in order.
+ */
+export class Persistence {
+  private readonly dirty = new Map<CollectionName, Set<string>>();
+  private dirtyCount = 0;
+  private needsSnapshot: boolean;
+  private journal: FileHandle | undefined;
+  private journalBytes: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  /** Monotonic time of the oldest change not yet written. */
+  private oldestChange = 0;
+  private closed = false;
+  private failures = 0;
+  private lastError: unknown;
+  private readonly minCompactBytes: number;
+
+  constructor(
+    private readonly snapshot: SnapshotFile,
+    private readonly journalFile: string,
+    private readonly data: () => StoreData,
+    private readonly options: PersistenceOptions,
+    state: { snapshotExists: boolean; journalBytes: number },
+  ) {
+    this.needsSnapshot = !state.snapshotExists;
+    this.journalBytes = state.journalBytes;
+    this.minCompactBytes = options.minCompactBytes ?? MIN_COMPACT_BYTES;
+  }
+
+  /** Opens the journal for appending, cutting off a torn tail first. */
+  async start(validBytes: number): Promise<void> {
+    this.journal = await open(this.journalFile, 'a+');
+    const { size } = await this.journal.stat();
+    if (size !== validBytes) await this.journal.truncate(validBytes);
+    this.journalBytes = validBytes;
+  }
+
+  changed(collection: CollectionName, key: string): void {
+    let keys = this.dirty.get(collection);
+    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    if (keys.has(key)) return;
+    keys.add(key);
+    if (this.dirtyCount++ === 0) this.oldestChange = monotonicNow();
+    this.schedule();
+  }
+
+  /** The whole state was replaced (reset, restore): the next write is a snapshot. */
+  replaced(): void {
+    this.needsSnapshot = true;
+    this.dirty.clear();
+    if (this.dirtyCount === 0) this.oldestChange = monotonicNow();
+    this.dirtyCount = 1;
+    this.schedule();
+  }
+
+  get pending(): boolean {
+    return this.dirtyCount > 0 || this.needsSnapshot;
+  }
+
+  /** Writes everything pending now and waits for it. */
+  async flush(): Promise<void> {
+    this.clearTimer();
+    let failed = 0;
+    while (this.running || this.pending) {
+      if (this.running) {
+        await this.running;
+        continue;
+      }
+      const before = this.failures;
+      this.run();
+      await this.running;
+      // A disk that keeps refusing (full, read-only) must not hang a graceful stop forever.
+      if (this.failures > before && ++failed >= 3) throw this.lastError;
+    }
+  }
+
+  /** Flushes, folds the journal into the snapshot (so the data file alone holds everything) and closes. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.journalBytes > 0) {
+      this.needsSnapshot = true;
+      await this.flush();
+    }
+    this.closed = true;
+    this.clearTimer();
+    await this.journal?.close();
+    this.journal = undefined;
+  }
+
+  /** Lets go of the files without writing what is pending: what a killed process leaves (tests play crashes). */
+  async abandon(): Promise<void> {
+    this.closed = true;
+    this.clearTimer();
+    await this.running?.catch(() => undefined);
+    await this.journal?.close();
+    this.journal = undefined;
+  }
+
+  private schedule(): void {
+    if (this.timer || this.running || this.closed) return;
+    const wait = Math.max(0, this.options.flushMs - (monotonicNow() - this.oldestChange));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.run();
+    }, wait);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private run(): void {
+    if (this.running) return;
+    this.clearTimer();
+    this.running = this.writeOnce()
+      .catch((error: unknown) => {
+        // Keep the changes pending and start over from a snapshot: a failed append may have left a partial line.
+        this.needsSnapshot = true;
+        this.dirtyCount = Math.max(this.dirtyCount, 1);
+        this.failures++;
+        this.lastError = error;
+        this.options.onError?.(error);
+        return new Promise<void>((resolve) => setTimeout(resolve, this.options.flushMs));
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.pending && !this.closed) this.schedule();
+      });
+  }
+
+  private async writeOnce(): Promise<void> {
+    if (this.needsSnapshot || this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) {
+      await this.compact();
+    } else if (this.dirtyCount > 0) {
+      await this.append();
+    }
+  }
+
+  private async append(): Promise<void> {
+    const data = this.data();
+    const ops: string[] = [];
+    for (const [collection, keys] of this.dirty) {
+      const rows = data[collection] as Record<string, unknown>;
+      for (const key of keys) {
+        const record = Object.hasOwn(rows, key) ? rows[key] : null;
+        ops.push(JSON.stringify([collection, key, record]));
+      }
+    }
+    this.dirty.clear();
+    this.dirtyCount = 0;
+    const line = `{"g":${this.snapshot.generation},"ops":[${ops.join(',')}]}\n`;
+    const bytes = Buffer.byteLength(line);
+    const journal = this.journal!;
+    await journal.write(line, null, 'utf8');
+    this.journalBytes += bytes;
+    await journal.datasync();
+  }
+
+  private async compact(): Promise<void> {
+    // Everything changed so far goes into the snapshot; what changes while it is serialised is marked dirty
+    // again and journaled (with the new generation) after it.
+    this.dirty.clear();
+    this.dirtyCount = 0;
+    this.needsSnapshot = false;
+    this.snapshot.generation++;
+    try {
+      await this.snapshot.writeText(await serialise(this.data(), this.snapshot.generation));
+    } catch (error) {
+      this.snapshot.generation--;
+      throw error;
+    }
+    // From here on the old journal's lines carry an older generation and are ignored on load.
+    await this.journal!.truncate(0);
+    this.journalBytes = 0;
+  }
+}
+
+/** Records serialised per turn of the event loop while writing a snapshot. */
+const SLICE = 2000;
+
+/**
+ * The snapshot's JSON, a slice of records at a time with the event loop free in between, so that writing a
+ * snapshot of 100,000 records does not stall requests for the time one JSON.stringify of the whole store takes.
+ * Each record is read when its slice is serialised. A record changed meanwhile is also in the dirty set, so the
+ * journal line written after the snapshot carries its latest state and replay ends there; a record deleted
+ * meanwhile is skipped here and journaled as deleted; one inserted meanwhile is journaled.
+ */
+export async function serialise(data: StoreData, generation: number): Promise<string> {
+  const parts: string[] = [];
+  let budget = SLICE;
+  for (const [name, value] of Object.entries(data)) {
+    if (name === 'generation') continue;
+    if (!(COLLECTIONS as readonly string[]).includes(name) || value === null || typeof value !== 'object') {
+      parts.push(`${JSON.stringify(name)}:${JSON.stringify(value)}`);
+      continue;
+    }
+    const rows = value as Record<string, unknown>;
+    const entries: string[] = [];
+    for (const key of Object.keys(rows)) {
+      if (--budget <= 0) {
+        budget = SLICE;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
+    }
+    parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
+  }
+  parts.push(`"generation":${generation}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** Removes a data file and its companions (tests and tools). */
+export async function removeDataFile(file: string): Promise<void> {
+  for (const f of [file, `${file}.journal`, join(dirname(file), `.${basename(file)}.tmp`)]) {
+    await unlink(f).catch(() => undefined);
+  }
+}

@@ -1,0 +1,25 @@
+/** Fixture YAML parsing with the build-time cache (src/store/yaml-parse.ts). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { DEFAULT_FIXTURES } from '../src/config.js';
+import { parseYaml } from '../src/store/yaml-parse.js';
+
+describe('fixture YAML parsing', () => {
+  it('gives the same value as the yaml library for the bundled fixtures (cached or not)', async () => {
+    const text = readFileSync(join(DEFAULT_FIXTURES, 'default.yaml'), 'utf8');
+    expect(await parseYaml(text)).toEqual(parse(text));
+  });
+
+  it('parses text that is not in the cache, and hands out copies that callers may change', async () => {
+    const text = 'platforms:\n  - name: Mine\n    apiKey: k\n    secret: s\n';
+    const first = (await parseYaml(text)) as { platforms: { name: string }[] };
+    expect(first).toEqual({ platforms: [{ name: 'Mine', apiKey: 'k', secret: 's' }] });
+    first.platforms[0]!.name = 'changed';
+    const fixtures = readFileSync(join(DEFAULT_FIXTURES, 'default.yaml'), 'utf8');
+    const a = (await parseYaml(fixtures)) as { platforms: { name: string }[] };
+    a.platforms[0]!.name = 'changed';
+    expect(((await parseYaml(fixtures)) as { platforms: { name: string }[] }).platforms[0]!.name).not.toBe('changed');
+  });
+});
