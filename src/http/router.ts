@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { authenticate, requirePlatformPrincipal, resolveClient } from '../auth.js';
 import type { OpContext, Services } from '../context.js';
 import { ApiError, quote } from '../errors.js';
-import type { ActionSpec, ResourceSpec } from './action.js';
+import { type ActionSpec, RawJson, type ResourceSpec } from './action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from './validation.js';
 
@@ -41,6 +41,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       ctx.client = resolveClient(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     const result = await action.handle(input, ctx);
+    if (result.body instanceof RawJson) return c.body(result.body.text, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body, result.status as 200);
   });
 }

@@ -3,11 +3,23 @@ import { z } from 'zod';
 import { requireClient } from '../context.js';
 import { ApiError } from '../errors.js';
 import { archiveContract, createContract, findContract } from '../domain/contracts.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from '../http/action.js';
+import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
 import { defaultUser } from './client.js';
 import { sendToRecipients } from './recipient.js';
 import { recipientList } from './recipient-input.js';
+
+/** One contract as the list shows it, serialised once per change of the record (Table.derived). */
+function contractRow(c: ContractRecord): string {
+  return JSON.stringify({
+    createTime: isoTime(c.createTime),
+    changeTime: isoTime(c.changeTime),
+    contractKey: c.contractKey,
+    name: c.name,
+    status: c.status,
+  });
+}
 
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
@@ -19,14 +31,9 @@ export const contractResource: ResourceSpec = {
       schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const contracts = ctx.store.contracts.where('client', requireClient(ctx).clientKey).map((c) => ({
-          createTime: isoTime(c.createTime),
-          changeTime: isoTime(c.changeTime),
-          contractKey: c.contractKey,
-          name: c.name,
-          status: c.status,
-        }));
-        return reply(200, 'Contracts found', { contracts });
+        const { contracts } = ctx.store;
+        const rows = contracts.where('client', requireClient(ctx).clientKey).map((c) => contracts.derived(c, 'listRow', contractRow));
+        return listReply('Contracts found', 'contracts', rows);
       },
     }),
     create: defineAction({
