@@ -19,6 +19,7 @@ import { parseWith } from './http/validation.js';
 import { ScenarioEngine, type ScenarioSummary, type BundledScenario } from './scenarios/engine.js';
 import { type FaultSpec, faultSpec } from './scenarios/schema.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
+import { answerClientError } from './http/client-error.js';
 import { recipientRoutes } from './control/recipients.js';
 import { signPageRoutes } from './control/sign-page.js';
 import { EventBus } from './events/bus.js';
@@ -223,6 +224,7 @@ function urlHost(host: string): string {
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port });
+    server.on('clientError', answerClientError);
     const onError = (error: NodeJS.ErrnoException) => {
       server.close();
       if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`));
