@@ -49,7 +49,7 @@ async function main(): Promise<void> {
         apiKeyHeader: headerLabel(config.apiKeyHeader),
         clock,
         ...(tls ? { tlsCertFile: tls.certFile } : {}),
-        scenarios: running.scenarios.list().active.map((a) => a.name),
+        scenarios: running.scenarios.engine.activeSummaries().map((a) => a.name),
         readyMs: Math.round(elapsedSince(started)),
       }),
     );
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     `  Key header   ${headerLabel(config.apiKeyHeader)}`,
     `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
     `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-    ...running.scenarios.list().active.map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
+    ...running.scenarios.engine.activeSummaries().map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
     `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
     ...(tls
       ? [

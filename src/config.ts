@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_JOURNAL_LIMIT } from './journal.js';
 import { LOG_FORMATS, type LogFormat } from './request-log.js';
+import { inTimeRange } from './clock.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
@@ -123,6 +124,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
 function parseStart(start: string | number | Date): number {
   const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start);
   if (!Number.isFinite(ms)) throw new ConfigError(`start must be an ISO 8601 time like 2026-01-01T09:00:00Z (got "${String(start)}")`);
+  if (!inTimeRange(ms)) throw new ConfigError(`start must lie in the years 0000 to 9999 (got "${String(start)}")`);
   return ms;
 }
 

@@ -19,6 +19,7 @@ import { parseWith } from './http/validation.js';
 import { ScenarioEngine, type ScenarioSummary, type BundledScenario } from './scenarios/engine.js';
 import { type FaultSpec, faultSpec } from './scenarios/schema.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
+import { answerClientError } from './http/client-error.js';
 import { recipientRoutes } from './control/recipients.js';
 import { requestRoutes } from './control/requests.js';
 import { signPageRoutes } from './control/sign-page.js';
@@ -76,7 +77,7 @@ export interface Sandbox {
     /** Loads a scenario file from disk (as --scenario does, at run time). */
     loadFile(path: string): Promise<ScenarioSummary>;
     unload(name: string): ScenarioSummary;
-    list(): { bundled: BundledScenario[]; active: ScenarioSummary[] };
+    list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
     readonly engine: ScenarioEngine;
   };
   /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
@@ -93,7 +94,7 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
-  const startScenarios = readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
+  const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const ids = createIdSource(config.seed);
@@ -323,6 +324,7 @@ function urlHost(host: string): string {
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port });
+    server.on('clientError', answerClientError);
     const onError = (error: NodeJS.ErrnoException) => {
       server.close();
       reject(listenError(error, host, port));

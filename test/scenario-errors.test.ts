@@ -7,9 +7,9 @@ import { createSandbox } from '../src/sandbox.js';
 import { ScenarioError, parseScenario } from '../src/scenarios/load.js';
 import { FROZEN, testSandbox } from './helpers.js';
 
-function messageOf(text: string): string {
+async function messageOf(text: string): Promise<string> {
   try {
-    parseScenario(text, 'my.yaml');
+    await parseScenario(text, 'my.yaml');
   } catch (error) {
     if (error instanceof ScenarioError) return error.message;
     throw error;
@@ -61,12 +61,12 @@ const INVALID: [string, string, string][] = [
 ];
 
 describe('invalid scenario files', () => {
-  it.each(INVALID)('reports %s with the file, line:column, key path and what was expected', (_what, text, expected) => {
-    expect(messageOf(text)).toContain(expected);
+  it.each(INVALID)('reports %s with the file, line:column, key path and what was expected', async (_what, text, expected) => {
+    expect(await messageOf(text)).toContain(expected);
   });
 
-  it('lists every problem of a file, in line order', () => {
-    const message = messageOf('name: X\nrecipients:\n  - sign: soon\ntimeline:\n  - at: 1h\n');
+  it('lists every problem of a file, in line order', async () => {
+    const message = await messageOf('name: X\nrecipients:\n  - sign: soon\ntimeline:\n  - at: 1h\n');
     expect(message.split('\n').map((l) => l.split(': ')[0])).toEqual(['my.yaml:1:7', 'my.yaml:3:11', 'my.yaml:5:5']);
   });
 

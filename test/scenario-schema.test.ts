@@ -45,10 +45,10 @@ describe('the bundled scenarios', () => {
     );
   });
 
-  it.each(BUNDLED)('%s is valid, named after its file, points editors at the schema and explains itself', (file) => {
+  it.each(BUNDLED)('%s is valid, named after its file, points editors at the schema and explains itself', async (file) => {
     const text = readFileSync(join(DIR, file), 'utf8');
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./scenario.schema.json');
     expect(text.split('\n')[1]).toMatch(/^#/);
-    expect(parseScenario(text, file).name).toBe(file.replace('.yaml', ''));
+    expect((await parseScenario(text, file)).name).toBe(file.replace('.yaml', ''));
   });
 });

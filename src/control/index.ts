@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Services } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, quote } from '../errors.js';
 import { isoTime } from '../time-format.js';
 import { clockRoutes } from './clock.js';
 import { controlBody } from './json.js';
@@ -53,7 +53,7 @@ export function controlRoutes(deps: ControlDeps): Hono {
   app.post('/platforms', async (c) => {
     const input = await controlBody(c, platformBody, maxBodyBytes);
     if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
-      throw ApiError.conflict(`A platform with apiKey "${input.apiKey}" already exists`);
+      throw ApiError.conflict(`A platform with apiKey ${quote(input.apiKey)} already exists`);
     }
     return c.json(deps.createPlatform(input), 201);
   });

@@ -20,20 +20,20 @@ export const loadBody = z
 
 export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
   const app = new Hono();
-  app.get('/', (c) => c.json(engine.list()));
+  app.get('/', async (c) => c.json(await engine.list()));
   app.get('/:name', (c) => c.json(engine.get(c.req.param('name'))));
   app.post('/', async (c) => {
     const type = c.req.header('content-type') ?? '';
     let read: () => ReturnType<ScenarioEngine['read']>;
     if (/yaml|text\/plain/i.test(type)) {
       const text = await readText(c.req.raw, maxBytes);
-      read = () => ({ scenario: parseScenario(text, '<request>'), source: 'request' });
+      read = async () => ({ scenario: await parseScenario(text, '<request>'), source: 'request' });
     } else {
       const body = parseWith(loadBody, await readJsonObject(c.req.raw, maxBytes));
-      read = body.name !== undefined ? () => engine.readBundled(body.name!) : () => ({ scenario: parseScenario(body.yaml!, '<request>'), source: 'request' });
+      read = body.name !== undefined ? () => engine.readBundled(body.name!) : async () => ({ scenario: await parseScenario(body.yaml!, '<request>'), source: 'request' });
     }
     try {
-      const { scenario, source } = read();
+      const { scenario, source } = await read();
       return c.json(await engine.activate(scenario, source), 201);
     } catch (error) {
       if (error instanceof ScenarioError) throw invalid(error);

@@ -1,6 +1,7 @@
 /** POST /api/contract: list, create (from template, with content, or create-and-send), archive. */
 import { z } from 'zod';
 import { requireClient } from '../context.js';
+import { ApiError } from '../errors.js';
 import { archiveContract, createContract, findContract } from '../domain/contracts.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from '../http/action.js';
 import type { ContractRecord } from '../store/records.js';
@@ -59,6 +60,8 @@ export const contractResource: ResourceSpec = {
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = defaultUser(ctx, client.clientKey, input.data.userKey);
+        // A new contract has no recipients yet, so an item naming one is refused before anything is created.
+        if (input.data.recipients?.some((r) => r.recipientKey !== undefined)) throw ApiError.notFound('Recipient not found');
         const contract = createContract(ctx, client, { ...input.data.contract, userKey: user.userKey });
         if (input.data.recipients?.length) sendToRecipients(ctx, contract, input.data.recipients);
         return reply(201, 'Contract created', { contract: { createTime: isoTime(contract.createTime), contractKey: contract.contractKey } });

@@ -121,24 +121,30 @@ export class ScenarioEngine {
   }
 
   /** Bundled scenario files: name, description, path. */
-  bundled(): BundledScenario[] {
+  async bundled(): Promise<BundledScenario[]> {
     if (!existsSync(this.deps.bundledDir)) return [];
-    return readdirSync(this.deps.bundledDir)
+    const files = readdirSync(this.deps.bundledDir)
       .filter((f) => /\.ya?ml$/.test(f))
-      .sort()
-      .map((f) => {
-        const file = join(this.deps.bundledDir, f);
-        try {
-          const s = parseScenario(readFileSync(file, 'utf8'), file);
-          return { name: s.name, ...(s.description ? { description: s.description.trim() } : {}), file };
-        } catch {
-          return { name: f.replace(/\.ya?ml$/, ''), description: '(invalid: load it to see why)', file };
-        }
-      });
+      .sort();
+    const out: BundledScenario[] = [];
+    for (const f of files) {
+      const file = join(this.deps.bundledDir, f);
+      try {
+        const s = await parseScenario(readFileSync(file, 'utf8'), file);
+        out.push({ name: s.name, ...(s.description ? { description: s.description.trim() } : {}), file });
+      } catch {
+        out.push({ name: f.replace(/\.ya?ml$/, ''), description: '(invalid: load it to see why)', file });
+      }
+    }
+    return out;
   }
 
-  list(): { bundled: BundledScenario[]; active: ScenarioSummary[] } {
-    return { bundled: this.bundled(), active: this.active.map((a) => this.summary(a)) };
+  async list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }> {
+    return { bundled: await this.bundled(), active: this.activeSummaries() };
+  }
+
+  activeSummaries(): ScenarioSummary[] {
+    return this.active.map((a) => this.summary(a));
   }
 
   get(name: string): ScenarioSummary {
@@ -146,17 +152,17 @@ export class ScenarioEngine {
   }
 
   /** Reads a scenario: a bundled name, or YAML text. Throws ScenarioError (with line:column) or ApiError 404. */
-  read(nameOrYaml: string): { scenario: Scenario; source: string } {
-    return NAME_ONLY.test(nameOrYaml.trim()) ? this.readBundled(nameOrYaml.trim()) : { scenario: parseScenario(nameOrYaml, '<request>'), source: 'request' };
+  async read(nameOrYaml: string): Promise<{ scenario: Scenario; source: string }> {
+    return NAME_ONLY.test(nameOrYaml.trim()) ? this.readBundled(nameOrYaml.trim()) : { scenario: await parseScenario(nameOrYaml, '<request>'), source: 'request' };
   }
 
-  readBundled(name: string): { scenario: Scenario; source: string } {
-    const bundle = this.bundled().find((b) => b.name === name || basename(b.file).replace(/\.ya?ml$/, '') === name);
+  async readBundled(name: string): Promise<{ scenario: Scenario; source: string }> {
+    const bundled = await this.bundled();
+    const bundle = bundled.find((b) => b.name === name || basename(b.file).replace(/\.ya?ml$/, '') === name);
     if (!bundle) {
-      const names = this.bundled().map((b) => b.name);
-      throw ApiError.notFound(`No bundled scenario named "${name}"; bundled: ${names.join(', ') || 'none'}. To load your own, send its YAML.`);
+      throw ApiError.notFound(`No bundled scenario named "${name}"; bundled: ${bundled.map((b) => b.name).join(', ') || 'none'}. To load your own, send its YAML.`);
     }
-    return { scenario: parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file), source: `bundled:${bundle.name}` };
+    return { scenario: await parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file), source: `bundled:${bundle.name}` };
   }
 
   /**
@@ -206,12 +212,12 @@ export class ScenarioEngine {
     } catch (error) {
       throw ApiError.notFound(`Cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    return this.activate(parseScenario(text, path), `file:${path}`);
+    return this.activate(await parseScenario(text, path), `file:${path}`);
   }
 
   /** Reads and activates in one go (the control API and the library). */
   async load(nameOrYaml: string): Promise<ScenarioSummary> {
-    const { scenario, source } = this.read(nameOrYaml);
+    const { scenario, source } = await this.read(nameOrYaml);
     return this.activate(scenario, source);
   }
 

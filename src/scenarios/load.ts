@@ -2,8 +2,9 @@
  * Reads scenario YAML into a checked Scenario, or fails with messages a person can act on: the file, the line
  * and column, the key path and what was expected. YAML syntax errors come from the `yaml` parser with their
  * position; schema violations come from zod, and each issue's path is mapped back to the YAML node it is about.
+ * The yaml library is imported on first use, so a sandbox started without scenarios never loads it.
  */
-import { isMap, isPair, isScalar, isSeq, type Document, LineCounter, parseDocument } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { type Scenario, scenarioSchema } from './schema.js';
 
@@ -27,15 +28,18 @@ export function formatProblem(p: ScenarioProblem): string {
   return `${p.file}:${p.line}:${p.col}: ${p.path}: ${p.message}`;
 }
 
+type Yaml = typeof import('yaml');
+
 /** Parses and validates scenario text. `file` names it in messages (a path, or `<request>`). */
-export function parseScenario(text: string, file: string): Scenario {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+export async function parseScenario(text: string, file: string): Promise<Scenario> {
+  const Y: Yaml = await import('yaml');
+  const lineCounter = new Y.LineCounter();
+  const doc = Y.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   if (doc.errors.length > 0) {
     throw new ScenarioError(
       doc.errors.map((error) => {
         const at = lineCounter.linePos(error.pos[0]);
-        return { file, line: at.line, col: at.col, path: pathAtOffset(doc, error.pos[0]), message: `YAML syntax: ${error.message.split('\n')[0]}` };
+        return { file, line: at.line, col: at.col, path: pathAtOffset(Y, doc, error.pos[0]), message: `YAML syntax: ${error.message.split('\n')[0]}` };
       }),
     );
   }
@@ -53,14 +57,14 @@ export function parseScenario(text: string, file: string): Scenario {
         const path = [...issue.path, key];
         problems.push({
           file,
-          ...position(doc, lineCounter, path, true),
+          ...position(Y, doc, lineCounter, path, true),
           path: formatPath(path),
           message: `unknown key "${key}"${allowed.length ? `; expected one of: ${allowed.join(', ')}` : ''}`,
         });
       }
       continue;
     }
-    problems.push({ file, ...position(doc, lineCounter, issue.path, false), path: formatPath(issue.path), message: describeIssue(issue) });
+    problems.push({ file, ...position(Y, doc, lineCounter, issue.path, false), path: formatPath(issue.path), message: describeIssue(issue) });
   }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   throw new ScenarioError(problems);
@@ -110,20 +114,20 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Line and column of the node at `path`, or of its nearest existing ancestor (a missing key points at its parent). */
-function position(doc: Document, lc: LineCounter, path: readonly PropertyKey[], atKey: boolean): { line: number; col: number } {
+function position(Y: Yaml, doc: Document, lc: LineCounter, path: readonly PropertyKey[], atKey: boolean): { line: number; col: number } {
   for (let n = path.length; n >= 0; n--) {
-    const offset = nodeOffset(doc, path.slice(0, n) as (string | number)[], atKey && n === path.length);
+    const offset = nodeOffset(Y, doc, path.slice(0, n) as (string | number)[], atKey && n === path.length);
     if (offset !== undefined) return lc.linePos(offset);
   }
   return { line: 1, col: 1 };
 }
 
-function nodeOffset(doc: Document, path: (string | number)[], atKey: boolean): number | undefined {
+function nodeOffset(Y: Yaml, doc: Document, path: (string | number)[], atKey: boolean): number | undefined {
   if (path.length === 0) return doc.contents?.range?.[0];
   if (atKey) {
     const parent = doc.getIn(path.slice(0, -1), true);
-    if (isMap(parent)) {
-      const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(path[path.length - 1]));
+    if (Y.isMap(parent)) {
+      const pair = parent.items.find((p) => Y.isPair(p) && Y.isScalar(p.key) && String(p.key.value) === String(path[path.length - 1]));
       const key = pair?.key as { range?: [number, number, number] } | undefined;
       if (key?.range) return key.range[0];
     }
@@ -134,24 +138,24 @@ function nodeOffset(doc: Document, path: (string | number)[], atKey: boolean): n
 }
 
 /** For syntax errors: the path of the deepest node whose range holds the error's offset. */
-function pathAtOffset(doc: Document, offset: number): string {
+function pathAtOffset(Y: Yaml, doc: Document, offset: number): string {
   const path: (string | number)[] = [];
   let node: unknown = doc.contents;
   for (let depth = 0; depth < 100; depth++) {
     let next: unknown;
-    if (isMap(node)) {
+    if (Y.isMap(node)) {
       for (const pair of node.items) {
         const value = pair.value as { range?: [number, number, number] } | null;
         const key = pair.key as { range?: [number, number, number] } | null;
         const start = key?.range?.[0] ?? value?.range?.[0];
         const end = value?.range?.[2] ?? key?.range?.[2];
         if (start !== undefined && end !== undefined && offset >= start && offset <= end) {
-          path.push(isScalar(pair.key) ? String(pair.key.value) : '?');
+          path.push(Y.isScalar(pair.key) ? String(pair.key.value) : '?');
           next = pair.value;
           break;
         }
       }
-    } else if (isSeq(node)) {
+    } else if (Y.isSeq(node)) {
       node.items.forEach((item, i) => {
         const range = (item as { range?: [number, number, number] } | null)?.range;
         if (next === undefined && range && offset >= range[0] && offset <= range[2]) {

@@ -16,8 +16,9 @@ export interface StartScenario {
 const NAME_ONLY = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** A path to a YAML file, or the name of a bundled scenario. */
-export function readStartScenarios(args: string[], bundledDir: string): StartScenario[] {
-  return args.map((arg) => {
+export async function readStartScenarios(args: string[], bundledDir: string): Promise<StartScenario[]> {
+  const out: StartScenario[] = [];
+  for (const arg of args) {
     let file = arg;
     if (!existsSync(arg)) {
       const bundled = NAME_ONLY.test(arg) ? bundledFile(bundledDir, arg) : undefined;
@@ -31,12 +32,13 @@ export function readStartScenarios(args: string[], bundledDir: string): StartSce
       throw new ConfigError(`Cannot read scenario ${file}: ${(error as Error).message}`);
     }
     try {
-      return { scenario: parseScenario(text, arg), source: file === arg ? `file:${arg}` : `bundled:${arg}` };
+      out.push({ scenario: await parseScenario(text, arg), source: file === arg ? `file:${arg}` : `bundled:${arg}` });
     } catch (error) {
       if (error instanceof ScenarioError) throw new ConfigError(`invalid scenario ${arg}:\n${error.message}`);
       throw error;
     }
-  });
+  }
+  return out;
 }
 
 export function bundledFile(dir: string, name: string): string | undefined {

@@ -118,8 +118,8 @@ describe('/__sandbox/scenarios', () => {
     t = await testSandbox(FROZEN);
     const summary = await t.sandbox.scenarios.load('name: lib\nrecipients:\n  - act: 1m\n');
     expect(summary.name).toBe('lib');
-    expect(t.sandbox.scenarios.list().active.map((a) => a.name)).toEqual(['lib']);
+    expect((await t.sandbox.scenarios.list()).active.map((a) => a.name)).toEqual(['lib']);
     expect(t.sandbox.scenarios.unload('lib').name).toBe('lib');
-    expect(t.sandbox.scenarios.list().active).toEqual([]);
+    expect((await t.sandbox.scenarios.list()).active).toEqual([]);
   });
 });
