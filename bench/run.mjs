@@ -105,7 +105,9 @@ async function waitHealthy(port, child, timeoutMs = 20_000) {
 
 async function startServer(kind, extra = []) {
   const port = await freePort();
-  const child = kind === 'bare' ? launch(process.execPath, [BARE, String(port)]) : launch(process.execPath, [CLI, '--port', String(port), ...extra]);
+  // --quiet: the bench measures the API, not the request log (a line per request through a pipe this process
+  // reads, on the same two cores as the load generator; docs/benchmarks.md gives what the log costs).
+  const child = kind === 'bare' ? launch(process.execPath, [BARE, String(port)]) : launch(process.execPath, [CLI, '--port', String(port), '--quiet', ...extra]);
   await waitHealthy(port, child);
   return { child, port, url: `http://127.0.0.1:${port}` };
 }

@@ -3,7 +3,7 @@
  * service's format in one place. Anything unexpected becomes a JSON 500 (never an HTML page or a dropped
  * connection), and the process stays up.
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { Services } from './context.js';
 import { ApiError } from './errors.js';
 import { mountResource } from './http/router.js';
@@ -14,12 +14,18 @@ export interface AppOptions {
   maxBodyBytes: number;
   apiKeyHeader: string;
   control: Hono;
+  /** Runs before every route (the request journal). */
+  middleware?: MiddlewareHandler[];
+  /** Middleware run on /api/* before the resources (API faults). */
+  apiMiddleware?: MiddlewareHandler[];
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
 
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
+  for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  for (const middleware of options.apiMiddleware ?? []) app.use('/api/*', middleware);
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }

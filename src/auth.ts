@@ -6,7 +6,7 @@
  * Tokens expire after 1800 s of sandbox time; the expired answer is the spec's one documented error.
  */
 import type { OpContext, Principal, Services } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, quote } from './errors.js';
 import type { ClientRecord, TokenRecord } from './store/records.js';
 
 export const TOKEN_LIFETIME_SECONDS = 1800;
@@ -59,7 +59,7 @@ export function requirePlatformPrincipal(principal: Principal, what: string): vo
 export function resolveClient(ctx: OpContext, principal: Principal, clientKey: string | undefined, field = 'data.clientKey'): ClientRecord {
   if (principal.kind === 'client-token') {
     if (clientKey !== undefined && clientKey !== principal.clientKey) {
-      throw ApiError.forbidden(`This client token belongs to another client than ${field} "${clientKey}"`);
+      throw ApiError.forbidden(`This client token belongs to another client than ${field} ${quote(clientKey)}`);
     }
     return findClient(ctx, principal.platformId, principal.clientKey);
   }

@@ -21,21 +21,33 @@ Options
       --start <iso>         Sandbox time at start, e.g. 2026-01-05T09:00:00Z
       --max-body <size>     Largest request body, e.g. 10mb, 512kb         (default 10mb)
       --api-key-header <h>  Header that carries the API key                (default X-Service-Key)
+      --tls                 Serve HTTPS with a self-signed certificate made at start
+                            (its path is printed: trust it with NODE_EXTRA_CA_CERTS)
+      --tls-cert <file>     Serve HTTPS with your own certificate (PEM)    (with --tls-key)
+      --tls-key <file>      The private key of --tls-cert (PEM)
+      --log-format <f>      Request log on stdout: pretty or json          (default pretty)
+  -q, --quiet               No request log
+      --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
+      --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
   -h, --help                Show this help
   -v, --version             Show the version
 
 Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESIGN_SANDBOX_HOST,
 ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
-ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER.
-Flags win over variables.
+ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER,
+ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
+ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
+commas). Flags win over variables.
 
 Examples
   esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
   esign-sandbox --port 0 --clock frozen      a free port, time stands still until you move it
   esign-sandbox --data .sandbox.json         keep state across restarts
+  esign-sandbox --tls --quiet                HTTPS with a fresh self-signed certificate, no request log
+  esign-sandbox --scenario late-signer.yaml  play out a scenario (docs/scenarios.md); bundled: slow-signer, …
 
 API under /api, control API (clock, reset, recipients, emails, webhooks) under /__sandbox.
-Docs: README.md in the package.`;
+OpenAPI document at /openapi.json, docs page at /docs. Docs: README.md in the package.`;
 
 const FLAGS = {
   port: { type: 'string', short: 'p' },
@@ -49,6 +61,13 @@ const FLAGS = {
   start: { type: 'string' },
   'max-body': { type: 'string' },
   'api-key-header': { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'log-format': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  'journal-limit': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -66,7 +85,7 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true; version?: true; options: SandboxOptions } {
-  let values: Partial<Record<FlagName, string | boolean>>;
+  let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -97,6 +116,25 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true;
   assign('start', get('start'));
   assign('maxBody', get('max-body'));
   assign('apiKeyHeader', get('api-key-header'));
+  const flag = (name: FlagName): boolean | undefined => {
+    if (values[name] === true) return true;
+    const fromEnv = env[envName(name)];
+    if (fromEnv === undefined || fromEnv === '') return undefined;
+    if (/^(1|true|yes|on)$/i.test(fromEnv)) return true;
+    if (/^(0|false|no|off)$/i.test(fromEnv)) return false;
+    throw new ConfigError(`${envName(name)} takes true or false (got "${fromEnv}")`);
+  };
+  if (flag('tls')) options.tls = true;
+  assign('tlsCert', get('tls-cert'));
+  assign('tlsKey', get('tls-key'));
+  const format = get('log-format');
+  if (format !== undefined && format !== 'pretty' && format !== 'json') throw new ConfigError(`--log-format takes "pretty" or "json" (got "${format}")`);
+  // Left unset unless asked for: the CLI defaults to pretty, the library to none.
+  if (flag('quiet')) options.log = 'none';
+  else if (format !== undefined) options.log = format;
+  assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
+  const scenarios = Array.isArray(values.scenario) ? values.scenario : env.ESIGN_SANDBOX_SCENARIO?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (scenarios?.length) options.scenarios = scenarios;
   return { options };
 }
 

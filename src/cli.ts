@@ -32,10 +32,30 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
-  sandbox = await createSandbox(parsed.options, { port: DEFAULT_PORT });
-  const url = await sandbox.listen();
-  const { config, defaults, services } = sandbox;
+  const running = await createSandbox({ ...parsed.options, log: parsed.options.log ?? 'pretty' }, { port: DEFAULT_PORT });
+  sandbox = running;
+  const url = await running.listen();
+  const { config, defaults, services, tls } = running;
   const clock = services.clock.state();
+  if (config.log === 'json') {
+    // One JSON line a log collector (or a CI script) can read: where to reach the sandbox and how to trust it.
+    console.log(
+      JSON.stringify({
+        event: 'listening',
+        version: VERSION,
+        url,
+        apiKey: defaults.apiKey,
+        clientKey: defaults.clientKey,
+        apiKeyHeader: headerLabel(config.apiKeyHeader),
+        clock,
+        ...(tls ? { tlsCertFile: tls.certFile } : {}),
+        scenarios: running.scenarios.engine.activeSummaries().map((a) => a.name),
+        readyMs: Math.round(elapsedSince(started)),
+      }),
+    );
+  } else printBanner();
+
+  function printBanner() {
   const lines = [
     `esign-sandbox ${VERSION}: Contract Signing Service sandbox`,
     `  API          ${url}/api`,
@@ -44,10 +64,20 @@ async function main(): Promise<void> {
     ...(defaults.clientKey ? [`  Client key   ${defaults.clientKey} (${defaults.clientName})`] : []),
     `  Key header   ${headerLabel(config.apiKeyHeader)}`,
     `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
-    `  Data         ${config.data ? `${config.data} (${sandbox.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-    `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s ${url}/__sandbox/health`,
+    `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
+    ...running.scenarios.engine.activeSummaries().map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
+    `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+    ...(tls
+      ? [
+          `  TLS          ${tls.generated ? 'self-signed certificate' : 'certificate'} at ${tls.certFile}`,
+          `               trust it with NODE_EXTRA_CA_CERTS=${tls.certFile} (or curl --cacert ${tls.certFile})`,
+        ]
+      : []),
+    `  Request log  ${config.log === 'none' ? 'off (--quiet)' : 'on (--quiet turns it off)'}`,
+    `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s${tls ? ` --cacert ${tls.certFile}` : ''} ${url}/__sandbox/health`,
   ];
   console.log(lines.join('\n'));
+  }
 
 }
 

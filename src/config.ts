@@ -3,6 +3,9 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_JOURNAL_LIMIT } from './journal.js';
+import { LOG_FORMATS, type LogFormat } from './request-log.js';
+import { inTimeRange } from './clock.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
@@ -28,6 +31,17 @@ export interface SandboxOptions {
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
   flushMs?: number;
+  /** Request log on stdout: `pretty` lines, `json` lines, or `none`. Default `none` for the library, `pretty` for the CLI. */
+  log?: LogFormat;
+  /** How many requests the journal (GET /__sandbox/requests) keeps; the oldest go first. Default 1000. */
+  journalLimit?: number;
+  /** Serve HTTPS: with a self-signed certificate generated at start, or with tlsCert/tlsKey. */
+  tls?: boolean;
+  /** Your own certificate and key: file paths or PEM text. Either one implies `tls`. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Scenarios to load at start: YAML file paths or bundled scenario names, in order. */
+  scenarios?: string[];
   /** How long (ms) a webhook receiver has to answer before the attempt counts as a timeout. Default 10000. */
   webhookTimeoutMs?: number;
   /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
@@ -47,6 +61,12 @@ export interface ResolvedConfig {
   maxBodyBytes: number;
   apiKeyHeader: string;
   flushMs: number;
+  log: LogFormat;
+  journalLimit: number;
+  tls: boolean;
+  tlsCert?: string | undefined;
+  tlsKey?: string | undefined;
+  scenarios: string[];
   webhookTimeoutMs: number;
   webhookLogLimit: number;
 }
@@ -58,6 +78,7 @@ export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 /** The package's root (…/dist/config.js → …), where the bundled fixtures and scenarios live. */
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
+export const BUNDLED_SCENARIOS = join(PACKAGE_ROOT, 'scenarios');
 
 export class ConfigError extends Error {}
 
@@ -83,6 +104,12 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     maxBodyBytes: options.maxBody === undefined ? DEFAULT_MAX_BODY : parseSize(options.maxBody),
     apiKeyHeader: apiKeyHeader.toLowerCase(),
     flushMs: options.flushMs ?? 50,
+    log: checkLog(options.log),
+    journalLimit: checkJournalLimit(options.journalLimit),
+    tls: options.tls === true || options.tlsCert !== undefined || options.tlsKey !== undefined,
+    tlsCert: options.tlsCert,
+    tlsKey: options.tlsKey,
+    scenarios: options.scenarios ?? [],
     webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
     webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
   };
@@ -97,6 +124,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
 function parseStart(start: string | number | Date): number {
   const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start);
   if (!Number.isFinite(ms)) throw new ConfigError(`start must be an ISO 8601 time like 2026-01-01T09:00:00Z (got "${String(start)}")`);
+  if (!inTimeRange(ms)) throw new ConfigError(`start must lie in the years 0000 to 9999 (got "${String(start)}")`);
   return ms;
 }
 
@@ -114,4 +142,16 @@ export function parseSize(size: number | string): number {
     }
   }
   throw new ConfigError(`max-body must be a positive size like 10mb, 512kb or a number of bytes (got "${String(size)}")`);
+}
+
+function checkLog(log: LogFormat | undefined): LogFormat {
+  if (log === undefined) return 'none';
+  if (!LOG_FORMATS.includes(log)) throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(', ')} (got "${String(log)}")`);
+  return log;
+}
+
+function checkJournalLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_JOURNAL_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0 || limit > 1_000_000) throw new ConfigError(`journal limit must be a whole number from 0 to 1000000 (got ${limit})`);
+  return limit;
 }

@@ -21,7 +21,9 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { code: this.status, message: this.message, ...(this.errors?.length ? { errors: this.errors } : {}) };
+    // A message that echoes input is cut short here too, so no refusal can answer with megabytes.
+    const message = this.message.length > MAX_MESSAGE ? `${this.message.slice(0, MAX_MESSAGE)}…` : this.message;
+    return { code: this.status, message, ...(this.errors?.length ? { errors: this.errors } : {}) };
   }
 
   static badRequest(message: string, errors?: FieldError[]): ApiError {
@@ -39,6 +41,18 @@ export class ApiError extends Error {
   static conflict(message: string): ApiError {
     return new ApiError(409, message);
   }
+}
+
+const MAX_MESSAGE = 1000;
+
+/**
+ * A caller's value as it appears inside an error message: quoted, and cut after `max` characters (whole code
+ * points, so a cut never leaves half a surrogate pair), because callers send megabyte keys too.
+ */
+export function quote(value: unknown, max = 60): string {
+  const text = typeof value === 'string' ? value : String(value);
+  const points = Array.from(text.slice(0, max * 2));
+  return `"${points.length > max || text.length > max * 2 ? `${points.slice(0, max).join('')}…` : text}"`;
 }
 
 export interface ErrorBody {

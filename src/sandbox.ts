@@ -7,22 +7,42 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createApp } from './app.js';
 import { Clock } from './clock.js';
-import { ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
+import { BUNDLED_SCENARIOS, ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config.js';
 import type { Services } from './context.js';
 import { contractRoutes } from './control/contracts.js';
 import { emailRoutes } from './control/emails.js';
-import { controlRoutes } from './control/index.js';
+import { type ResetResult, controlRoutes } from './control/index.js';
+import { faultRoutes } from './control/faults.js';
+import { scenarioRoutes } from './control/scenarios.js';
+import { Faults, type FaultView } from './faults.js';
+import { parseWith } from './http/validation.js';
+import { ScenarioEngine, type ScenarioSummary, type BundledScenario } from './scenarios/engine.js';
+import { type FaultSpec, faultSpec } from './scenarios/schema.js';
+import { readStartScenarios, startSettings } from './scenarios/startup.js';
+import { answerClientError } from './http/client-error.js';
 import { recipientRoutes } from './control/recipients.js';
+import { requestRoutes } from './control/requests.js';
 import { signPageRoutes } from './control/sign-page.js';
+import { stateRoutes } from './control/state.js';
+import { ApiError } from './errors.js';
 import { EventBus } from './events/bus.js';
 import { createIdSource } from './ids.js';
+import { RequestJournal } from './journal.js';
+import { mountDocs } from './openapi/routes.js';
 import { Outbox } from './outbox/outbox.js';
+import { lineWriter, requestLogger } from './request-log.js';
 import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './store/fixtures.js';
-import { emptyData } from './store/records.js';
+import { type StoreData, emptyData } from './store/records.js';
+import { SNAPSHOT_FORMAT, type Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
+import { deleteTenantRecords, restoreTenantRecords } from './store/tenant.js';
+import { isoTime } from './time-format.js';
+import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './tls.js';
 import { VERSION } from './version.js';
 import { webhookDeliveryRoutes } from './control/webhook-deliveries.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+
+export type { ResetResult } from './control/index.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
@@ -36,8 +56,37 @@ export interface Sandbox {
   readonly webhooks: WebhookDispatcher;
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
-  /** Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. */
-  reset(): Promise<void>;
+  /** Every request answered, redacted and bounded (GET /__sandbox/requests). */
+  readonly journal: RequestJournal;
+  /** The certificate in use when serving HTTPS. */
+  readonly tls: TlsMaterial | undefined;
+  /**
+   * Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. With `apiKey`, only
+   * that platform goes back to its seeded records (or to none, for a platform made with createPlatform).
+   */
+  reset(options?: { apiKey?: string | undefined }): Promise<ResetResult>;
+  /** A new isolated platform account (POST /__sandbox/platforms). */
+  createPlatform(input?: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): { platformId: string; apiKey: string; secret: string };
+  /** The whole state as one JSON-ready object (GET /__sandbox/state). */
+  snapshot(): Snapshot;
+  /** Puts a snapshot back; it must already be validated (PUT /__sandbox/state validates). */
+  restore(snapshot: Snapshot): Promise<void>;
+  /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
+  readonly scenarios: {
+    load(nameOrYaml: string): Promise<ScenarioSummary>;
+    /** Loads a scenario file from disk (as --scenario does, at run time). */
+    loadFile(path: string): Promise<ScenarioSummary>;
+    unload(name: string): ScenarioSummary;
+    list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+    readonly engine: ScenarioEngine;
+  };
+  /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
+  readonly faults: {
+    set(spec: FaultSpec | FaultSpec[]): string[];
+    remove(id: string): boolean;
+    clear(): number;
+    list(): FaultView[];
+  };
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
   /** Stops listening, cancels timers, flushes the data file. */
@@ -45,14 +94,15 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
-  const config = resolveConfig(options, defaults);
+  const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
+  const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const ids = createIdSource(config.seed);
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
   const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
   // Links in emails need the address; before listen() it is the configured one.
-  let baseUrl = `http://${urlHost(config.host)}:${config.port}`;
+  let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
   const services: Services = { store, clock, bus, ids, baseUrl: () => baseUrl };
   const outbox = new Outbox(services, { baseUrl: () => baseUrl });
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
@@ -63,16 +113,56 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     ...(seeded.defaultClient ? { clientKey: seeded.defaultClient.clientKey, clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey } : {}),
   };
 
-  async function reset(): Promise<void> {
+  async function reset(options: { apiKey?: string | undefined } = {}): Promise<ResetResult> {
+    if (options.apiKey !== undefined) return resetPlatform(options.apiKey);
     clock.clearTimers();
     store.replace(emptyData());
     // Re-seeding with the same seed gives the same keys again.
     services.ids = createIdSource(config.seed);
     await applyFixtures(services, fixtures, seedOptions);
     bus.emit({ type: 'sandbox.reset' });
+    return { scope: 'all' };
   }
 
-  function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }) {
+  /** The records the fixtures give, seeded into a scratch store (same seed, same keys as at start). */
+  async function seededData(): Promise<StoreData> {
+    const { store: scratch } = await Store.open();
+    await applyFixtures({ store: scratch, clock, bus: new EventBus(), ids: createIdSource(config.seed) }, fixtures, seedOptions);
+    return scratch.data;
+  }
+
+  async function resetPlatform(apiKey: string): Promise<ResetResult> {
+    const platform = store.platforms.where('apiKey', apiKey)[0];
+    if (!platform) throw ApiError.notFound(`No platform with apiKey "${apiKey}"`);
+    const seed = await seededData();
+    const removed = deleteTenantRecords(store, platform.platformId);
+    const restored = restoreTenantRecords(store, seed, apiKey, platform.platformId);
+    // Timers belong to their modules: each clears its own for this platform on this event.
+    bus.emit({ type: 'sandbox.reset', platformId: platform.platformId });
+    return { scope: 'platform', apiKey, platformId: platform.platformId, removed, restored };
+  }
+
+  function snapshot(): Snapshot {
+    const now = isoTime(clock.now());
+    return { format: SNAPSHOT_FORMAT, version: 1, savedAt: now, clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' }, store: structuredClone(store.data) };
+  }
+
+  async function restore(snap: Snapshot): Promise<void> {
+    clock.clearTimers();
+    store.replace(structuredClone(snap.store));
+    if (snap.clock) {
+      await clock.set(Date.parse(snap.clock.now));
+      if (snap.clock.mode === 'frozen') clock.freeze();
+      if (snap.clock.mode === 'real') clock.unfreeze();
+    }
+    // Emails, deliveries and the journal are observations of the old state: modules clear them on this event.
+    bus.emit({ type: 'sandbox.reset' });
+  }
+
+  function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined } = {}) {
+    if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
+      throw ApiError.conflict(`A platform with apiKey "${input.apiKey}" already exists`);
+    }
     const platform = store.platforms.insert({
       platformId: services.ids.key(),
       apiKey: input.apiKey ?? `pk${services.ids.key(22)}`,
@@ -89,21 +179,60 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     userAgent: `esign-sandbox/${VERSION}`,
   });
 
+  const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
+  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
+  const logOut = lineWriter(process.stdout);
+  const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
+  if (log) bus.on('request.completed', (event) => log(event.entry));
+
   const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
+  control.route('/requests', requestRoutes(journal));
+  control.route('/state', stateRoutes({ maxBodyBytes: config.maxBodyBytes, snapshot, restore }));
+  const faults = new Faults(services, config.seed ?? 1);
+  const scenarios = new ScenarioEngine({
+    services,
+    faults,
+    bundledDir: BUNDLED_SCENARIOS,
+    seed: config.seed,
+    webhooks,
+    defaultPlatform: () => (defaults_.apiKey !== undefined ? store.platforms.where('apiKey', defaults_.apiKey)[0] : undefined),
+    defaultClient: () => (defaults_.clientKey !== undefined ? store.clients.get(defaults_.clientKey) : undefined),
+  });
+  control.route('/scenarios', scenarioRoutes(scenarios, config.maxBodyBytes));
+  control.route('/faults', faultRoutes(faults, config.maxBodyBytes));
   control.route('/recipients', recipientRoutes(services, config.maxBodyBytes, () => baseUrl));
   control.route('/contracts', contractRoutes(services, () => baseUrl));
   control.route('/emails', emailRoutes(outbox));
   control.route('/sign', signPageRoutes(services, () => baseUrl));
   control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
+    apiMiddleware: [faults.middleware()],
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     control,
+    middleware: [
+      journal.middleware({
+        skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs',
+        // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
+        skipBodies: (path) => path === '/__sandbox/state',
+      }),
+    ],
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
+  mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
+
+  for (const { scenario, source } of startScenarios) {
+    try {
+      // A data file that was loaded already holds what the scenario's data created on the first run.
+      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
+    } catch (error) {
+      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
+    }
+  }
 
   let server: ServerType | undefined;
+  let tlsListener: TlsListener | undefined;
 
   return {
     config,
@@ -113,16 +242,47 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     defaults: defaults_,
     webhooks,
     loadedFromFile: loaded,
+    journal,
+    tls,
     reset,
+    createPlatform,
+    snapshot,
+    restore,
+    scenarios: {
+      load: (nameOrYaml) => scenarios.load(nameOrYaml),
+      loadFile: (path) => scenarios.loadFile(path),
+      unload: (name) => scenarios.unload(name),
+      list: () => scenarios.list(),
+      engine: scenarios,
+    },
+    faults: {
+      set: (spec) => (Array.isArray(spec) ? spec : [spec]).map((s) => faults.add(parseWith(faultSpec, s))),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+      list: () => faults.list(),
+    },
     async listen() {
-      server = await listenOn(app, config.host, config.port);
-      const { port } = server.address() as AddressInfo;
-      baseUrl = `http://${urlHost(config.host)}:${port}`;
+      let port: number;
+      if (tls) {
+        tlsListener = await listenTls(app, config.host, config.port, tls, (error) => listenError(error, config.host, config.port));
+        port = tlsListener.address().port;
+      } else {
+        server = await listenOn(app, config.host, config.port);
+        port = (server.address() as AddressInfo).port;
+      }
+      baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
       return baseUrl;
     },
     async close() {
       clock.close();
+      logOut.flush();
       await webhooks.close();
+      if (tlsListener) {
+        const l = tlsListener;
+        tlsListener = undefined;
+        await l.close();
+      }
+      if (tls) disposeTls(tls);
       if (server) {
         const s = server;
         server = undefined;
@@ -164,12 +324,10 @@ function urlHost(host: string): string {
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port });
+    server.on('clientError', answerClientError);
     const onError = (error: NodeJS.ErrnoException) => {
       server.close();
-      if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ConfigError(`Cannot listen on host ${host}: ${error.message}`));
-      else if (error.code === 'EACCES') reject(new ConfigError(`Not allowed to listen on port ${port}: ${error.message}`));
-      else reject(error);
+      reject(listenError(error, host, port));
     };
     server.once('error', onError);
     server.once('listening', () => {
@@ -177,4 +335,11 @@ function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
       resolve(server);
     });
   });
+}
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === 'EADDRINUSE') return new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new ConfigError(`Cannot listen on host ${host}: ${error.message}`);
+  if (error.code === 'EACCES') return new ConfigError(`Not allowed to listen on port ${port}: ${error.message}`);
+  return error;
 }

@@ -89,6 +89,15 @@ describe('contract list', () => {
     });
   });
 
+  it('shows each contract as it is now, after it changes', async () => {
+    const key = (await create({ name: 'Moving', value: 'x' })).body.contract.contractKey;
+    const row = async () => (await t.post('/api/contract', { data: { action: 'list' } }, auth)).body.contracts[0];
+    expect(await row()).toMatchObject({ status: 'Created', changeTime: '2026-03-01T09:00:00.000Z' });
+    await t.sandbox.services.clock.advance(2000);
+    await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect(await row()).toMatchObject({ status: 'Archived', changeTime: '2026-03-01T09:00:02.000Z' });
+  });
+
   it('never shows another client\'s contracts', async () => {
     await create({ name: 'mine', value: '1' });
     const platform = await t.platformToken();

@@ -5,22 +5,26 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Services } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, quote } from '../errors.js';
 import { isoTime } from '../time-format.js';
 import { clockRoutes } from './clock.js';
 import { controlBody } from './json.js';
+
+export type ResetResult = { scope: 'all' } | { scope: 'platform'; apiKey: string; platformId: string; removed: number; restored: number };
 
 export interface ControlDeps {
   services: Services;
   maxBodyBytes: number;
   version: string;
   startedAt: number;
-  reset(): Promise<void>;
+  /** Everything back to the seeded state, or only the platform whose apiKey is given (decisions §10). */
+  reset(options?: { apiKey?: string | undefined }): Promise<ResetResult>;
   createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): { platformId: string; apiKey: string; secret: string };
 }
 
-const expireBody = z.object({ token: z.string().min(1).optional() });
-const platformBody = z.object({
+export const resetBody = z.object({ apiKey: z.string().min(1).optional() });
+export const expireBody = z.object({ token: z.string().min(1).optional() });
+export const platformBody = z.object({
   apiKey: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only').optional(),
   secret: z.string().min(1).max(500).optional(),
   name: z.string().max(200).optional(),
@@ -31,55 +35,66 @@ export function controlRoutes(deps: ControlDeps): Hono {
   const { store, clock } = services;
   const app = new Hono();
 
-  app.get('/health', (c) =>
-    c.json({
-      status: 'ok',
-      version: deps.version,
-      now: isoTime(clock.now()),
-      clock: clock.isFrozen ? 'frozen' : 'real',
-      persistent: store.persistent,
-      counts: {
-        platforms: store.platforms.size,
-        clients: store.clients.size,
-        contracts: store.contracts.size,
-        webhooks: store.webhooks.size,
-      },
-    }),
-  );
+  app.get('/health', (c) => c.json(health(services, deps.version)));
 
   app.post('/reset', async (c) => {
-    await deps.reset();
-    return c.json({ status: 'reset', now: isoTime(clock.now()) });
+    const { apiKey } = await controlBody(c, resetBody, maxBodyBytes);
+    const result = await deps.reset({ apiKey });
+    return c.json({ status: 'reset', ...result, now: isoTime(clock.now()) });
   });
 
   app.route('/clock', clockRoutes(clock, maxBodyBytes));
 
   app.post('/tokens/expire', async (c) => {
     const { token } = await controlBody(c, expireBody, maxBodyBytes);
-    const now = clock.now();
-    if (token !== undefined) {
-      const record = store.tokens.get(token);
-      if (!record) throw ApiError.notFound('Token not found');
-      store.tokens.update(token, { expiresAt: Math.min(record.expiresAt, now) });
-      return c.json({ expired: 1 });
-    }
-    let expired = 0;
-    for (const record of store.tokens.all()) {
-      if (record.expiresAt > now && record.revokedAt === undefined) {
-        store.tokens.update(record.token, { expiresAt: now });
-        expired++;
-      }
-    }
-    return c.json({ expired });
+    return c.json(expireTokens(services, token));
   });
 
   app.post('/platforms', async (c) => {
     const input = await controlBody(c, platformBody, maxBodyBytes);
     if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
-      throw ApiError.conflict(`A platform with apiKey "${input.apiKey}" already exists`);
+      throw ApiError.conflict(`A platform with apiKey ${quote(input.apiKey)} already exists`);
     }
     return c.json(deps.createPlatform(input), 201);
   });
 
   return app;
+}
+
+/** GET /__sandbox/health's answer. */
+export function health(services: Services, version: string) {
+  const { store, clock } = services;
+  return {
+    status: 'ok' as const,
+    version,
+    now: isoTime(clock.now()),
+    clock: clock.isFrozen ? ('frozen' as const) : ('real' as const),
+    persistent: store.persistent,
+    counts: {
+      platforms: store.platforms.size,
+      clients: store.clients.size,
+      contracts: store.contracts.size,
+      webhooks: store.webhooks.size,
+    },
+  };
+}
+
+/** Force-expires one token, or every live one (POST /__sandbox/tokens/expire). */
+export function expireTokens(services: Services, token?: string): { expired: number } {
+  const { store, clock } = services;
+  const now = clock.now();
+  if (token !== undefined) {
+    const record = store.tokens.get(token);
+    if (!record) throw ApiError.notFound('Token not found');
+    store.tokens.update(token, { expiresAt: Math.min(record.expiresAt, now) });
+    return { expired: 1 };
+  }
+  let expired = 0;
+  for (const record of store.tokens.all()) {
+    if (record.expiresAt > now && record.revokedAt === undefined) {
+      store.tokens.update(record.token, { expiresAt: now });
+      expired++;
+    }
+  }
+  return { expired };
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { inspectRecipient } from './contracts.js';
 import { controlBody } from './json.js';
 
-const actBody = z.object({
+export const actBody = z.object({
   signature: z.string('A text signature, or an image as a base64 data URI').max(2_000_000, 'At most 2,000,000 characters').optional(),
 });
 

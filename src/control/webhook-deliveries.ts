@@ -6,7 +6,7 @@ import { CONTRACT_EVENT_TYPES } from '../events/types.js';
 import { parseWith } from '../http/validation.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 
-const filterQuery = z.object({
+export const filterQuery = z.object({
   webhookKey: z.string().min(1).optional(),
   event: z.enum(CONTRACT_EVENT_TYPES, `Must be one of ${CONTRACT_EVENT_TYPES.join(', ')}`).optional(),
   status: z.enum(['pending', 'delivered', 'failed'], 'Must be pending, delivered or failed').optional(),

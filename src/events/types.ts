@@ -2,6 +2,8 @@
  * Events the service emits (decisions §7), carried on the sandbox's internal bus. The webhook dispatcher,
  * the outbox and scenario rules subscribe to the bus; request handlers never call them directly.
  */
+import type { JournalEntry } from '../journal.js';
+
 export const CONTRACT_EVENT_TYPES = [
   'contract.created',
   'contract.sent',
@@ -49,6 +51,6 @@ export type InternalEvent =
   | { type: 'sandbox.reset'; platformId?: string }
   | { type: 'webhook.deleted'; platformId: string; webhookKey: string }
   | { type: 'recipient.notified'; platformId: string; contractKey: string; clientKey: string; recipientKey: string; cause?: string }
-  | { type: 'request.completed'; [k: string]: unknown };
+  | { type: 'request.completed'; entry: JournalEntry };
 
 export type BusEvent = ContractEvent | InternalEvent;

@@ -14,7 +14,12 @@ export type Scope = 'public' | 'platform' | 'client';
 
 export interface Reply {
   status: number;
-  body: Record<string, unknown>;
+  body: Record<string, unknown> | RawJson;
+}
+
+/** A body already serialised (long lists built from cached rows); the router sends it as it is. */
+export class RawJson {
+  constructor(readonly text: string) {}
 }
 
 export interface ActionSpec<S extends z.ZodType = z.ZodType> {
@@ -55,6 +60,14 @@ export function reply(
   options: { numericCode?: boolean } = {},
 ): Reply {
   return { status, body: { ...fields, code: options.numericCode ? status : String(status), message } };
+}
+
+/**
+ * A list reply from rows that are JSON already: `{"<field>": [rows…], "code": "200", "message": "…"}`,
+ * the same bytes `reply()` would give for the parsed rows.
+ */
+export function listReply(message: string, field: string, rows: string[]): Reply {
+  return { status: 200, body: new RawJson(`{${JSON.stringify(field)}:[${rows.join(',')}],"code":"200","message":${JSON.stringify(message)}}`) };
 }
 
 /** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */

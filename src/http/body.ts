@@ -3,6 +3,7 @@
  * their own clear 4xx instead of reaching a handler.
  */
 import { ApiError } from '../errors.js';
+import { rememberBodyText } from './body-text.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
@@ -16,7 +17,9 @@ export async function readJsonObject(
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
   // @hono/node-server that reads the socket directly instead of building a web stream per request.
-  const text = Number.isFinite(declared) ? await request.text() : await readText(request, maxBytes);
+  // A byte-order mark is not JSON, but editors and some HTTP clients add one; it carries no meaning here.
+  const text = (Number.isFinite(declared) ? await readWhole(request) : await readText(request, maxBytes)).replace(/^\ufeff/, '');
+  rememberBodyText(request, text);
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
@@ -46,13 +49,32 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
 }
 
+/** The client closed the connection mid-body: its fault, not ours, and nobody is left to read the answer. */
+function cutOff(): ApiError {
+  return ApiError.badRequest('Request body was cut off before its end');
+}
+
+async function readWhole(request: Request): Promise<string> {
+  try {
+    return await request.text();
+  } catch {
+    throw cutOff();
+  }
+}
+
 async function readText(request: Request, maxBytes: number): Promise<string> {
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw cutOff();
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

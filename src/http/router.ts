@@ -5,8 +5,8 @@
 import type { Hono } from 'hono';
 import { authenticate, requirePlatformPrincipal, resolveClient } from '../auth.js';
 import type { OpContext, Services } from '../context.js';
-import { ApiError } from '../errors.js';
-import type { ActionSpec, ResourceSpec } from './action.js';
+import { ApiError, quote } from '../errors.js';
+import { type ActionSpec, RawJson, type ResourceSpec } from './action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from './validation.js';
 
@@ -41,6 +41,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       ctx.client = resolveClient(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     const result = await action.handle(input, ctx);
+    if (result.body instanceof RawJson) return c.body(result.body.text, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body, result.status as 200);
   });
 }
@@ -86,8 +87,7 @@ export function matchOperation(resource: ResourceSpec, value: unknown, path: str
   }
   const name = names.find((n) => wireName(resource, n) === value);
   if (!name) {
-    const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
-    throw ApiError.badRequest(`Unknown ${label} "${shown}" for ${resource.path}; valid ${label}s: ${valid.join(', ')}`, [
+    throw ApiError.badRequest(`Unknown ${label} ${quote(value)} for ${resource.path}; valid ${label}s: ${valid.join(', ')}`, [
       { path, message: `Must be one of: ${valid.join(', ')}` },
     ]);
   }

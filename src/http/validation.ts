@@ -18,11 +18,19 @@ export function errorMessage(issue: { code: string; input?: unknown; expected?: 
   return undefined;
 }
 
+/**
+ * Field errors listed in one answer. Every failing field is listed up to this many; beyond it (a body of
+ * 1000 placeholders with 1000 bad insertions each fails a million times) the message gives the count instead
+ * of answering with megabytes of errors.
+ */
+export const MAX_FIELD_ERRORS = 100;
+
 export function validationError(error: z.ZodError): ApiError {
   const errors = fieldErrors(error);
   const shown = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-  return ApiError.badRequest(`Invalid request: ${shown}${more}`, errors);
+  const listed = errors.length > MAX_FIELD_ERRORS ? `; the first ${MAX_FIELD_ERRORS} of ${errors.length} are listed` : '';
+  return ApiError.badRequest(`Invalid request: ${shown}${more}${listed}`, errors.slice(0, MAX_FIELD_ERRORS));
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {

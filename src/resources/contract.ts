@@ -1,12 +1,25 @@
 /** POST /api/contract: list, create (from template, with content, or create-and-send), archive. */
 import { z } from 'zod';
 import { requireClient } from '../context.js';
+import { ApiError } from '../errors.js';
 import { archiveContract, createContract, findContract } from '../domain/contracts.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from '../http/action.js';
+import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
 import { defaultUser } from './client.js';
 import { sendToRecipients } from './recipient.js';
 import { recipientList } from './recipient-input.js';
+
+/** One contract as the list shows it, serialised once per change of the record (Table.derived). */
+function contractRow(c: ContractRecord): string {
+  return JSON.stringify({
+    createTime: isoTime(c.createTime),
+    changeTime: isoTime(c.changeTime),
+    contractKey: c.contractKey,
+    name: c.name,
+    status: c.status,
+  });
+}
 
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
@@ -18,14 +31,9 @@ export const contractResource: ResourceSpec = {
       schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const contracts = ctx.store.contracts.where('client', requireClient(ctx).clientKey).map((c) => ({
-          createTime: isoTime(c.createTime),
-          changeTime: isoTime(c.changeTime),
-          contractKey: c.contractKey,
-          name: c.name,
-          status: c.status,
-        }));
-        return reply(200, 'Contracts found', { contracts });
+        const { contracts } = ctx.store;
+        const rows = contracts.where('client', requireClient(ctx).clientKey).map((c) => contracts.derived(c, 'listRow', contractRow));
+        return listReply('Contracts found', 'contracts', rows);
       },
     }),
     create: defineAction({
@@ -52,6 +60,8 @@ export const contractResource: ResourceSpec = {
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = defaultUser(ctx, client.clientKey, input.data.userKey);
+        // A new contract has no recipients yet, so an item naming one is refused before anything is created.
+        if (input.data.recipients?.some((r) => r.recipientKey !== undefined)) throw ApiError.notFound('Recipient not found');
         const contract = createContract(ctx, client, { ...input.data.contract, userKey: user.userKey });
         if (input.data.recipients?.length) sendToRecipients(ctx, contract, input.data.recipients);
         return reply(201, 'Contract created', { contract: { createTime: isoTime(contract.createTime), contractKey: contract.contractKey } });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireClient } from '../context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { type SpecialType, addPlaceholder } from '../domain/placeholders.js';
-import { ApiError } from '../errors.js';
+import { ApiError, quote } from '../errors.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { InsertionRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
@@ -109,7 +109,7 @@ export const placeholderResource: ResourceSpec = {
           const p = ctx.store.placeholders.get(item.placeholderKey);
           if (!p || p.contractKey !== contract.contractKey || !p.isSpecial) {
             throw ApiError.notFound(
-              `Placeholder ${item.placeholderKey} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`,
+              `Placeholder ${quote(item.placeholderKey)} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`,
             );
           }
           if (p.specialType !== item.specialType) {

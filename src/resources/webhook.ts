@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { OpContext } from '../context.js';
 import { requireClient } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, quote } from '../errors.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ClientRecord, WebhookRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
@@ -106,7 +106,7 @@ export const webhookResource: ResourceSpec = {
         // Check all keys first, so one unknown key deletes nothing.
         for (const { webhookKey } of input.data.webhooks) {
           const w = ctx.store.webhooks.get(webhookKey);
-          if (!w || w.clientKey !== client.clientKey) throw ApiError.notFound(`Webhook ${webhookKey} not found`);
+          if (!w || w.clientKey !== client.clientKey) throw ApiError.notFound(`Webhook ${quote(webhookKey)} not found`);
         }
         for (const { webhookKey } of input.data.webhooks) {
           ctx.store.webhooks.delete(webhookKey);

@@ -17,7 +17,7 @@ import { parseWith } from '../http/validation.js';
 import type { ClientRecord, PlatformRecord } from './records.js';
 import { parseYaml } from './yaml-parse.js';
 
-const keyPattern = z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only');
+export const keyPattern = z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only');
 
 const recipientFixture = z.strictObject({
   fullname: z.string().optional(),
@@ -27,7 +27,7 @@ const recipientFixture = z.strictObject({
   customMessage: z.string().optional(),
 });
 
-const contractFixture = z.strictObject({
+export const contractFixture = z.strictObject({
   contractKey: keyPattern.optional(),
   name: z.string().min(1),
   value: z.string().optional(),
@@ -47,7 +47,7 @@ const webhookFixture = z.strictObject({
   fullySigned: z.boolean().optional(),
 });
 
-const clientFixture = z.strictObject({
+export const clientFixture = z.strictObject({
   clientKey: keyPattern.optional(),
   fullname: z.string().optional(),
   email: z.string().optional(),
@@ -172,9 +172,27 @@ async function makeFaker(seed: number) {
   return faker;
 }
 
+/**
+ * Adds clients with their records to a platform (scenario data). A client whose clientKey already exists on the
+ * platform gets the listed users, templates, contracts and webhooks added to it. Unlike fixtures, events are not
+ * muted: the caller decides (scenarios let sent contracts notify recipients and fire webhooks).
+ */
+export async function seedClients(ctx: OpContext, platform: PlatformRecord, clients: ClientFixture[], seed?: number): Promise<ClientRecord[]> {
+  const faker = clients.some((c) => (c.generate?.contracts ?? 0) > 0) ? await makeFaker(seed ?? DEFAULT_FAKER_SEED) : undefined;
+  return clients.map((c) => seedClient(ctx, platform, c, faker));
+}
+
+/** seedClients for records that need no generated data (one contract from a scenario step). */
+export function seedClientsNow(ctx: OpContext, platform: PlatformRecord, clients: ClientFixture[]): ClientRecord[] {
+  return clients.map((c) => seedClient(ctx, platform, { ...c, generate: undefined }, undefined));
+}
+
 function seedClient(ctx: OpContext, platform: PlatformRecord, c: ClientFixture, faker: FakerLike | undefined): ClientRecord {
   const { store, ids, clock } = ctx;
   const now = clock.now();
+  const existing = c.clientKey !== undefined ? store.clients.get(c.clientKey) : undefined;
+  if (existing && existing.platformId !== platform.platformId) throw new Error(`clientKey ${c.clientKey} is taken by another platform`);
+  if (existing) return seedClientRecords(ctx, platform, existing, c, faker, c.users ?? []);
   const client = store.clients.insert({
     clientKey: c.clientKey ?? ids.key(),
     platformId: platform.platformId,
@@ -183,20 +201,36 @@ function seedClient(ctx: OpContext, platform: PlatformRecord, c: ClientFixture, 
     createTime: now,
     changeTime: now,
   });
-  const users = c.users?.length ? c.users : [{ fullname: c.fullname, email: c.email }];
-  const defaultIndex = Math.max(0, users.findIndex((u) => 'default' in u && u.default));
+  return seedClientRecords(ctx, platform, client, c, faker, c.users?.length ? c.users : [{ fullname: c.fullname, email: c.email }]);
+}
+
+function seedClientRecords(
+  ctx: OpContext,
+  platform: PlatformRecord,
+  client: ClientRecord,
+  c: ClientFixture,
+  faker: FakerLike | undefined,
+  users: { userKey?: string | undefined; fullname?: string | undefined; email?: string | undefined; customKey?: string | undefined; default?: boolean | undefined }[],
+): ClientRecord {
+  const { store, ids, clock } = ctx;
+  const now = clock.now();
+  const before = store.users.where('client', client.clientKey).length;
+  const explicitDefault = users.findIndex((u) => u.default);
+  // A client that already has users keeps its default unless the new users name one.
+  const defaultIndex = before > 0 && explicitDefault < 0 ? -1 : Math.max(0, explicitDefault);
+  if (defaultIndex >= 0) for (const u of store.users.where('client', client.clientKey)) store.users.update(u.userKey, { default: false });
   users.forEach((u, i) =>
     store.users.insert({
-      userKey: ('userKey' in u && u.userKey) || ids.key(),
+      userKey: u.userKey ?? ids.key(),
       clientKey: client.clientKey,
       platformId: platform.platformId,
-      ...defined({ fullname: u.fullname, email: u.email, customKey: 'customKey' in u ? u.customKey : undefined }),
+      ...defined({ fullname: u.fullname, email: u.email, customKey: u.customKey }),
       default: i === defaultIndex,
       createTime: now,
       changeTime: now,
     }),
   );
-  const userKey = store.users.where('client', client.clientKey)[defaultIndex]!.userKey;
+  const userKey = store.users.where('client', client.clientKey).find((u) => u.default)!.userKey;
   for (const t of c.templates ?? []) {
     store.templates.insert({
       templateKey: t.templateKey ?? ids.key(),
@@ -211,6 +245,8 @@ function seedClient(ctx: OpContext, platform: PlatformRecord, c: ClientFixture, 
     });
   }
   const opCtx: OpContext = { ...ctx, client };
+  // Webhooks first, so contracts sent by scenario data reach them.
+  for (const w of c.webhooks ?? []) createWebhook(opCtx, client, w);
   const contracts = [...(c.contracts ?? []), ...generateContracts(c, faker)];
   for (const spec of contracts) {
     const keyed = spec.contractKey ? withFirstKey(opCtx, spec.contractKey) : opCtx;
@@ -218,7 +254,6 @@ function seedClient(ctx: OpContext, platform: PlatformRecord, c: ClientFixture, 
     for (const r of spec.recipients ?? []) addRecipient(opCtx, store.contracts.get(contract.contractKey)!, client, r);
     if (spec.send) sendContract(opCtx, store.contracts.get(contract.contractKey)!);
   }
-  for (const w of c.webhooks ?? []) createWebhook(opCtx, client, w);
   return client;
 }
 

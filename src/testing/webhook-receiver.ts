@@ -61,7 +61,7 @@ export interface WebhookReceiverOptions {
   /** Reject unverified deliveries with 401 (default true), as a real handler should. */
   rejectUnverified?: boolean;
   /**
-   * Sandbox time in epoch ms (e.g. `() => sandbox.clock.now().getTime()`): when given, timestamps more than
+   * Sandbox time in epoch ms (e.g. `() => sandbox.clock.nowSync().getTime()`): when given, timestamps more than
    * `toleranceSeconds` away from it fail verification, as in production verifiers.
    */
   now?: () => number;

@@ -39,6 +39,7 @@ export function signatureHeaders(secret: string, webhookId: string, at: number, 
 export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
   const started = monotonicNow();
   const timeout = AbortSignal.timeout(req.timeoutMs);
+  const signal = eitherAborts(timeout, req.signal);
   try {
     const res = await fetch(req.url, {
       method: 'POST',
@@ -50,7 +51,7 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
       body: req.body,
       // A redirect is an answer that is not 2xx: the service does not follow it, so neither does the sandbox.
       redirect: 'manual',
-      signal: AbortSignal.any([timeout, req.signal]),
+      signal: signal.signal,
     });
     // The timeout covers the whole exchange, body included, as a receiver that never finishes is as dead as one that never answers.
     await res.arrayBuffer();
@@ -59,7 +60,30 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
     return { ok, statusCode: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), durationMs: elapsedSince(started) };
   } catch (error) {
     return { ok: false, error: describeFailure(error, timeout, req.timeoutMs), durationMs: elapsedSince(started) };
+  } finally {
+    signal.release();
   }
+}
+
+/**
+ * A signal that aborts when either of two does. Not `AbortSignal.any`: on Node 20 every call leaves a record
+ * behind on the long-lived source signal (the sandbox's close signal) that is never freed, so a long run of
+ * deliveries grew the heap by ~60 bytes per attempt (found by test/soak.test.ts).
+ */
+function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  for (const source of [a, b]) {
+    if (source.aborted) controller.abort(source.reason);
+    else source.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    release() {
+      a.removeEventListener('abort', onAbort);
+      b.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 function describeFailure(error: unknown, timeout: AbortSignal, timeoutMs: number): string {

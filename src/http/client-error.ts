@@ -1,0 +1,24 @@
+/**
+ * Requests Node's HTTP parser rejects before they reach the app (broken framing, a content-length that
+ * disagrees with the bytes sent, oversized headers) still get the service's JSON error body instead of
+ * Node's bare `400 Bad Request`, then the connection is closed: after a framing error nothing more on it
+ * can be trusted.
+ */
+import type { Socket } from 'node:net';
+
+export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'Request was not received in time']
+        : [400, 'Bad Request', `Malformed HTTP request (${error.code ?? 'parse error'}); check the request line, headers and Content-Length`];
+  const body = JSON.stringify({ code: status, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * Snapshots of the whole sandbox state (GET/PUT /__sandbox/state): every stored record plus the clock. A
+ * snapshot put back is validated first, record by record and reference by reference, so a hand-edited or
+ * truncated file is refused with the fields that are wrong instead of leaving a half-restored sandbox.
+ */
+import { z } from 'zod';
+import type { FieldError } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { COLLECTIONS, type StoreData } from './records.js';
+
+export const SNAPSHOT_FORMAT = 'esign-sandbox-state';
+
+const time = z.number().finite();
+const key = z.string().min(1);
+const owned = { platformId: key, createTime: time, changeTime: time };
+
+const platform = z.object({ platformId: key, apiKey: key, secret: key, name: z.string().optional(), createTime: time });
+const client = z.object({
+  clientKey: key,
+  ...owned,
+  fullname: z.string().optional(),
+  email: z.string().optional(),
+  organization: z.string().optional(),
+  customKey: z.string().optional(),
+  notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
+});
+const user = z.object({
+  userKey: key,
+  clientKey: key,
+  ...owned,
+  fullname: z.string().optional(),
+  email: z.string().optional(),
+  customKey: z.string().optional(),
+  default: z.boolean(),
+});
+const historyEntry = z.object({
+  at: time,
+  event: z.string(),
+  recipientKey: z.string().optional(),
+  status: z.string().optional(),
+  cause: z.string().optional(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+const contract = z.object({
+  contractKey: key,
+  clientKey: key,
+  userKey: key,
+  ...owned,
+  name: z.string(),
+  value: z.string(),
+  templateKey: z.string().optional(),
+  status: z.string(),
+  nextRecipientId: z.number().int(),
+  nextPlaceholderPosition: z.number().int(),
+  history: z.array(historyEntry),
+});
+const recipient = z.object({
+  recipientKey: key,
+  contractKey: key,
+  clientKey: key,
+  ...owned,
+  id: z.number().int(),
+  fullname: z.string().optional(),
+  email: z.string().optional(),
+  customMessage: z.string().optional(),
+  position: z.number().int().optional(),
+  action: z.enum(['sign', 'approve', 'view', 'lock']),
+  state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
+  notifiedAt: time.optional(),
+  seenAt: time.optional(),
+  actedAt: time.optional(),
+  signature: z.string().optional(),
+});
+const insertion = z.object({
+  id: z.string(),
+  pageId: z.string().optional(),
+  width: z.string().optional(),
+  height: z.string().optional(),
+  positionX: z.string().optional(),
+  positionY: z.string().optional(),
+  action: z.string().optional(),
+  clientKey: z.string().optional(),
+});
+const placeholder = z.object({
+  placeholderKey: key,
+  contractKey: z.string().optional(),
+  templateKey: z.string().optional(),
+  clientKey: key,
+  ...owned,
+  id: z.string(),
+  name: z.string(),
+  value: z.string(),
+  type: z.string(),
+  position: z.number(),
+  isSpecial: z.boolean(),
+  specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
+  recipientKey: z.string().optional(),
+  insertion: z.array(insertion),
+});
+const template = z.object({
+  templateKey: key,
+  clientKey: key,
+  userKey: key,
+  ...owned,
+  name: z.string(),
+  value: z.string(),
+  nextPlaceholderPosition: z.number().int(),
+});
+const webhook = z.object({
+  webhookKey: key,
+  clientKey: key,
+  ...owned,
+  url: z.string(),
+  secret: z.string(),
+  created: z.boolean(),
+  seen: z.boolean(),
+  sent: z.boolean(),
+  approved: z.boolean(),
+  signed: z.boolean(),
+  fullySigned: z.boolean(),
+});
+const token = z.object({
+  token: key,
+  kind: z.enum(['platform', 'client']),
+  platformId: key,
+  clientKey: z.string().optional(),
+  issuedAt: time,
+  expiresAt: time,
+  revokedAt: time.optional(),
+});
+
+/** Unknown fields are kept (passthrough), so a snapshot written by a newer version still loads. */
+const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
+
+export const storeDataSchema = z.object({
+  version: z.literal(1),
+  platforms: table(platform),
+  clients: table(client),
+  users: table(user),
+  contracts: table(contract),
+  recipients: table(recipient),
+  placeholders: table(placeholder),
+  templates: table(template),
+  webhooks: table(webhook),
+  tokens: table(token),
+});
+
+export const snapshotSchema = z.object({
+  format: z.literal(SNAPSHOT_FORMAT).optional(),
+  version: z.literal(1),
+  savedAt: z.string().optional(),
+  clock: z.object({ now: z.iso.datetime({ offset: true }), mode: z.enum(['real', 'frozen']).optional() }).optional(),
+  store: storeDataSchema,
+});
+
+export interface Snapshot {
+  format?: typeof SNAPSHOT_FORMAT;
+  version: 1;
+  savedAt?: string;
+  clock?: { now: string; mode?: 'real' | 'frozen' };
+  store: StoreData;
+}
+
+const KEY_FIELD: Record<(typeof COLLECTIONS)[number], string> = {
+  platforms: 'platformId',
+  clients: 'clientKey',
+  users: 'userKey',
+  contracts: 'contractKey',
+  recipients: 'recipientKey',
+  placeholders: 'placeholderKey',
+  templates: 'templateKey',
+  webhooks: 'webhookKey',
+  tokens: 'token',
+};
+
+/**
+ * What the schema cannot say: each record sits under its own key, and every reference points at a record
+ * of the same platform that exists. Answers the broken references as field errors (empty when sound).
+ */
+export function referenceErrors(data: StoreData): FieldError[] {
+  const errors: FieldError[] = [];
+  const at = (name: string, k: string, field: string) => `store.${name}.${k}.${field}`;
+  for (const name of COLLECTIONS) {
+    for (const [k, record] of Object.entries(data[name] as unknown as Record<string, Record<string, unknown>>)) {
+      if (record[KEY_FIELD[name]] !== k) errors.push({ path: at(name, k, KEY_FIELD[name]), message: `Must equal the record's key "${k}"` });
+    }
+  }
+  const apiKeys = new Set<string>();
+  for (const [k, p] of Object.entries(data.platforms)) {
+    if (apiKeys.has(p.apiKey)) errors.push({ path: at('platforms', k, 'apiKey'), message: `Another platform already has apiKey "${p.apiKey}"` });
+    apiKeys.add(p.apiKey);
+  }
+  const refer = (name: (typeof COLLECTIONS)[number], field: string, target: (typeof COLLECTIONS)[number], optional = false) => {
+    for (const [k, record] of Object.entries(data[name] as unknown as Record<string, Record<string, unknown>>)) {
+      const value = record[field];
+      if (value === undefined && optional) continue;
+      const found = (data[target] as Record<string, { platformId?: string }>)[String(value)];
+      if (!found) errors.push({ path: at(name, k, field), message: `No ${target} record "${String(value)}"` });
+      else if (target !== 'platforms' && found.platformId !== record.platformId) {
+        errors.push({ path: at(name, k, field), message: `The ${target} record "${String(value)}" belongs to another platform` });
+      }
+    }
+  };
+  for (const name of COLLECTIONS) if (name !== 'platforms') refer(name, 'platformId', 'platforms');
+  for (const name of ['users', 'contracts', 'recipients', 'placeholders', 'templates', 'webhooks'] as const) refer(name, 'clientKey', 'clients');
+  refer('tokens', 'clientKey', 'clients', true);
+  refer('recipients', 'contractKey', 'contracts');
+  refer('placeholders', 'contractKey', 'contracts', true);
+  refer('placeholders', 'templateKey', 'templates', true);
+  for (const [k, p] of Object.entries(data.placeholders)) {
+    if ((p.contractKey === undefined) === (p.templateKey === undefined)) {
+      errors.push({ path: at('placeholders', k, 'contractKey'), message: 'A placeholder belongs to exactly one contract or template' });
+    }
+  }
+  return errors;
+}
+
+/** Validates a snapshot body, answering 400 with every wrong field. */
+export function checkSnapshot(parsed: Snapshot): void {
+  const errors = referenceErrors(parsed.store);
+  if (errors.length === 0) return;
+  const shown = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
+  throw ApiError.badRequest(`Invalid snapshot: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
+}

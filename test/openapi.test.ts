@@ -1,0 +1,83 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resources } from '../src/resources/index.js';
+import { type TestSandbox, testSandbox } from './helpers.js';
+
+let t: TestSandbox;
+let doc: any;
+beforeAll(async () => {
+  t = await testSandbox({ apiKeyHeader: 'X-Provider-Key' });
+  const res = await t.request('/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(() => t.close());
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document for a public validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('lists every /api path with one POST whose body is a oneOf of all its actions', () => {
+    for (const resource of resources) {
+      const op = doc.paths[resource.path]?.post;
+      expect(op, resource.path).toBeDefined();
+      const variants = op.requestBody.content['application/json'].schema.oneOf;
+      expect(variants).toHaveLength(Object.keys(resource.actions).length);
+      for (const [name, action] of Object.entries(resource.actions)) {
+        expect(op.description).toContain(`\`${action.wireName ?? name}\``);
+        expect(op.requestBody.content['application/json'].examples[name]?.value, `${resource.path} ${name}`).toEqual(action.example);
+      }
+    }
+  });
+
+  it("gives every action an example that its own zod schema accepts", () => {
+    for (const resource of resources) {
+      for (const [name, action] of Object.entries(resource.actions)) {
+        expect(action.example, `${resource.path} ${name} has no example`).toBeDefined();
+        const parsed = action.schema.safeParse(action.example);
+        expect(parsed.success, `${resource.path} ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      }
+    }
+  });
+
+  it('describes request bodies with JSON Schemas that accept the examples and refuse a wrong action', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    for (const resource of resources) {
+      const content = doc.paths[resource.path].post.requestBody.content['application/json'];
+      const validate = ajv.compile(content.schema);
+      for (const [name, example] of Object.entries<any>(content.examples)) {
+        expect(validate(example.value), `${resource.path} ${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+      expect(validate({ data: { action: 'no-such-action' } })).toBe(false);
+    }
+  });
+
+  it('documents every control route the sandbox mounts', () => {
+    const mounted = t.sandbox.app.routes
+      .filter((r) => r.path.startsWith('/__sandbox') && r.method !== 'ALL')
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, '').replace(/:(\w+)/g, '{$1}')}`);
+    const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
+    expect(mounted.length).toBeGreaterThan(10);
+    for (const route of mounted) expect(documented, route).toContain(route);
+  });
+
+  it('names the configured API-key header and the serving address', () => {
+    expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Provider-Key' });
+    expect(doc.servers[0].url).toBe('http://localhost');
+  });
+});
+
+describe('the docs page', () => {
+  it('is an HTML page that loads the OpenAPI document', async () => {
+    const res = await t.request('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.body).toContain("url: '/openapi.json'");
+  });
+});

@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BusEvent } from '../../src/events/types.js';
+import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
+import { type TestSandbox, testSandbox } from '../helpers.js';
+import { ALL_FLAGS } from '../webhook-support.js';
+
+const FILE = join(import.meta.dirname, '..', '..', 'scenarios', 'late-signer-webhook-down.yaml');
+
+let t: TestSandbox | undefined;
+let receiver: WebhookReceiver | undefined;
+afterEach(async () => {
+  await t?.close();
+  await receiver?.close();
+  t = receiver = undefined;
+});
+
+/** Starts a sandbox the way `esign-sandbox --scenario FILE` does, sends a two-signer contract, plays 4 days. */
+async function run(seed?: number): Promise<{ t: TestSandbox; events: BusEvent[]; contractKey: string; receiver: WebhookReceiver }> {
+  const r = await createWebhookReceiver();
+  const sandbox = await testSandbox({ scenarios: [FILE], ...(seed !== undefined ? { seed } : {}) });
+  const events: BusEvent[] = [];
+  // The journal's request.completed carries wall-clock durations: an observation, not an event of the run.
+  sandbox.sandbox.services.bus.onAny((e) => e.type !== 'request.completed' && events.push(e));
+  const auth = await sandbox.demoAuth();
+  const hook = await sandbox.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } }, auth);
+  r.useSecret(hook.body.webhooks[0].secret);
+  const res = await sandbox.post(
+    '/api/contract',
+    {
+      data: {
+        action: 'create',
+        contract: { name: 'Two signers', value: '<p/>' },
+        recipients: [
+          { email: 'first@example.com', position: 1 },
+          { email: 'second@example.com', position: 2 },
+        ],
+      },
+    },
+    auth,
+  );
+  return { t: sandbox, events, contractKey: res.body.contract.contractKey, receiver: r };
+}
+
+describe('the 15-line example: the second signer signs three days late while the webhook endpoint is down for an hour', () => {
+  it('starts the clock where the file says, frozen', async () => {
+    ({ t, receiver } = await run());
+    expect(t.sandbox.services.clock.state()).toMatchObject({ now: '2026-03-02T09:00:00.000Z', mode: 'frozen' });
+  });
+
+  it('plays out: first signer at 5m, deliveries fail during the outage and recover, second signer 3 days after notification', async () => {
+    let contractKey: string;
+    ({ t, receiver, contractKey } = await run());
+    const advance = (by: string) => t!.control('/clock/advance', { by });
+    await advance('5m');
+    let c = (await t.control(`/contracts/${contractKey}`)).body;
+    expect(c.recipients.map((r: any) => r.state)).toEqual(['signed', 'notified']);
+    expect(c.recipients[1].notifiedAt).toBe('2026-03-02T09:05:00.000Z');
+
+    await advance('1h');
+    const failing = (await t.control('/webhook-deliveries')).body.deliveries;
+    const signedFirst = failing.find((d: any) => d.event === 'contract.signed');
+    expect(signedFirst.status).toBe('pending');
+    expect(signedFirst.attempts.every((a: any) => a.statusCode === 503 && a.cause === 'scenario:late-signer-webhook-down:endpoint-down')).toBe(true);
+
+    await advance('3h');
+    expect((await t.control('/webhook-deliveries')).body.deliveries.every((d: any) => d.status === 'delivered')).toBe(true);
+
+    await advance('2d19h59m');
+    c = (await t.control(`/contracts/${contractKey}`)).body;
+    expect(c.status).toBe('Signed');
+    await advance('1m');
+    c = (await t.control(`/contracts/${contractKey}`)).body;
+    expect(c.status).toBe('Fully signed');
+    expect(c.recipients[1].actedAt).toBe('2026-03-05T09:05:00.000Z');
+    expect(c.history.filter((h: any) => h.event === 'signed').map((h: any) => h.cause)).toEqual([
+      'scenario:late-signer-webhook-down:others-prompt',
+      'scenario:late-signer-webhook-down:second-signer-late',
+    ]);
+    expect(receiver.accepted().map((d) => d.payload.type)).toContain('contract.fully_signed');
+  });
+});
+
+describe('determinism', () => {
+  it('gives identical event logs, keys included, on two runs with the same seed', async () => {
+    const logs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await run(42);
+      await r.t.control('/clock/advance', { by: '4d' });
+      // Receivers listen on random ports, so URLs differ between runs; events and keys must not.
+      logs.push(JSON.stringify(r.events));
+      await r.t.close();
+      await r.receiver.close();
+    }
+    expect(JSON.parse(logs[0]!).length).toBeGreaterThan(8);
+    expect(logs[1]).toBe(logs[0]);
+  });
+
+  it('takes the seed from the scenario file when no --seed is given', async () => {
+    const { writeFileSync, mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'scenario-seed-'));
+    const file = join(dir, 'seeded.yaml');
+    writeFileSync(file, `${readFileSync(FILE, 'utf8')}seed: 99\n`);
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = await testSandbox({ scenarios: [file] });
+      keys.push(await s.clientToken());
+      await s.close();
+    }
+    expect(keys[1]).toBe(keys[0]);
+  });
+});
