@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Adapter } from 'lowdb';
 import { monotonicNow } from '../clock.js';
 import { ConfigError } from '../config.js';
@@ -407,7 +407,9 @@ export class Persistence {
     });
   }
 
-  private runWorker(script: URL, job: CompactJob): Promise<number> {
+  private async runWorker(script: URL, job: CompactJob): Promise<number> {
+    // Imported on the first compaction, not at start: most sandboxes never compact, and start time is measured.
+    const { Worker } = await import('node:worker_threads');
     return new Promise((resolve, reject) => {
       let worker: Worker;
       try {
