@@ -44,7 +44,7 @@ Examples
   esign-sandbox --port 0 --clock frozen      a free port, time stands still until you move it
   esign-sandbox --data .sandbox.json         keep state across restarts
   esign-sandbox --tls --quiet                HTTPS with a fresh self-signed certificate, no request log
-  esign-sandbox --scenario late-signer.yaml  play out a scenario (docs/scenarios.md); bundled: slow-signer, …
+  esign-sandbox --scenario slow-signer       play out a bundled scenario, or --scenario my-scenario.yaml (docs/scenarios.md)
 
 API under /api, control API (clock, reset, recipients, emails, webhooks) under /__sandbox.
 OpenAPI document at /openapi.json, docs page at /docs. Docs: README.md in the package.`;

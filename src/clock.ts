@@ -77,6 +77,14 @@ export function elapsedSince(startMs: number): number {
   return Math.round((performance.now() - startMs) * 100) / 100;
 }
 
+/**
+ * Real wall time, for the few things judged against it outside the sandbox: a TLS certificate's validity is
+ * checked by clients against their own clock, never the sandbox's.
+ */
+export function wallNow(): number {
+  return Date.now();
+}
+
 export function monotonicNow(): number {
   return performance.now();
 }

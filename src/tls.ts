@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError } from './config.js';
+import { wallNow } from './clock.js';
 
 export interface TlsMaterial {
   cert: string;
@@ -71,7 +72,8 @@ export async function generateCertificate(host: string): Promise<TlsMaterial> {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    notAfterDate: new Date(new Date().setFullYear(new Date().getFullYear() + 1)),
+    // Clients check validity against their own clock, so the year counts from wall time, not sandbox time.
+    notAfterDate: new Date(wallNow() + 365 * 86_400_000),
     extensions: [
       // Marked as its own CA so NODE_EXTRA_CA_CERTS accepts it as a trust anchor.
       { name: 'basicConstraints', cA: true, critical: true },
