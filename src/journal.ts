@@ -51,9 +51,26 @@ export interface JournalFilter {
   limit?: number;
 }
 
-interface Stored extends JournalEntry {
+/**
+ * What the middleware keeps per request: references, not copies. Parsing, redacting and copying the bodies
+ * and headers waits until someone reads the journal (or the log needs the entry), so recording a request
+ * costs a few field writes on the hot path.
+ */
+interface Stored {
+  id: number;
   atMs: number;
-  platformId?: string;
+  method: string;
+  path: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  headers: Headers;
+  requestBody: Captured;
+  /** The object the handler passed to c.json, when it is to be kept. */
+  sent: { object: unknown } | undefined;
+  platformId?: string | undefined;
+  /** The entry as shown, built on first read. */
+  view?: JournalEntry;
 }
 
 export class RequestJournal {
@@ -82,9 +99,9 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries.filter(matcher(filter, this.services));
+    const matches = this.entries.filter(matcher(filter, this.services, (e) => this.view(e)));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
-    return shown.map(({ atMs: _at, platformId: _p, ...entry }) => entry);
+    return shown.map((e) => this.view(e));
   }
 
   /** The Hono middleware that records each request; mount it before every route. */
@@ -104,31 +121,47 @@ export class RequestJournal {
         return (json as (...args: unknown[]) => Response)(object, ...rest);
       }) as typeof c.json;
       await next();
-      const requestBody = keepBodies ? await requestText(c.req.raw) : undefined;
-      const responseBody = keepBodies || c.res.status >= 400 ? capture(sent) : undefined;
-      const url = new URL(c.req.url);
-      const parsed = parseBody(requestBody);
-      const answered = parseBody(responseBody);
-      const entry: Stored = {
+      const headers = c.req.raw.headers;
+      const stored: Stored = {
         id: this.nextId++,
-        at: isoTime(atMs),
         atMs,
         method: c.req.method,
         path: c.req.path,
-        ...(url.search ? { query: url.search.slice(1) } : {}),
-        ...operationOf(parsed),
+        url: c.req.url,
         status: c.res.status,
         durationMs: elapsedSince(started),
-        request: { headers: this.headers(c.req.raw.headers), ...(requestBody !== undefined ? { body: redact(parsed) } : {}) },
-        response: responseBody !== undefined ? { body: redact(answered) } : {},
+        headers,
+        requestBody: keepBodies ? await requestText(c.req.raw) : undefined,
+        sent: keepBodies || c.res.status >= 400 ? sent : undefined,
       };
-      const platformId = this.platformOf(c.req.raw.headers, parsed, answered);
-      if (platformId) entry.platformId = platformId;
-      this.entries.push(entry);
-      if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
-      const { atMs: _a, platformId: _p, ...published } = entry;
-      this.services.bus.emit({ type: 'request.completed', entry: published });
+      stored.platformId = this.platformOf(headers, stored);
+      if (this.limit > 0) {
+        this.entries.push(stored);
+        if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+      }
+      if (this.services.bus.hasListeners('request.completed')) this.services.bus.emit({ type: 'request.completed', entry: this.view(stored) });
     };
+  }
+
+  /** The entry as the journal shows it: parsed, redacted bodies and headers, built once. */
+  private view(stored: Stored): JournalEntry {
+    if (stored.view) return stored.view;
+    const url = new URL(stored.url);
+    const parsed = parseBody(stored.requestBody);
+    const answered = parseBody(capture(stored.sent));
+    stored.view = {
+      id: stored.id,
+      at: isoTime(stored.atMs),
+      method: stored.method,
+      path: stored.path,
+      ...(url.search ? { query: url.search.slice(1) } : {}),
+      ...operationOf(parsed),
+      status: stored.status,
+      durationMs: stored.durationMs,
+      request: { headers: this.headers(stored.headers), ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}) },
+      response: stored.sent !== undefined ? { body: redact(answered) } : {},
+    };
+    return stored.view;
   }
 
   private headers(headers: Headers): Record<string, string> {
@@ -139,16 +172,22 @@ export class RequestJournal {
     return out;
   }
 
-  /** The tenant a request belongs to, so one platform's reset drops only its own entries. */
-  private platformOf(headers: Headers, body: unknown, response: unknown): string | undefined {
+  /**
+   * The tenant a request belongs to, so one platform's reset drops only its own entries. Taken when the
+   * request is recorded (a reset may remove the token that tells it later); the bodies are parsed only for
+   * requests without credential headers (token create, platform create).
+   */
+  private platformOf(headers: Headers, stored: Stored): string | undefined {
     const { store } = this.services;
     const bearer = /^Bearer\s+(\S+)/i.exec(headers.get('authorization') ?? '')?.[1];
     if (bearer) return store.tokens.get(bearer)?.platformId;
+    const header = headers.get(this.apiKeyHeader);
+    const body = header === null ? parseBody(stored.requestBody) : undefined;
     const apiKey =
-      headers.get(this.apiKeyHeader) ??
+      header ??
       stringAt(body, 'data', 'apiKey') ??
       stringAt(body, 'apiKey') ??
-      stringAt(response, 'apiKey');
+      stringAt(header === null ? stored.sent?.object : undefined, 'apiKey');
     return apiKey ? store.platforms.where('apiKey', apiKey.trim())[0]?.platformId : undefined;
   }
 }
@@ -232,7 +271,7 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-function matcher(filter: JournalFilter, services: Services): (entry: Stored) => boolean {
+function matcher(filter: JournalFilter, services: Services, view: (entry: Stored) => JournalEntry): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
   if (filter.path) {
     const path = filter.path;
@@ -242,7 +281,7 @@ function matcher(filter: JournalFilter, services: Services): (entry: Stored) => 
     const method = filter.method.toUpperCase();
     tests.push((e) => e.method === method);
   }
-  if (filter.action) tests.push((e) => e.action === filter.action);
+  if (filter.action) tests.push((e) => view(e).action === filter.action);
   if (filter.status !== undefined) {
     const status = String(filter.status).toLowerCase();
     if (/^[1-5]xx$/.test(status)) tests.push((e) => Math.floor(e.status / 100) === Number(status[0]));
