@@ -19,6 +19,25 @@ for (const name of readdirSync('fixtures').filter((f) => /\.ya?ml$/i.test(f))) {
 writeFileSync('dist/yaml-cache.json', JSON.stringify(cache));
 
 
+/**
+ * zod re-exports every locale (`export * as locales`, in classic and in core), reachable from the `z` namespace object, so no bundler
+ * can drop them: 259 KB, a quarter of the bundle, parsed at every start. The sandbox speaks English only (it
+ * never calls z.locales.*), so the CLI bundle gets a locales module with just `en`, which zod uses by default.
+ */
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: ['dist/cli.js'],
   outfile: 'dist/cli.js',
@@ -27,14 +46,17 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // yaml is imported only when a fixture file is not in the build-time cache (src/store/yaml-parse.ts).
-  external: ['@faker-js/faker', 'yaml'],
+  // Packages imported only on demand stay out of the start bundle (they load from node_modules when asked for):
+  // yaml when a fixture file is not in the build-time cache (src/store/yaml-parse.ts), faker for generated
+  // fixtures, selfsigned (~300 KB with its ASN.1 stack) only with --tls, Swagger UI on the first GET /docs.
+  external: ['@faker-js/faker', 'yaml', 'selfsigned', '@hono/swagger-ui'],
   // Minified: compiling the file is a fifth of the start. The source map (next to it; `node
   // --enable-source-maps`) gives readable stack traces of internal errors back.
   minify: true,
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [englishOnlyZodLocales],
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
 });

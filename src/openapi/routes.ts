@@ -1,21 +1,27 @@
 /**
  * GET /openapi.json and the docs page GET /docs (Swagger UI through @hono/swagger-ui). The document is built
- * once per sandbox; only `servers` follows the address the caller used.
+ * once per sandbox, on the first request for it (building it converts every schema: work a start that never
+ * serves it should not pay); only `servers` follows the address the caller used.
  *
  * The docs page loads Swagger UI's script and stylesheet from the jsDelivr CDN (that is how @hono/swagger-ui
  * works); offline, /docs shows a blank page while /openapi.json stays fully local.
  */
-import { swaggerUI } from '@hono/swagger-ui';
-import type { Hono } from 'hono';
-import { openApiDocument } from './document.js';
+import type { Hono, MiddlewareHandler } from 'hono';
 
 /** The Swagger UI release the docs page asks the CDN for. */
 export const SWAGGER_UI_VERSION = '5.29.0';
 
 export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
-  const document = openApiDocument({ apiKeyHeader: headerName(options.apiKeyHeader) });
-  app.get('/openapi.json', (c) => c.json({ ...document, servers: [{ url: new URL(c.req.url).origin, description: 'This sandbox' }] }));
-  app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'esign-sandbox API', version: SWAGGER_UI_VERSION }));
+  let document: Promise<Record<string, unknown>> | undefined;
+  let page: Promise<MiddlewareHandler> | undefined;
+  app.get('/openapi.json', async (c) => {
+    document ??= import('./document.js').then(({ openApiDocument }) => openApiDocument({ apiKeyHeader: headerName(options.apiKeyHeader) }));
+    return c.json({ ...(await document), servers: [{ url: new URL(c.req.url).origin, description: 'This sandbox' }] });
+  });
+  app.get('/docs', async (c, next) => {
+    page ??= import('@hono/swagger-ui').then(({ swaggerUI }) => swaggerUI({ url: '/openapi.json', title: 'esign-sandbox API', version: SWAGGER_UI_VERSION }));
+    return (await page)(c, next);
+  });
 }
 
 /** `x-service-key` → `X-Service-Key`, as people write it. */
