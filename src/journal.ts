@@ -64,7 +64,8 @@ interface Stored {
   url: string;
   status: number;
   durationMs: number;
-  headers: Headers;
+  /** Header names and values, alternating: node's own rawHeaders on a real port, a flat copy in process. */
+  headers: string[];
   requestBody: Captured;
   /** The object the handler passed to c.json, when it is to be kept. */
   sent: { object: unknown } | undefined;
@@ -130,7 +131,9 @@ export class RequestJournal {
         url: c.req.url,
         status: c.res.status,
         durationMs: elapsedSince(started),
-        headers,
+        // Keeping undici's Headers (or the request) alive for `limit` requests moves them into the old
+        // generation and costs the garbage collector on every request; a flat array of strings is cheap.
+        headers: rawHeaders(c.env, headers),
         requestBody: keepBodies ? await requestText(c.req.raw) : undefined,
         sent: keepBodies || c.res.status >= 400 ? sent : undefined,
       };
@@ -164,11 +167,13 @@ export class RequestJournal {
     return stored.view;
   }
 
-  private headers(headers: Headers): Record<string, string> {
+  private headers(pairs: string[]): Record<string, string> {
     const out: Record<string, string> = {};
-    headers.forEach((value, name) => {
-      out[name] = name === 'authorization' || name === this.apiKeyHeader || name === 'cookie' ? REDACTED : value;
-    });
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      const name = pairs[i]!.toLowerCase();
+      const value = pairs[i + 1]!;
+      out[name] = name === 'authorization' || name === this.apiKeyHeader || name === 'cookie' ? REDACTED : name in out ? `${out[name]}, ${value}` : value;
+    }
     return out;
   }
 
@@ -219,6 +224,15 @@ function capture(sent: { object: unknown } | undefined): Captured {
   }
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
+}
+
+/** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */
+function rawHeaders(env: unknown, headers: Headers): string[] {
+  const incoming = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming;
+  if (incoming && Array.isArray(incoming.rawHeaders)) return incoming.rawHeaders as string[];
+  const out: string[] = [];
+  headers.forEach((value, name) => out.push(name, value));
+  return out;
 }
 
 /**
