@@ -3,7 +3,7 @@
  * truth for validation and, later, the OpenAPI document), who may call it, and a thin handler.
  */
 import { z } from 'zod';
-import type { OpContext } from '../context.js';
+import type { OpContext, Services } from '../context.js';
 
 /**
  * - `public`: no credentials (platform token create);
@@ -43,6 +43,8 @@ export interface ResourceSpec {
   /** Picks the action for bodies that do not follow the `data.<selector>` rule (the token endpoint). */
   select?: (body: Record<string, unknown>) => string;
   actions: Record<string, ActionSpec<any>>;
+  /** Runs once when the resource is mounted on a sandbox (e.g. to register derived values on the store). */
+  setup?: (services: Services) => void;
 }
 
 export function defineAction<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {

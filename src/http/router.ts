@@ -16,6 +16,7 @@ export interface RouterOptions {
 }
 
 export function mountResource(app: Hono, resource: ResourceSpec, services: Services, options: RouterOptions): void {
+  resource.setup?.(services);
   app.all(resource.path, async (c) => {
     if (c.req.method !== 'POST') {
       throw new ApiError(405, `Method ${c.req.method} is not allowed on ${resource.path}; every operation is a POST`, undefined, {

@@ -10,6 +10,8 @@ import { defaultUser } from './client.js';
 import { sendToRecipients } from './recipient.js';
 import { recipientList } from './recipient-input.js';
 
+const LIST_ROW = 'listRow';
+
 /** One contract as the list shows it, serialised once per change of the record (Table.derived). */
 function contractRow(c: ContractRecord): string {
   return JSON.stringify({
@@ -24,6 +26,7 @@ function contractRow(c: ContractRecord): string {
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
   selector: 'action',
+  setup: ({ store }) => store.contracts.precompute(LIST_ROW, contractRow),
   actions: {
     list: defineAction({
       summary: 'List the contracts of a client',
@@ -32,7 +35,7 @@ export const contractResource: ResourceSpec = {
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
         const { contracts } = ctx.store;
-        const rows = contracts.where('client', requireClient(ctx).clientKey).map((c) => contracts.derived(c, 'listRow', contractRow));
+        const rows = contracts.where('client', requireClient(ctx).clientKey).map((c) => contracts.derived(c, LIST_ROW, contractRow));
         return listReply('Contracts found', 'contracts', rows);
       },
     }),

@@ -9,8 +9,13 @@ type Index<T> = { fn: IndexFn<T>; map: Map<string, Map<string, T>> };
 
 export class Table<T extends object> {
   private readonly indexes = new Map<string, Index<T>>();
-  /** Values derived from a record (e.g. its list-row JSON), dropped whenever the record changes. */
-  private readonly memo = new WeakMap<T, Map<string, unknown>>();
+  /**
+   * Values derived from a record (e.g. its list-row JSON), dropped whenever the record changes: one WeakMap
+   * per name, so a record costs one ephemeron entry per value rather than a Map of its own.
+   */
+  private readonly memo = new Map<string, WeakMap<T, unknown>>();
+  /** Derived values computed as soon as a record is inserted (see `precompute`). */
+  private readonly precomputed = new Map<string, (record: T) => unknown>();
   /** Kept by hand: counting the keys of a 100,000-record object on every health check is not free. */
   private count = 0;
 
@@ -63,12 +68,21 @@ export class Table<T extends object> {
    * collecting 100,000 objects.
    */
   derived<V>(record: T, name: string, compute: (record: T) => V): V {
-    let values = this.memo.get(record);
-    if (!values) this.memo.set(record, (values = new Map()));
-    if (values.has(name)) return values.get(name) as V;
+    let values = this.memo.get(name);
+    if (!values) this.memo.set(name, (values = new WeakMap()));
+    if (values.has(record)) return values.get(record) as V;
     const value = compute(record);
-    values.set(name, value);
+    values.set(record, value);
     return value;
+  }
+
+  /**
+   * Computes `derived(record, name, compute)` for each record when it is inserted, so the first long list after
+   * many inserts finds its rows ready instead of building them all at once; after an update the value is
+   * built again on its next read.
+   */
+  precompute<V>(name: string, compute: (record: T) => V): void {
+    this.precomputed.set(name, compute);
   }
 
   countWhere(name: string, value: string): number {
@@ -81,6 +95,7 @@ export class Table<T extends object> {
     this.rows[key] = record;
     this.count++;
     for (const index of this.indexes.values()) this.addToIndex(index, key, record);
+    for (const [name, compute] of this.precomputed) this.derived(record, name, compute);
     this.onChange(key);
     return record;
   }
@@ -90,7 +105,7 @@ export class Table<T extends object> {
     if (!record) throw new Error(`no record ${key}`);
     const before = new Map([...this.indexes].map(([n, i]) => [n, i.fn(record)]));
     Object.assign(record, patch);
-    this.memo.delete(record);
+    this.forget(record);
     for (const [name, index] of this.indexes) {
       if (before.get(name) !== index.fn(record)) {
         this.removeFromIndex(index, key, before.get(name));
@@ -105,11 +120,15 @@ export class Table<T extends object> {
     const record = this.get(key);
     if (!record) return undefined;
     delete this.rows[key];
-    this.memo.delete(record);
+    this.forget(record);
     this.count--;
     for (const index of this.indexes.values()) this.removeFromIndex(index, key, index.fn(record));
     this.onChange(key);
     return record;
+  }
+
+  private forget(record: T): void {
+    for (const values of this.memo.values()) values.delete(record);
   }
 
   private index(name: string) {
