@@ -7,10 +7,10 @@
  * Plain fs + JSON on purpose: lowdb stays the main thread's in-memory holder.
  */
 import { readlinkSync } from 'node:fs';
-import { open, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { replaceFile } from './atomic-file.js';
 import { emptyShape, replayJournal, splitSnapshot } from './replay.js';
 
 export interface CompactJob {
@@ -39,24 +39,7 @@ async function compact(job: CompactJob): Promise<number> {
   const journalText = await readIfExists(job.journal);
   if (journalText !== undefined) data = replayJournal(data, journalText, generation).state ?? data;
   const text = JSON.stringify({ ...data, generation: job.generation });
-  const handle = await open(job.tmp, 'w');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(job.tmp, job.snapshot);
-  try {
-    const folder = await open(dirname(job.snapshot), 'r');
-    try {
-      await folder.sync();
-    } finally {
-      await folder.close();
-    }
-  } catch {
-    // Some platforms cannot open or fsync a folder; the rename is still atomic there.
-  }
+  await replaceFile(job.snapshot, job.tmp, text);
   return Buffer.byteLength(text);
 }
 

@@ -23,6 +23,7 @@ import { monotonicNow } from '../clock.js';
 import { ConfigError } from '../config.js';
 import type { CompactJob, CompactResult } from './compact-worker.js';
 import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
+import { replaceFile, syncFolder } from './atomic-file.js';
 import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
@@ -73,31 +74,11 @@ export class SnapshotFile implements Adapter<StoreData> {
 
   /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
   async writeText(text: string): Promise<void> {
-    const handle = await open(this.tmp, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(this.tmp, this.file);
-    await syncFolder(dirname(this.file));
+    await replaceFile(this.file, this.tmp, text);
     this.bytes = Buffer.byteLength(text);
   }
 }
 
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot open or fsync a folder; the rename is still atomic there.
-  }
-}
 
 export interface LoadedState {
   data: StoreData | null;
