@@ -1,9 +1,10 @@
 /**
+ * Plain-fs helpers of the data file (no lowdb, so the compaction worker can use them too).
+ *
  * Replacing a file so that it is never seen half-written, even across a crash or power loss: write a temporary
- * file, fsync it, rename it over the target, fsync the folder (so the rename itself is durable). Plain fs, so
- * the compaction worker can use it without loading lowdb.
+ * file, fsync it, rename it over the target, fsync the folder (so the rename itself is durable).
  */
-import { open, rename } from 'node:fs/promises';
+import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export async function replaceFile(file: string, tmp: string, text: string): Promise<void> {
@@ -28,5 +29,15 @@ export async function syncFolder(folder: string): Promise<void> {
     }
   } catch {
     // Some platforms cannot open or fsync a folder; the rename is still atomic there.
+  }
+}
+
+/** A file's text, or undefined when it does not exist. */
+export async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

@@ -7,10 +7,9 @@
  * Plain fs + JSON on purpose: lowdb stays the main thread's in-memory holder.
  */
 import { readlinkSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { replaceFile } from './atomic-file.js';
+import { readIfExists, replaceFile } from './atomic-file.js';
 import { emptyShape, replayJournal, splitSnapshot } from './replay.js';
 
 export interface CompactJob {
@@ -21,15 +20,6 @@ export interface CompactJob {
 }
 
 export type CompactResult = { ok: true; bytes: number } | { ok: false; error: string };
-
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
 
 async function compact(job: CompactJob): Promise<number> {
   const snapshotText = await readIfExists(job.snapshot);

@@ -23,7 +23,7 @@ import { monotonicNow } from '../clock.js';
 import { ConfigError } from '../config.js';
 import type { CompactJob, CompactResult } from './compact-worker.js';
 import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
-import { replaceFile, syncFolder } from './atomic-file.js';
+import { readIfExists, replaceFile, syncFolder } from './atomic-file.js';
 import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
@@ -93,15 +93,6 @@ export interface LoadedState {
 /** The journal set aside while the worker folds it into a new snapshot. */
 export function rotatedJournal(journalFile: string): string {
   return `${journalFile}.compacting`;
-}
-
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 /**
