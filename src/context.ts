@@ -14,8 +14,6 @@ export interface Services {
   clock: Clock;
   bus: EventBus;
   ids: IdSource;
-  /** The sandbox's base URL (for links in emails): the listening address once listening, the configured one before. */
-  baseUrl?: () => string;
 }
 
 export type Principal =

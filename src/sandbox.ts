@@ -24,7 +24,7 @@ import { recipientRoutes } from './control/recipients.js';
 import { requestRoutes } from './control/requests.js';
 import { signPageRoutes } from './control/sign-page.js';
 import { stateRoutes } from './control/state.js';
-import { ApiError } from './errors.js';
+import { ApiError, quote } from './errors.js';
 import { EventBus } from './events/bus.js';
 import { createIdSource } from './ids.js';
 import { RequestJournal } from './journal.js';
@@ -101,9 +101,9 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
   const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
-  // Links in emails need the address; before listen() it is the configured one.
+  // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
-  const services: Services = { store, clock, bus, ids, baseUrl: () => baseUrl };
+  const services: Services = { store, clock, bus, ids };
   const outbox = new Outbox(services, { baseUrl: () => baseUrl });
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
 
@@ -161,7 +161,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
 
   function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined } = {}) {
     if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
-      throw ApiError.conflict(`A platform with apiKey "${input.apiKey}" already exists`);
+      throw ApiError.conflict(`A platform with apiKey ${quote(input.apiKey)} already exists`);
     }
     const platform = store.platforms.insert({
       platformId: services.ids.key(),

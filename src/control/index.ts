@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Services } from '../context.js';
-import { ApiError, quote } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { isoTime } from '../time-format.js';
 import { clockRoutes } from './clock.js';
 import { controlBody } from './json.js';
@@ -32,7 +32,7 @@ export const platformBody = z.object({
 
 export function controlRoutes(deps: ControlDeps): Hono {
   const { services, maxBodyBytes } = deps;
-  const { store, clock } = services;
+  const { clock } = services;
   const app = new Hono();
 
   app.get('/health', (c) => c.json(health(services, deps.version)));
@@ -52,9 +52,6 @@ export function controlRoutes(deps: ControlDeps): Hono {
 
   app.post('/platforms', async (c) => {
     const input = await controlBody(c, platformBody, maxBodyBytes);
-    if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
-      throw ApiError.conflict(`A platform with apiKey ${quote(input.apiKey)} already exists`);
-    }
     return c.json(deps.createPlatform(input), 201);
   });
 
