@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { readJsonObject } from '../http/body.js';
+import { readBodyText, readJsonObject } from '../http/body.js';
 import { parseWith } from '../http/validation.js';
 import { type ScenarioEngine, ScenarioError } from '../scenarios/engine.js';
 import { formatProblem, parseScenario } from '../scenarios/load.js';
@@ -26,7 +26,7 @@ export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
     const type = c.req.header('content-type') ?? '';
     let read: () => ReturnType<ScenarioEngine['read']>;
     if (/yaml|text\/plain/i.test(type)) {
-      const text = await readText(c.req.raw, maxBytes);
+      const text = await readYaml(c.req.raw, maxBytes);
       read = async () => ({ scenario: await parseScenario(text, '<request>'), source: 'request' });
     } else {
       const body = parseWith(loadBody, await readJsonObject(c.req.raw, maxBytes));
@@ -54,11 +54,9 @@ export function invalid(error: ScenarioError): ApiError {
   );
 }
 
-async function readText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
+/** Scenario YAML sent as the raw body, within the same size limit as every other body. */
+async function readYaml(request: Request, maxBytes: number): Promise<string> {
+  const text = await readBodyText(request, maxBytes);
   if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send scenario YAML');
   return text;
 }

@@ -13,12 +13,7 @@ export async function readJsonObject(
   maxBytes: number,
   options: { emptyAs?: Record<string, unknown> } = {},
 ): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
-  // @hono/node-server that reads the socket directly instead of building a web stream per request.
-  // A byte-order mark is not JSON, but editors and some HTTP clients add one; it carries no meaning here.
-  const text = (Number.isFinite(declared) ? await readWhole(request) : await readText(request, maxBytes)).replace(/^\ufeff/, '');
+  const text = await readBodyText(request, maxBytes);
   rememberBodyText(request, text);
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = request.headers.get('content-type') ?? '';
@@ -37,6 +32,20 @@ export async function readJsonObject(
     throw ApiError.badRequest(`Request body must be a JSON object, not ${describe(body)}`);
   }
   return body as Record<string, unknown>;
+}
+
+/**
+ * The body as text, refused with 413 past `maxBytes` (declared or counted) and with 400 when the client cuts
+ * the upload off. A leading byte-order mark is dropped: editors and some HTTP clients add one, and it carries
+ * no meaning in JSON or YAML.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
+  // @hono/node-server that reads the socket directly instead of building a web stream per request.
+  const text = Number.isFinite(declared) ? await readWhole(request) : await readText(request, maxBytes);
+  return text.replace(/^\ufeff/, '');
 }
 
 export function describe(value: unknown): string {

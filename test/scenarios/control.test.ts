@@ -26,6 +26,16 @@ describe('/__sandbox/scenarios', () => {
     expect(list.body.active.map((a: any) => a.name)).toEqual(['happy-path']);
   });
 
+  it('holds a raw YAML body to the body limit, and refuses an empty one', async () => {
+    t = await testSandbox({ ...FROZEN, maxBody: '1kb' });
+    const big = await yaml(`name: big\ndescription: "${'x'.repeat(2000)}"\n`);
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({ code: 413, message: 'Request body is larger than the limit of 1024 bytes' });
+    const empty = await yaml('  \n');
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Request body is empty; send scenario YAML');
+  });
+
   it('loads YAML text, as JSON {"yaml"} or as a raw application/yaml body', async () => {
     t = await testSandbox(FROZEN);
     expect((await t.control('/scenarios', { yaml: 'name: one\nrecipients:\n  - sign: 1h\n' })).status).toBe(201);
