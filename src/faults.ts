@@ -18,6 +18,7 @@ import { seededRandom } from './ids.js';
 import { type FaultSpec, durationMs } from './scenarios/schema.js';
 import { isoTime } from './time-format.js';
 import { globMatches } from './scenarios/glob.js';
+import { operationOf } from './http/operation.js';
 
 export interface FaultView {
   id: string;
@@ -177,14 +178,6 @@ async function peekBody(request: Request): Promise<unknown> {
   } catch {
     return undefined;
   }
-}
-
-/** `data.action`, `data.type` (settings), or the token body's top-level `action`. */
-function operationOf(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as { action?: unknown; data?: { action?: unknown; type?: unknown } };
-  const value = b.data && typeof b.data === 'object' ? (b.data.action ?? b.data.type) : b.action;
-  return typeof value === 'string' ? value : undefined;
 }
 
 function clientKeyOf(body: unknown): string | undefined {

@@ -9,6 +9,7 @@ import { elapsedSince, monotonicNow } from './clock.js';
 import type { Services } from './context.js';
 import { ApiError } from './errors.js';
 import { rememberedBodyText } from './http/body-text.js';
+import { operationOf } from './http/operation.js';
 import { isoTime } from './time-format.js';
 
 export const DEFAULT_JOURNAL_LIMIT = 1000;
@@ -158,7 +159,7 @@ export class RequestJournal {
       method: stored.method,
       path: stored.path,
       ...(url.search ? { query: url.search.slice(1) } : {}),
-      ...operationOf(parsed),
+      ...actionField(parsed),
       status: stored.status,
       durationMs: stored.durationMs,
       request: { headers: this.headers(stored.headers), ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}) },
@@ -206,8 +207,9 @@ function stringAt(value: unknown, ...path: string[]): string | undefined {
   return typeof at === 'string' ? at : undefined;
 }
 
-function operationOf(body: unknown): { action?: string } {
-  const action = stringAt(body, 'data', 'action') ?? stringAt(body, 'data', 'type') ?? stringAt(body, 'action');
+/** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */
+function actionField(body: unknown): { action?: string } {
+  const action = operationOf(body);
   return action !== undefined ? { action: action.slice(0, 100) } : {};
 }
 
