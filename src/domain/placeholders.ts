@@ -3,7 +3,7 @@
  * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature.
  */
 import type { OpContext } from '../context.js';
-import type { ClientRecord, ContractRecord, PlaceholderRecord, RecipientRecord, TemplateRecord } from '../store/records.js';
+import type { ClientRecord, ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
 export const SPECIAL_TYPES = {
   1: 'Date signed',
@@ -91,8 +91,4 @@ export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client:
     if (p.isSpecial) continue;
     addPlaceholder(ctx, to, client, { name: p.name, value: '' });
   }
-}
-
-export function templateOwner(template: TemplateRecord): Owner {
-  return { templateKey: template.templateKey };
 }

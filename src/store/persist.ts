@@ -475,10 +475,3 @@ export async function serialise(data: StoreData, generation: number): Promise<st
   parts.push(`"generation":${generation}`);
   return `{${parts.join(',')}}`;
 }
-
-/** Removes a data file and its companions (tests and tools). */
-export async function removeDataFile(file: string): Promise<void> {
-  for (const f of [file, `${file}.journal`, rotatedJournal(`${file}.journal`), join(dirname(file), `.${basename(file)}.tmp`)]) {
-    await unlink(f).catch(() => undefined);
-  }
-}
