@@ -18,6 +18,7 @@ import { seededRandom } from './ids.js';
 import { type FaultSpec, durationMs } from './scenarios/schema.js';
 import { isoTime } from './time-format.js';
 import { globMatches } from './scenarios/glob.js';
+import { readBodyText } from './http/body.js';
 import { operationOf } from './http/operation.js';
 
 export interface FaultView {
@@ -123,14 +124,14 @@ export class Faults {
     }));
   }
 
-  /** The Hono middleware, installed on /api/* before the resources. */
-  middleware(): MiddlewareHandler {
+  /** The Hono middleware, installed on /api/* before the resources; bodies are read within `maxBodyBytes`. */
+  middleware(maxBodyBytes: number): MiddlewareHandler {
     return async (c, next) => {
       if (this.active.length === 0) return next();
       const candidates = this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, c.req.path)));
       if (candidates.length === 0) return next();
       const needsBody = candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined);
-      const body = needsBody ? await peekBody(c.req.raw) : undefined;
+      const body = needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
       let latency = 0;
       for (const fault of candidates) {
         const { action, client } = fault.spec.match;
@@ -171,10 +172,14 @@ function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
-/** The body as JSON, read from a clone so the resource still gets the original. Anything unreadable is `undefined`. */
-async function peekBody(request: Request): Promise<unknown> {
+/**
+ * The body as JSON, or `undefined` when it is not JSON. Read through the shared body reader, which keeps the text
+ * for the router, so the body is read once. Size and cut-off refusals propagate: the router would answer the same.
+ */
+async function peekBody(request: Request, maxBodyBytes: number): Promise<unknown> {
+  const text = await readBodyText(request, maxBodyBytes);
   try {
-    return JSON.parse(await request.clone().text()) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
  * their own clear 4xx instead of reaching a handler.
  */
 import { ApiError } from '../errors.js';
-import { rememberBodyText } from './body-text.js';
+import { rememberBodyText, rememberedBodyText } from './body-text.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
@@ -14,7 +14,6 @@ export async function readJsonObject(
   options: { emptyAs?: Record<string, unknown> } = {},
 ): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, maxBytes);
-  rememberBodyText(request, text);
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
@@ -37,15 +36,19 @@ export async function readJsonObject(
 /**
  * The body as text, refused with 413 past `maxBytes` (declared or counted) and with 400 when the client cuts
  * the upload off. A leading byte-order mark is dropped: editors and some HTTP clients add one, and it carries
- * no meaning in JSON or YAML.
+ * no meaning in JSON or YAML. The text is kept on the request, so a second reader (the router after the API
+ * faults middleware, the request journal) gets it without reading the body again.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const kept = rememberedBodyText(request);
+  if (kept !== undefined) return kept;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
   // @hono/node-server that reads the socket directly instead of building a web stream per request.
-  const text = Number.isFinite(declared) ? await readWhole(request) : await readText(request, maxBytes);
-  return text.replace(/^\ufeff/, '');
+  const text = (Number.isFinite(declared) ? await readWhole(request) : await readText(request, maxBytes)).replace(/^\ufeff/, '');
+  rememberBodyText(request, text);
+  return text;
 }
 
 export function describe(value: unknown): string {
