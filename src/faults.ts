@@ -9,7 +9,7 @@
  * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
  * It is the one place besides clock.ts that arms a wall-clock timer, on purpose.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from './clock.js';
 import type { Services } from './context.js';
@@ -126,36 +126,38 @@ export class Faults {
 
   /** The Hono middleware, installed on /api/* before the resources; bodies are read within `maxBodyBytes`. */
   middleware(maxBodyBytes: number): MiddlewareHandler {
-    return async (c, next) => {
-      if (this.active.length === 0) return next();
-      const candidates = this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, c.req.path)));
-      if (candidates.length === 0) return next();
-      const needsBody = candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined);
-      const body = needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
-      let latency = 0;
-      for (const fault of candidates) {
-        const { action, client } = fault.spec.match;
-        if (action !== undefined && operationOf(body) !== action) continue;
-        if (client !== undefined && clientKeyOf(body) !== client) continue;
-        fault.seen++;
-        if (fault.seen <= (fault.spec.after ?? 0)) continue;
-        if (fault.spec.probability !== undefined && !(fault.random() < fault.spec.probability)) continue;
-        fault.hits++;
-        c.header('X-Sandbox-Fault', fault.id);
-        if (fault.spec.latency !== undefined) latency += durationMs(fault.spec.latency);
-        if (fault.spec.status !== undefined) {
-          await sleep(latency);
-          const retryAfter = retryAfterOf(fault.spec);
-          const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
-          throw new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
-            'X-Sandbox-Fault': fault.id,
-            ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
-          });
-        }
+    // Not an async function itself: with no fault set (the usual case) a request costs one length check.
+    return (c, next) => (this.active.length === 0 ? next() : this.apply(c, next, maxBodyBytes));
+  }
+
+  private async apply(c: Context, next: Next, maxBodyBytes: number): Promise<void> {
+    const candidates = this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, c.req.path)));
+    if (candidates.length === 0) return next();
+    const needsBody = candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined);
+    const body = needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
+    let latency = 0;
+    for (const fault of candidates) {
+      const { action, client } = fault.spec.match;
+      if (action !== undefined && operationOf(body) !== action) continue;
+      if (client !== undefined && clientKeyOf(body) !== client) continue;
+      fault.seen++;
+      if (fault.seen <= (fault.spec.after ?? 0)) continue;
+      if (fault.spec.probability !== undefined && !(fault.random() < fault.spec.probability)) continue;
+      fault.hits++;
+      c.header('X-Sandbox-Fault', fault.id);
+      if (fault.spec.latency !== undefined) latency += durationMs(fault.spec.latency);
+      if (fault.spec.status !== undefined) {
+        await sleep(latency);
+        const retryAfter = retryAfterOf(fault.spec);
+        const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
+        throw new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
+          'X-Sandbox-Fault': fault.id,
+          ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
+        });
       }
-      await sleep(latency);
-      return next();
-    };
+    }
+    await sleep(latency);
+    return next();
   }
 }
 

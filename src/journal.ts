@@ -53,31 +53,49 @@ export interface JournalFilter {
 }
 
 /**
- * What the middleware keeps per request: references, not copies. Parsing, redacting and copying the bodies
- * and headers waits until someone reads the journal (or the log needs the entry), so recording a request
- * costs a few field writes on the hot path.
+ * What the middleware keeps per request: numbers and UTF-8 bytes, no per-request objects. The strings (path,
+ * query, headers, both bodies) are copied into shared byte chunks off the JS heap (see `EntryBytes`), and slots
+ * are reused round the ring. An entry lives for `limit` requests, long enough that every object it held used to
+ * be promoted to the old generation and collected there: that cost more than the recording itself (measured in
+ * docs/benchmarks.md). Parsing, redacting and building the entry wait until someone reads the journal (or the
+ * log needs the entry).
  */
 interface Stored {
   id: number;
   atMs: number;
   method: string;
-  path: string;
-  url: string;
   status: number;
   durationMs: number;
-  /** Header names and values, alternating: node's own rawHeaders on a real port, a flat copy in process. */
-  headers: string[];
-  requestBody: Captured;
-  /** The object the handler passed to c.json, when it is to be kept. */
-  sent: { object: unknown } | undefined;
-  platformId?: string | undefined;
+  platformId: string | undefined;
+  /** The chunk holding this entry's strings, and where they start. */
+  bytes: Buffer;
+  start: number;
+  /** Where each field ends in `bytes`: path, query (empty when none), headers (names and values joined by NUL), request body, response body. */
+  ends: Int32Array;
+  /** BODY_NONE, BODY_TEXT (in `bytes`), or the size in bytes of a body kept only as its size. */
+  requestBody: number;
+  responseBody: number;
   /** The entry as shown, built on first read. */
-  view?: JournalEntry;
+  view: JournalEntry | undefined;
 }
 
+const BODY_NONE = -1;
+const BODY_TEXT = -2;
+const PATH = 0;
+const QUERY = 1;
+const HEADERS = 2;
+const REQUEST = 3;
+const RESPONSE = 4;
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
 export class RequestJournal {
-  private entries: Stored[] = [];
+  /** A ring of `limit` slots: the oldest entry sits at `first`, the newest `size - 1` slots after it. */
+  private ring: Stored[] = [];
+  private first = 0;
+  private count = 0;
   private nextId = 1;
+  private readonly bytes = new EntryBytes();
 
   constructor(
     private readonly services: Services,
@@ -88,12 +106,15 @@ export class RequestJournal {
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.count;
   }
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    this.entries = platformId === undefined ? [] : this.entries.filter((e) => e.platformId !== platformId);
+    const kept = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
+    this.ring = kept;
+    this.first = 0;
+    this.count = kept.length;
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -101,9 +122,27 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries.filter(matcher(filter, this.services, (e) => this.view(e)));
+    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e)));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
     return shown.map((e) => this.view(e));
+  }
+
+  /** The entries, oldest first. */
+  private entries(): Stored[] {
+    const out: Stored[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.ring[(this.first + i) % this.limit]!);
+    return out;
+  }
+
+  /** The slot for a new entry: a fresh one while the ring fills, then the oldest one's. */
+  private nextSlot(): Stored {
+    if (this.count < this.limit) {
+      const at = (this.first + this.count++) % this.limit;
+      return (this.ring[at] ??= emptySlot());
+    }
+    const slot = this.ring[this.first]!;
+    this.first = (this.first + 1) % this.limit;
+    return slot;
   }
 
   /** The Hono middleware that records each request; mount it before every route. */
@@ -115,55 +154,63 @@ export class RequestJournal {
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
-      // The answer's body is taken where it is made (c.json), not by copying the response stream.
-      let sent: { object: unknown } | undefined;
+      // The answer's body is taken where it is made: c.json serialises the object anyway, and the journal
+      // keeps a copy of that text, not the object graph.
+      let sent: string | undefined;
       const json = c.json;
-      c.json = ((object: unknown, ...rest: unknown[]) => {
-        sent = { object };
-        return (json as (...args: unknown[]) => Response)(object, ...rest);
+      c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
+        if (headers !== undefined) return (json as (...args: unknown[]) => Response)(object, arg, headers);
+        sent = JSON.stringify(object);
+        return c.body(sent as string, arg as 200, JSON_HEADERS);
       }) as typeof c.json;
       await next();
       const headers = c.req.raw.headers;
-      const stored: Stored = {
-        id: this.nextId++,
-        atMs,
-        method: c.req.method,
-        path: c.req.path,
-        url: c.req.url,
-        status: c.res.status,
-        durationMs: elapsedSince(started),
-        // Keeping undici's Headers (or the request) alive for `limit` requests moves them into the old
-        // generation and costs the garbage collector on every request; a flat array of strings is cheap.
-        headers: rawHeaders(c.env, headers),
-        requestBody: keepBodies ? await requestText(c.req.raw) : undefined,
-        sent: keepBodies || c.res.status >= 400 ? sent : undefined,
-      };
-      stored.platformId = this.platformOf(headers, stored);
-      if (this.limit > 0) {
-        this.entries.push(stored);
-        if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
-      }
-      if (this.services.bus.hasListeners('request.completed')) this.services.bus.emit({ type: 'request.completed', entry: this.view(stored) });
+      const status = c.res.status;
+      let requestBody = keepBodies ? requestText(c.req.raw) : undefined;
+      if (requestBody instanceof Promise) requestBody = await requestBody;
+      const responseBody = keepBodies || status >= 400 ? captured(sent) : undefined;
+      const id = this.nextId++;
+      const log = this.services.bus.hasListeners('request.completed');
+      if (this.limit === 0 && !log) return;
+      const url = c.req.url;
+      const mark = url.indexOf('?');
+      const stored = this.limit > 0 ? this.nextSlot() : emptySlot();
+      stored.id = id;
+      stored.atMs = atMs;
+      stored.method = c.req.method;
+      stored.status = status;
+      stored.durationMs = elapsedSince(started);
+      stored.view = undefined;
+      stored.platformId = this.platformOf(headers, requestBody, sent);
+      stored.requestBody = bodyKind(requestBody);
+      stored.responseBody = bodyKind(responseBody);
+      // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
+      this.bytes.write(stored, c.req.path, mark >= 0 ? url.slice(mark + 1) : '', rawHeaders(c.env, headers), textOf(requestBody), textOf(responseBody));
+      if (log) this.services.bus.emit({ type: 'request.completed', entry: this.view(stored) });
     };
   }
 
   /** The entry as the journal shows it: parsed, redacted bodies and headers, built once. */
   private view(stored: Stored): JournalEntry {
     if (stored.view) return stored.view;
-    const url = new URL(stored.url);
-    const parsed = parseBody(stored.requestBody);
-    const answered = parseBody(capture(stored.sent));
+    // Read back through URL, which writes the query the way the request's URL object shows it.
+    const rawQuery = field(stored, QUERY);
+    const query = rawQuery === '' ? '' : new URL(`http://query/?${rawQuery}`).search.slice(1);
+    const requestBody = storedBody(stored, REQUEST, stored.requestBody);
+    const responseBody = storedBody(stored, RESPONSE, stored.responseBody);
+    const parsed = parseBody(requestBody);
+    const headers = field(stored, HEADERS);
     stored.view = {
       id: stored.id,
       at: isoTime(stored.atMs),
       method: stored.method,
-      path: stored.path,
-      ...(url.search ? { query: url.search.slice(1) } : {}),
+      path: field(stored, PATH),
+      ...(query !== '' ? { query } : {}),
       ...actionField(parsed),
       status: stored.status,
       durationMs: stored.durationMs,
-      request: { headers: this.headers(stored.headers), ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}) },
-      response: stored.sent !== undefined ? { body: redact(answered) } : {},
+      request: { headers: this.headers(headers === '' ? [] : headers.split('\0')), ...(requestBody !== undefined ? { body: redact(parsed) } : {}) },
+      response: responseBody !== undefined ? { body: redact(parseBody(responseBody)) } : {},
     };
     return stored.view;
   }
@@ -183,17 +230,17 @@ export class RequestJournal {
    * request is recorded (a reset may remove the token that tells it later); the bodies are parsed only for
    * requests without credential headers (token create, platform create).
    */
-  private platformOf(headers: Headers, stored: Stored): string | undefined {
+  private platformOf(headers: Headers, requestBody: Captured, sent: string | undefined): string | undefined {
     const { store } = this.services;
     const bearer = /^Bearer\s+(\S+)/i.exec(headers.get('authorization') ?? '')?.[1];
     if (bearer) return store.tokens.get(bearer)?.platformId;
     const header = headers.get(this.apiKeyHeader);
-    const body = header === null ? parseBody(stored.requestBody) : undefined;
+    const body = header === null ? parseBody(requestBody) : undefined;
     const apiKey =
       header ??
       stringAt(body, 'data', 'apiKey') ??
       stringAt(body, 'apiKey') ??
-      stringAt(header === null ? stored.sent?.object : undefined, 'apiKey');
+      stringAt(header === null ? parseBody(sent) : undefined, 'apiKey');
     return apiKey ? store.platforms.where('apiKey', apiKey.trim())[0]?.platformId : undefined;
   }
 }
@@ -215,18 +262,91 @@ function actionField(body: unknown): { action?: string } {
 
 type Captured = string | { truncated: true; bytes: number } | undefined;
 
-/** The JSON the handler answered, as text, or its size when over the cap. */
-function capture(sent: { object: unknown } | undefined): Captured {
-  if (!sent) return undefined;
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(sent.object);
-  } catch {
-    return undefined;
-  }
+/** The JSON text the handler answered, or its size when over the cap. */
+function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
 }
+
+function emptySlot(): Stored {
+  return {
+    id: 0,
+    atMs: 0,
+    method: '',
+    status: 0,
+    durationMs: 0,
+    platformId: undefined,
+    bytes: EMPTY,
+    start: 0,
+    ends: new Int32Array(5),
+    requestBody: BODY_NONE,
+    responseBody: BODY_NONE,
+    view: undefined,
+  };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function bodyKind(body: Captured): number {
+  return body === undefined ? BODY_NONE : typeof body === 'string' ? BODY_TEXT : body.bytes;
+}
+
+function textOf(body: Captured): string {
+  return typeof body === 'string' ? body : '';
+}
+
+/** One of an entry's strings, decoded from its chunk. */
+function field(stored: Stored, index: number): string {
+  return stored.bytes.toString('utf8', index === 0 ? stored.start : stored.ends[index - 1]!, stored.ends[index]!);
+}
+
+function storedBody(stored: Stored, index: number, kind: number): Captured {
+  if (kind === BODY_NONE) return undefined;
+  if (kind === BODY_TEXT) return field(stored, index);
+  return { truncated: true, bytes: kind };
+}
+
+/**
+ * The strings of journal entries as UTF-8, appended to chunks of CHUNK_BYTES outside the JS heap. Only the chunk
+ * being filled is referenced from here; older chunks live as long as an entry in them does (entries hold their
+ * chunk), so a chunk is freed once the ring has moved past every entry in it.
+ */
+class EntryBytes {
+  private chunk = EMPTY;
+  private used = 0;
+
+  write(stored: Stored, path: string, query: string, headers: readonly string[], request: string, response: string): void {
+    let room = path.length + query.length + request.length + response.length + headers.length;
+    for (const h of headers) room += h.length;
+    // A UTF-16 code unit takes at most three bytes of UTF-8.
+    room *= 3;
+    if (this.used + room > this.chunk.length) {
+      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+      this.used = 0;
+    }
+    const chunk = this.chunk;
+    const ends = stored.ends;
+    let at = this.used;
+    stored.bytes = chunk;
+    stored.start = at;
+    at += chunk.write(path, at, 'utf8');
+    ends[PATH] = at;
+    at += chunk.write(query, at, 'utf8');
+    ends[QUERY] = at;
+    for (let i = 0; i < headers.length; i++) {
+      if (i > 0) chunk[at++] = 0;
+      at += chunk.write(headers[i]!, at, 'utf8');
+    }
+    ends[HEADERS] = at;
+    at += chunk.write(request, at, 'utf8');
+    ends[REQUEST] = at;
+    at += chunk.write(response, at, 'utf8');
+    ends[RESPONSE] = at;
+    this.used = at;
+  }
+}
+
+const CHUNK_BYTES = 256 * 1024;
 
 /** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */
 function rawHeaders(env: unknown, headers: Headers): string[] {
@@ -241,13 +361,17 @@ function rawHeaders(env: unknown, headers: Headers): string[] {
  * The request's body: the text the body reader kept, or, when no handler read the body (a 404, a 405), the
  * body itself, read now that the handler is done (never more than the cap).
  */
-async function requestText(request: Request): Promise<Captured> {
+function requestText(request: Request): Captured | Promise<Captured> {
   const kept = rememberedBodyText(request);
   if (kept !== undefined) return kept === '' ? undefined : kept.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(kept) } : kept;
   if (!request.body || request.bodyUsed) return undefined;
+  return unreadText(request, request.body);
+}
+
+async function unreadText(request: Request, body: ReadableStream<Uint8Array>): Promise<Captured> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_BODY_CHARS) return { truncated: true, bytes: declared };
-  const reader = request.body.getReader();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -291,7 +415,7 @@ function matcher(filter: JournalFilter, services: Services, view: (entry: Stored
   const tests: ((entry: Stored) => boolean)[] = [];
   if (filter.path) {
     const path = filter.path;
-    tests.push(path.endsWith('*') ? (e) => e.path.startsWith(path.slice(0, -1)) : (e) => e.path === path);
+    tests.push(path.endsWith('*') ? (e) => field(e, PATH).startsWith(path.slice(0, -1)) : (e) => field(e, PATH) === path);
   }
   if (filter.method) {
     const method = filter.method.toUpperCase();

@@ -42,11 +42,20 @@ export async function readJsonObject(
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
   const kept = rememberedBodyText(request);
   if (kept !== undefined) return kept;
-  const declared = Number(request.headers.get('content-length') ?? NaN);
+  const length = request.headers.get('content-length');
+  const declared = length === null ? NaN : Number(length);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
   // @hono/node-server that reads the socket directly instead of building a web stream per request.
-  const text = (Number.isFinite(declared) ? await readWhole(request) : await readText(request, maxBytes)).replace(/^\ufeff/, '');
+  let text: string;
+  if (Number.isFinite(declared)) {
+    try {
+      text = await request.text();
+    } catch {
+      throw cutOff();
+    }
+  } else text = await readText(request, maxBytes);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   rememberBodyText(request, text);
   return text;
 }
@@ -64,14 +73,6 @@ function tooLarge(maxBytes: number): ApiError {
 /** The client closed the connection mid-body: its fault, not ours, and nobody is left to read the answer. */
 function cutOff(): ApiError {
   return ApiError.badRequest('Request body was cut off before its end');
-}
-
-async function readWhole(request: Request): Promise<string> {
-  try {
-    return await request.text();
-  } catch {
-    throw cutOff();
-  }
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {

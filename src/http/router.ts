@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { authenticate, requirePlatformPrincipal, resolveClient } from '../auth.js';
 import type { OpContext, Services } from '../context.js';
 import { ApiError, quote } from '../errors.js';
-import { type ActionSpec, RawJson, type ResourceSpec } from './action.js';
+import { RawJson, type ResourceSpec } from './action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from './validation.js';
 
@@ -17,6 +17,7 @@ export interface RouterOptions {
 
 export function mountResource(app: Hono, resource: ResourceSpec, services: Services, options: RouterOptions): void {
   resource.setup?.(services);
+  const wireNames = actionsByWireName(resource);
   app.all(resource.path, async (c) => {
     if (c.req.method !== 'POST') {
       throw new ApiError(405, `Method ${c.req.method} is not allowed on ${resource.path}; every operation is a POST`, undefined, {
@@ -24,14 +25,15 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       });
     }
     const body = await readJsonObject(c.req.raw, options.maxBodyBytes);
-    const [name, action] = selectAction(resource, body);
-    const ctx: OpContext = { ...services, cause: 'api' };
+    const name = selectAction(resource, body, wireNames);
+    const action = resource.actions[name]!;
+    // Every property present from the start: one object shape for every request.
+    const ctx: OpContext = { store: services.store, clock: services.clock, bus: services.bus, ids: services.ids, cause: 'api', principal: undefined, client: undefined };
     if (action.scope !== 'public') {
-      ctx.principal = authenticate(
-        services,
-        { authorization: c.req.header('authorization'), apiKey: c.req.header(options.apiKeyHeader) },
-        options.apiKeyHeader,
-      );
+      const headers = c.req.raw.headers;
+      const authorization = headers.get('authorization');
+      const apiKey = authorization === null ? headers.get(options.apiKeyHeader) : null;
+      ctx.principal = authenticate(services, { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined }, options.apiKeyHeader);
     }
     const input = parseWith(action.schema, body);
     if (action.scope === 'platform' && ctx.principal) requirePlatformPrincipal(ctx.principal, describeAction(resource, name));
@@ -41,7 +43,9 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
         : ((input as { data?: { clientKey?: string } }).data?.clientKey);
       ctx.client = resolveClient(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
-    const result = await action.handle(input, ctx);
+    // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
+    const answer = action.handle(input, ctx);
+    const result = answer instanceof Promise ? await answer : answer;
     if (result.body instanceof RawJson) return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body, result.status as 200);
   });
@@ -55,14 +59,13 @@ function wireName(resource: ResourceSpec, name: string): string {
   return resource.actions[name]?.wireName ?? name;
 }
 
-function selectAction(resource: ResourceSpec, body: Record<string, unknown>): [string, ActionSpec] {
-  const name = resource.select ? resource.select(body) : selectByData(resource, body);
-  const action = resource.actions[name];
-  if (!action) throw new Error(`resource ${resource.path} selected unknown action ${name}`);
-  return [name, action];
+function selectAction(resource: ResourceSpec, body: Record<string, unknown>, wireNames: Map<string, string>): string {
+  const name = resource.select ? resource.select(body) : selectByData(resource, body, wireNames);
+  if (!Object.hasOwn(resource.actions, name)) throw new Error(`resource ${resource.path} selected unknown action ${name}`);
+  return name;
 }
 
-function selectByData(resource: ResourceSpec, body: Record<string, unknown>): string {
+function selectByData(resource: ResourceSpec, body: Record<string, unknown>, wireNames: Map<string, string>): string {
   const data = body.data;
   if (data === undefined || data === null || typeof data !== 'object' || Array.isArray(data)) {
     const found = data === undefined ? 'it is missing' : `got ${describe(data)}`;
@@ -72,7 +75,15 @@ function selectByData(resource: ResourceSpec, body: Record<string, unknown>): st
   }
   const field = resource.selector;
   const value = (data as Record<string, unknown>)[field];
-  return matchOperation(resource, value, `data.${field}`);
+  const name = typeof value === 'string' ? wireNames.get(value) : undefined;
+  return name ?? matchOperation(resource, value, `data.${field}`);
+}
+
+/** Action names by wire name (the first action of each): built when a resource is mounted, read per request. */
+function actionsByWireName(resource: ResourceSpec): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const name of Object.keys(resource.actions)) if (!names.has(wireName(resource, name))) names.set(wireName(resource, name), name);
+  return names;
 }
 
 /** Finds the action whose wire name is `value`, or answers 400 naming the valid ones. */

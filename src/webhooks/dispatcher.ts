@@ -194,10 +194,13 @@ export class WebhookDispatcher {
 
   private onEvent(event: ContractEvent): void {
     if (this.closed) return;
+    // Most clients have no webhook: then an event costs one index lookup, and no body is built.
+    if (this.services.store.webhooks.countWhere('client', event.data.clientKey) === 0) return;
     const flag = WEBHOOK_FLAG_FOR[event.type];
-    const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
+    let body: string | undefined;
     for (const webhook of this.services.store.webhooks.where('client', event.data.clientKey)) {
       if (webhook.platformId !== event.platformId || !webhook[flag]) continue;
+      body ??= JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
       const d: Delivery = {
         id: `dlv_${++this.deliverySeq}`,
         webhookId: event.id,
