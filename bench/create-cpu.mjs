@@ -81,7 +81,8 @@ async function serverCpu() {
       figures[kind].push(us);
       console.log(
         `${kind.padEnd(6)}: ${us.toFixed(1)} µs server CPU per create; per create: ${Math.round(field('allocated') / CREATES)} B allocated, ` +
-          `${Math.round(field('promoted') / CREATES)} B promoted, ${((field('pause') * 1000) / CREATES).toFixed(1)} µs GC pause (${s.child.gcLines.length - g0} collections)`,
+          `${Math.round(field('promoted') / CREATES)} B promoted, ${((field('pause') * 1000) / CREATES).toFixed(1)} µs GC pause (${s.child.gcLines.length - g0} collections)` +
+          (process.env.GC_DETAIL ? ` ${s.child.gcLines.slice(g0).map((l) => `${/ gc=(\w+)/.exec(l)[1]}:${Math.round(/ allocated=(\d+)/.exec(l)[1] / 1e6)}/${Math.round(/ promoted=(\d+)/.exec(l)[1] / 1e3)}/${Math.round((/ new_space_survived=(\d+)/.exec(l)?.[1] ?? 0) / 1e3)}/${/ fast_promote=([\d.]+)/.exec(l)?.[1]}`).join(' ')}` : ''),
       );
       s.child.kill();
     }

@@ -3,7 +3,8 @@
  * service's format in one place. Anything unexpected becomes a JSON 500 (never an HTML page or a dropped
  * connection), and the process stays up.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { ApiGate } from './faults.js';
 import type { Services } from './context.js';
 import { ApiError } from './errors.js';
 import { mountResource } from './http/router.js';
@@ -16,8 +17,8 @@ export interface AppOptions {
   control: Hono;
   /** Runs before every route (the request journal). */
   middleware?: MiddlewareHandler[];
-  /** Middleware run on /api/* before the resources (API faults). */
-  apiMiddleware?: MiddlewareHandler[];
+  /** Runs on /api/* before the resources (API faults): inside the route, so it adds no middleware level. */
+  apiGate?: ApiGate;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -25,24 +26,34 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
-  for (const middleware of options.apiMiddleware ?? []) app.use('/api/*', middleware);
   for (const resource of resources) {
-    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
+    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
   }
   app.route('/__sandbox', options.control);
 
-  app.notFound((c) => {
+  app.notFound(async (c) => {
+    // The API gate (faults) covers every /api path, known or not, as a middleware on /api/* did.
+    const wait = options.apiGate && (c.req.path === '/api' || c.req.path.startsWith('/api/')) ? options.apiGate(c) : undefined;
+    if (wait) {
+      try {
+        await wait;
+      } catch (error) {
+        return renderError(error, c);
+      }
+    }
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
     return c.json({ code: 404, message: `No such path: ${c.req.method} ${c.req.path}${hint}` }, 404);
   });
 
-  app.onError((error, c) => {
+  // Not-found answers render their own errors: Hono calls onError only for errors thrown by routes and middleware.
+  const renderError = (error: unknown, c: Context): Response => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return c.json(error.toBody(), error.status);
     }
     options.onInternalError?.(error);
     return c.json({ code: 500, message: `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}` }, 500);
-  });
+  };
+  app.onError(renderError);
   return app;
 }

@@ -9,7 +9,7 @@
  * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
  * It is the one place besides clock.ts that arms a wall-clock timer, on purpose.
  */
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from './clock.js';
 import type { Services } from './context.js';
@@ -124,15 +124,19 @@ export class Faults {
     }));
   }
 
-  /** The Hono middleware, installed on /api/* before the resources; bodies are read within `maxBodyBytes`. */
-  middleware(maxBodyBytes: number): MiddlewareHandler {
-    // Not an async function itself: with no fault set (the usual case) a request costs one length check.
-    return (c, next) => (this.active.length === 0 ? next() : this.apply(c, next, maxBodyBytes));
+  /**
+   * What runs on every /api request before its handler (app.ts): `undefined` when no fault applies, else a
+   * promise that resolves once the fault's latency has passed or rejects with the fault's answer. Not a Hono
+   * middleware: with no fault set (the usual case) a request costs one length check, not a middleware level.
+   * Bodies are read within `maxBodyBytes`.
+   */
+  gate(maxBodyBytes: number): ApiGate {
+    return (c) => (this.active.length === 0 ? undefined : this.apply(c, maxBodyBytes));
   }
 
-  private async apply(c: Context, next: Next, maxBodyBytes: number): Promise<void> {
+  private async apply(c: Context, maxBodyBytes: number): Promise<void> {
     const candidates = this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, c.req.path)));
-    if (candidates.length === 0) return next();
+    if (candidates.length === 0) return;
     const needsBody = candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined);
     const body = needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
     let latency = 0;
@@ -157,9 +161,11 @@ export class Faults {
       }
     }
     await sleep(latency);
-    return next();
   }
 }
+
+/** Runs before an /api handler: nothing to wait for, or a promise to await (it may reject with an ApiError). */
+export type ApiGate = (c: Context) => Promise<void> | undefined;
 
 function exhausted(f: ActiveFault): boolean {
   return f.spec.times !== undefined && f.hits >= f.spec.times;

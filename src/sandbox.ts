@@ -206,7 +206,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   control.route('/sign', signPageRoutes(services, () => baseUrl));
   control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
   const app = createApp({
-    apiMiddleware: [faults.middleware(config.maxBodyBytes)],
+    apiGate: faults.gate(config.maxBodyBytes),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,

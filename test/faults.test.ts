@@ -31,6 +31,21 @@ describe('/__sandbox/faults', () => {
     expect(res.headers.get('retry-after')).toBe('30');
   });
 
+  it('covers every /api path, unknown ones too, and the journal records the faulted answers', async () => {
+    t = await testSandbox(FROZEN);
+    const auth = await t.demoAuth();
+    await t.control('/faults', { match: { path: '/api/*' }, status: 503 });
+    const unknown = await t.post('/api/nothing-here', { data: {} }, auth);
+    expect(unknown.status).toBe(503);
+    expect(unknown.headers.get('x-sandbox-fault')).toBe('fault-1');
+    expect((await listContracts(auth)).status).toBe(503);
+    const journal = (await t.control('/requests?status=503')).body.requests as { path: string; status: number }[];
+    expect(journal.map((e) => [e.path, e.status])).toEqual([
+      ['/api/nothing-here', 503],
+      ['/api/contract', 503],
+    ]);
+  });
+
   it('lets the first requests through with after, and matches on the client key', async () => {
     t = await testSandbox(FROZEN);
     await t.control('/faults', { faults: [{ match: { client: 'demoClient', action: 'list' }, status: 503, after: 2 }] });
