@@ -98,10 +98,11 @@ export class Table<T extends object> {
     if (!records) return [];
     let cache = this.joins.get(name);
     if (!cache) this.joins.set(name, (cache = new WeakMap()));
+    const slot = this.slot(name);
     const blocks: Uint8Array[] = [];
     let rows: Uint8Array[] = [];
     for (const record of records.values()) {
-      rows.push(this.derived(record, name, compute));
+      rows.push((record as Record<symbol, Uint8Array | undefined>)[slot] ?? this.derived(record, name, compute));
       if (rows.length === JOIN_BLOCK) {
         blocks.push(joinBlock(cache, rows, separator));
         rows = [];
