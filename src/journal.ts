@@ -54,7 +54,7 @@ export interface JournalFilter {
 
 /**
  * What the middleware keeps per request: numbers and UTF-8 bytes, no per-request objects. The strings (path,
- * query, headers, both bodies) are copied into shared byte chunks off the JS heap (see `EntryBytes`), and slots
+ * query, headers, both bodies) are copied into one byte arena off the JS heap (see `EntryBytes`), and slots
  * are reused round the ring. An entry lives for `limit` requests, long enough that every object it held used to
  * be promoted to the old generation and collected there: that cost more than the recording itself (measured in
  * docs/benchmarks.md). Parsing, redacting and building the entry wait until someone reads the journal (or the
@@ -67,12 +67,14 @@ interface Stored {
   status: number;
   durationMs: number;
   platformId: string | undefined;
-  /** The chunk holding this entry's strings, and where they start. */
-  bytes: Buffer;
+  /**
+   * Where this entry's strings start in the arena, and where each ends: path, query (empty when none), headers
+   * (names and values joined by NUL), request body, response body. Offsets only: a slot holding a reference to a
+   * young buffer made every scavenge keep whole requests alive in about half the runs (measured, not understood).
+   */
   start: number;
-  /** Where each field ends in `bytes`: path, query (empty when none), headers (names and values joined by NUL), request body, response body. */
   ends: Int32Array;
-  /** BODY_NONE, BODY_TEXT (in `bytes`), or the size in bytes of a body kept only as its size. */
+  /** BODY_NONE, BODY_TEXT (in the arena), or the size in bytes of a body kept only as its size. */
   requestBody: number;
   responseBody: number;
   /** The entry as shown, built on first read. */
@@ -115,6 +117,7 @@ export class RequestJournal {
     this.ring = kept;
     this.first = 0;
     this.count = kept.length;
+    if (kept.length === 0) this.bytes.reset();
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -122,7 +125,7 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e)));
+    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e), (e) => this.bytes.text(e, PATH)));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
     return shown.map((e) => this.view(e));
   }
@@ -133,6 +136,12 @@ export class RequestJournal {
     for (let i = 0; i < this.count; i++) out.push(this.ring[(this.first + i) % this.limit]!);
     return out;
   }
+
+  /** The entries other than the newest (the one being written), oldest first; and the oldest of them. */
+  private readonly olderEntries = {
+    all: (): Stored[] => this.entries().slice(0, -1),
+    oldest: (): Stored | undefined => (this.count >= 2 ? this.ring[this.first] : undefined),
+  };
 
   /** The slot for a new entry: a fresh one while the ring fills, then the oldest one's. */
   private nextSlot(): Stored {
@@ -185,7 +194,7 @@ export class RequestJournal {
       stored.requestBody = bodyKind(requestBody);
       stored.responseBody = bodyKind(responseBody);
       // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
-      this.bytes.write(stored, c.req.path, mark >= 0 ? url.slice(mark + 1) : '', rawHeaders(c.env, headers), textOf(requestBody), textOf(responseBody));
+      this.bytes.write(stored, this.olderEntries, c.req.path, mark >= 0 ? url.slice(mark + 1) : '', rawHeaders(c.env, headers), textOf(requestBody), textOf(responseBody));
       if (log) this.services.bus.emit({ type: 'request.completed', entry: this.view(stored) });
     };
   }
@@ -194,17 +203,17 @@ export class RequestJournal {
   private view(stored: Stored): JournalEntry {
     if (stored.view) return stored.view;
     // Read back through URL, which writes the query the way the request's URL object shows it.
-    const rawQuery = field(stored, QUERY);
+    const rawQuery = this.bytes.text(stored, QUERY);
     const query = rawQuery === '' ? '' : new URL(`http://query/?${rawQuery}`).search.slice(1);
-    const requestBody = storedBody(stored, REQUEST, stored.requestBody);
-    const responseBody = storedBody(stored, RESPONSE, stored.responseBody);
+    const requestBody = this.storedBody(stored, REQUEST, stored.requestBody);
+    const responseBody = this.storedBody(stored, RESPONSE, stored.responseBody);
     const parsed = parseBody(requestBody);
-    const headers = field(stored, HEADERS);
+    const headers = this.bytes.text(stored, HEADERS);
     stored.view = {
       id: stored.id,
       at: isoTime(stored.atMs),
       method: stored.method,
-      path: field(stored, PATH),
+      path: this.bytes.text(stored, PATH),
       ...(query !== '' ? { query } : {}),
       ...actionField(parsed),
       status: stored.status,
@@ -213,6 +222,12 @@ export class RequestJournal {
       response: responseBody !== undefined ? { body: redact(parseBody(responseBody)) } : {},
     };
     return stored.view;
+  }
+
+  private storedBody(stored: Stored, index: number, kind: number): Captured {
+    if (kind === BODY_NONE) return undefined;
+    if (kind === BODY_TEXT) return this.bytes.text(stored, index);
+    return { truncated: true, bytes: kind };
   }
 
   private headers(pairs: string[]): Record<string, string> {
@@ -276,7 +291,6 @@ function emptySlot(): Stored {
     status: 0,
     durationMs: 0,
     platformId: undefined,
-    bytes: EMPTY,
     start: 0,
     ends: new Int32Array(5),
     requestBody: BODY_NONE,
@@ -284,8 +298,6 @@ function emptySlot(): Stored {
     view: undefined,
   };
 }
-
-const EMPTY = Buffer.alloc(0);
 
 function bodyKind(body: Captured): number {
   return body === undefined ? BODY_NONE : typeof body === 'string' ? BODY_TEXT : body.bytes;
@@ -295,58 +307,90 @@ function textOf(body: Captured): string {
   return typeof body === 'string' ? body : '';
 }
 
-/** One of an entry's strings, decoded from its chunk. */
-function field(stored: Stored, index: number): string {
-  return stored.bytes.toString('utf8', index === 0 ? stored.start : stored.ends[index - 1]!, stored.ends[index]!);
-}
-
-function storedBody(stored: Stored, index: number, kind: number): Captured {
-  if (kind === BODY_NONE) return undefined;
-  if (kind === BODY_TEXT) return field(stored, index);
-  return { truncated: true, bytes: kind };
-}
-
 /**
- * The strings of journal entries as UTF-8, appended to chunks of CHUNK_BYTES outside the JS heap. Only the chunk
- * being filled is referenced from here; older chunks live as long as an entry in them does (entries hold their
- * chunk), so a chunk is freed once the ring has moved past every entry in it.
+ * The strings of journal entries as UTF-8, in one arena outside the JS heap, written round it like the ring:
+ * the live entries sit between the oldest one's start and `head`, wrapping at the end. When a new entry does
+ * not fit beside them, the arena doubles and the live entries are copied to its start (offsets in their slots
+ * moved), so it grows to what `limit` entries need and stays there until the journal is emptied.
  */
 class EntryBytes {
-  private chunk = EMPTY;
-  private used = 0;
+  private arena = Buffer.allocUnsafe(ARENA_BYTES);
+  private head = 0;
 
-  write(stored: Stored, path: string, query: string, headers: readonly string[], request: string, response: string): void {
+  reset(): void {
+    if (this.arena.length > ARENA_BYTES) this.arena = Buffer.allocUnsafe(ARENA_BYTES);
+    this.head = 0;
+  }
+
+  text(stored: Stored, index: number): string {
+    return this.arena.toString('utf8', index === 0 ? stored.start : stored.ends[index - 1]!, stored.ends[index]!);
+  }
+
+  write(stored: Stored, older: OlderEntries, path: string, query: string, headers: readonly string[], request: string, response: string): void {
     let room = path.length + query.length + request.length + response.length + headers.length;
     for (const h of headers) room += h.length;
     // A UTF-16 code unit takes at most three bytes of UTF-8.
     room *= 3;
-    if (this.used + room > this.chunk.length) {
-      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
-      this.used = 0;
-    }
-    const chunk = this.chunk;
+    const at = this.place(room, older);
+    const arena = this.arena;
     const ends = stored.ends;
-    let at = this.used;
-    stored.bytes = chunk;
+    let end = at;
     stored.start = at;
-    at += chunk.write(path, at, 'utf8');
-    ends[PATH] = at;
-    at += chunk.write(query, at, 'utf8');
-    ends[QUERY] = at;
+    end += arena.write(path, end, 'utf8');
+    ends[PATH] = end;
+    end += arena.write(query, end, 'utf8');
+    ends[QUERY] = end;
     for (let i = 0; i < headers.length; i++) {
-      if (i > 0) chunk[at++] = 0;
-      at += chunk.write(headers[i]!, at, 'utf8');
+      if (i > 0) arena[end++] = 0;
+      end += arena.write(headers[i]!, end, 'utf8');
     }
-    ends[HEADERS] = at;
-    at += chunk.write(request, at, 'utf8');
-    ends[REQUEST] = at;
-    at += chunk.write(response, at, 'utf8');
-    ends[RESPONSE] = at;
-    this.used = at;
+    ends[HEADERS] = end;
+    end += arena.write(request, end, 'utf8');
+    ends[REQUEST] = end;
+    end += arena.write(response, end, 'utf8');
+    ends[RESPONSE] = end;
+    this.head = end;
+  }
+
+  /** Where `room` bytes can go without touching a live entry; grows the arena when nowhere. */
+  private place(room: number, older: OlderEntries): number {
+    const oldest = older.oldest()?.start;
+    if (oldest === undefined) {
+      if (room > this.arena.length) this.arena = Buffer.allocUnsafe(Math.max(2 * this.arena.length, room));
+      return 0;
+    }
+    if (this.head >= oldest) {
+      if (this.head + room <= this.arena.length) return this.head;
+      if (room < oldest) return 0;
+    } else if (this.head + room < oldest) return this.head;
+    return this.grow(room, older.all());
+  }
+
+  private grow(room: number, live: Stored[]): number {
+    let used = 0;
+    for (const e of live) used += e.ends[RESPONSE]! - e.start;
+    const next = Buffer.allocUnsafe(Math.max(2 * this.arena.length, 2 * (used + room)));
+    let at = 0;
+    for (const e of live) {
+      const size = e.ends[RESPONSE]! - e.start;
+      this.arena.copy(next, at, e.start, e.start + size);
+      const delta = at - e.start;
+      e.start += delta;
+      for (let i = 0; i < e.ends.length; i++) e.ends[i]! += delta;
+      at += size;
+    }
+    this.arena = next;
+    this.head = at;
+    return at;
   }
 }
 
-const CHUNK_BYTES = 256 * 1024;
+const ARENA_BYTES = 1024 * 1024;
+
+interface OlderEntries {
+  all(): Stored[];
+  oldest(): Stored | undefined;
+}
 
 /** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */
 function rawHeaders(env: unknown, headers: Headers): string[] {
@@ -411,11 +455,16 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-function matcher(filter: JournalFilter, services: Services, view: (entry: Stored) => JournalEntry): (entry: Stored) => boolean {
+function matcher(
+  filter: JournalFilter,
+  services: Services,
+  view: (entry: Stored) => JournalEntry,
+  pathOf: (entry: Stored) => string,
+): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
   if (filter.path) {
     const path = filter.path;
-    tests.push(path.endsWith('*') ? (e) => field(e, PATH).startsWith(path.slice(0, -1)) : (e) => field(e, PATH) === path);
+    tests.push(path.endsWith('*') ? (e) => pathOf(e).startsWith(path.slice(0, -1)) : (e) => pathOf(e) === path);
   }
   if (filter.method) {
     const method = filter.method.toUpperCase();

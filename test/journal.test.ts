@@ -93,6 +93,23 @@ describe('the request journal', () => {
     await small.close();
   });
 
+  it('reads back every kept entry exactly while its storage wraps round and grows', async () => {
+    // Bodies of 10 to 60 thousand characters (some not ASCII) in a journal of 20: the entries' bytes wrap round
+    // their arena and make it grow; every kept entry must still read back as sent.
+    const small = await testSandbox({ ...FROZEN, journalLimit: 20 });
+    const auth = await small.demoAuth();
+    const sent: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const value = `${i}:${'é€😀x'.repeat(((i * 7919) % 10_000) + 2_000)}`;
+      sent.push(value);
+      await small.post('/api/contract', { data: { action: 'create', contract: { name: `C${i}`, value } } }, auth);
+    }
+    const entries = (await small.control('/requests?path=/api/contract&limit=20')).body.requests as JournalEntry[];
+    expect(entries.map((e) => (e.request.body as { data: { contract: { value: string } } }).data.contract.value)).toEqual(sent.slice(-20));
+    expect(entries.every((e) => e.response.body !== undefined && e.request.headers['content-type'] === 'application/json')).toBe(true);
+    await small.close();
+  });
+
   it('keeps an oversized body only as its size', async () => {
     const auth = await t.demoAuth();
     const value = 'x'.repeat(100_000);
