@@ -7,7 +7,8 @@
  *   node --expose-gc bench/create-cpu.mjs        # in process through app.request: CPU, GC and heap per contract
  *
  * Options (environment): CREATES=50000 per round, ROUNDS=3, JOURNAL=1000 (in process: the journal limit),
- * BEFORE=<another checkout, built> (server: also measures that checkout's dist/cli.js, interleaved, as `before`).
+ * BEFORE=<another checkout, built> (server: also measures that checkout's dist/cli.js, interleaved, as `before`),
+ * GC_DETAIL=1 (server: every collection as type:MB allocated/kB promoted/kB survived/fast-promotion).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
