@@ -7,14 +7,29 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
 
-// The bundled fixtures, parsed once here (see src/store/yaml-parse.ts for how the cache is used).
-const cache = {};
+// This build's id: a hash of the code tsc wrote, so the same sources give the same id. The bundle carries it
+// (ESIGN_BUILD_ID) and so does the cache below; the bundle trusts only the validations of its own build.
+const hash = createHash('sha1');
+for (const file of readdirSync('dist', { recursive: true }).filter((f) => f.endsWith('.js')).sort()) {
+  hash.update(file).update(readFileSync(join('dist', file)));
+}
+const buildId = hash.digest('hex');
+
+// The bundled fixtures, parsed once here, and validated with the fixture schema of this very build (see
+// src/store/yaml-parse.ts for how the cache is used). A fixture file that fails validation is left out of
+// `checked`, so the start reports its errors as for any other file.
+const { fixtureFileSchema } = await import(pathToFileURL(join(process.cwd(), 'dist/store/fixtures.js')).href);
+const cache = { build: buildId, parsed: {}, checked: {} };
 for (const name of readdirSync('fixtures').filter((f) => /\.ya?ml$/i.test(f))) {
   const text = readFileSync(join('fixtures', name), 'utf8');
-  cache[createHash('sha1').update(text).digest('hex')] = parse(text);
+  const key = createHash('sha1').update(text).digest('hex');
+  cache.parsed[key] = parse(text);
+  const result = fixtureFileSchema().safeParse(cache.parsed[key] ?? {});
+  if (result.success) cache.checked[key] = result.data;
 }
 writeFileSync('dist/yaml-cache.json', JSON.stringify(cache));
 
@@ -57,6 +72,8 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [englishOnlyZodLocales],
+  // Which build this bundle is: it uses only the fixture validations of the same build (yaml-parse.ts).
+  define: { ESIGN_BUILD_ID: JSON.stringify(buildId) },
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
 });
