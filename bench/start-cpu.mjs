@@ -44,6 +44,7 @@ async function run(args, port) {
   let wall;
   if (port) {
     for (;;) {
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode} before answering`);
       try {
         const res = await fetch(`http://127.0.0.1:${port}/__sandbox/health`);
         await res.arrayBuffer();
@@ -87,7 +88,7 @@ for (let i = 0; i < runs; i++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, r] of Object.entries(results)) {
-  console.log(`${name.padEnd(22)} CPU median ${median(r.cpu).toFixed(1).padStart(6)} ms  wall median ${median(r.wall).toFixed(1).padStart(6)} ms`);
+  console.log(`${name.padEnd(22)} CPU median ${median(r.cpu).toFixed(1).padStart(6)} ms (min ${Math.min(...r.cpu).toFixed(1).padStart(6)})  wall median ${median(r.wall).toFixed(1).padStart(6)} ms`);
 }
 const ratio = (name, figure) => (median(results[`${name} start → health`][figure]) / median(results['bare start → health'][figure])).toFixed(2);
 for (const name of other ? ['cli', 'other'] : ['cli']) console.log(`${name} / bare, start → health: CPU ${ratio(name, 'cpu')}×, wall ${ratio(name, 'wall')}×`);

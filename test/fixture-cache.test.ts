@@ -3,7 +3,7 @@
  * validating a bundled fixture file only when the build that made that bundle validated that exact text.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +18,12 @@ const ROOT = join(import.meta.dirname, '..');
 const DEFAULT_TEXT = readFileSync(join(DEFAULT_FIXTURES, 'default.yaml'), 'utf8');
 let work: string;
 
-/** A copy of the built package (dist/cli.js, its cache, fixtures) whose cache this test may change. */
+/** A copy of the built package (dist/cli.js with its chunks, its cache, fixtures) whose cache this test may change. */
 function copyPackage(name: string, change: (cache: YamlCache) => void): string {
   const root = join(work, name);
   mkdirSync(join(root, 'dist'), { recursive: true });
-  for (const file of ['cli.js', 'compact-worker.js']) cpSync(join(ROOT, 'dist', file), join(root, 'dist', file));
+  const bundle = readdirSync(join(ROOT, 'dist')).filter((f) => f === 'cli.js' || f === 'compact-worker.js' || /^bundle-.*\.js$/.test(f));
+  for (const file of bundle) cpSync(join(ROOT, 'dist', file), join(root, 'dist', file));
   for (const entry of ['package.json', 'fixtures', 'scenarios']) cpSync(join(ROOT, entry), join(root, entry), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   const cache = JSON.parse(readFileSync(join(ROOT, 'dist', 'yaml-cache.json'), 'utf8')) as YamlCache;
