@@ -18,9 +18,13 @@ export interface Reply {
   body: Record<string, unknown> | RawJson;
 }
 
-/** A body already serialised (long lists built from cached rows); the router sends it as it is. */
+/**
+ * A body already serialised to UTF-8 (long lists built from cached rows); the router sends the bytes as they
+ * are. Bytes, not a string: node writes a 16 MB string to a socket through a second, UTF-8 encoded copy, and
+ * that copy was most of a 100,000-contract list.
+ */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
 }
 
 export interface ActionSpec<S extends z.ZodType = z.ZodType> {
@@ -79,9 +83,21 @@ export function reply(
  * A list reply from rows that are JSON already: `{"<field>": [rows…], "code": "200", "message": "…"}`,
  * the same bytes `reply()` would give for the parsed rows.
  */
-export function listReply(message: string, field: string, rows: string[]): Reply {
-  return { status: 200, body: new RawJson(`{${JSON.stringify(field)}:[${rows.join(',')}],"code":"200","message":${JSON.stringify(message)}}`) };
+/**
+ * `{"<field>": [rows…], "code": "200", "message": …}` from JSON array elements already serialised as UTF-8
+ * (single rows, or blocks of rows already joined by commas, as Table.joinedWhere gives them): one copy each.
+ */
+export function listReply(message: string, field: string, parts: readonly Uint8Array[]): Reply {
+  const pieces: Uint8Array[] = [Buffer.from(`{${JSON.stringify(field)}:[`)];
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(parts[i]!);
+  }
+  pieces.push(Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`));
+  return { status: 200, body: new RawJson(Buffer.concat(pieces)) };
 }
+
+const COMMA = Uint8Array.of(0x2c);
 
 /** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */
 export function dataBody<T extends z.ZodRawShape>(shape: T) {

@@ -42,7 +42,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       ctx.client = resolveClient(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     const result = await action.handle(input, ctx);
-    if (result.body instanceof RawJson) return c.body(result.body.text, result.status as 200, { 'Content-Type': 'application/json' });
+    if (result.body instanceof RawJson) return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body, result.status as 200);
   });
 }
