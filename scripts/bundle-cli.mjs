@@ -1,20 +1,38 @@
 /**
- * Bundles the CLI (dist/cli.js, after tsc) into one file in place. Loading ~60 ES modules (ours, zod's, hono's,
- * yaml's) one by one is most of the start time; one pre-linked file starts in about half the time, which keeps
- * `esign-sandbox` within 1.3× of a bare Hono server's start (docs/benchmarks.md). The library entry
- * (dist/index.js) stays as tsc wrote it. faker stays outside: it is imported only when fixtures generate data.
+ * Bundles the CLI (dist/cli.js, after tsc) in place: dist/cli.js plus the chunks it imports (dist/bundle-*.js).
+ * Loading ~60 ES modules (ours, zod's, hono's, yaml's) one by one is most of the start time; a pre-linked bundle
+ * starts in about half the time, which keeps `esign-sandbox` within 1.3× of a bare Hono server's start
+ * (docs/benchmarks.md). The library entry (dist/index.js) stays as tsc wrote it. faker stays outside: it is
+ * imported only when fixtures generate data.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
 
-// The bundled fixtures, parsed once here (see src/store/yaml-parse.ts for how the cache is used).
-const cache = {};
+// This build's id: a hash of the code tsc wrote (the .js files beside a .d.ts), so the same sources give the
+// same id. The bundle carries it (ESIGN_BUILD_ID) and so does the cache below; the bundle trusts only the
+// fixture validations of its own build.
+const hash = createHash('sha1');
+const compiled = (f) => f.endsWith('.js') && existsSync(join('dist', f.replace(/\.js$/, '.d.ts')));
+for (const file of readdirSync('dist', { recursive: true }).filter(compiled).sort()) {
+  hash.update(file).update(readFileSync(join('dist', file)));
+}
+const buildId = hash.digest('hex');
+
+// The bundled fixtures, parsed once here, and validated with the fixture schema of this very build (see
+// src/store/yaml-parse.ts for how the cache is used). A fixture file that fails validation is left out of
+// `checked`, so the start reports its errors as for any other file.
+const { fixtureFileSchema } = await import(pathToFileURL(join(process.cwd(), 'dist/store/fixtures.js')).href);
+const cache = { build: buildId, parsed: {}, checked: {} };
 for (const name of readdirSync('fixtures').filter((f) => /\.ya?ml$/i.test(f))) {
   const text = readFileSync(join('fixtures', name), 'utf8');
-  cache[createHash('sha1').update(text).digest('hex')] = parse(text);
+  const key = createHash('sha1').update(text).digest('hex');
+  cache.parsed[key] = parse(text);
+  const result = fixtureFileSchema().safeParse(cache.parsed[key] ?? {});
+  if (result.success) cache.checked[key] = result.data;
 }
 writeFileSync('dist/yaml-cache.json', JSON.stringify(cache));
 
@@ -38,9 +56,33 @@ const englishOnlyZodLocales = {
   },
 };
 
+/**
+ * `z.fromJSONSchema` (JSON Schema → zod) is likewise reachable from `z`, and its module copies every zod export
+ * into an object when it loads: about a millisecond of each start, plus 12 KB to compile. The sandbox never
+ * calls it (it goes the other way, zod → JSON Schema, for OpenAPI), so the CLI bundle gets a stand-in.
+ */
+const noZodFromJsonSchema = {
+  name: 'no-zod-from-json-schema',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/.test(args.importer) ? { path: 'from-json-schema', namespace: 'zod-stub' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-stub' }, () => ({
+      contents: "export function fromJSONSchema() { throw new Error('z.fromJSONSchema is not part of the esign-sandbox CLI bundle'); }",
+      loader: 'js',
+    }));
+  },
+};
+
+// Code the start does not run (the OpenAPI document, built on the first GET /openapi.json) goes into chunks
+// that dist/cli.js imports when asked for; code shared with them sits in one chunk the CLI imports at start.
+// The chunks sit beside cli.js, so import.meta.url (PACKAGE_ROOT, the compaction worker) means the same there.
+for (const file of readdirSync('dist').filter((f) => /^bundle-.*\.js(\.map)?$/.test(f))) rmSync(join('dist', file));
 await build({
   entryPoints: ['dist/cli.js'],
-  outfile: 'dist/cli.js',
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'bundle-[name]-[hash]',
   allowOverwrite: true,
   bundle: true,
   platform: 'node',
@@ -56,7 +98,9 @@ await build({
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [englishOnlyZodLocales],
+  plugins: [englishOnlyZodLocales, noZodFromJsonSchema],
+  // Which build this bundle is: it uses only the fixture validations of the same build (yaml-parse.ts).
+  define: { ESIGN_BUILD_ID: JSON.stringify(buildId) },
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
 });

@@ -52,7 +52,7 @@ export interface SandboxScenarios {
 }
 
 /** A fault as you write it (`match` may be left out: it then hits every /api request). */
-export type FaultInput = z.input<typeof faultSpec>;
+export type FaultInput = z.input<ReturnType<typeof faultSpec>>;
 
 /** API faults (docs/scenarios.md): errors, latency or dropped connections on matching /api requests. */
 export interface SandboxFaults {

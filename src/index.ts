@@ -125,7 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   /** The same as POST /__sandbox/recipients/{key}/{verb} answers. */
   const act = (recipientKey: string, verb: Verb, signature?: string): Promise<RecipientActResult> =>
     inProcess(() => {
-      if (signature !== undefined) parseWith(actBody, { signature });
+      if (signature !== undefined) parseWith(actBody(), { signature });
       const recipient = actAsRecipient(systemContext(sandbox.services, 'control'), recipientKey, verb, { signature });
       const contract = sandbox.services.store.contracts.get(recipient.contractKey)!;
       return { recipient: inspectRecipient(recipient, url), contract: { contractKey: contract.contractKey, status: contract.status } };
@@ -171,7 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     snapshot: async () => sandbox.snapshot(),
     restore: (snapshot: Snapshot) =>
       inProcess(async () => {
-        const checked = parseWith(snapshotSchema, snapshot) as unknown as Snapshot;
+        const checked = parseWith(snapshotSchema(), snapshot) as unknown as Snapshot;
         checkSnapshot(checked);
         await sandbox.restore(checked);
       }),
@@ -188,7 +188,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       list: async () => sandbox.scenarios.list(),
     },
     faults: {
-      set: (spec) => inProcess(() => sandbox.faults.set((Array.isArray(spec) ? spec : [spec]).map((s) => parseWith(faultSpec, s)))),
+      set: (spec) => inProcess(() => sandbox.faults.set((Array.isArray(spec) ? spec : [spec]).map((s) => parseWith(faultSpec(), s)))),
       remove: (id) =>
         inProcess(() => {
           if (!sandbox.faults.remove(id)) throw ApiError.notFound(`No fault with id "${id}"`);
@@ -198,7 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     emails: async (filter = {}) => sandbox.outbox.list(filter),
     clearEmails: async () => sandbox.outbox.clear(),
-    deliveries: (filter = {}) => inProcess(() => parseWith(deliveryQuery, filter)).then((f) => sandbox.webhooks.deliveries(f)),
+    deliveries: (filter = {}) => inProcess(() => parseWith(deliveryQuery(), filter)).then((f) => sandbox.webhooks.deliveries(f)),
     redeliver: (id) => inProcess(() => sandbox.webhooks.redeliver(id)),
     close: () => sandbox.close(),
     sandbox,

@@ -256,7 +256,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
       engine: scenarios,
     },
     faults: {
-      set: (spec) => (Array.isArray(spec) ? spec : [spec]).map((s) => faults.add(parseWith(faultSpec, s))),
+      set: (spec) => (Array.isArray(spec) ? spec : [spec]).map((s) => faults.add(parseWith(faultSpec(), s))),
       remove: (id) => faults.remove(id),
       clear: () => faults.clear(),
       list: () => faults.list(),

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { type Clock, TIME_RANGE, inTimeRange, parseDuration } from '../clock.js';
 import { ApiError, quote } from '../errors.js';
 import { controlBody } from './json.js';
+import { lazy } from '../lazy.js';
 
-export const advanceBody = z.object({
+export const advanceBody = lazy(() => z.object({
   by: z.union([z.number().min(0), z.string().min(1)], 'Required: a duration like "90s", "30m", "2h", "1d" or a number of seconds'),
-});
-export const setBody = z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') });
+}));
+export const setBody = lazy(() => z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') }));
 
 const LAST = new Date(TIME_RANGE.max).toISOString();
 
@@ -16,7 +17,7 @@ export function clockRoutes(clock: Clock, maxBytes: number): Hono {
   const app = new Hono();
   app.get('/', (c) => c.json(clock.state()));
   app.post('/advance', async (c) => {
-    const { by } = await controlBody(c, advanceBody, maxBytes);
+    const { by } = await controlBody(c, advanceBody(), maxBytes);
     const ms = parseDuration(by);
     if (ms === undefined || !Number.isFinite(ms)) {
       throw ApiError.badRequest(`Cannot read duration ${quote(by)}; use e.g. "90s", "30m", "2h", "1d", "1h30m" or a number of seconds`, [
@@ -41,7 +42,7 @@ export function clockRoutes(clock: Clock, maxBytes: number): Hono {
     return c.json(clock.state());
   });
   app.post('/set', async (c) => {
-    const { to } = await controlBody(c, setBody, maxBytes);
+    const { to } = await controlBody(c, setBody(), maxBytes);
     const ms = typeof to === 'number' ? to : Date.parse(to);
     if (!Number.isFinite(ms)) throw ApiError.badRequest(`Cannot read time ${quote(to)}; use ISO 8601 like 2026-01-01T09:00:00Z`, [{ path: 'to', message: 'Not a time' }]);
     if (!inTimeRange(ms)) {

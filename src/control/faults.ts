@@ -6,8 +6,9 @@ import type { Faults } from '../faults.js';
 import { faultSpec } from '../scenarios/schema.js';
 import { parseWith } from '../http/validation.js';
 import { controlBody } from './json.js';
+import { lazy } from '../lazy.js';
 
-const faultList = z.strictObject({ faults: z.array(faultSpec).min(1) });
+const faultList = lazy(() => z.strictObject({ faults: z.array(faultSpec()).min(1) }));
 
 export function faultRoutes(faults: Faults, maxBytes: number): Hono {
   const app = new Hono();
@@ -15,7 +16,7 @@ export function faultRoutes(faults: Faults, maxBytes: number): Hono {
   app.post('/', async (c) => {
     // One fault, or several as {"faults": [...]}.
     const raw = await controlBody(c, z.record(z.string(), z.unknown()), maxBytes);
-    const specs = 'faults' in raw ? parseWith(faultList, raw).faults : [parseWith(faultSpec, raw)];
+    const specs = 'faults' in raw ? parseWith(faultList(), raw).faults : [parseWith(faultSpec(), raw)];
     const ids = specs.map((spec) => faults.add(spec));
     return c.json({ ids, faults: faults.list() }, 201);
   });

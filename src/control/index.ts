@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js';
 import { isoTime } from '../time-format.js';
 import { clockRoutes } from './clock.js';
 import { controlBody } from './json.js';
+import { lazy } from '../lazy.js';
 
 export type ResetResult = { scope: 'all' } | { scope: 'platform'; apiKey: string; platformId: string; removed: number; restored: number };
 
@@ -22,13 +23,13 @@ export interface ControlDeps {
   createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): { platformId: string; apiKey: string; secret: string };
 }
 
-export const resetBody = z.object({ apiKey: z.string().min(1).optional() });
-export const expireBody = z.object({ token: z.string().min(1).optional() });
-export const platformBody = z.object({
+export const resetBody = lazy(() => z.object({ apiKey: z.string().min(1).optional() }));
+export const expireBody = lazy(() => z.object({ token: z.string().min(1).optional() }));
+export const platformBody = lazy(() => z.object({
   apiKey: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only').optional(),
   secret: z.string().min(1).max(500).optional(),
   name: z.string().max(200).optional(),
-});
+}));
 
 export function controlRoutes(deps: ControlDeps): Hono {
   const { services, maxBodyBytes } = deps;
@@ -38,7 +39,7 @@ export function controlRoutes(deps: ControlDeps): Hono {
   app.get('/health', (c) => c.json(health(services, deps.version)));
 
   app.post('/reset', async (c) => {
-    const { apiKey } = await controlBody(c, resetBody, maxBodyBytes);
+    const { apiKey } = await controlBody(c, resetBody(), maxBodyBytes);
     const result = await deps.reset({ apiKey });
     return c.json({ status: 'reset', ...result, now: isoTime(clock.now()) });
   });
@@ -46,12 +47,12 @@ export function controlRoutes(deps: ControlDeps): Hono {
   app.route('/clock', clockRoutes(clock, maxBodyBytes));
 
   app.post('/tokens/expire', async (c) => {
-    const { token } = await controlBody(c, expireBody, maxBodyBytes);
+    const { token } = await controlBody(c, expireBody(), maxBodyBytes);
     return c.json(expireTokens(services, token));
   });
 
   app.post('/platforms', async (c) => {
-    const input = await controlBody(c, platformBody, maxBodyBytes);
+    const input = await controlBody(c, platformBody(), maxBodyBytes);
     return c.json(deps.createPlatform(input), 201);
   });
 

@@ -7,10 +7,11 @@ import { VERBS, type Verb } from '../domain/lifecycle-rules.js';
 import { ApiError } from '../errors.js';
 import { inspectRecipient } from './contracts.js';
 import { controlBody } from './json.js';
+import { lazy } from '../lazy.js';
 
-export const actBody = z.object({
+export const actBody = lazy(() => z.object({
   signature: z.string('A text signature, or an image as a base64 data URI').max(2_000_000, 'At most 2,000,000 characters').optional(),
-});
+}));
 
 export function recipientRoutes(services: Services, maxBodyBytes: number, baseUrl: () => string): Hono {
   const app = new Hono();
@@ -19,7 +20,7 @@ export function recipientRoutes(services: Services, maxBodyBytes: number, baseUr
     if (!(VERBS as readonly string[]).includes(verb)) {
       throw ApiError.badRequest(`Unknown verb "${verb}"; a recipient can ${VERBS.join(', ')}`);
     }
-    const { signature } = await controlBody(c, actBody, maxBodyBytes);
+    const { signature } = await controlBody(c, actBody(), maxBodyBytes);
     const ctx: OpContext = systemContext(services, 'control');
     const recipient = actAsRecipient(ctx, c.req.param('recipientKey'), verb as Verb, { signature });
     const contract = services.store.contracts.get(recipient.contractKey)!;

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { JournalFilter, RequestJournal } from '../journal.js';
 import { parseWith } from '../http/validation.js';
+import { lazy } from '../lazy.js';
 
-export const journalQuery = z.object({
+export const journalQuery = lazy(() => z.object({
   path: z.string().optional().describe('Exact path, or a prefix ending in * (/api/*)'),
   method: z.string().optional(),
   action: z.string().optional().describe('data.action, data.type or the top-level action of the request'),
@@ -13,12 +14,12 @@ export const journalQuery = z.object({
   since: z.string().optional().describe('Sandbox time (ISO 8601), or an entry id: only later entries'),
   apiKey: z.string().optional().describe("Only this platform's requests"),
   limit: z.coerce.number().int().min(1).max(100_000).optional().describe('The newest N matches'),
-});
+}));
 
 export function requestRoutes(journal: RequestJournal): Hono {
   const app = new Hono();
   app.get('/', (c) => {
-    const filter = parseWith(journalQuery, c.req.query()) as JournalFilter;
+    const filter = parseWith(journalQuery(), c.req.query()) as JournalFilter;
     const requests = journal.list(filter);
     return c.json({ requests, count: requests.length, capacity: journal.limit });
   });

@@ -10,13 +10,14 @@ import { readBodyText, readJsonObject } from '../http/body.js';
 import { parseWith } from '../http/validation.js';
 import { type ScenarioEngine, ScenarioError } from '../scenarios/engine.js';
 import { formatProblem, parseScenario } from '../scenarios/load.js';
+import { lazy } from '../lazy.js';
 
-export const loadBody = z
+export const loadBody = lazy(() => z
   .strictObject({
     name: z.string().min(1).optional(),
     yaml: z.string().min(1).optional(),
   })
-  .refine((b) => (b.name === undefined) !== (b.yaml === undefined), { message: 'Give exactly one of name (a bundled scenario) or yaml (scenario text)' });
+  .refine((b) => (b.name === undefined) !== (b.yaml === undefined), { message: 'Give exactly one of name (a bundled scenario) or yaml (scenario text)' }));
 
 export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
   const app = new Hono();
@@ -29,7 +30,7 @@ export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
       const text = await readYaml(c.req.raw, maxBytes);
       read = async () => ({ scenario: await parseScenario(text, '<request>'), source: 'request' });
     } else {
-      const body = parseWith(loadBody, await readJsonObject(c.req.raw, maxBytes));
+      const body = parseWith(loadBody(), await readJsonObject(c.req.raw, maxBytes));
       read = body.name !== undefined ? () => engine.readBundled(body.name!) : async () => ({ scenario: await parseScenario(body.yaml!, '<request>'), source: 'request' });
     }
     try {

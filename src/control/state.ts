@@ -18,7 +18,7 @@ export function stateRoutes(deps: StateDeps): Hono {
   app.get('/', (c) => c.json(deps.snapshot()));
   app.put('/', async (c) => {
     const body = await readJsonObject(c.req.raw, Math.max(deps.maxBodyBytes, MIN_STATE_BODY_BYTES));
-    const snapshot = parseWith(snapshotSchema, body) as unknown as Snapshot;
+    const snapshot = parseWith(snapshotSchema(), body) as unknown as Snapshot;
     checkSnapshot(snapshot);
     await deps.restore(snapshot);
     const { store } = snapshot;

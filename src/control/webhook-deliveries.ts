@@ -5,19 +5,20 @@ import { ApiError } from '../errors.js';
 import { CONTRACT_EVENT_TYPES } from '../events/types.js';
 import { parseWith } from '../http/validation.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { lazy } from '../lazy.js';
 
-export const filterQuery = z.object({
+export const filterQuery = lazy(() => z.object({
   webhookKey: z.string().min(1).optional(),
   event: z.enum(CONTRACT_EVENT_TYPES, `Must be one of ${CONTRACT_EVENT_TYPES.join(', ')}`).optional(),
   status: z.enum(['pending', 'delivered', 'failed'], 'Must be pending, delivered or failed').optional(),
   contractKey: z.string().min(1).optional(),
   clientKey: z.string().min(1).optional(),
-});
+}));
 
 export function webhookDeliveryRoutes(dispatcher: WebhookDispatcher): Hono {
   const app = new Hono();
   app.get('/', (c) => {
-    const filter = parseWith(filterQuery, c.req.query());
+    const filter = parseWith(filterQuery(), c.req.query());
     return c.json({ deliveries: dispatcher.deliveries(filter) });
   });
   app.get('/:id', (c) => {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { OpContext, Services } from '../context.js';
+import { lazy } from '../lazy.js';
 
 /**
  * - `public`: no credentials (platform token create);
@@ -29,7 +30,8 @@ export class RawJson {
 export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   summary: string;
   scope: Scope;
-  schema: S;
+  /** Built on first read (see lazy.ts): a start that serves no /api request builds no schema. */
+  readonly schema: S;
   /** For `client` scope: where the client key sits in the body (default `data.clientKey`). */
   clientKey?: { of: (input: z.infer<S>) => string | undefined; path: string };
   /** The `action`/`type` value the caller sends (defaults to the action's name in the table). */
@@ -51,8 +53,17 @@ export interface ResourceSpec {
   setup?: (services: Services) => void;
 }
 
-export function defineAction<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
-  return spec;
+/** An action as a resource file writes it: the schema comes as a function, called once on first use. */
+export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema'> & { schema: () => S };
+
+export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
+  const schema = lazy(definition.schema);
+  return {
+    ...definition,
+    get schema() {
+      return schema();
+    },
+  };
 }
 
 /**
@@ -94,7 +105,7 @@ export function dataBody<T extends z.ZodRawShape>(shape: T) {
 }
 
 /** `data.clientKey`: optional in the schema; whether it is needed depends on the credentials (auth.ts). */
-export const clientKeyField = z.string().optional();
+export const clientKeyField = lazy(() => z.string().optional());
 
 /** A key the caller sends back to us: a non-empty string. */
-export const keyField = z.string().min(1, 'Must not be empty');
+export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));

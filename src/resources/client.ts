@@ -10,18 +10,19 @@ import { ApiError } from '../errors.js';
 import { type ResourceSpec, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ClientRecord, UserRecord } from '../store/records.js';
 import { sqlTime } from '../time-format.js';
+import { lazy } from '../lazy.js';
 
-const userInput = z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() });
+const userInput = lazy(() => z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }));
 
-const clientInput = z.object({
+const clientInput = lazy(() => z.object({
   fullname: z.string().optional(),
   email: z.string().optional(),
   organization: z.string().optional(),
   customKey: z.string().optional(),
-  users: z.array(userInput).max(1000).optional(),
-});
+  users: z.array(userInput()).max(1000).optional(),
+}));
 
-export type ClientInput = z.infer<typeof clientInput>;
+export type ClientInput = z.infer<ReturnType<typeof clientInput>>;
 
 export function createClient(input: ClientInput, ctx: OpContext & { platformId: string }): { client: ClientRecord; users: UserRecord[] } {
   const now = ctx.clock.now();
@@ -74,9 +75,9 @@ export const clientResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a client with its users (platform token or API-key header)',
       scope: 'platform',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('create'),
-        client: clientInput.refine(
+        client: clientInput().refine(
           (c) => [c.fullname, c.email, c.organization, c.customKey].some((v) => v !== undefined && v !== '') || (c.users?.length ?? 0) > 0,
           { message: 'At least one of fullname, email, organization, customKey or users must be filled' },
         ),
@@ -101,10 +102,10 @@ export const clientResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a client',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('read'),
         clientKey: z.string().optional(),
-        client: clientInput.omit({ users: true }).extend({ clientKey: keyField }),
+        client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
       }),
       clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
       example: { data: { action: 'read', client: { clientKey: '<CLIENT_KEY>' } } },

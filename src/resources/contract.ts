@@ -35,7 +35,7 @@ export const contractResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the contracts of a client',
       scope: 'client',
-      schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField }),
+      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
         const rows = ctx.store.contracts.joinedWhere('client', requireClient(ctx).clientKey, LIST_ROW, contractRow, COMMA);
@@ -45,16 +45,16 @@ export const contractResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a contract from a template or with HTML content; with recipients, create and send',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('create'),
-        clientKey: clientKeyField,
+        clientKey: clientKeyField(),
         userKey: z.string().min(1).optional(),
         contract: z
           .object({ name: z.string().min(1, 'Must not be empty'), value: z.string().optional(), templateKey: z.string().min(1).optional() })
           .refine((c) => (c.value === undefined) !== (c.templateKey === undefined), {
             message: 'Give exactly one of contract.value (HTML content) or contract.templateKey',
           }),
-        recipients: recipientList.optional(),
+        recipients: recipientList().optional(),
       }),
       example: {
         data: {
@@ -76,7 +76,7 @@ export const contractResource: ResourceSpec = {
     archive: defineAction({
       summary: 'Archive a contract',
       scope: 'client',
-      schema: dataBody({ action: z.literal('archive'), clientKey: clientKeyField, contract: z.object({ contractKey: keyField }) }),
+      schema: () => dataBody({ action: z.literal('archive'), clientKey: clientKeyField(), contract: z.object({ contractKey: keyField() }) }),
       example: { data: { action: 'archive', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const contract = archiveContract(ctx, findContract(ctx, requireClient(ctx), input.data.contract.contractKey));

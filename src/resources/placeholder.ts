@@ -7,24 +7,25 @@ import { ApiError, quote } from '../errors.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { InsertionRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
+import { lazy } from '../lazy.js';
 
 /** Insertion fields are strings in the spec; numbers are accepted and kept as strings. */
-const dimension = z.union([z.string(), z.number()]).transform(String).optional();
+const dimension = lazy(() => z.union([z.string(), z.number()]).transform(String).optional());
 
-const insertion = z.object({
+const insertion = lazy(() => z.object({
   id: z.union([z.string().min(1), z.number()]).transform(String).optional(),
-  pageId: dimension,
-  width: dimension,
-  height: dimension,
-  positionX: dimension,
-  positionY: dimension,
+  pageId: dimension(),
+  width: dimension(),
+  height: dimension(),
+  positionX: dimension(),
+  positionY: dimension(),
   action: z.string().optional(),
   clientKey: z.string().optional(),
-});
+}));
 
-const specialTypeField = z
+const specialTypeField = lazy(() => z
   .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
-  .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4'));
+  .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4')));
 
 export const placeholderResource: ResourceSpec = {
   path: '/api/placeholder',
@@ -33,10 +34,10 @@ export const placeholderResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a placeholder in a contract',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('create'),
-        clientKey: clientKeyField,
-        contractKey: keyField,
+        clientKey: clientKeyField(),
+        contractKey: keyField(),
         placeholder: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string().optional() }),
       }),
       example: { data: { action: 'create', contractKey: '<CONTRACT_KEY>', placeholder: { name: 'price', value: '100 EUR' } } },
@@ -70,17 +71,17 @@ export const placeholderResource: ResourceSpec = {
     update: defineAction({
       summary: 'Place special placeholders (insertions in a PDF contract)',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('update'),
-        clientKey: clientKeyField,
-        contractKey: keyField,
+        clientKey: clientKeyField(),
+        contractKey: keyField(),
         placeholders: z
           .array(
             z.object({
-              placeholderKey: keyField,
+              placeholderKey: keyField(),
               isSpecial: z.literal(true, 'Must be true: only special placeholders can be updated'),
-              specialType: specialTypeField,
-              insertion: z.array(insertion).max(1000).optional(),
+              specialType: specialTypeField(),
+              insertion: z.array(insertion()).max(1000).optional(),
             }),
           )
           .min(1, 'Give at least one placeholder')

@@ -38,7 +38,7 @@ export const recipientResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the recipients of a contract',
       scope: 'client',
-      schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField, contractKey: keyField }),
+      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), contractKey: keyField() }),
       example: { data: { action: 'list', contractKey: '<CONTRACT_KEY>' } },
       handle(input, ctx) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
@@ -61,12 +61,12 @@ export const recipientResource: ResourceSpec = {
     send: defineAction({
       summary: 'Send a contract, adding or updating recipients first',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('send'),
-        clientKey: clientKeyField,
+        clientKey: clientKeyField(),
         userKey: z.string().min(1).optional(),
-        contractKey: keyField,
-        recipients: recipientList.optional(),
+        contractKey: keyField(),
+        recipients: recipientList().optional(),
       }),
       example: {
         data: { action: 'send', contractKey: '<CONTRACT_KEY>', recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign' }] },
@@ -82,11 +82,11 @@ export const recipientResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a recipient of a contract',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('update'),
-        clientKey: clientKeyField,
-        contractKey: keyField,
-        recipient: recipientUpdate,
+        clientKey: clientKeyField(),
+        contractKey: keyField(),
+        recipient: recipientUpdate(),
       }),
       example: { data: { action: 'update', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 } } },
       handle(input, ctx) {
@@ -103,11 +103,11 @@ export const recipientResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Remove a recipient from a contract',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('delete'),
-        clientKey: clientKeyField,
-        contractKey: keyField,
-        recipient: z.object({ recipientKey: keyField }),
+        clientKey: clientKeyField(),
+        contractKey: keyField(),
+        recipient: z.object({ recipientKey: keyField() }),
       }),
       example: { data: { action: 'delete', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>' } } },
       handle(input, ctx) {

@@ -10,9 +10,9 @@ export const settingsResource: ResourceSpec = {
     email_notifications: defineAction({
       summary: 'Switch the "contract signed" and "contract approved" emails on or off for a client',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         type: z.literal('email_notifications'),
-        clientKey: clientKeyField,
+        clientKey: clientKeyField(),
         notification: z
           .object({ approved: z.boolean().optional(), signed: z.boolean().optional() })
           .refine((n) => n.approved !== undefined || n.signed !== undefined, { message: 'Give approved, signed or both (booleans)' }),

@@ -42,9 +42,9 @@ export const templateResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a template',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('create'),
-        clientKey: clientKeyField,
+        clientKey: clientKeyField(),
         userKey: z.string().min(1).optional(),
         template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
       }),
@@ -58,11 +58,11 @@ export const templateResource: ResourceSpec = {
     convert: defineAction({
       summary: 'Create a template from a contract (content copied, placeholder values cleared)',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('convert'),
-        clientKey: clientKeyField,
+        clientKey: clientKeyField(),
         userKey: z.string().min(1).optional(),
-        template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField }),
+        template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField() }),
       }),
       example: { data: { action: 'convert', template: { name: 'From contract', contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
@@ -77,10 +77,10 @@ export const templateResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a template',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('read'),
-        clientKey: clientKeyField,
-        template: z.object({ templateKey: keyField, name: z.string().optional() }),
+        clientKey: clientKeyField(),
+        template: z.object({ templateKey: keyField(), name: z.string().optional() }),
       }),
       example: { data: { action: 'read', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx) {
@@ -93,7 +93,7 @@ export const templateResource: ResourceSpec = {
     duplicate: defineAction({
       summary: 'Duplicate a template (placeholder structure copied, values cleared)',
       scope: 'client',
-      schema: dataBody({ action: z.literal('duplicate'), clientKey: clientKeyField, template: z.object({ templateKey: keyField }) }),
+      schema: () => dataBody({ action: z.literal('duplicate'), clientKey: clientKeyField(), template: z.object({ templateKey: keyField() }) }),
       example: { data: { action: 'duplicate', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);

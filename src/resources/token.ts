@@ -66,7 +66,7 @@ export const tokenResource: ResourceSpec = {
       summary: 'Create a platform token from the platform API key and secret',
       wireName: 'create',
       scope: 'public',
-      schema: z.object({ data: z.object({ action: z.literal('create'), apiKey: z.string(), secret: z.string() }) }),
+      schema: () => z.object({ data: z.object({ action: z.literal('create'), apiKey: z.string(), secret: z.string() }) }),
       example: { data: { action: 'create', apiKey: '<API_KEY>', secret: '<SECRET>' } },
       handle(input, ctx) {
         const platform = ctx.store.platforms.where('apiKey', input.data.apiKey)[0];
@@ -78,7 +78,7 @@ export const tokenResource: ResourceSpec = {
       summary: 'Create a client token for one client (platform bearer token)',
       wireName: 'create',
       scope: 'platform',
-      schema: z.object({ action: z.literal('create'), clientKey: keyField }),
+      schema: () => z.object({ action: z.literal('create'), clientKey: keyField() }),
       example: { action: 'create', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
         const { platformId } = platformOf(ctx.principal, 'create tokens');
@@ -91,7 +91,7 @@ export const tokenResource: ResourceSpec = {
       summary: 'Revoke the calling platform token, or a client token named in access_token',
       wireName: 'revoke',
       scope: 'platform',
-      schema: z.object({ action: z.literal('revoke'), access_token: z.string().min(1).optional() }),
+      schema: () => z.object({ action: z.literal('revoke'), access_token: z.string().min(1).optional() }),
       example: { action: 'revoke', access_token: '<CLIENT_TOKEN>' },
       handle(input, ctx) {
         const caller = platformOf(ctx.principal, 'revoke tokens');

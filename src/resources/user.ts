@@ -11,7 +11,7 @@ export const userResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the users of a client',
       scope: 'client',
-      schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField }),
+      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
         const users = ctx.store.users.where('client', requireClient(ctx).clientKey).map((u) => ({

@@ -9,24 +9,25 @@ import { ApiError, quote } from '../errors.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
 import type { ClientRecord, WebhookRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
+import { lazy } from '../lazy.js';
 
-const flag = z.boolean().optional();
+const flag = lazy(() => z.boolean().optional());
 
-const webhookInput = z.object({
+const webhookInput = lazy(() => z.object({
   url: z
     .string()
     .min(1, 'Required')
     .max(2048)
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), { message: 'Must be an http:// or https:// URL' }),
-  created: flag,
-  seen: flag,
-  sent: flag,
-  approved: flag,
-  signed: flag,
-  fullySigned: flag,
-});
+  created: flag(),
+  seen: flag(),
+  sent: flag(),
+  approved: flag(),
+  signed: flag(),
+  fullySigned: flag(),
+}));
 
-export type WebhookInput = z.infer<typeof webhookInput>;
+export type WebhookInput = z.infer<ReturnType<typeof webhookInput>>;
 
 export function createWebhook(ctx: OpContext, client: ClientRecord, input: WebhookInput): WebhookRecord {
   const now = ctx.clock.now();
@@ -71,7 +72,7 @@ export const webhookResource: ResourceSpec = {
     create: defineAction({
       summary: 'Subscribe URLs to contract events',
       scope: 'client',
-      schema: dataBody({ action: z.literal('create'), clientKey: clientKeyField, webhooks: z.array(webhookInput).min(1, 'Give at least one webhook').max(100) }),
+      schema: () => dataBody({ action: z.literal('create'), clientKey: clientKeyField(), webhooks: z.array(webhookInput()).min(1, 'Give at least one webhook').max(100) }),
       example: {
         data: { action: 'create', webhooks: [{ url: 'https://example.com/hooks/esign', created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true }] },
       },
@@ -86,7 +87,7 @@ export const webhookResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the webhooks of a client (answers 201, as the service does)',
       scope: 'client',
-      schema: dataBody({ action: z.literal('list'), clientKey: clientKeyField }),
+      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
         return reply(201, 'Webhooks found', { webhooks: ctx.store.webhooks.where('client', requireClient(ctx).clientKey).map(webhookView) });
@@ -95,10 +96,10 @@ export const webhookResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Delete webhooks',
       scope: 'client',
-      schema: dataBody({
+      schema: () => dataBody({
         action: z.literal('delete'),
-        clientKey: clientKeyField,
-        webhooks: z.array(z.object({ webhookKey: keyField })).min(1, 'Give at least one webhook').max(100),
+        clientKey: clientKeyField(),
+        webhooks: z.array(z.object({ webhookKey: keyField() })).min(1, 'Give at least one webhook').max(100),
       }),
       example: { data: { action: 'delete', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
       handle(input, ctx) {

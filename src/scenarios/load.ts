@@ -47,7 +47,7 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
   if (raw === null || raw === undefined) {
     throw new ScenarioError([{ file, line: 1, col: 1, path: '(top level)', message: 'the file is empty; a scenario needs at least "name:"' }]);
   }
-  const result = scenarioSchema.safeParse(raw, { reportInput: true });
+  const result = scenarioSchema().safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
   const problems: ScenarioProblem[] = [];
   for (const issue of result.error.issues) {
@@ -172,7 +172,7 @@ function pathAtOffset(Y: Yaml, doc: Document, offset: number): string {
 
 /** The keys a strict object at `path` accepts, read off the zod schema. */
 function allowedKeys(path: readonly PropertyKey[]): string[] {
-  let schema: z.core.$ZodType | undefined = scenarioSchema;
+  let schema: z.core.$ZodType | undefined = scenarioSchema();
   for (const part of path) {
     schema = objectOf(schema);
     if (!schema) return [];

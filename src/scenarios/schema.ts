@@ -9,57 +9,58 @@
 import { z } from 'zod';
 import { parseDuration } from '../clock.js';
 import { clientFixture, contractFixture, keyPattern } from '../store/fixtures.js';
+import { lazy } from '../lazy.js';
 
 const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds';
 const ISO_HINT = 'expected an ISO 8601 time like 2026-03-02T09:00:00Z';
-const isoTime = z.iso.datetime({ offset: true, error: ISO_HINT });
+const isoTime = lazy(() => z.iso.datetime({ offset: true, error: ISO_HINT }));
 
 /** Sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds. */
-export const duration = z
+export const duration = lazy(() => z
   .union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT })
-  .meta({ description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.' });
+  .meta({ description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.' }));
 
 /** A moment: a duration after the scenario was loaded, or an absolute ISO 8601 time. */
-const moment = z
+const moment = lazy(() => z
   .union([
     z.number().min(0),
     z.string().regex(DURATION_PATTERN),
-    isoTime,
+    isoTime(),
   ], { error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z' })
-  .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' });
+  .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' }));
 
-const glob = z.string().min(1).meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' });
-const role = z.enum(['view', 'sign', 'approve', 'lock']);
-const statusCode = z.number().int().min(100).max(599);
+const glob = lazy(() => z.string().min(1).meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' }));
+const role = lazy(() => z.enum(['view', 'sign', 'approve', 'lock']));
+const statusCode = lazy(() => z.number().int().min(100).max(599));
 
 /** Which recipients a rule or step is about. Every given field must match; an empty match matches everyone. */
-export const recipientMatch = z
+export const recipientMatch = lazy(() => z
   .strictObject({
-    email: glob.optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
-    name: glob.optional().meta({ description: 'Recipient full name glob.' }),
+    email: glob().optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
+    name: glob().optional().meta({ description: 'Recipient full name glob.' }),
     role: z
-      .union([role, z.array(role).min(1)], { error: 'expected one of "view", "sign", "approve", "lock", or a list of them' })
+      .union([role(), z.array(role()).min(1)], { error: 'expected one of "view", "sign", "approve", "lock", or a list of them' })
       .optional().meta({ description: 'Recipient role(s): view, sign, approve, lock.' }),
     position: z
       .union([z.number().int().min(0), z.array(z.number().int().min(0)).min(1)], { error: 'expected a position (a whole number from 0), or a list of them' })
       .optional()
       .meta({ description: 'Signing position(s) of the recipient.' }),
-    client: keyPattern.optional().meta({ description: 'clientKey of the contract’s client.' }),
-    contract: glob.optional().meta({ description: 'Contract name glob (or its exact contractKey).' }),
-    recipient: keyPattern.optional().meta({ description: 'One recipient, by recipientKey.' }),
+    client: keyPattern().optional().meta({ description: 'clientKey of the contract’s client.' }),
+    contract: glob().optional().meta({ description: 'Contract name glob (or its exact contractKey).' }),
+    recipient: keyPattern().optional().meta({ description: 'One recipient, by recipientKey.' }),
   })
-  .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' });
+  .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' }));
 
-export const recipientRule = z
+export const recipientRule = lazy(() => z
   .strictObject({
     id: z.string().min(1).optional().meta({ description: 'Names the rule in history entries and the delivery log (default: rule-<n>).' }),
-    match: recipientMatch.default({}),
-    view: duration.optional().meta({ description: 'Views the contract this long after being notified.' }),
-    sign: duration.optional().meta({ description: 'Signs this long after being notified (sign recipients only).' }),
-    approve: duration.optional().meta({ description: 'Approves this long after being notified (approve recipients only).' }),
-    lock: duration.optional().meta({ description: 'Locks this long after being notified (lock recipients only).' }),
-    act: duration.optional().meta({ description: 'Does whatever its role is (sign, approve, lock or view) this long after being notified.' }),
+    match: recipientMatch().default({}),
+    view: duration().optional().meta({ description: 'Views the contract this long after being notified.' }),
+    sign: duration().optional().meta({ description: 'Signs this long after being notified (sign recipients only).' }),
+    approve: duration().optional().meta({ description: 'Approves this long after being notified (approve recipients only).' }),
+    lock: duration().optional().meta({ description: 'Locks this long after being notified (lock recipients only).' }),
+    act: duration().optional().meta({ description: 'Does whatever its role is (sign, approve, lock or view) this long after being notified.' }),
     never: z.literal(true).optional().meta({ description: 'The recipient never acts: no later rule applies to it.' }),
   })
   .superRefine((rule, ctx) => {
@@ -71,33 +72,33 @@ export const recipientRule = z
       ctx.addIssue({ code: 'custom', path: [], message: 'expected at least one of view, sign, approve, lock, act (a duration) or never: true' });
     }
   })
-  .meta({ description: 'What matching recipients do, and when, in sandbox time after they are notified. The first matching rule wins.' });
+  .meta({ description: 'What matching recipients do, and when, in sandbox time after they are notified. The first matching rule wins.' }));
 
-export const tokenSelector = z
-  .union([z.enum(['all', 'platform']), z.strictObject({ client: keyPattern })], {
+export const tokenSelector = lazy(() => z
+  .union([z.enum(['all', 'platform']), z.strictObject({ client: keyPattern() })], {
     error: 'expected "all", "platform" or {client: <clientKey>}',
   })
-  .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' });
+  .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' }));
 
-export const faultSpec = z
+export const faultSpec = lazy(() => z
   .strictObject({
     id: z.string().min(1).optional().meta({ description: 'Names the fault in the X-Sandbox-Fault header and the fault list.' }),
     match: z
       .strictObject({
-        path: glob.optional().meta({ description: 'API path glob, e.g. /api/contract or /api/*.' }),
+        path: glob().optional().meta({ description: 'API path glob, e.g. /api/contract or /api/*.' }),
         action: z.string().min(1).optional().meta({ description: 'The operation: data.action, data.type, or the token body’s action.' }),
-        client: keyPattern.optional().meta({ description: 'Only requests naming this clientKey in data.clientKey.' }),
+        client: keyPattern().optional().meta({ description: 'Only requests naming this clientKey in data.clientKey.' }),
       })
       .default({})
       .meta({ description: 'Which /api requests the fault hits. {} hits all of them.' }),
-    status: statusCode.optional().meta({ description: 'Answer with this HTTP status instead (500, 502, 503, 429…).' }),
+    status: statusCode().optional().meta({ description: 'Answer with this HTTP status instead (500, 502, 503, 429…).' }),
     retryAfter: z.number().int().min(0).optional().meta({ description: 'Seconds for the Retry-After header (default 1 for 429 and 503).' }),
     message: z.string().min(1).optional().meta({ description: 'The error body’s message.' }),
-    latency: duration.optional().meta({ description: 'Delay the answer by this much real (wall-clock) time.' }),
+    latency: duration().optional().meta({ description: 'Delay the answer by this much real (wall-clock) time.' }),
     times: z.number().int().min(1).optional().meta({ description: 'Hit this many matching requests, then stop.' }),
     after: z.number().int().min(0).optional().meta({ description: 'Let this many matching requests through first.' }),
     probability: z.number().min(0).max(1).optional().meta({ description: 'Hit each matching request with this probability (seeded: runs repeat exactly).' }),
-    for: duration.optional().meta({ description: 'Remove the fault after this much sandbox time.' }),
+    for: duration().optional().meta({ description: 'Remove the fault after this much sandbox time.' }),
   })
   .superRefine((fault, ctx) => {
     if (fault.status === undefined && fault.latency === undefined) {
@@ -107,29 +108,29 @@ export const faultSpec = z
       ctx.addIssue({ code: 'custom', path: ['status'], message: 'expected an error status (400–599)' });
     }
   })
-  .meta({ description: 'A fault injected into the /api: an error status, added latency, or both.' });
+  .meta({ description: 'A fault injected into the /api: an error status, added latency, or both.' }));
 
-export const webhookOutage = z
+export const webhookOutage = lazy(() => z
   .strictObject({
     id: z.string().min(1).optional().meta({ description: 'Names the outage (endWebhookOutage can end it by id).' }),
-    for: duration.optional().meta({ description: 'How long the receiver is down (sandbox time). Without it, until endWebhookOutage.' }),
-    status: statusCode.optional().meta({ description: 'The receiver answers this status (default 503).' }),
+    for: duration().optional().meta({ description: 'How long the receiver is down (sandbox time). Without it, until endWebhookOutage.' }),
+    status: statusCode().optional().meta({ description: 'The receiver answers this status (default 503).' }),
     retryAfter: z.number().int().min(0).optional().meta({ description: 'Retry-After seconds the receiver sends with the status.' }),
     refuse: z.literal(true).optional().meta({ description: 'The connection is refused instead of answered.' }),
-    webhook: keyPattern.optional().meta({ description: 'Only this webhookKey.' }),
+    webhook: keyPattern().optional().meta({ description: 'Only this webhookKey.' }),
     url: z.string().min(1).optional().meta({ description: 'Only webhooks with this URL.' }),
-    client: keyPattern.optional().meta({ description: 'Only this client’s webhooks.' }),
+    client: keyPattern().optional().meta({ description: 'Only this client’s webhooks.' }),
   })
   .superRefine((o, ctx) => {
     if (o.refuse && o.status !== undefined) ctx.addIssue({ code: 'custom', path: ['refuse'], message: 'refuse: true and status cannot be combined' });
   })
-  .meta({ description: 'Webhook receivers go down: every delivery attempt fails with a status or a refused connection.' });
+  .meta({ description: 'Webhook receivers go down: every delivery attempt fails with a status or a refused connection.' }));
 
-export const newContract = contractFixture
+export const newContract = lazy(() => contractFixture()
   .extend({
-    client: keyPattern.optional().meta({ description: 'clientKey (default: the sandbox’s default client).' }),
+    client: keyPattern().optional().meta({ description: 'clientKey (default: the sandbox’s default client).' }),
   })
-  .meta({ description: 'A contract created (and with send: true, sent) as by the API.' });
+  .meta({ description: 'A contract created (and with send: true, sent) as by the API.' }));
 
 export const STEP_KINDS = [
   'expireTokens',
@@ -144,37 +145,37 @@ export const STEP_KINDS = [
   'clearFaults',
 ] as const;
 
-export const timelineStep = z
+export const timelineStep = lazy(() => z
   .strictObject({
-    at: moment,
+    at: moment(),
     id: z.string().min(1).optional().meta({ description: 'Names the step in history entries and the delivery log (default: step-<n>).' }),
-    expireTokens: tokenSelector.optional().meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
-    revokeTokens: tokenSelector.optional().meta({ description: 'Tokens are revoked now (401 Token revoked).' }),
-    webhookOutage: webhookOutage.optional(),
+    expireTokens: tokenSelector().optional().meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
+    revokeTokens: tokenSelector().optional().meta({ description: 'Tokens are revoked now (401 Token revoked).' }),
+    webhookOutage: webhookOutage().optional(),
     endWebhookOutage: z
       .union([z.literal(true), z.string().min(1)])
       .optional()
       .meta({ description: 'true ends every outage this scenario started; a string ends the outage with that id.' }),
     settings: z
       .strictObject({
-        client: keyPattern.optional().meta({ description: 'clientKey (default: the default client).' }),
+        client: keyPattern().optional().meta({ description: 'clientKey (default: the default client).' }),
         notification: z.strictObject({ approved: z.boolean().optional(), signed: z.boolean().optional() }),
       })
       .optional()
       .meta({ description: 'Changes a client’s email notification settings, as /api/settings does.' }),
     act: z
       .strictObject({
-        match: recipientMatch,
+        match: recipientMatch(),
         verb: z.enum(['view', 'sign', 'approve', 'lock', 'act']).meta({ description: '"act" does whatever each recipient’s role is.' }),
       })
       .optional()
       .meta({ description: 'Matching notified recipients act now.' }),
-    createContract: newContract.optional(),
+    createContract: newContract().optional(),
     sendContract: z
       .strictObject({ contract: z.string().min(1).meta({ description: 'contractKey or exact contract name.' }) })
       .optional()
       .meta({ description: 'Sends an existing contract to its recipients.' }),
-    addFaults: z.array(faultSpec).min(1).optional().meta({ description: 'Adds API faults now.' }),
+    addFaults: z.array(faultSpec()).min(1).optional().meta({ description: 'Adds API faults now.' }),
     clearFaults: z.literal(true).optional().meta({ description: 'Removes every fault this scenario added.' }),
   })
   .superRefine((step, ctx) => {
@@ -190,13 +191,13 @@ export const timelineStep = z
       });
     }
   })
-  .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' });
+  .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' }));
 
-const dataClient = clientFixture.meta({
+const dataClient = lazy(() => clientFixture().meta({
   description: 'A client to create, or, if clientKey names an existing client, records to add to it.',
-});
+}));
 
-export const scenarioSchema = z
+export const scenarioSchema = lazy(() => z
   .strictObject({
     $schema: z.string().optional(),
     name: z
@@ -207,7 +208,7 @@ export const scenarioSchema = z
     seed: z.number().int().optional().meta({ description: 'Seeds fault probabilities; loaded at start without --seed, also the sandbox’s keys (docs/scenarios.md).' }),
     clock: z
       .strictObject({
-        start: isoTime.optional().meta({ description: 'Sandbox time when the scenario starts.' }),
+        start: isoTime().optional().meta({ description: 'Sandbox time when the scenario starts.' }),
         frozen: z.boolean().optional().meta({ description: 'true: time stands still until advanced; false: it follows wall time.' }),
       })
       .optional()
@@ -215,23 +216,23 @@ export const scenarioSchema = z
     data: z
       .strictObject({
         platform: z.string().min(1).optional().meta({ description: 'apiKey of the platform to add to (default: the default platform).' }),
-        clients: z.array(dataClient).optional(),
+        clients: z.array(dataClient()).optional(),
       })
       .optional()
       .meta({ description: 'Seed data added when the scenario loads, as if created through the API.' }),
-    recipients: z.array(recipientRule).optional().meta({ description: 'Recipient behaviour rules; the first matching rule wins.' }),
-    timeline: z.array(timelineStep).optional().meta({ description: 'One-shot steps at sandbox times.' }),
-    faults: z.array(faultSpec).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
+    recipients: z.array(recipientRule()).optional().meta({ description: 'Recipient behaviour rules; the first matching rule wins.' }),
+    timeline: z.array(timelineStep()).optional().meta({ description: 'One-shot steps at sandbox times.' }),
+    faults: z.array(faultSpec()).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
   })
-  .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' });
+  .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }));
 
-export type Scenario = z.infer<typeof scenarioSchema>;
-export type RecipientRule = z.infer<typeof recipientRule>;
-export type RecipientMatch = z.infer<typeof recipientMatch>;
-export type TimelineStep = z.infer<typeof timelineStep>;
-export type FaultSpec = z.infer<typeof faultSpec>;
-export type TokenSelector = z.infer<typeof tokenSelector>;
-export type WebhookOutageSpec = z.infer<typeof webhookOutage>;
+export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
+export type RecipientRule = z.infer<ReturnType<typeof recipientRule>>;
+export type RecipientMatch = z.infer<ReturnType<typeof recipientMatch>>;
+export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
+export type FaultSpec = z.infer<ReturnType<typeof faultSpec>>;
+export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
+export type WebhookOutageSpec = z.infer<ReturnType<typeof webhookOutage>>;
 
 /** Milliseconds of a schema-checked duration. */
 export function durationMs(value: string | number): number {
@@ -242,7 +243,7 @@ export function durationMs(value: string | number): number {
 
 /** The JSON Schema editors use (draft 2020-12), from the zod schema. */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(scenarioSchema(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 
 /** The checked-in file's exact text: two-space JSON with a trailing newline. */

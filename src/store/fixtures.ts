@@ -15,29 +15,30 @@ import { addRecipient } from '../domain/recipients.js';
 import { createWebhook } from '../resources/webhook.js';
 import { parseWith } from '../http/validation.js';
 import type { ClientRecord, PlatformRecord } from './records.js';
-import { parseYaml } from './yaml-parse.js';
+import { checkedFixture, parseYaml } from './yaml-parse.js';
+import { lazy } from '../lazy.js';
 
-export const keyPattern = z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only');
+export const keyPattern = lazy(() => z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only'));
 
-const recipientFixture = z.strictObject({
+const recipientFixture = lazy(() => z.strictObject({
   fullname: z.string().optional(),
   email: z.email(),
   action: z.enum(['view', 'sign', 'approve', 'lock']).optional(),
   position: z.number().int().min(0).optional(),
   customMessage: z.string().optional(),
-});
+}));
 
-export const contractFixture = z.strictObject({
-  contractKey: keyPattern.optional(),
+export const contractFixture = lazy(() => z.strictObject({
+  contractKey: keyPattern().optional(),
   name: z.string().min(1),
   value: z.string().optional(),
-  templateKey: keyPattern.optional(),
-  recipients: z.array(recipientFixture).optional(),
+  templateKey: keyPattern().optional(),
+  recipients: z.array(recipientFixture()).optional(),
   /** Send the contract after seeding (recipients are notified as by `send`). */
   send: z.boolean().optional(),
-});
+}));
 
-const webhookFixture = z.strictObject({
+const webhookFixture = lazy(() => z.strictObject({
   url: z.url(),
   created: z.boolean().optional(),
   seen: z.boolean().optional(),
@@ -45,10 +46,10 @@ const webhookFixture = z.strictObject({
   approved: z.boolean().optional(),
   signed: z.boolean().optional(),
   fullySigned: z.boolean().optional(),
-});
+}));
 
-export const clientFixture = z.strictObject({
-  clientKey: keyPattern.optional(),
+export const clientFixture = lazy(() => z.strictObject({
+  clientKey: keyPattern().optional(),
   fullname: z.string().optional(),
   email: z.string().optional(),
   organization: z.string().optional(),
@@ -57,7 +58,7 @@ export const clientFixture = z.strictObject({
   users: z
     .array(
       z.strictObject({
-        userKey: keyPattern.optional(),
+        userKey: keyPattern().optional(),
         fullname: z.string().optional(),
         email: z.string().optional(),
         customKey: z.string().optional(),
@@ -65,31 +66,31 @@ export const clientFixture = z.strictObject({
       }),
     )
     .optional(),
-  templates: z.array(z.strictObject({ templateKey: keyPattern.optional(), name: z.string().min(1), value: z.string() })).optional(),
-  contracts: z.array(contractFixture).optional(),
-  webhooks: z.array(webhookFixture).optional(),
+  templates: z.array(z.strictObject({ templateKey: keyPattern().optional(), name: z.string().min(1), value: z.string() })).optional(),
+  contracts: z.array(contractFixture()).optional(),
+  webhooks: z.array(webhookFixture()).optional(),
   generate: z
     .strictObject({
       contracts: z.number().int().min(0).max(1_000_000),
       recipientsPerContract: z.number().int().min(0).max(20).optional(),
     })
     .optional(),
-});
+}));
 
-const platformFixture = z.strictObject({
+const platformFixture = lazy(() => z.strictObject({
   apiKey: z.string().min(1),
   secret: z.string().min(1),
   name: z.string().optional(),
-  clients: z.array(clientFixture).optional(),
-});
+  clients: z.array(clientFixture()).optional(),
+}));
 
-export const fixtureFileSchema = z.strictObject({
+export const fixtureFileSchema = lazy(() => z.strictObject({
   $schema: z.string().optional(),
-  platforms: z.array(platformFixture).default([]),
-});
+  platforms: z.array(platformFixture()).default([]),
+}));
 
-export type FixtureFile = z.infer<typeof fixtureFileSchema>;
-export type ClientFixture = z.infer<typeof clientFixture>;
+export type FixtureFile = z.infer<ReturnType<typeof fixtureFileSchema>>;
+export type ClientFixture = z.infer<ReturnType<typeof clientFixture>>;
 
 /** Reads fixture files from a file or a folder (every .yaml, .yml and .json in it, by name). */
 export async function readFixtures(path: string): Promise<FixtureFile[]> {
@@ -102,14 +103,21 @@ export async function readFixtures(path: string): Promise<FixtureFile[]> {
   const out: FixtureFile[] = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
+    const yaml = extname(file).toLowerCase() !== '.json';
+    // A bundled fixture file, unchanged since the build validated it with this schema (yaml-parse.ts).
+    const checked = yaml ? checkedFixture(text) : undefined;
+    if (checked !== undefined) {
+      out.push(checked as FixtureFile);
+      continue;
+    }
     let raw: unknown;
     try {
-      raw = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : await parseYaml(text);
+      raw = yaml ? await parseYaml(text) : JSON.parse(text);
     } catch (error) {
       throw new Error(`Fixture file ${file} could not be parsed: ${(error as Error).message}`);
     }
     try {
-      out.push(parseWith(fixtureFileSchema, raw ?? {}));
+      out.push(parseWith(fixtureFileSchema(), raw ?? {}));
     } catch (error) {
       const details = (error as { errors?: { path: string; message: string }[] }).errors ?? [];
       throw new Error(`Fixture file ${file} is invalid:\n${details.map((e) => `  ${e.path}: ${e.message}`).join('\n')}`);
@@ -257,7 +265,7 @@ function seedClientRecords(
   return client;
 }
 
-function generateContracts(c: ClientFixture, faker: FakerLike | undefined): z.infer<typeof contractFixture>[] {
+function generateContracts(c: ClientFixture, faker: FakerLike | undefined): z.infer<ReturnType<typeof contractFixture>>[] {
   const count = c.generate?.contracts ?? 0;
   if (!faker || count === 0) return [];
   const perContract = c.generate?.recipientsPerContract ?? 2;

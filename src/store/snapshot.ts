@@ -7,58 +7,59 @@ import { z } from 'zod';
 import type { FieldError } from '../errors.js';
 import { ApiError } from '../errors.js';
 import { COLLECTIONS, type StoreData } from './records.js';
+import { lazy } from '../lazy.js';
 
 export const SNAPSHOT_FORMAT = 'esign-sandbox-state';
 
-const time = z.number().finite();
-const key = z.string().min(1);
-const owned = { platformId: key, createTime: time, changeTime: time };
+const time = lazy(() => z.number().finite());
+const key = lazy(() => z.string().min(1));
+const owned = lazy(() => ({ platformId: key(), createTime: time(), changeTime: time() }));
 
-const platform = z.object({ platformId: key, apiKey: key, secret: key, name: z.string().optional(), createTime: time });
-const client = z.object({
-  clientKey: key,
-  ...owned,
+const platform = lazy(() => z.object({ platformId: key(), apiKey: key(), secret: key(), name: z.string().optional(), createTime: time() }));
+const client = lazy(() => z.object({
+  clientKey: key(),
+  ...owned(),
   fullname: z.string().optional(),
   email: z.string().optional(),
   organization: z.string().optional(),
   customKey: z.string().optional(),
   notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
-});
-const user = z.object({
-  userKey: key,
-  clientKey: key,
-  ...owned,
+}));
+const user = lazy(() => z.object({
+  userKey: key(),
+  clientKey: key(),
+  ...owned(),
   fullname: z.string().optional(),
   email: z.string().optional(),
   customKey: z.string().optional(),
   default: z.boolean(),
-});
-const historyEntry = z.object({
-  at: time,
+}));
+const historyEntry = lazy(() => z.object({
+  at: time(),
   event: z.string(),
   recipientKey: z.string().optional(),
   status: z.string().optional(),
   cause: z.string().optional(),
   detail: z.record(z.string(), z.unknown()).optional(),
-});
-const contract = z.object({
-  contractKey: key,
-  clientKey: key,
-  userKey: key,
-  ...owned,
+}));
+const contract = lazy(() => z.object({
+  contractKey: key(),
+  clientKey: key(),
+  userKey: key(),
+  ...owned(),
   name: z.string(),
   value: z.string(),
   templateKey: z.string().optional(),
   status: z.string(),
   nextRecipientId: z.number().int(),
   nextPlaceholderPosition: z.number().int(),
-  history: z.array(historyEntry),
-});
-const recipient = z.object({
-  recipientKey: key,
-  contractKey: key,
-  clientKey: key,
-  ...owned,
+  history: z.array(historyEntry()),
+}));
+const recipient = lazy(() => z.object({
+  recipientKey: key(),
+  contractKey: key(),
+  clientKey: key(),
+  ...owned(),
   id: z.number().int(),
   fullname: z.string().optional(),
   email: z.string().optional(),
@@ -66,12 +67,12 @@ const recipient = z.object({
   position: z.number().int().optional(),
   action: z.enum(['sign', 'approve', 'view', 'lock']),
   state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
-  notifiedAt: time.optional(),
-  seenAt: time.optional(),
-  actedAt: time.optional(),
+  notifiedAt: time().optional(),
+  seenAt: time().optional(),
+  actedAt: time().optional(),
   signature: z.string().optional(),
-});
-const insertion = z.object({
+}));
+const insertion = lazy(() => z.object({
   id: z.string(),
   pageId: z.string().optional(),
   width: z.string().optional(),
@@ -80,13 +81,13 @@ const insertion = z.object({
   positionY: z.string().optional(),
   action: z.string().optional(),
   clientKey: z.string().optional(),
-});
-const placeholder = z.object({
-  placeholderKey: key,
+}));
+const placeholder = lazy(() => z.object({
+  placeholderKey: key(),
   contractKey: z.string().optional(),
   templateKey: z.string().optional(),
-  clientKey: key,
-  ...owned,
+  clientKey: key(),
+  ...owned(),
   id: z.string(),
   name: z.string(),
   value: z.string(),
@@ -95,21 +96,21 @@ const placeholder = z.object({
   isSpecial: z.boolean(),
   specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
   recipientKey: z.string().optional(),
-  insertion: z.array(insertion),
-});
-const template = z.object({
-  templateKey: key,
-  clientKey: key,
-  userKey: key,
-  ...owned,
+  insertion: z.array(insertion()),
+}));
+const template = lazy(() => z.object({
+  templateKey: key(),
+  clientKey: key(),
+  userKey: key(),
+  ...owned(),
   name: z.string(),
   value: z.string(),
   nextPlaceholderPosition: z.number().int(),
-});
-const webhook = z.object({
-  webhookKey: key,
-  clientKey: key,
-  ...owned,
+}));
+const webhook = lazy(() => z.object({
+  webhookKey: key(),
+  clientKey: key(),
+  ...owned(),
   url: z.string(),
   secret: z.string(),
   created: z.boolean(),
@@ -118,40 +119,40 @@ const webhook = z.object({
   approved: z.boolean(),
   signed: z.boolean(),
   fullySigned: z.boolean(),
-});
-const token = z.object({
-  token: key,
+}));
+const token = lazy(() => z.object({
+  token: key(),
   kind: z.enum(['platform', 'client']),
-  platformId: key,
+  platformId: key(),
   clientKey: z.string().optional(),
-  issuedAt: time,
-  expiresAt: time,
-  revokedAt: time.optional(),
-});
+  issuedAt: time(),
+  expiresAt: time(),
+  revokedAt: time().optional(),
+}));
 
 /** Unknown fields are kept (passthrough), so a snapshot written by a newer version still loads. */
 const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
 
-export const storeDataSchema = z.object({
+export const storeDataSchema = lazy(() => z.object({
   version: z.literal(1),
-  platforms: table(platform),
-  clients: table(client),
-  users: table(user),
-  contracts: table(contract),
-  recipients: table(recipient),
-  placeholders: table(placeholder),
-  templates: table(template),
-  webhooks: table(webhook),
-  tokens: table(token),
-});
+  platforms: table(platform()),
+  clients: table(client()),
+  users: table(user()),
+  contracts: table(contract()),
+  recipients: table(recipient()),
+  placeholders: table(placeholder()),
+  templates: table(template()),
+  webhooks: table(webhook()),
+  tokens: table(token()),
+}));
 
-export const snapshotSchema = z.object({
+export const snapshotSchema = lazy(() => z.object({
   format: z.literal(SNAPSHOT_FORMAT).optional(),
   version: z.literal(1),
   savedAt: z.string().optional(),
   clock: z.object({ now: z.iso.datetime({ offset: true }), mode: z.enum(['real', 'frozen']).optional() }).optional(),
-  store: storeDataSchema,
-});
+  store: storeDataSchema(),
+}));
 
 export interface Snapshot {
   format?: typeof SNAPSHOT_FORMAT;
