@@ -195,13 +195,17 @@ export class RequestJournal {
       stored.responseBody = bodyKind(responseBody);
       // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
       this.bytes.write(stored, this.olderEntries, c.req.path, mark >= 0 ? url.slice(mark + 1) : '', rawHeaders(c.env, headers), textOf(requestBody), textOf(responseBody));
-      if (log) this.services.bus.emit({ type: 'request.completed', entry: this.view(stored) });
+      // Built for the log and not kept: kept, every logged request's view would live as long as its entry.
+      if (log) this.services.bus.emit({ type: 'request.completed', entry: this.buildView(stored) });
     };
   }
 
   /** The entry as the journal shows it: parsed, redacted bodies and headers, built once. */
   private view(stored: Stored): JournalEntry {
-    if (stored.view) return stored.view;
+    return (stored.view ??= this.buildView(stored));
+  }
+
+  private buildView(stored: Stored): JournalEntry {
     // Read back through URL, which writes the query the way the request's URL object shows it.
     const rawQuery = this.bytes.text(stored, QUERY);
     const query = rawQuery === '' ? '' : new URL(`http://query/?${rawQuery}`).search.slice(1);
@@ -209,7 +213,7 @@ export class RequestJournal {
     const responseBody = this.storedBody(stored, RESPONSE, stored.responseBody);
     const parsed = parseBody(requestBody);
     const headers = this.bytes.text(stored, HEADERS);
-    stored.view = {
+    return {
       id: stored.id,
       at: isoTime(stored.atMs),
       method: stored.method,
@@ -221,7 +225,6 @@ export class RequestJournal {
       request: { headers: this.headers(headers === '' ? [] : headers.split('\0')), ...(requestBody !== undefined ? { body: redact(parsed) } : {}) },
       response: responseBody !== undefined ? { body: redact(parseBody(responseBody)) } : {},
     };
-    return stored.view;
   }
 
   private storedBody(stored: Stored, index: number, kind: number): Captured {
