@@ -1,9 +1,10 @@
 /**
  * Key generation. The service's keys are opaque strings of letters and digits (decisions §5), so no `_` or `-`.
  * With a seed, keys come from a seeded generator so two runs of the same scenario produce the same keys;
- * without one they come from node's crypto-random source.
+ * without one they come from nanoid's crypto-random source.
  */
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { customAlphabet } from 'nanoid';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_LENGTH = 20;
@@ -42,55 +43,22 @@ export function seededRandom(seed: number): () => number {
 }
 
 export function createIdSource(seed?: number): IdSource {
-  const spell = keySpeller();
   if (seed === undefined) {
-    const draw = cryptoAlphabetIndex();
-    return { key: (length = KEY_LENGTH) => spell(length, draw), random: Math.random, bytes: (count) => randomBytes(count) };
+    const nano = customAlphabet(ALPHABET, KEY_LENGTH);
+    return { key: (length = KEY_LENGTH) => nano(length), random: Math.random, bytes: (count) => randomBytes(count) };
   }
   const random = seededRandom(seed);
-  const draw = () => Math.floor(random() * ALPHABET.length);
   return {
-    key: (length = KEY_LENGTH) => spell(length, draw),
+    key(length = KEY_LENGTH) {
+      let out = '';
+      for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(random() * ALPHABET.length)];
+      return out;
+    },
     random,
     bytes(count) {
       const out = Buffer.alloc(count);
       for (let i = 0; i < count; i++) out[i] = Math.floor(random() * 256);
       return out;
     },
-  };
-}
-
-/**
- * Writes a key's characters into a reused byte buffer and makes one string of it. Two keys per contract create
- * (the contract's, the event id) are on the hot path: building them a character at a time (as nanoid does) made
- * twenty intermediate strings and a typed-array view per key, about 1.4 kB of garbage per create.
- */
-function keySpeller(): (length: number, draw: () => number) => string {
-  let scratch = Buffer.allocUnsafe(64);
-  return (length, draw) => {
-    if (scratch.length < length) scratch = Buffer.allocUnsafe(length);
-    for (let i = 0; i < length; i++) scratch[i] = ALPHABET_CODES[draw()]!;
-    return scratch.toString('latin1', 0, length);
-  };
-}
-
-const ALPHABET_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
-
-/**
- * Uniform indexes into the 62-letter alphabet from crypto-random bytes, drawn from a pool refilled 4 kB at a
- * time: a byte's low six bits are used when they are below 62, otherwise the next byte is tried (no modulo bias).
- */
-function cryptoAlphabetIndex(): () => number {
-  const pool = Buffer.allocUnsafe(4096);
-  let at = pool.length;
-  return () => {
-    for (;;) {
-      if (at === pool.length) {
-        randomFillSync(pool);
-        at = 0;
-      }
-      const index = pool[at++]! & 63;
-      if (index < ALPHABET.length) return index;
-    }
   };
 }
