@@ -109,14 +109,16 @@ export function reply(
 export function listReply(message: string, field: string, parts: readonly Uint8Array[]): Reply {
   const pieces: Uint8Array[] = [Buffer.from(`{${JSON.stringify(field)}:[`)];
   for (let i = 0; i < parts.length; i++) {
-    if (i > 0) pieces.push(COMMA);
+    if (i > 0) pieces.push(SEPARATOR);
     pieces.push(parts[i]!);
   }
   pieces.push(Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`));
   return { status: 200, body: new RawJson(pieces) };
 }
 
-const COMMA = Uint8Array.of(0x2c);
+/** The byte between a list's elements; Table.joinedWhere joins rows inside a block with the same one. */
+export const LIST_SEPARATOR = 0x2c; // ','
+const SEPARATOR = Uint8Array.of(LIST_SEPARATOR);
 
 /** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */
 export function dataBody<T extends z.ZodRawShape>(shape: T) {

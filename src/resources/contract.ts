@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireClient } from '../context.js';
 import { ApiError } from '../errors.js';
 import { archiveContract, createContract, findContract } from '../domain/contracts.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from '../http/action.js';
+import { LIST_SEPARATOR, type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from '../http/action.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../time-format.js';
 import { defaultUser } from './client.js';
@@ -11,7 +11,6 @@ import { sendToRecipients } from './recipient.js';
 import { recipientList } from './recipient-input.js';
 
 const LIST_ROW = 'listRow';
-const COMMA = 0x2c;
 
 /**
  * One contract as the list shows it, serialised once per change of the record (Table.derived), as UTF-8 bytes:
@@ -38,7 +37,7 @@ export const contractResource: ResourceSpec = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const rows = ctx.store.contracts.joinedWhere('client', requireClient(ctx).clientKey, LIST_ROW, contractRow, COMMA);
+        const rows = ctx.store.contracts.joinedWhere('client', requireClient(ctx).clientKey, LIST_ROW, contractRow, LIST_SEPARATOR);
         return listReply('Contracts found', 'contracts', rows);
       },
     }),

@@ -90,19 +90,18 @@ export class Table<T extends object> {
    * The values derived under `name` (UTF-8 bytes, e.g. list-row JSON) of the records `where(index, value)`
    * finds, in the same order, joined with `separator` in blocks of JOIN_BLOCK records. A block is kept and
    * reused for as long as it is made of the same derived values (a record's value is replaced when it
-   * changes), so a list of 100,000 records copies ~400 blocks rather than 100,000 rows, and a change rebuilds
-   * only the block around it. Callers join the blocks with the same separator.
+   * changes), so a list of 100,000 records hands on ~400 blocks rather than 100,000 rows, and a change
+   * rebuilds only the block around it. Callers join the blocks with the same separator.
    */
   joinedWhere(index: string, value: string, name: string, compute: (record: T) => Uint8Array, separator: number): Uint8Array[] {
     const records = this.index(index).map.get(value);
     if (!records) return [];
     let cache = this.joins.get(name);
     if (!cache) this.joins.set(name, (cache = new WeakMap()));
-    const slot = this.slot(name);
     const blocks: Uint8Array[] = [];
     let rows: Uint8Array[] = [];
     for (const record of records.values()) {
-      rows.push((record as Record<symbol, Uint8Array | undefined>)[slot] ?? this.derived(record, name, compute));
+      rows.push(this.derived(record, name, compute));
       if (rows.length === JOIN_BLOCK) {
         blocks.push(joinBlock(cache, rows, separator));
         rows = [];
