@@ -27,7 +27,7 @@ import { readIfExists, replaceFile, syncFolder } from './atomic-file.js';
 import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
-export const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
 
 /**
  * lowdb adapter for the snapshot. Unlike lowdb's JSONFile it fsyncs the temporary file before renaming it over
