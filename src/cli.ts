@@ -3,11 +3,11 @@
  * esign-sandbox: parse flags (and ESIGN_SANDBOX_* variables), start a sandbox, say where it listens.
  */
 import { setFlagsFromString } from 'node:v8';
-import { HELP, parseCli } from './cli-args.js';
-import { elapsedSince, monotonicNow } from './clock.js';
-import { ConfigError, DEFAULT_PORT } from './config.js';
+import { HELP, parseCli } from './config/cli-args.js';
+import { elapsedSince, monotonicNow } from './core/clock.js';
+import { ConfigError, DEFAULT_PORT } from './config/options.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
-import { VERSION } from './version.js';
+import { VERSION } from './config/version.js';
 
 async function main(): Promise<void> {
   const started = monotonicNow();

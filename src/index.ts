@@ -11,30 +11,30 @@
  * For a sandbox started elsewhere (another process, a CI service), `createControlClient(url)` gives the same
  * methods over HTTP.
  */
-import { parseDuration } from './clock.js';
-import type { SandboxOptions } from './config.js';
-import { type Health, type SandboxClock, type SandboxControl, SandboxControlError } from './control-api.js';
-import { ApiError } from './errors.js';
+import { parseDuration } from './core/clock.js';
+import type { SandboxOptions } from './config/options.js';
+import { type Health, type SandboxClock, type SandboxControl, SandboxControlError } from './control/api.js';
+import { ApiError } from './core/errors.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { checkSnapshot, snapshotSchema, type Snapshot } from './store/snapshot.js';
-import { parseWith } from './http/validation.js';
-import { expireTokens, health } from './control/index.js';
-import { filterQuery as deliveryQuery } from './control/webhook-deliveries.js';
-import { inspectRecipient } from './control/contracts.js';
-import { actBody } from './control/recipients.js';
-import { invalid as invalidScenario } from './control/scenarios.js';
+import { parseWith } from './core/validation.js';
+import { expireTokens, health } from './http/control/index.js';
+import { filterQuery as deliveryQuery } from './http/control/webhook-deliveries.js';
+import { inspectRecipient } from './http/control/contracts.js';
+import { actBody } from './http/control/recipients.js';
+import { invalid as invalidScenario } from './http/control/scenarios.js';
 import { ScenarioError } from './scenarios/load.js';
 import { faultSpec } from './scenarios/schema.js';
-import { systemContext } from './context.js';
+import { systemContext } from './domain/context.js';
 import { actAsRecipient } from './domain/lifecycle.js';
 import type { Verb } from './domain/lifecycle-rules.js';
-import type { RecipientActResult } from './control-api.js';
-import { VERSION } from './version.js';
+import type { RecipientActResult } from './control/api.js';
+import { VERSION } from './config/version.js';
 
-export type { SandboxOptions } from './config.js';
+export type { SandboxOptions } from './config/options.js';
 export type { Sandbox } from './sandbox.js';
-export type { LogFormat } from './request-log.js';
-export type { TlsMaterial } from './tls.js';
+export type { LogFormat } from './http/request-log.js';
+export type { TlsMaterial } from './http/tls.js';
 export type {
   ClockState,
   DeliveryQuery,
@@ -55,17 +55,17 @@ export type {
   SandboxClock,
   SandboxControl,
   Snapshot,
-} from './control-api.js';
-export { SandboxControlError } from './control-api.js';
-export { type ControlClient, type ControlClientOptions, createControlClient } from './control-client.js';
+} from './control/api.js';
+export { SandboxControlError } from './control/api.js';
+export { type ControlClient, type ControlClientOptions, createControlClient } from './control/client.js';
 export { createSandbox } from './sandbox.js';
-export { ConfigError } from './config.js';
+export { ConfigError } from './config/options.js';
 export { openApiDocument } from './openapi/document.js';
-export { VERSION } from './version.js';
+export { VERSION } from './config/version.js';
 export { ScenarioError, type ScenarioProblem } from './scenarios/load.js';
 export type { Scenario, FaultSpec } from './scenarios/schema.js';
 export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './scenarios/engine.js';
-export type { FaultView } from './faults.js';
+export type { FaultView } from './faults/faults.js';
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
 export type { FailureMode, ReceivedDelivery, WebhookReceiver, WebhookReceiverOptions } from './testing/webhook-receiver.js';
 export type { DeliveryFilter, DeliveryView, OutageSpec } from './webhooks/dispatcher.js';

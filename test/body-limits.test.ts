@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCli } from '../src/cli-args.js';
+import { parseCli } from '../src/config/cli-args.js';
 import { type RunningSandbox, startSandbox } from '../src/index.js';
 
 let running: RunningSandbox[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseDuration } from '../src/clock.js';
+import { parseDuration } from '../src/core/clock.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 
 let t: TestSandbox;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { monotonicNow } from '../src/clock.js';
+import { monotonicNow } from '../src/core/clock.js';
 import { type Auth, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 
 let t: TestSandbox;

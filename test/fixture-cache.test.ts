@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEFAULT_FIXTURES } from '../src/config.js';
-import { parseWith } from '../src/http/validation.js';
-import { fixtureFileSchema } from '../src/store/fixtures.js';
-import { type YamlCache, checkedFixture, yamlKey } from '../src/store/yaml-parse.js';
+import { DEFAULT_FIXTURES } from '../src/config/options.js';
+import { parseWith } from '../src/core/validation.js';
+import { fixtureFileSchema } from '../src/fixtures/fixtures.js';
+import { type YamlCache, checkedFixture, yamlKey } from '../src/fixtures/yaml-parse.js';
 import { ensureBuilt } from './cli-process.js';
 
 const ROOT = join(import.meta.dirname, '..');

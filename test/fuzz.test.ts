@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { Scope } from '../src/http/action.js';
+import type { Scope } from '../src/resources/action.js';
 import { resources } from '../src/resources/index.js';
 import {
   FUZZ_RUNS,

@@ -2,7 +2,7 @@
  * Test harness: an in-process sandbox answered through `app.request()` (no port), with small helpers to
  * call the API the way a client would.
  */
-import type { SandboxOptions } from '../src/config.js';
+import type { SandboxOptions } from '../src/config/options.js';
 import { type Sandbox, createSandbox } from '../src/sandbox.js';
 
 export const DEMO = { apiKey: 'sandboxApiKey', secret: 'sandboxSecret', clientKey: 'demoClient', userKey: 'demoUser', templateKey: 'demoTemplate' } as const;

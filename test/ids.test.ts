@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIdSource } from '../src/ids.js';
+import { createIdSource } from '../src/core/ids.js';
 
 describe('keys', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseCli } from '../src/cli-args.js';
-import type { JournalEntry } from '../src/journal.js';
-import { prettyLine, requestLogger } from '../src/request-log.js';
+import { parseCli } from '../src/config/cli-args.js';
+import type { JournalEntry } from '../src/journal/journal.js';
+import { prettyLine, requestLogger } from '../src/http/request-log.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 
 let t: TestSandbox;

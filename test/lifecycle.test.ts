@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemContext } from '../src/context.js';
+import { systemContext } from '../src/domain/context.js';
 import { RECIPIENT_RULES, advanceStatus } from '../src/domain/lifecycle-rules.js';
 import { actAsRecipient } from '../src/domain/lifecycle.js';
 import { addRecipient } from '../src/domain/recipients.js';
-import { ApiError } from '../src/errors.js';
+import { ApiError } from '../src/core/errors.js';
 import { createAndSend, email, isContractEvent } from './contract-walk.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCli } from '../src/cli-args.js';
+import { parseCli } from '../src/config/cli-args.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 

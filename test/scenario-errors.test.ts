@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/config.js';
+import { ConfigError } from '../src/config/options.js';
 import { createSandbox } from '../src/sandbox.js';
 import { ScenarioError, parseScenario } from '../src/scenarios/load.js';
 import { FROZEN, testSandbox } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime, sqlTime } from '../src/time-format.js';
+import { isoTime, sqlTime } from '../src/core/time-format.js';
 
 describe('time formats', () => {
   it('writes the service\'s SQL-style and ISO times in UTC', () => {

@@ -7,8 +7,8 @@ import { request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../src/index.js';
-import { parseCli } from '../src/cli-args.js';
-import { disposeTls, generateCertificate } from '../src/tls.js';
+import { parseCli } from '../src/config/cli-args.js';
+import { disposeTls, generateCertificate } from '../src/http/tls.js';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { monotonicNow, elapsedSince } from '../src/clock.js';
+import { monotonicNow, elapsedSince } from '../src/core/clock.js';
 import { RETRY_SCHEDULE_MS } from '../src/webhooks/schedule.js';
 import { FROZEN } from './helpers.js';
 import { type WebhookHarness, blackHole, refusedUrl, webhookHarness } from './webhook-support.js';

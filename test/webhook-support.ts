@@ -1,7 +1,7 @@
 /** Shared set-up for the webhook tests: a sandbox, a client token, real receivers, and API shortcuts. */
 import { createServer, type Server, type Socket } from 'node:net';
-import type { SandboxOptions } from '../src/config.js';
-import type { ContractEvent, ContractEventType } from '../src/events/types.js';
+import type { SandboxOptions } from '../src/config/options.js';
+import type { ContractEvent, ContractEventType } from '../src/core/events.js';
 import { type WebhookReceiver, type WebhookReceiverOptions, createWebhookReceiver } from '../src/testing/webhook-receiver.js';
 import { type Auth, DEMO, type TestSandbox, testSandbox } from './helpers.js';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as SvixWebhook } from 'svix';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ContractEvent } from '../src/events/types.js';
+import type { ContractEvent } from '../src/core/events.js';
 import { DEMO, FROZEN } from './helpers.js';
 import { type WebhookHarness, webhookHarness } from './webhook-support.js';
 

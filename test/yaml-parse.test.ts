@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEFAULT_FIXTURES } from '../src/config.js';
-import { parseYaml } from '../src/store/yaml-parse.js';
+import { DEFAULT_FIXTURES } from '../src/config/options.js';
+import { parseYaml } from '../src/fixtures/yaml-parse.js';
 
 describe('fixture YAML parsing', () => {
   it('gives the same value as the yaml library for the bundled fixtures (cached or not)', async () => {

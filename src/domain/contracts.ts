@@ -1,7 +1,7 @@
 /** Contract records: lookup with tenant isolation, creation, history. */
-import type { OpContext } from '../context.js';
-import { emitContractEvent } from '../context.js';
-import { ApiError } from '../errors.js';
+import type { OpContext } from './context.js';
+import { emitContractEvent } from './context.js';
+import { ApiError } from '../core/errors.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
 import { copyPlaceholders } from './placeholders.js';
 

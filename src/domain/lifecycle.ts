@@ -6,11 +6,11 @@
  * events, in order. A subscriber that reacts at once (a scenario acting on `recipient.notified`) therefore always
  * sees a consistent contract, and can re-enter `actAsRecipient` safely.
  */
-import type { OpContext } from '../context.js';
-import { emitContractEvent } from '../context.js';
-import { ApiError } from '../errors.js';
+import type { OpContext } from './context.js';
+import { emitContractEvent } from './context.js';
+import { ApiError } from '../core/errors.js';
 import type { ContractRecord, HistoryEntry, RecipientRecord, RecipientRole } from '../store/records.js';
-import { isoTime } from '../time-format.js';
+import { isoTime } from '../core/time-format.js';
 import { assertOpen, recordHistory } from './contracts.js';
 import {
   OUTCOME,

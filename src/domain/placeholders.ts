@@ -2,7 +2,7 @@
  * Placeholders of contracts and templates. Every recipient gets four special placeholders, keyed
  * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature.
  */
-import type { OpContext } from '../context.js';
+import type { OpContext } from './context.js';
 import type { ClientRecord, ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
 export const SPECIAL_TYPES = {

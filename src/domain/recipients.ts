@@ -1,6 +1,6 @@
 /** Recipients of a contract: add, change, remove. Each recipient brings its four special placeholders. */
-import type { OpContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import type { OpContext } from './context.js';
+import { ApiError } from '../core/errors.js';
 import type { ClientRecord, ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
 import { addSpecialPlaceholders, deleteSpecialPlaceholders } from './placeholders.js';
 

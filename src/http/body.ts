@@ -2,8 +2,8 @@
  * Reads a JSON request body defensively: content type, size limit, syntax and shape are each answered with
  * their own clear 4xx instead of reaching a handler.
  */
-import { ApiError } from '../errors.js';
-import { rememberBodyText, rememberedBodyText } from './body-text.js';
+import { ApiError } from '../core/errors.js';
+import { rememberBodyText, rememberedBodyText } from '../core/body-text.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.

@@ -3,13 +3,13 @@
  * → validation → client → handler. Every refusal on the way is an ApiError, rendered by app.ts.
  */
 import type { Hono } from 'hono';
-import { authenticate, requirePlatformPrincipal, resolveClient } from '../auth.js';
-import type { OpContext, Services } from '../context.js';
-import { ApiError, quote } from '../errors.js';
-import type { ApiGate } from '../faults.js';
-import { RawJson, type ResourceSpec } from './action.js';
+import { authenticate, requirePlatformPrincipal, resolveClient } from './auth.js';
+import type { OpContext, Services } from '../domain/context.js';
+import { ApiError, quote } from '../core/errors.js';
+import type { ApiGate } from '../faults/faults.js';
+import { RawJson, type ResourceSpec } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
-import { parseWith } from './validation.js';
+import { parseWith } from '../core/validation.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;

@@ -8,9 +8,9 @@
  * with one named example per action; the description tables the actions and the credentials each takes.
  */
 import { z } from 'zod';
-import type { ActionSpec, ResourceSpec, Scope } from '../http/action.js';
+import type { ActionSpec, ResourceSpec, Scope } from '../resources/action.js';
 import { resources } from '../resources/index.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../config/version.js';
 import { type ControlOperation, controlOperations } from './control.js';
 
 type Json = Record<string, unknown>;

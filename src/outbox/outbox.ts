@@ -6,10 +6,10 @@
  * Bounded: at most `cap` emails (default 10,000); the oldest are dropped first, so a long-running sandbox cannot
  * grow without limit. Cleared by `sandbox.reset` (only that platform's emails when the reset names one).
  */
-import type { Services } from '../context.js';
-import type { ContractEvent } from '../events/types.js';
+import type { Services } from '../domain/context.js';
+import type { ContractEvent } from '../core/events.js';
 import type { RecipientRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
+import { isoTime } from '../core/time-format.js';
 import { type EmailKind, REQUEST_KIND, defaultMessage, noticeSubject, noticeText, requestSubject, requestText, senderName } from './messages.js';
 
 export const DEFAULT_OUTBOX_CAP = 10_000;

@@ -4,13 +4,13 @@
  * email (the service always has a default user to fall back on when `userKey` is omitted).
  */
 import { z } from 'zod';
-import type { OpContext } from '../context.js';
-import { requireClient } from '../context.js';
-import { ApiError } from '../errors.js';
-import { type ResourceSpec, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import type { OpContext } from '../domain/context.js';
+import { requireClient } from '../domain/context.js';
+import { ApiError } from '../core/errors.js';
+import { type ResourceSpec, dataBody, defineAction, keyField, reply } from './action.js';
 import type { ClientRecord, UserRecord } from '../store/records.js';
-import { sqlTime } from '../time-format.js';
-import { lazy } from '../lazy.js';
+import { sqlTime } from '../core/time-format.js';
+import { lazy } from '../core/lazy.js';
 
 const userInput = lazy(() => z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }));
 

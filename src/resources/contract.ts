@@ -1,14 +1,14 @@
 /** POST /api/contract: list, create (from template, with content, or create-and-send), archive. */
 import { z } from 'zod';
-import { requireClient } from '../context.js';
-import { ApiError } from '../errors.js';
+import { requireClient } from '../domain/context.js';
+import { ApiError } from '../core/errors.js';
 import { archiveContract, createContract, findContract } from '../domain/contracts.js';
-import { LIST_SEPARATOR, type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from '../http/action.js';
+import { LIST_SEPARATOR, type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from './action.js';
 import type { ContractRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
+import { isoTime } from '../core/time-format.js';
 import { defaultUser } from './client.js';
 import { sendToRecipients } from './recipient.js';
-import { recipientList } from './recipient-input.js';
+import { recipientList } from './recipient-fields.js';
 
 const LIST_ROW = 'listRow';
 

@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '../http/action.js';
+import type { ResourceSpec } from './action.js';
 import { clientResource } from './client.js';
 import { contractResource } from './contract.js';
 import { placeholderResource } from './placeholder.js';

@@ -1,13 +1,13 @@
 /** POST /api/placeholder: create an ordinary placeholder; place special placeholders (insertions). */
 import { z } from 'zod';
-import { requireClient } from '../context.js';
+import { requireClient } from '../domain/context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { type SpecialType, addPlaceholder } from '../domain/placeholders.js';
-import { ApiError, quote } from '../errors.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import { ApiError, quote } from '../core/errors.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
 import type { InsertionRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
-import { lazy } from '../lazy.js';
+import { isoTime } from '../core/time-format.js';
+import { lazy } from '../core/lazy.js';
 
 /** Insertion fields are strings in the spec; numbers are accepted and kept as strings. */
 const dimension = lazy(() => z.union([z.string(), z.number()]).transform(String).optional());

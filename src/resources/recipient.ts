@@ -1,15 +1,15 @@
 /** POST /api/recipient: list, send, update, delete. */
 import { z } from 'zod';
-import type { OpContext } from '../context.js';
-import { requireClient } from '../context.js';
+import type { OpContext } from '../domain/context.js';
+import { requireClient } from '../domain/context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { assertKeepsFullySigned, recipientsChanged, sendContract } from '../domain/lifecycle.js';
 import { addRecipient, assertChangeable, changesRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
 import type { ContractRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
+import { isoTime } from '../core/time-format.js';
 import { defaultUser } from './client.js';
-import { type RecipientItem, recipientList, recipientUpdate } from './recipient-input.js';
+import { type RecipientItem, recipientList, recipientUpdate } from './recipient-fields.js';
 
 /** Adds new recipients and updates named ones, then sends (shared by contract create-and-send). */
 export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items: RecipientItem[]): void {

@@ -1,7 +1,7 @@
 /** POST /api/settings: email notifications per client. This endpoint selects by `data.type`, not `action`. */
 import { z } from 'zod';
-import { requireClient } from '../context.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from '../http/action.js';
+import { requireClient } from '../domain/context.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
 
 export const settingsResource: ResourceSpec = {
   path: '/api/settings',

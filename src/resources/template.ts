@@ -1,13 +1,13 @@
 /** POST /api/template: create, convert (from a contract), read, duplicate. */
 import { z } from 'zod';
-import type { OpContext } from '../context.js';
-import { requireClient } from '../context.js';
+import type { OpContext } from '../domain/context.js';
+import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { copyPlaceholders } from '../domain/placeholders.js';
-import { ApiError } from '../errors.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import { ApiError } from '../core/errors.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
 import type { ClientRecord, TemplateRecord } from '../store/records.js';
-import { sqlTime } from '../time-format.js';
+import { sqlTime } from '../core/time-format.js';
 import { defaultUser } from './client.js';
 
 function findTemplate(ctx: OpContext, client: ClientRecord, templateKey: string): TemplateRecord {

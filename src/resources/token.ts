@@ -4,10 +4,10 @@
  * and authenticate with a platform token.
  */
 import { z } from 'zod';
-import { TOKEN_LIFETIME_SECONDS } from '../auth.js';
-import type { OpContext, Principal } from '../context.js';
-import { ApiError } from '../errors.js';
-import { type ResourceSpec, defineAction, keyField, reply } from '../http/action.js';
+import { TOKEN_LIFETIME_SECONDS } from '../http/auth.js';
+import type { OpContext, Principal } from '../domain/context.js';
+import { ApiError } from '../core/errors.js';
+import { type ResourceSpec, defineAction, keyField, reply } from './action.js';
 import { matchOperation } from '../http/router.js';
 import type { TokenKind, TokenRecord } from '../store/records.js';
 

@@ -1,8 +1,8 @@
 /** POST /api/user: list the users of a client (list format times). */
 import { z } from 'zod';
-import { requireClient } from '../context.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from '../http/action.js';
-import { isoTime } from '../time-format.js';
+import { requireClient } from '../domain/context.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
+import { isoTime } from '../core/time-format.js';
 
 export const userResource: ResourceSpec = {
   path: '/api/user',

@@ -3,13 +3,13 @@
  * Webhooks form, so public verifiers accept deliveries as they are. List answers 201, as the spec shows.
  */
 import { z } from 'zod';
-import type { OpContext } from '../context.js';
-import { requireClient } from '../context.js';
-import { ApiError, quote } from '../errors.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from '../http/action.js';
+import type { OpContext } from '../domain/context.js';
+import { requireClient } from '../domain/context.js';
+import { ApiError, quote } from '../core/errors.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
 import type { ClientRecord, WebhookRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
-import { lazy } from '../lazy.js';
+import { isoTime } from '../core/time-format.js';
+import { lazy } from '../core/lazy.js';
 
 const flag = lazy(() => z.boolean().optional());
 

@@ -10,16 +10,16 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ClockTimer } from '../clock.js';
-import { type OpContext, type Services, systemContext } from '../context.js';
+import type { ClockTimer } from '../core/clock.js';
+import { type OpContext, type Services, systemContext } from '../domain/context.js';
 import { actAsRecipient } from '../domain/lifecycle.js';
-import { ApiError } from '../errors.js';
-import type { Faults } from '../faults.js';
+import { ApiError } from '../core/errors.js';
+import type { Faults } from '../faults/faults.js';
 import { sendToRecipients } from '../resources/recipient.js';
-import { type ClientFixture, seedClients, seedClientsNow } from '../store/fixtures.js';
+import { type ClientFixture, seedClients, seedClientsNow } from '../fixtures/fixtures.js';
 import type { ClientRecord, ContractRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
-import { globMatches } from './glob.js';
+import { isoTime } from '../core/time-format.js';
+import { globMatches } from '../core/glob.js';
 import { ScenarioError, parseScenario } from './load.js';
 import {
   type RecipientMatch,

@@ -7,9 +7,9 @@
  * JSON Schema does not carry; the loader reports them with the same line:column messages.
  */
 import { z } from 'zod';
-import { parseDuration } from '../clock.js';
-import { clientFixture, contractFixture, keyPattern } from '../store/fixtures.js';
-import { lazy } from '../lazy.js';
+import { parseDuration } from '../core/clock.js';
+import { clientFixture, contractFixture, keyPattern } from '../fixtures/fixtures.js';
+import { lazy } from '../core/lazy.js';
 
 const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds';

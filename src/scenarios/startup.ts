@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, type SandboxOptions } from '../config.js';
+import { ConfigError, type SandboxOptions } from '../config/options.js';
 import { ScenarioError, parseScenario } from './load.js';
 import type { Scenario } from './schema.js';
 

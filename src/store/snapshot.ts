@@ -4,10 +4,10 @@
  * truncated file is refused with the fields that are wrong instead of leaving a half-restored sandbox.
  */
 import { z } from 'zod';
-import type { FieldError } from '../errors.js';
-import { ApiError } from '../errors.js';
+import type { FieldError } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import { COLLECTIONS, type StoreData } from './records.js';
-import { lazy } from '../lazy.js';
+import { lazy } from '../core/lazy.js';
 
 export const SNAPSHOT_FORMAT = 'esign-sandbox-state';
 

@@ -2,7 +2,7 @@
  * Per-tenant reset: one platform's records go back to their seeded state while every other platform is left
  * alone, so test files sharing one sandbox can each reset their own tenant (POST /__sandbox/reset {"apiKey"}).
  */
-import { ApiError } from '../errors.js';
+import { ApiError } from '../core/errors.js';
 import { COLLECTIONS, type StoreData } from './records.js';
 import type { Store } from './store.js';
 

@@ -7,12 +7,12 @@
  * once and is retried by a clock timer on its own, so a retry never holds back newer events. Lanes run
  * independently of each other and of the request that emitted the event: a dead receiver slows nobody else.
  */
-import type { Clock, ClockTimer } from '../clock.js';
-import type { Services } from '../context.js';
-import { ApiError } from '../errors.js';
-import { CONTRACT_EVENT_TYPES, type ContractEvent, type ContractEventType, WEBHOOK_FLAG_FOR } from '../events/types.js';
+import type { Clock, ClockTimer } from '../core/clock.js';
+import type { Services } from '../domain/context.js';
+import { ApiError } from '../core/errors.js';
+import { CONTRACT_EVENT_TYPES, type ContractEvent, type ContractEventType, WEBHOOK_FLAG_FOR } from '../core/events.js';
 import type { WebhookRecord } from '../store/records.js';
-import { isoTime } from '../time-format.js';
+import { isoTime } from '../core/time-format.js';
 import { type AttemptOutcome, postSigned } from './sender.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS, parseRetryAfter } from './schedule.js';
 

@@ -3,7 +3,7 @@
  * `standardwebhooks` library itself, so what the sandbox sends is by construction what public verifiers check.
  */
 import { Webhook } from 'standardwebhooks';
-import { elapsedSince, monotonicNow } from '../clock.js';
+import { elapsedSince, monotonicNow } from '../core/clock.js';
 import { parseRetryAfter } from './schedule.js';
 
 export interface SignedRequest {

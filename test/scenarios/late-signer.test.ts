@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/events/types.js';
+import type { BusEvent } from '../../src/core/events.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { type TestSandbox, testSandbox } from '../helpers.js';
 import { ALL_FLAGS } from '../webhook-support.js';

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+/**
+ * Checks the layering of src/ (docs/architecture.md): no import cycle between files, and every import goes to
+ * the same folder or to a folder of a lower layer; folders that share a layer never import each other.
+ * `node scripts/check-architecture.mjs` prints what is wrong and exits 1; test/architecture.test.ts runs it.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Top to bottom: a folder may import its own files and the folders of later layers, nothing else. */
+export const LAYERS = [
+  ['(root)'], // index.ts, cli.ts, sandbox.ts: the entry points and the wiring
+  ['http', 'testing'], // the HTTP edge: /api router, /__sandbox routes, pages, body, auth, faults gate, journal, request log
+  ['openapi'],
+  ['resources'], // thin /api handlers: zod schema + one domain call
+  ['scenarios'], // users of the control service and the domain
+  ['control'], // the one control service (and its HTTP client)
+  ['fixtures'],
+  ['webhooks', 'outbox', 'faults', 'journal'], // subsystems fed by events
+  ['domain'], // every business rule
+  ['store'],
+  ['config'],
+  ['core'], // errors, clock, ids, events, validation: used everywhere
+];
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SRC = resolve(here, '..', 'src');
+
+function walk(dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+function folderOf(file) {
+  const parts = relative(SRC, file).split(sep);
+  return parts.length === 1 ? '(root)' : parts[0];
+}
+
+function layerOf(folder) {
+  const i = LAYERS.findIndex((names) => names.includes(folder));
+  if (i < 0) throw new Error(`src/${folder}/ is in no layer: add it to LAYERS in scripts/check-architecture.mjs`);
+  return i;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
+
+/** Every relative import of every file: Map<file, Set<file>>. */
+export function importGraph() {
+  const graph = new Map();
+  for (const file of walk(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = new Set();
+    for (const m of text.matchAll(IMPORT)) targets.add(resolve(dirname(file), m[1] ?? m[2]).replace(/\.js$/, '.ts'));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Problems, as sentences; empty when the layering holds. */
+export function architectureProblems(graph = importGraph()) {
+  const problems = [];
+  const name = (f) => `src/${relative(SRC, f).split(sep).join('/')}`;
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    for (const target of targets) {
+      if (!graph.has(target)) {
+        problems.push(`${name(file)} imports ${name(target)}, which does not exist`);
+        continue;
+      }
+      const to = folderOf(target);
+      if (from === to) continue;
+      if (layerOf(to) <= layerOf(from)) {
+        const how = layerOf(to) === layerOf(from) ? 'a sibling folder of the same layer' : 'a higher layer';
+        problems.push(`${name(file)} imports ${name(target)}: ${to}/ is ${how} than ${from}/`);
+      }
+    }
+  }
+  for (const cycle of cycles(graph)) problems.push(`import cycle: ${[...cycle, cycle[0]].map(name).join(' → ')}`);
+  return problems;
+}
+
+/** Strongly connected components of more than one file (Tarjan), each as a list of files. */
+function cycles(graph) {
+  let index = 0;
+  const stack = [];
+  const info = new Map();
+  const found = [];
+  const visit = (v) => {
+    info.set(v, { index, low: index, on: true });
+    index++;
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!info.has(w)) {
+        visit(w);
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).low);
+      } else if (info.get(w).on) info.get(v).low = Math.min(info.get(v).low, info.get(w).index);
+    }
+    if (info.get(v).low === info.get(v).index) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        info.get(w).on = false;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.reverse());
+    }
+  };
+  for (const v of graph.keys()) if (!info.has(v)) visit(v);
+  return found;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const problems = architectureProblems();
+  for (const p of problems) console.log(p);
+  console.log(problems.length ? `${problems.length} problem(s)` : 'layers hold: no cycle, every import goes down');
+  process.exit(problems.length ? 1 : 0);
+}

@@ -1,0 +1,140 @@
+/** The CLI's flags and ESIGN_SANDBOX_* variables, turned into SandboxOptions. */
+import { parseArgs } from 'node:util';
+import { ConfigError, type SandboxOptions } from './options.js';
+import { VERSION } from './version.js';
+
+export const HELP = `esign-sandbox ${VERSION}
+A local, stateful sandbox of the Contract Signing Service API.
+
+Usage
+  esign-sandbox [options]
+
+Options
+  -p, --port <n>            Port to listen on; 0 picks a free one          (default 4010)
+      --host <addr>         Interface to bind                              (default 127.0.0.1)
+      --api-key <key>       API key of the default platform                (default from fixtures)
+      --secret <secret>     Secret of the default platform                 (default from fixtures)
+      --data <file>         Persist state to this JSON file                (default: in memory)
+      --fixtures <path>     Seed data: a YAML/JSON file or a folder of them (default: bundled fixtures/)
+      --seed <n>            Seed for generated keys and data: same seed, same sandbox
+      --clock <mode>        real (follows wall time) or frozen             (default real)
+      --start <iso>         Sandbox time at start, e.g. 2026-01-05T09:00:00Z
+      --max-body <size>     Largest request body, e.g. 10mb, 512kb         (default 10mb)
+      --api-key-header <h>  Header that carries the API key                (default X-Service-Key)
+      --tls                 Serve HTTPS with a self-signed certificate made at start
+                            (its path is printed: trust it with NODE_EXTRA_CA_CERTS)
+      --tls-cert <file>     Serve HTTPS with your own certificate (PEM)    (with --tls-key)
+      --tls-key <file>      The private key of --tls-cert (PEM)
+      --log-format <f>      Request log on stdout: pretty or json          (default pretty)
+  -q, --quiet               No request log
+      --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
+      --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
+  -h, --help                Show this help
+  -v, --version             Show the version
+
+Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESIGN_SANDBOX_HOST,
+ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
+ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER,
+ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
+ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
+commas). Flags win over variables.
+
+Examples
+  esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
+  esign-sandbox --port 0 --clock frozen      a free port, time stands still until you move it
+  esign-sandbox --data .sandbox.json         keep state across restarts
+  esign-sandbox --tls --quiet                HTTPS with a fresh self-signed certificate, no request log
+  esign-sandbox --scenario slow-signer       play out a bundled scenario, or --scenario my-scenario.yaml (docs/scenarios.md)
+
+API under /api, control API (clock, reset, recipients, emails, webhooks) under /__sandbox.
+OpenAPI document at /openapi.json, docs page at /docs. Docs: README.md in the package.`;
+
+const FLAGS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  'api-key': { type: 'string' },
+  secret: { type: 'string' },
+  data: { type: 'string' },
+  fixtures: { type: 'string' },
+  seed: { type: 'string' },
+  clock: { type: 'string' },
+  start: { type: 'string' },
+  'max-body': { type: 'string' },
+  'api-key-header': { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'log-format': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  'journal-limit': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type FlagName = keyof typeof FLAGS;
+
+function envName(flag: string): string {
+  return `ESIGN_SANDBOX_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+function wholeNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new ConfigError(`--${name} takes a whole number (got "${value}")`);
+  return Number(value);
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true; version?: true; options: SandboxOptions } {
+  let values: Partial<Record<FlagName, string | boolean | string[]>>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.replace(/\. To specify.*$/s, '')}\nRun esign-sandbox --help for the options.`);
+  }
+  if (values.help) return { help: true, options: {} };
+  if (values.version) return { version: true, options: {} };
+  const get = (name: FlagName): string | undefined => {
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    const fromEnv = env[envName(name)];
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+  };
+  const clock = get('clock');
+  if (clock !== undefined && clock !== 'real' && clock !== 'frozen') throw new ConfigError(`--clock takes "real" or "frozen" (got "${clock}")`);
+  const options: SandboxOptions = {};
+  const assign = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {
+    if (value !== undefined) options[key] = value;
+  };
+  assign('port', wholeNumber('port', get('port')));
+  assign('host', get('host'));
+  assign('apiKey', get('api-key'));
+  assign('secret', get('secret'));
+  assign('data', get('data'));
+  assign('fixtures', get('fixtures'));
+  assign('seed', wholeNumber('seed', get('seed')));
+  assign('clock', clock as SandboxOptions['clock']);
+  assign('start', get('start'));
+  assign('maxBody', get('max-body'));
+  assign('apiKeyHeader', get('api-key-header'));
+  const flag = (name: FlagName): boolean | undefined => {
+    if (values[name] === true) return true;
+    const fromEnv = env[envName(name)];
+    if (fromEnv === undefined || fromEnv === '') return undefined;
+    if (/^(1|true|yes|on)$/i.test(fromEnv)) return true;
+    if (/^(0|false|no|off)$/i.test(fromEnv)) return false;
+    throw new ConfigError(`${envName(name)} takes true or false (got "${fromEnv}")`);
+  };
+  if (flag('tls')) options.tls = true;
+  assign('tlsCert', get('tls-cert'));
+  assign('tlsKey', get('tls-key'));
+  const format = get('log-format');
+  if (format !== undefined && format !== 'pretty' && format !== 'json') throw new ConfigError(`--log-format takes "pretty" or "json" (got "${format}")`);
+  // Left unset unless asked for: the CLI defaults to pretty, the library to none.
+  if (flag('quiet')) options.log = 'none';
+  else if (format !== undefined) options.log = format;
+  assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
+  const scenarios = Array.isArray(values.scenario) ? values.scenario : env.ESIGN_SANDBOX_SCENARIO?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (scenarios?.length) options.scenarios = scenarios;
+  return { options };
+}
+

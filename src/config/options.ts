@@ -1,0 +1,169 @@
+/**
+ * Sandbox options: one definition shared by the CLI (flags and ESIGN_SANDBOX_* variables) and the library.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js';
+import { LOG_FORMATS, type LogFormat } from '../http/request-log.js';
+import { inTimeRange } from '../core/clock.js';
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Credentials of the default platform (overrides the first platform of the fixtures). */
+  apiKey?: string;
+  secret?: string;
+  /** Persist to this JSON file; in memory when absent. */
+  data?: string;
+  /** Fixture file or folder; default: the bundled fixtures/. */
+  fixtures?: string;
+  /** Seed for generated keys, secrets and fixture data: the same seed gives the same sandbox. */
+  seed?: number;
+  /** `real` follows wall time (default); `frozen` stands still until moved through the control API. */
+  clock?: 'real' | 'frozen';
+  /** Sandbox time at start (ISO 8601 or epoch ms). */
+  start?: string | number | Date;
+  /** Largest accepted request body: bytes, or a size like "10mb". Default 10 MB. */
+  maxBody?: number | string;
+  /** Header that carries the API key. Default X-Service-Key. */
+  apiKeyHeader?: string;
+  /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
+  flushMs?: number;
+  /** Request log on stdout: `pretty` lines, `json` lines, or `none`. Default `none` for the library, `pretty` for the CLI. */
+  log?: LogFormat;
+  /** How many requests the journal (GET /__sandbox/requests) keeps; the oldest go first. Default 1000. */
+  journalLimit?: number;
+  /** Serve HTTPS: with a self-signed certificate generated at start, or with tlsCert/tlsKey. */
+  tls?: boolean;
+  /** Your own certificate and key: file paths or PEM text. Either one implies `tls`. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Scenarios to load at start: YAML file paths or bundled scenario names, in order. */
+  scenarios?: string[];
+  /** How long (ms) a webhook receiver has to answer before the attempt counts as a timeout. Default 10000. */
+  webhookTimeoutMs?: number;
+  /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
+  webhookLogLimit?: number;
+}
+
+export interface ResolvedConfig {
+  port: number;
+  host: string;
+  apiKey?: string | undefined;
+  secret?: string | undefined;
+  data?: string | undefined;
+  fixtures: string;
+  seed?: number | undefined;
+  clock: 'real' | 'frozen';
+  start?: number | undefined;
+  maxBodyBytes: number;
+  apiKeyHeader: string;
+  flushMs: number;
+  log: LogFormat;
+  journalLimit: number;
+  tls: boolean;
+  tlsCert?: string | undefined;
+  tlsKey?: string | undefined;
+  scenarios: string[];
+  webhookTimeoutMs: number;
+  webhookLogLimit: number;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
+
+/** The package's root (…/dist/config.js → …), where the bundled fixtures and scenarios live. */
+export const PACKAGE_ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+export const DEFAULT_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
+export const BUNDLED_SCENARIOS = join(PACKAGE_ROOT, 'scenarios');
+
+export class ConfigError extends Error {}
+
+/**
+ * The folder holding our package.json, found upwards from this module: the CLI runs as one bundled file
+ * (dist/cli.js), the library as tsc's tree (dist/config/options.js), and the tests from src/.
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`esign-sandbox: no package.json above ${from}`);
+  }
+}
+
+export function resolveConfig(options: SandboxOptions, defaults: { port: number }): ResolvedConfig {
+  const port = options.port ?? defaults.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be a whole number from 0 to 65535 (got ${options.port})`);
+  const clock = options.clock ?? 'real';
+  if (clock !== 'real' && clock !== 'frozen') throw new ConfigError(`clock must be "real" or "frozen" (got "${String(clock)}")`);
+  const seed = options.seed;
+  if (seed !== undefined && !Number.isInteger(seed)) throw new ConfigError(`seed must be a whole number (got ${seed})`);
+  const apiKeyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(apiKeyHeader)) throw new ConfigError(`api-key-header "${apiKeyHeader}" is not a valid header name`);
+  return {
+    port,
+    host: options.host ?? '127.0.0.1',
+    apiKey: options.apiKey,
+    secret: options.secret,
+    data: options.data,
+    fixtures: options.fixtures ?? DEFAULT_FIXTURES,
+    seed,
+    clock,
+    start: options.start === undefined ? undefined : parseStart(options.start),
+    maxBodyBytes: options.maxBody === undefined ? DEFAULT_MAX_BODY : parseSize(options.maxBody),
+    apiKeyHeader: apiKeyHeader.toLowerCase(),
+    flushMs: options.flushMs ?? 50,
+    log: checkLog(options.log),
+    journalLimit: checkJournalLimit(options.journalLimit),
+    tls: options.tls === true || options.tlsCert !== undefined || options.tlsKey !== undefined,
+    tlsCert: options.tlsCert,
+    tlsKey: options.tlsKey,
+    scenarios: options.scenarios ?? [],
+    webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
+    webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
+  };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number (got ${value})`);
+  return value;
+}
+
+function parseStart(start: string | number | Date): number {
+  const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start);
+  if (!Number.isFinite(ms)) throw new ConfigError(`start must be an ISO 8601 time like 2026-01-01T09:00:00Z (got "${String(start)}")`);
+  if (!inTimeRange(ms)) throw new ConfigError(`start must lie in the years 0000 to 9999 (got "${String(start)}")`);
+  return ms;
+}
+
+/** "10mb", "512kb", "1048576" → bytes. */
+export function parseSize(size: number | string): number {
+  if (typeof size === 'number') {
+    if (Number.isInteger(size) && size > 0) return size;
+  } else {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(size);
+    if (m) {
+      const unit = (m[2] ?? 'b').toLowerCase()[0]!;
+      const factor = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit]!;
+      const bytes = Math.floor(Number(m[1]) * factor);
+      if (bytes > 0) return bytes;
+    }
+  }
+  throw new ConfigError(`max-body must be a positive size like 10mb, 512kb or a number of bytes (got "${String(size)}")`);
+}
+
+function checkLog(log: LogFormat | undefined): LogFormat {
+  if (log === undefined) return 'none';
+  if (!LOG_FORMATS.includes(log)) throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(', ')} (got "${String(log)}")`);
+  return log;
+}
+
+function checkJournalLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_JOURNAL_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0 || limit > 1_000_000) throw new ConfigError(`journal limit must be a whole number from 0 to 1000000 (got ${limit})`);
+  return limit;
+}

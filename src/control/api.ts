@@ -1,0 +1,149 @@
+/**
+ * The shape shared by the library (`startSandbox`, in-process) and the control client (`createControlClient`,
+ * over HTTP): the same methods with the same answers, so a test suite can switch between a sandbox it started
+ * and one started elsewhere without changing its assertions. Every method is async in both.
+ */
+import type { ClockState } from '../core/clock.js';
+import type { ResetResult } from '../http/control/index.js';
+import type { JournalEntry, JournalFilter } from '../journal/journal.js';
+import type { Snapshot } from '../store/snapshot.js';
+import type { DeliveryView } from '../webhooks/dispatcher.js';
+import type { FaultView } from '../faults/faults.js';
+import type { BundledScenario, ScenarioSummary } from '../scenarios/engine.js';
+import type { faultSpec } from '../scenarios/schema.js';
+import type { z } from 'zod';
+import type { Email, EmailFilter } from '../outbox/outbox.js';
+import type { inspectRecipient } from '../http/control/contracts.js';
+
+export type { ClockState } from '../core/clock.js';
+export type { ResetResult } from '../http/control/index.js';
+export type { JournalEntry, JournalFilter } from '../journal/journal.js';
+export type { Snapshot } from '../store/snapshot.js';
+export type { DeliveryView } from '../webhooks/dispatcher.js';
+
+export type { Email, EmailFilter } from '../outbox/outbox.js';
+
+/** A recipient as the control API shows it: state, times, signature, the link of its page. */
+export type RecipientView = ReturnType<typeof inspectRecipient>;
+
+/** What acting as a recipient answers: the recipient after the act, and its contract's status. */
+export interface RecipientActResult {
+  recipient: RecipientView;
+  contract: { contractKey: string; status: string };
+}
+
+/** Act as a recipient (decisions §6): in turn, in its role, once per verb; refused with 409 otherwise. */
+export interface SandboxRecipients {
+  view(recipientKey: string): Promise<RecipientActResult>;
+  /** `signature`: a text signature, or an image as a base64 data URI (default: a stub). */
+  sign(recipientKey: string, options?: { signature?: string }): Promise<RecipientActResult>;
+  approve(recipientKey: string): Promise<RecipientActResult>;
+  lock(recipientKey: string): Promise<RecipientActResult>;
+}
+
+/** Scenarios (docs/scenarios.md): scripted recipients, timelines, data and faults. */
+export interface SandboxScenarios {
+  /** A bundled scenario's name (`happy-path`), or scenario YAML text. Resolves once the work it started has settled. */
+  load(nameOrYaml: string): Promise<ScenarioSummary>;
+  /** Stops a scenario: its pending steps, faults and outages end; what it already did stays. */
+  unload(name: string): Promise<ScenarioSummary>;
+  /** The bundled scenarios and the active ones. */
+  list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+}
+
+/** A fault as you write it (`match` may be left out: it then hits every /api request). */
+export type FaultInput = z.input<ReturnType<typeof faultSpec>>;
+
+/** API faults (docs/scenarios.md): errors, latency or dropped connections on matching /api requests. */
+export interface SandboxFaults {
+  /** Adds one fault or several; resolves with their ids. */
+  set(spec: FaultInput | FaultInput[]): Promise<string[]>;
+  /** Removes one fault (404 when no fault has that id). */
+  remove(id: string): Promise<void>;
+  /** Removes every fault; resolves with how many there were. */
+  clear(): Promise<number>;
+  list(): Promise<FaultView[]>;
+}
+
+/** Which webhook deliveries to answer (every field optional, all must match). */
+export interface DeliveryQuery {
+  webhookKey?: string;
+  event?: string;
+  status?: 'pending' | 'delivered' | 'failed';
+  contractKey?: string;
+  clientKey?: string;
+}
+
+/** A duration: "90s", "30m", "2h", "1d", "1h30m", "500ms", or a number of seconds. */
+export type Duration = string | number;
+
+export interface Health {
+  status: 'ok';
+  version: string;
+  now: string;
+  clock: 'real' | 'frozen';
+  persistent: boolean;
+  counts: Record<string, number>;
+  [extra: string]: unknown;
+}
+
+export interface Platform {
+  platformId: string;
+  apiKey: string;
+  secret: string;
+}
+
+export interface SandboxClock {
+  /** Sandbox time. */
+  now(): Promise<Date>;
+  state(): Promise<ClockState>;
+  /** Moves time forward; resolves once every timer that fell due (webhook retries, scenario steps) has run. */
+  advance(by: Duration): Promise<ClockState>;
+  freeze(): Promise<ClockState>;
+  unfreeze(): Promise<ClockState>;
+  /** Jumps to a time (ISO 8601, epoch ms or a Date); forward jumps run the timers on the way. */
+  set(to: string | number | Date): Promise<ClockState>;
+}
+
+export interface SandboxControl {
+  clock: SandboxClock;
+  health(): Promise<Health>;
+  /** Everything back to the seeded state, or with `{apiKey}` only that platform (tenant). */
+  reset(options?: { apiKey?: string }): Promise<ResetResult>;
+  /** A new isolated platform account: give each test file its own. */
+  createPlatform(input?: { apiKey?: string; secret?: string; name?: string }): Promise<Platform>;
+  /** The request journal, oldest first, secrets redacted. */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** Empties the journal, or one platform's part of it. */
+  clearRequests(options?: { apiKey?: string }): Promise<void>;
+  /** The whole state as one document. */
+  snapshot(): Promise<Snapshot>;
+  /** Puts a snapshot back (validated; refused whole when wrong). */
+  restore(snapshot: Snapshot): Promise<void>;
+  /** Force-expires one token, or every live token. */
+  expireTokens(token?: string): Promise<{ expired: number }>;
+  /** Act as recipients: view, sign, approve, lock. */
+  recipients: SandboxRecipients;
+  scenarios: SandboxScenarios;
+  faults: SandboxFaults;
+  /** The outbox: emails the service would have sent, oldest first. */
+  emails(filter?: EmailFilter): Promise<Email[]>;
+  /** Empties the outbox. */
+  clearEmails(): Promise<void>;
+  /** The webhook delivery log: each delivery with its payload, attempts and next retry. */
+  deliveries(filter?: DeliveryQuery): Promise<DeliveryView[]>;
+  /** Sends a delivery again at once (same webhook-id); resolves with the delivery after the attempt. */
+  redeliver(id: string): Promise<DeliveryView>;
+}
+
+/** A refusal from the sandbox: the HTTP status and the service's error body. */
+export class SandboxControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'SandboxControlError';
+  }
+}

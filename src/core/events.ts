@@ -1,0 +1,56 @@
+/**
+ * Events the service emits (decisions §7), carried on the sandbox's internal bus. The webhook dispatcher,
+ * the outbox and scenario rules subscribe to the bus; request handlers never call them directly.
+ */
+import type { JournalEntry } from '../journal/journal.js';
+
+export const CONTRACT_EVENT_TYPES = [
+  'contract.created',
+  'contract.sent',
+  'contract.seen',
+  'contract.signed',
+  'contract.approved',
+  'contract.fully_signed',
+] as const;
+
+export type ContractEventType = (typeof CONTRACT_EVENT_TYPES)[number];
+
+/** The webhook flag that subscribes to each event kind (interface §6). */
+export const WEBHOOK_FLAG_FOR: Record<ContractEventType, 'created' | 'sent' | 'seen' | 'signed' | 'approved' | 'fullySigned'> = {
+  'contract.created': 'created',
+  'contract.sent': 'sent',
+  'contract.seen': 'seen',
+  'contract.signed': 'signed',
+  'contract.approved': 'approved',
+  'contract.fully_signed': 'fullySigned',
+};
+
+export interface ContractEventData {
+  contractKey: string;
+  clientKey: string;
+  recipientKey?: string;
+  status: string;
+  [extra: string]: unknown;
+}
+
+export interface ContractEvent {
+  /** Unique per event; webhook deliveries use it as `webhook-id`. */
+  id: string;
+  type: ContractEventType;
+  /** Sandbox time, ISO 8601. */
+  timestamp: string;
+  data: ContractEventData;
+  /** Internal routing, never sent to receivers. */
+  platformId: string;
+  /** What caused it: `api`, `control`, or a scenario rule or step. */
+  cause?: string;
+}
+
+/** Sandbox-internal signals (not webhook events). */
+export type InternalEvent =
+  | { type: 'sandbox.reset'; platformId?: string }
+  | { type: 'webhook.deleted'; platformId: string; webhookKey: string }
+  | { type: 'recipient.notified'; platformId: string; contractKey: string; clientKey: string; recipientKey: string; cause?: string }
+  | { type: 'request.completed'; entry: JournalEntry };
+
+export type BusEvent = ContractEvent | InternalEvent;

@@ -1,0 +1,58 @@
+/**
+ * What domain code receives instead of Hono's `c`: the sandbox's services plus, per request, who is asking.
+ */
+import type { Clock } from '../core/clock.js';
+import type { EventBus } from '../core/event-bus.js';
+import type { ContractEvent, ContractEventData, ContractEventType } from '../core/events.js';
+import type { IdSource } from '../core/ids.js';
+import type { ClientRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { isoTime } from '../core/time-format.js';
+
+export interface Services {
+  store: Store;
+  clock: Clock;
+  bus: EventBus;
+  ids: IdSource;
+}
+
+export type Principal =
+  | { kind: 'platform-token'; platformId: string; token: string }
+  | { kind: 'client-token'; platformId: string; clientKey: string; token: string }
+  | { kind: 'api-key'; platformId: string };
+
+/** Context of one operation: the services, the caller, the client it acts for, and what caused it. */
+export interface OpContext extends Services {
+  principal?: Principal;
+  client?: ClientRecord;
+  /** `api` for API requests, `control` for the control API, or a scenario rule/step id. */
+  cause: string;
+}
+
+/** The context for work that does not come from an API request (control API, scenarios, timers). */
+export function systemContext(services: Services, cause: string): OpContext {
+  return { ...services, cause };
+}
+
+export function requireClient(ctx: OpContext): ClientRecord {
+  if (!ctx.client) throw new Error('operation needs a client context');
+  return ctx.client;
+}
+
+export function emitContractEvent(
+  ctx: OpContext,
+  type: ContractEventType,
+  platformId: string,
+  data: ContractEventData,
+): ContractEvent {
+  const event: ContractEvent = {
+    id: `msg_${ctx.ids.key(24)}`,
+    type,
+    timestamp: isoTime(ctx.clock.now()),
+    data,
+    platformId,
+    cause: ctx.cause,
+  };
+  ctx.bus.emit(event);
+  return event;
+}

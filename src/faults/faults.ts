@@ -1,0 +1,210 @@
+/**
+ * API faults: make matching /api requests fail with a status (500, 503, 429 with Retry-After…) or answer late.
+ * Set by scenarios (`faults:`, timeline `addFaults`) or directly through /__sandbox/faults.
+ *
+ * Probabilities draw from a random source seeded per fault (from the scenario's `seed`, else the sandbox's
+ * --seed, else 1, and the fault's id), so the same requests hit the same faults on every run, whatever else
+ * the sandbox does with its own random numbers.
+ *
+ * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
+ * It is the one place besides clock.ts that arms a wall-clock timer, on purpose.
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ClockTimer } from '../core/clock.js';
+import type { Services } from '../domain/context.js';
+import { ApiError } from '../core/errors.js';
+import { seededRandom } from '../core/ids.js';
+import { type FaultSpec, durationMs } from '../scenarios/schema.js';
+import { isoTime } from '../core/time-format.js';
+import { globMatches } from '../core/glob.js';
+import { readBodyText } from '../http/body.js';
+import { operationOf } from '../core/operation.js';
+
+export interface FaultView {
+  id: string;
+  /** `control` for faults set through /__sandbox/faults, else `scenario:<name>`. */
+  source: string;
+  match: FaultSpec['match'];
+  status?: number;
+  retryAfter?: number;
+  latencyMs?: number;
+  probability?: number;
+  times?: number;
+  after?: number;
+  /** Matching requests seen / requests the fault hit. */
+  seen: number;
+  hits: number;
+  /** Set once `times` hits have been used up: the fault no longer fires. */
+  exhausted: boolean;
+  until?: string;
+}
+
+interface ActiveFault {
+  id: string;
+  source: string;
+  spec: FaultSpec;
+  random: () => number;
+  seen: number;
+  hits: number;
+  timer?: ClockTimer;
+  until?: number;
+}
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  429: 'Too many requests',
+  500: 'Internal server error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+  504: 'Gateway timeout',
+};
+
+export class Faults {
+  private readonly active: ActiveFault[] = [];
+  private counter = 0;
+
+  constructor(
+    private readonly services: Services,
+    private readonly defaultSeed: number,
+  ) {
+    // Faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
+    services.bus.on('sandbox.reset', () => {
+      for (const f of this.active) if (f.until !== undefined) this.armEnd(f);
+    });
+  }
+
+  private armEnd(fault: ActiveFault): void {
+    fault.timer?.cancel();
+    fault.timer = this.services.clock.schedule(fault.until!, () => this.remove(fault.id), `fault:${fault.id}:end`);
+  }
+
+  /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
+  add(spec: FaultSpec, source = 'control', seed?: number): string {
+    const id = spec.id ?? `fault-${++this.counter}`;
+    if (this.active.some((f) => f.id === id)) throw ApiError.conflict(`A fault with id "${id}" is already set; remove it first or pick another id`);
+    const fault: ActiveFault = { id, source, spec, random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)), seen: 0, hits: 0 };
+    if (spec.for !== undefined) {
+      fault.until = this.services.clock.now() + durationMs(spec.for);
+      this.armEnd(fault);
+    }
+    this.active.push(fault);
+    return id;
+  }
+
+  remove(id: string): boolean {
+    const i = this.active.findIndex((f) => f.id === id);
+    if (i < 0) return false;
+    this.active[i]!.timer?.cancel();
+    this.active.splice(i, 1);
+    return true;
+  }
+
+  /** Removes every fault, or only those of one source. Returns how many went. */
+  clear(source?: string): number {
+    const gone = this.active.filter((f) => source === undefined || f.source === source);
+    for (const f of gone) this.remove(f.id);
+    return gone.length;
+  }
+
+  list(): FaultView[] {
+    return this.active.map((f) => ({
+      id: f.id,
+      source: f.source,
+      match: f.spec.match,
+      ...(f.spec.status !== undefined ? { status: f.spec.status } : {}),
+      ...(retryAfterOf(f.spec) !== undefined ? { retryAfter: retryAfterOf(f.spec)! } : {}),
+      ...(f.spec.latency !== undefined ? { latencyMs: durationMs(f.spec.latency) } : {}),
+      ...(f.spec.probability !== undefined ? { probability: f.spec.probability } : {}),
+      ...(f.spec.times !== undefined ? { times: f.spec.times } : {}),
+      ...(f.spec.after !== undefined ? { after: f.spec.after } : {}),
+      seen: f.seen,
+      hits: f.hits,
+      exhausted: exhausted(f),
+      ...(f.until !== undefined ? { until: isoTime(f.until) } : {}),
+    }));
+  }
+
+  /**
+   * What runs on every /api request before its handler (app.ts): `undefined` when no fault applies, else a
+   * promise that resolves once the fault's latency has passed or rejects with the fault's answer. Not a Hono
+   * middleware: with no fault set (the usual case) a request costs one length check, not a middleware level.
+   * Bodies are read within `maxBodyBytes`.
+   */
+  gate(maxBodyBytes: number): ApiGate {
+    return (c) => (this.active.length === 0 ? undefined : this.apply(c, maxBodyBytes));
+  }
+
+  private async apply(c: Context, maxBodyBytes: number): Promise<void> {
+    const candidates = this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, c.req.path)));
+    if (candidates.length === 0) return;
+    const needsBody = candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined);
+    const body = needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
+    let latency = 0;
+    for (const fault of candidates) {
+      const { action, client } = fault.spec.match;
+      if (action !== undefined && operationOf(body) !== action) continue;
+      if (client !== undefined && clientKeyOf(body) !== client) continue;
+      fault.seen++;
+      if (fault.seen <= (fault.spec.after ?? 0)) continue;
+      if (fault.spec.probability !== undefined && !(fault.random() < fault.spec.probability)) continue;
+      fault.hits++;
+      c.header('X-Sandbox-Fault', fault.id);
+      if (fault.spec.latency !== undefined) latency += durationMs(fault.spec.latency);
+      if (fault.spec.status !== undefined) {
+        await sleep(latency);
+        const retryAfter = retryAfterOf(fault.spec);
+        const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
+        throw new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
+          'X-Sandbox-Fault': fault.id,
+          ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
+        });
+      }
+    }
+    await sleep(latency);
+  }
+}
+
+/** Runs before an /api handler: nothing to wait for, or a promise to await (it may reject with an ApiError). */
+export type ApiGate = (c: Context) => Promise<void> | undefined;
+
+function exhausted(f: ActiveFault): boolean {
+  return f.spec.times !== undefined && f.hits >= f.spec.times;
+}
+
+function retryAfterOf(spec: FaultSpec): number | undefined {
+  if (spec.retryAfter !== undefined) return spec.retryAfter;
+  return spec.status === 429 || spec.status === 503 ? 1 : undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+/**
+ * The body as JSON, or `undefined` when it is not JSON. Read through the shared body reader, which keeps the text
+ * for the router, so the body is read once. Size and cut-off refusals propagate: the router would answer the same.
+ */
+async function peekBody(request: Request, maxBodyBytes: number): Promise<unknown> {
+  const text = await readBodyText(request, maxBodyBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function clientKeyOf(body: unknown): string | undefined {
+  const b = body as { clientKey?: unknown; data?: { clientKey?: unknown } } | undefined;
+  const value = b?.data && typeof b.data === 'object' ? b.data.clientKey : b?.clientKey;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** FNV-1a over the id, mixed with the seed: each fault draws its own repeatable sequence. */
+export function hashSeed(seed: number, text: string): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

@@ -1,0 +1,132 @@
+/**
+ * How an `/api` resource is described: a table of actions, each with its zod schema (the single source of
+ * truth for validation and, later, the OpenAPI document), who may call it, and a thin handler.
+ */
+import { z } from 'zod';
+import type { OpContext, Services } from '../domain/context.js';
+import { lazy } from '../core/lazy.js';
+
+/**
+ * - `public`: no credentials (platform token create);
+ * - `platform`: a platform token or the API-key header; client tokens get 403;
+ * - `client`: acts for one client, from a client token or from `data.clientKey` with platform credentials.
+ */
+export type Scope = 'public' | 'platform' | 'client';
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown> | RawJson;
+}
+
+/**
+ * A body already serialised to UTF-8, in pieces (long lists built from cached blocks of rows); the router sends
+ * the pieces as they are. Bytes, not a string: node writes a 16 MB string to a socket through a second, UTF-8
+ * encoded copy, and that copy was most of a 100,000-contract list. Pieces, not one buffer: copying them into one
+ * body cost a 16 MB allocation per list and ~10 ms; streamed, the socket takes them as they are.
+ */
+export class RawJson {
+  constructor(readonly pieces: readonly Uint8Array[]) {}
+
+  headers(): Record<string, string> {
+    let size = 0;
+    for (const piece of this.pieces) size += piece.length;
+    return { 'Content-Type': 'application/json', 'Content-Length': String(size) };
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    const pieces = this.pieces;
+    let next = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // A few pieces per pull: @hono/node-server writes each chunk and waits for the socket to drain.
+        for (let n = 0; n < 8 && next < pieces.length; n++) controller.enqueue(pieces[next++]!);
+        if (next >= pieces.length) controller.close();
+      },
+    });
+  }
+}
+
+export interface ActionSpec<S extends z.ZodType = z.ZodType> {
+  summary: string;
+  scope: Scope;
+  /** Built on first read (see lazy.ts): a start that serves no /api request builds no schema. */
+  readonly schema: S;
+  /** For `client` scope: where the client key sits in the body (default `data.clientKey`). */
+  clientKey?: { of: (input: z.infer<S>) => string | undefined; path: string };
+  /** The `action`/`type` value the caller sends (defaults to the action's name in the table). */
+  wireName?: string;
+  handle: (input: z.infer<S>, ctx: OpContext) => Reply | Promise<Reply>;
+  /** A request body that works, for docs and OpenAPI. */
+  example?: unknown;
+}
+
+export interface ResourceSpec {
+  /** e.g. `/api/contract` */
+  path: string;
+  /** Field that selects the operation inside `data` (`action`, or `type` for settings). */
+  selector: 'action' | 'type';
+  /** Picks the action for bodies that do not follow the `data.<selector>` rule (the token endpoint). */
+  select?: (body: Record<string, unknown>) => string;
+  actions: Record<string, ActionSpec<any>>;
+  /** Runs once when the resource is mounted on a sandbox (e.g. to register derived values on the store). */
+  setup?: (services: Services) => void;
+}
+
+/** An action as a resource file writes it: the schema comes as a function, called once on first use. */
+export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema'> & { schema: () => S };
+
+export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
+  const schema = lazy(definition.schema);
+  return {
+    ...definition,
+    get schema() {
+      return schema();
+    },
+  };
+}
+
+/**
+ * A success body. Resource fields sit at the top level beside `code` and `message` (decisions §2); `code` is a
+ * string except where the real service sends a number (`numericCode`).
+ */
+export function reply(
+  status: 200 | 201,
+  message: string,
+  fields: Record<string, unknown> = {},
+  options: { numericCode?: boolean } = {},
+): Reply {
+  return { status, body: { ...fields, code: options.numericCode ? status : String(status), message } };
+}
+
+/**
+ * A list reply from rows that are JSON already: `{"<field>": [rows…], "code": "200", "message": "…"}`,
+ * the same bytes `reply()` would give for the parsed rows.
+ */
+/**
+ * `{"<field>": [rows…], "code": "200", "message": …}` from JSON array elements already serialised as UTF-8
+ * (single rows, or blocks of rows already joined by commas, as Table.joinedWhere gives them), sent as they are.
+ */
+export function listReply(message: string, field: string, parts: readonly Uint8Array[]): Reply {
+  const pieces: Uint8Array[] = [Buffer.from(`{${JSON.stringify(field)}:[`)];
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) pieces.push(SEPARATOR);
+    pieces.push(parts[i]!);
+  }
+  pieces.push(Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`));
+  return { status: 200, body: new RawJson(pieces) };
+}
+
+/** The byte between a list's elements; Table.joinedWhere joins rows inside a block with the same one. */
+export const LIST_SEPARATOR = 0x2c; // ','
+const SEPARATOR = Uint8Array.of(LIST_SEPARATOR);
+
+/** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */
+export function dataBody<T extends z.ZodRawShape>(shape: T) {
+  return z.object({ data: z.object(shape) });
+}
+
+/** `data.clientKey`: optional in the schema; whether it is needed depends on the credentials (auth.ts). */
+export const clientKeyField = lazy(() => z.string().optional());
+
+/** A key the caller sends back to us: a non-empty string. */
+export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));
