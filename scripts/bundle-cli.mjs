@@ -25,7 +25,7 @@ const buildId = hash.digest('hex');
 // The bundled fixtures, parsed once here, and validated with the fixture schema of this very build (see
 // src/store/yaml-parse.ts for how the cache is used). A fixture file that fails validation is left out of
 // `checked`, so the start reports its errors as for any other file.
-const { fixtureFileSchema } = await import(pathToFileURL(join(process.cwd(), 'dist/fixtures/fixtures.js')).href);
+const { fixtureFileSchema } = await import(pathToFileURL(join(process.cwd(), 'dist/fixtures/schema.js')).href);
 const cache = { build: buildId, parsed: {}, checked: {} };
 for (const name of readdirSync('fixtures').filter((f) => /\.ya?ml$/i.test(f))) {
   const text = readFileSync(join('fixtures', name), 'utf8');

@@ -1,53 +1,47 @@
 /**
- * Wires one sandbox: store, clock, ids, event bus, app and control API. The one place that knows them all;
- * nothing here is module-level, so a process can run many sandboxes side by side.
+ * Wires one sandbox: store, clock, ids, event bus, the subsystems fed by events (webhooks, outbox, journal,
+ * faults), the control service, scenarios, and the HTTP app. The one place that knows them all; nothing here is
+ * module-level, so a process can run many sandboxes side by side.
  */
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { createApp } from './http/app.js';
-import { Clock } from './core/clock.js';
 import { BUNDLED_SCENARIOS, ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config/options.js';
-import type { Services } from './domain/context.js';
-import { contractRoutes } from './http/control/contracts.js';
-import { emailRoutes } from './http/control/emails.js';
-import { type ResetResult, controlRoutes } from './http/control/index.js';
-import { faultRoutes } from './http/control/faults.js';
-import { scenarioRoutes } from './http/control/scenarios.js';
-import { Faults, type FaultView } from './faults/faults.js';
-import { parseWith } from './core/validation.js';
-import { ScenarioEngine, type ScenarioSummary, type BundledScenario } from './scenarios/engine.js';
-import { type FaultSpec, faultSpec } from './scenarios/schema.js';
-import { readStartScenarios, startSettings } from './scenarios/startup.js';
-import { answerClientError } from './http/client-error.js';
-import { recipientRoutes } from './http/control/recipients.js';
-import { requestRoutes } from './http/control/requests.js';
-import { signPageRoutes } from './http/control/sign-page.js';
-import { stateRoutes } from './http/control/state.js';
-import { ApiError, quote } from './core/errors.js';
+import { VERSION } from './config/version.js';
+import type { ResetResult, BundledScenario, Platform, ScenarioSummary } from './control/api.js';
+import { ControlService } from './control/service.js';
+import { Clock } from './core/clock.js';
 import { EventBus } from './core/event-bus.js';
 import { createIdSource } from './core/ids.js';
+import type { Services } from './domain/context.js';
+import { Faults, type FaultView } from './faults/faults.js';
+import type { FaultInput } from './control/api.js';
+import { readFixtures } from './fixtures/read.js';
+import type { FixtureFile } from './fixtures/schema.js';
+import { type SeedResult, applyFixtures } from './fixtures/seed.js';
+import { createApp } from './http/app.js';
+import { answerClientError } from './http/client-error.js';
+import { controlRoutes } from './http/control/index.js';
+import { faultGate } from './http/faults.js';
+import { lineWriter, requestLogger } from './http/request-log.js';
+import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
 import { RequestJournal } from './journal/journal.js';
 import { mountDocs } from './openapi/routes.js';
 import { Outbox } from './outbox/outbox.js';
-import { lineWriter, requestLogger } from './http/request-log.js';
-import { type FixtureFile, type SeedResult, applyFixtures, readFixtures } from './fixtures/fixtures.js';
-import { type StoreData, emptyData } from './store/records.js';
-import { SNAPSHOT_FORMAT, type Snapshot } from './store/snapshot.js';
+import { ScenarioEngine } from './scenarios/engine.js';
+import { readStartScenarios, startSettings } from './scenarios/startup.js';
+import type { Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
-import { deleteTenantRecords, restoreTenantRecords } from './store/tenant.js';
-import { isoTime } from './core/time-format.js';
-import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
-import { VERSION } from './config/version.js';
-import { webhookDeliveryRoutes } from './http/control/webhook-deliveries.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
-export type { ResetResult } from './http/control/index.js';
+export type { ResetResult } from './control/api.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
   readonly services: Services;
   readonly app: Hono;
+  /** Every control operation (control/service.ts): what /__sandbox, the library and scenarios call. */
+  readonly control: ControlService;
   /** Emails the service would have sent (decisions §9): `outbox.list({to?, contractKey?, recipientKey?, kind?})`. */
   readonly outbox: Outbox;
   /** Credentials and keys of the default platform and client (the first of the fixtures). */
@@ -66,10 +60,10 @@ export interface Sandbox {
    */
   reset(options?: { apiKey?: string | undefined }): Promise<ResetResult>;
   /** A new isolated platform account (POST /__sandbox/platforms). */
-  createPlatform(input?: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): { platformId: string; apiKey: string; secret: string };
+  createPlatform(input?: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): Platform;
   /** The whole state as one JSON-ready object (GET /__sandbox/state). */
   snapshot(): Snapshot;
-  /** Puts a snapshot back; it must already be validated (PUT /__sandbox/state validates). */
+  /** Puts a snapshot back, validated first (PUT /__sandbox/state). */
   restore(snapshot: Snapshot): Promise<void>;
   /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
   readonly scenarios: {
@@ -82,8 +76,8 @@ export interface Sandbox {
   };
   /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
   readonly faults: {
-    set(spec: FaultSpec | FaultSpec[]): string[];
-    remove(id: string): boolean;
+    set(spec: FaultInput | FaultInput[]): string[];
+    remove(id: string): void;
     clear(): number;
     list(): FaultView[];
   };
@@ -97,120 +91,49 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
-  const ids = createIdSource(config.seed);
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
   const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
-  const services: Services = { store, clock, bus, ids };
-  const outbox = new Outbox(services, { baseUrl: () => baseUrl });
+  const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
-
   const seeded: SeedResult = loaded ? defaultsFromStore(services, config) : await applyFixtures(services, fixtures, seedOptions);
   const defaults_ = {
     ...(seeded.defaultPlatform ? { apiKey: seeded.defaultPlatform.apiKey, secret: seeded.defaultPlatform.secret } : {}),
     ...(seeded.defaultClient ? { clientKey: seeded.defaultClient.clientKey, clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey } : {}),
   };
 
-  async function reset(options: { apiKey?: string | undefined } = {}): Promise<ResetResult> {
-    if (options.apiKey !== undefined) return resetPlatform(options.apiKey);
-    clock.clearTimers();
-    store.replace(emptyData());
-    // Re-seeding with the same seed gives the same keys again.
-    services.ids = createIdSource(config.seed);
-    await applyFixtures(services, fixtures, seedOptions);
-    bus.emit({ type: 'sandbox.reset' });
-    return { scope: 'all' };
-  }
-
-  /** The records the fixtures give, seeded into a scratch store (same seed, same keys as at start). */
-  async function seededData(): Promise<StoreData> {
-    const { store: scratch } = await Store.open();
-    await applyFixtures({ store: scratch, clock, bus: new EventBus(), ids: createIdSource(config.seed) }, fixtures, seedOptions);
-    return scratch.data;
-  }
-
-  async function resetPlatform(apiKey: string): Promise<ResetResult> {
-    const platform = store.platforms.where('apiKey', apiKey)[0];
-    if (!platform) throw ApiError.notFound(`No platform with apiKey "${apiKey}"`);
-    const seed = await seededData();
-    const removed = deleteTenantRecords(store, platform.platformId);
-    const restored = restoreTenantRecords(store, seed, apiKey, platform.platformId);
-    // Timers belong to their modules: each clears its own for this platform on this event.
-    bus.emit({ type: 'sandbox.reset', platformId: platform.platformId });
-    return { scope: 'platform', apiKey, platformId: platform.platformId, removed, restored };
-  }
-
-  function snapshot(): Snapshot {
-    const now = isoTime(clock.now());
-    return { format: SNAPSHOT_FORMAT, version: 1, savedAt: now, clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' }, store: structuredClone(store.data) };
-  }
-
-  async function restore(snap: Snapshot): Promise<void> {
-    clock.clearTimers();
-    store.replace(structuredClone(snap.store));
-    if (snap.clock) {
-      await clock.set(Date.parse(snap.clock.now));
-      if (snap.clock.mode === 'frozen') clock.freeze();
-      if (snap.clock.mode === 'real') clock.unfreeze();
-    }
-    // Emails, deliveries and the journal are observations of the old state: modules clear them on this event.
-    bus.emit({ type: 'sandbox.reset' });
-  }
-
-  function createPlatform(input: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined } = {}) {
-    if (input.apiKey !== undefined && store.platforms.where('apiKey', input.apiKey).length > 0) {
-      throw ApiError.conflict(`A platform with apiKey ${quote(input.apiKey)} already exists`);
-    }
-    const platform = store.platforms.insert({
-      platformId: services.ids.key(),
-      apiKey: input.apiKey ?? `pk${services.ids.key(22)}`,
-      secret: input.secret ?? `sk${services.ids.key(30)}`,
-      ...(input.name ? { name: input.name } : {}),
-      createTime: clock.now(),
-    });
-    return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
-  }
-
-  const webhooks = new WebhookDispatcher(services, {
-    timeoutMs: config.webhookTimeoutMs,
-    logLimit: config.webhookLogLimit,
-    userAgent: `esign-sandbox/${VERSION}`,
-  });
-
-  const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
+  // The subsystems fed by events: each subscribes to the bus itself.
+  const outbox = new Outbox(services, { baseUrl: () => baseUrl });
+  const webhooks = new WebhookDispatcher(services, { timeoutMs: config.webhookTimeoutMs, logLimit: config.webhookLogLimit, userAgent: `esign-sandbox/${VERSION}` });
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
+  const faults = new Faults(services, config.seed ?? 1);
   const logOut = lineWriter(process.stdout);
   const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
-  if (log) bus.on('request.completed', (event) => log(event.entry));
+  if (log) journal.onEntry(log);
 
-  const control = controlRoutes({ services, maxBodyBytes: config.maxBodyBytes, version: VERSION, startedAt: clock.now(), reset, createPlatform });
-  control.route('/requests', requestRoutes(journal));
-  control.route('/state', stateRoutes({ maxBodyBytes: config.maxBodyBytes, snapshot, restore }));
-  const faults = new Faults(services, config.seed ?? 1);
-  const scenarios = new ScenarioEngine({
+  const control = new ControlService({
     services,
-    faults,
-    bundledDir: BUNDLED_SCENARIOS,
-    seed: config.seed,
+    outbox,
     webhooks,
-    defaultPlatform: () => (defaults_.apiKey !== undefined ? store.platforms.where('apiKey', defaults_.apiKey)[0] : undefined),
-    defaultClient: () => (defaults_.clientKey !== undefined ? store.clients.get(defaults_.clientKey) : undefined),
+    faults,
+    journal,
+    version: VERSION,
+    fixtures,
+    seedOptions,
+    baseUrl: () => baseUrl,
+    defaults: defaults_,
   });
-  control.route('/scenarios', scenarioRoutes(scenarios, config.maxBodyBytes));
-  control.route('/faults', faultRoutes(faults, config.maxBodyBytes));
-  control.route('/recipients', recipientRoutes(services, config.maxBodyBytes, () => baseUrl));
-  control.route('/contracts', contractRoutes(services, () => baseUrl));
-  control.route('/emails', emailRoutes(outbox));
-  control.route('/sign', signPageRoutes(services, () => baseUrl));
-  control.route('/webhook-deliveries', webhookDeliveryRoutes(webhooks));
+  const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
+
+  const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
   const app = createApp({
-    apiGate: faults.gate(config.maxBodyBytes),
+    apiGate: faultGate(faults, config.maxBodyBytes),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
-    control,
+    control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
     middleware: [
       journal.middleware({
         skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs',
@@ -238,16 +161,19 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     config,
     services,
     app,
+    control,
     outbox,
     defaults: defaults_,
     webhooks,
     loadedFromFile: loaded,
     journal,
     tls,
-    reset,
-    createPlatform,
-    snapshot,
-    restore,
+    reset: (opts = {}) => control.reset(opts),
+    createPlatform: (input = {}) => control.createPlatform(input),
+    snapshot: () => control.snapshot(),
+    restore: async (snap) => {
+      await control.restore(snap);
+    },
     scenarios: {
       load: (nameOrYaml) => scenarios.load(nameOrYaml),
       loadFile: (path) => scenarios.loadFile(path),
@@ -256,10 +182,10 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
       engine: scenarios,
     },
     faults: {
-      set: (spec) => (Array.isArray(spec) ? spec : [spec]).map((s) => faults.add(parseWith(faultSpec(), s))),
-      remove: (id) => faults.remove(id),
-      clear: () => faults.clear(),
-      list: () => faults.list(),
+      set: (spec) => control.addFaults(spec),
+      remove: (id) => control.removeFault(id),
+      clear: () => control.clearFaults(),
+      list: () => control.faults(),
     },
     async listen() {
       let port: number;

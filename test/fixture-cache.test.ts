@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DEFAULT_FIXTURES } from '../src/config/options.js';
 import { parseWith } from '../src/core/validation.js';
-import { fixtureFileSchema } from '../src/fixtures/fixtures.js';
+import { fixtureFileSchema } from '../src/fixtures/schema.js';
 import { type YamlCache, checkedFixture, yamlKey } from '../src/fixtures/yaml-parse.js';
 import { ensureBuilt } from './cli-process.js';
 

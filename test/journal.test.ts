@@ -169,7 +169,7 @@ describe('the request log', () => {
   it('writes one line per request answered by a sandbox started with a log format', async () => {
     const lines: string[] = [];
     const logged = await testSandbox({ ...FROZEN, log: 'json' });
-    logged.sandbox.services.bus.on('request.completed', (e) => lines.push(e.entry.path));
+    logged.sandbox.journal.onEntry((e) => lines.push(e.path));
     await logged.control('/health');
     expect(lines).toEqual(['/__sandbox/health']);
     await logged.close();
@@ -195,7 +195,7 @@ describe('a journal of size 0', () => {
   it('keeps nothing, and the log still sees every request', async () => {
     const off = await testSandbox({ ...FROZEN, journalLimit: 0 });
     const seen: JournalEntry[] = [];
-    off.sandbox.services.bus.on('request.completed', (e) => seen.push(e.entry));
+    off.sandbox.journal.onEntry((e) => seen.push(e));
     await off.request('/nowhere');
     await off.control('/health');
     expect((await off.control('/requests')).body.requests).toEqual([]);

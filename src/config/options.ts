@@ -4,8 +4,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js';
-import { LOG_FORMATS, type LogFormat } from '../http/request-log.js';
 import { inTimeRange } from '../core/clock.js';
 
 export interface SandboxOptions {
@@ -73,6 +71,12 @@ export interface ResolvedConfig {
 }
 
 export const DEFAULT_PORT = 4010;
+/** How many requests the journal keeps by default (GET /__sandbox/requests). */
+export const DEFAULT_JOURNAL_LIMIT = 1000;
+
+/** The request log's formats on stdout. */
+export type LogFormat = 'pretty' | 'json' | 'none';
+export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'none'];
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 

@@ -4,24 +4,54 @@
  * and one started elsewhere without changing its assertions. Every method is async in both.
  */
 import type { ClockState } from '../core/clock.js';
-import type { ResetResult } from '../http/control/index.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
 import type { FaultView } from '../faults/faults.js';
-import type { BundledScenario, ScenarioSummary } from '../scenarios/engine.js';
-import type { faultSpec } from '../scenarios/schema.js';
+import type { faultSpec } from '../faults/spec.js';
 import type { z } from 'zod';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
-import type { inspectRecipient } from '../http/control/contracts.js';
+import type { inspectRecipient } from './views.js';
 
 export type { ClockState } from '../core/clock.js';
-export type { ResetResult } from '../http/control/index.js';
 export type { JournalEntry, JournalFilter } from '../journal/journal.js';
 export type { Snapshot } from '../store/snapshot.js';
 export type { DeliveryView } from '../webhooks/dispatcher.js';
 
 export type { Email, EmailFilter } from '../outbox/outbox.js';
+
+/** What a reset did: everything, or one platform's records (removed, and restored from the fixtures). */
+export type ResetResult = { scope: 'all' } | { scope: 'platform'; apiKey: string; platformId: string; removed: number; restored: number };
+
+/** One line of a scenario's own log. */
+export interface ScenarioLogEntry {
+  at: string;
+  cause: string;
+  what: string;
+  outcome: 'done' | 'scheduled' | 'skipped' | 'failed';
+  detail?: string;
+}
+
+/** An active scenario as the control API shows it. */
+export interface ScenarioSummary {
+  name: string;
+  description?: string;
+  source: string;
+  loadedAt: string;
+  rules: number;
+  steps: number;
+  pendingTimers: number;
+  faults: string[];
+  notes: string[];
+  log: ScenarioLogEntry[];
+}
+
+/** A scenario file bundled with the package. */
+export interface BundledScenario {
+  name: string;
+  description?: string;
+  file: string;
+}
 
 /** A recipient as the control API shows it: state, times, signature, the link of its page. */
 export type RecipientView = ReturnType<typeof inspectRecipient>;

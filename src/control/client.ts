@@ -7,14 +7,12 @@
  *   await sandbox.clock.advance('31m');
  *   const failures = await sandbox.requests({ status: '4xx' });
  */
-import type { DeliveryQuery, Health, Platform, RecipientActResult, SandboxControl } from './api.js';
+import type { BundledScenario, DeliveryQuery, Health, Platform, RecipientActResult, ResetResult, SandboxControl, ScenarioSummary } from './api.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
 import type { FaultView } from '../faults/faults.js';
-import type { BundledScenario, ScenarioSummary } from '../scenarios/engine.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
 import { SandboxControlError } from './api.js';
 import { type ClockState, monotonicNow } from '../core/clock.js';
-import type { ResetResult } from '../http/control/index.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';
 

@@ -296,3 +296,10 @@ export function parseDuration(input: string | number): number | undefined {
   }
   return matched === text.length && matched > 0 ? total : undefined;
 }
+
+/** Milliseconds of a duration already checked by a schema (core/schemas.ts `duration`). */
+export function durationMs(value: string | number): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new Error(`unreadable duration ${String(value)}`);
+  return ms;
+}

@@ -2,7 +2,6 @@
  * Events the service emits (decisions §7), carried on the sandbox's internal bus. The webhook dispatcher,
  * the outbox and scenario rules subscribe to the bus; request handlers never call them directly.
  */
-import type { JournalEntry } from '../journal/journal.js';
 
 export const CONTRACT_EVENT_TYPES = [
   'contract.created',
@@ -50,7 +49,6 @@ export interface ContractEvent {
 export type InternalEvent =
   | { type: 'sandbox.reset'; platformId?: string }
   | { type: 'webhook.deleted'; platformId: string; webhookKey: string }
-  | { type: 'recipient.notified'; platformId: string; contractKey: string; clientKey: string; recipientKey: string; cause?: string }
-  | { type: 'request.completed'; entry: JournalEntry };
+  | { type: 'recipient.notified'; platformId: string; contractKey: string; clientKey: string; recipientKey: string; cause?: string };
 
 export type BusEvent = ContractEvent | InternalEvent;

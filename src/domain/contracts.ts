@@ -26,6 +26,8 @@ export function recordHistory(ctx: OpContext, contract: ContractRecord, entry: O
 }
 
 export interface NewContract {
+  /** A fixed key (fixtures and scenarios); generated when absent. */
+  contractKey?: string | undefined;
   name: string;
   value?: string | undefined;
   templateKey?: string | undefined;
@@ -41,7 +43,7 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     value = template.value;
   }
   const contract = ctx.store.contracts.insert({
-    contractKey: ctx.ids.key(),
+    contractKey: input.contractKey ?? ctx.ids.key(),
     clientKey: client.clientKey,
     platformId: client.platformId,
     userKey: input.userKey,

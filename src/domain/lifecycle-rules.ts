@@ -46,6 +46,12 @@ export function hasSeen(recipient: Pick<RecipientRecord, 'state'>): boolean {
   return recipient.state === 'seen' || isDone(recipient);
 }
 
+/** Every signer has signed (and there is at least one): the contract is fully signed (decisions §6). */
+export function allSigned(recipients: readonly Pick<RecipientRecord, 'action' | 'state'>[]): boolean {
+  const signers = recipients.filter((r) => r.action === 'sign');
+  return signers.length > 0 && signers.every((r) => r.state === 'signed');
+}
+
 /** `view` recipients never hold up the order (decisions §6). */
 export function blocksOrder(recipient: Pick<RecipientRecord, 'action' | 'state'>): boolean {
   return recipient.action !== 'view' && !isDone(recipient);

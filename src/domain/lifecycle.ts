@@ -22,6 +22,7 @@ import {
   VERBS,
   type Verb,
   advanceStatus,
+  allSigned,
   hasSeen,
   hasTurn,
   isDone,
@@ -29,7 +30,8 @@ import {
   verbKind,
 } from './lifecycle-rules.js';
 import { specialKey } from './placeholders.js';
-import { recipientsOf } from './recipients.js';
+import { type RecipientFields, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from './recipients.js';
+import { checkSignature, generatedSignature } from './signatures.js';
 
 type Emit = () => void;
 
@@ -125,6 +127,25 @@ export function recipientsChanged(ctx: OpContext, contract: ContractRecord, entr
   run(emits);
 }
 
+/** Changes one recipient of an open contract (recipient `update`); the turn may move as a result. */
+export function changeRecipient(ctx: OpContext, contract: ContractRecord, recipientKey: string, fields: RecipientFields): RecipientRecord {
+  assertOpen(contract, 'change recipients');
+  const current = findRecipient(ctx, contract, recipientKey);
+  assertKeepsFullySigned(contract, { current: current.action, action: fields.action });
+  const recipient = updateRecipient(ctx, current, fields);
+  const changed = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
+  recipientsChanged(ctx, contract, { event: 'recipient_updated', recipientKey, detail: { changed } });
+  return recipient;
+}
+
+/** Removes one recipient of an open contract (recipient `delete`); the contract may now be complete. */
+export function removeRecipient(ctx: OpContext, contract: ContractRecord, recipientKey: string): void {
+  assertOpen(contract, 'change recipients');
+  const recipient = findRecipient(ctx, contract, recipientKey);
+  deleteRecipient(ctx, recipient);
+  recipientsChanged(ctx, contract, { event: 'recipient_deleted', recipientKey: recipient.recipientKey });
+}
+
 /**
  * A fully signed contract stays fully signed: it takes no new `sign` recipient (a new recipient's role defaults to
  * sign) and no recipient changes its role to sign. Viewers, approvers and lockers may still be added.
@@ -154,8 +175,7 @@ function settle(ctx: OpContext, contract: ContractRecord, emits: Emit[], options
       recordHistory(ctx, contract, { event: 'viewed', recipientKey: r.recipientKey, status: contract.status });
     }
   }
-  const signers = recipientsOf(ctx, contract.contractKey).filter((r) => r.action === 'sign');
-  if (contract.status !== STATUS.fullySigned && signers.length > 0 && signers.every((r) => r.state === 'signed')) {
+  if (contract.status !== STATUS.fullySigned && allSigned(recipientsOf(ctx, contract.contractKey))) {
     const status = step(ctx, contract, { event: 'fully_signed' }, STATUS.fullySigned);
     emits.push(() => emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(contract, status)));
   }
@@ -222,37 +242,4 @@ function fillSpecialPlaceholders(ctx: OpContext, recipient: RecipientRecord): vo
     const key = specialKey(recipient.recipientKey, code);
     if (ctx.store.placeholders.has(key)) ctx.store.placeholders.update(key, { value: values[code], changeTime: now });
   }
-}
-
-const IMAGE_DATA_URI = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
-export const MAX_TEXT_SIGNATURE = 200;
-
-/** A signature is a short text, or an image as a base64 data URI. */
-export function checkSignature(signature: string): string {
-  if (signature.startsWith('data:')) {
-    if (!IMAGE_DATA_URI.test(signature)) {
-      throw ApiError.badRequest('signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image', [
-        { path: 'signature', message: 'Not an image data URI' },
-      ]);
-    }
-    return signature;
-  }
-  const text = signature.trim();
-  if (text.length === 0 || text.length > MAX_TEXT_SIGNATURE || /[\r\n]/.test(text)) {
-    throw ApiError.badRequest(`signature: a text signature is one line of 1 to ${MAX_TEXT_SIGNATURE} characters`, [
-      { path: 'signature', message: 'Not a text signature' },
-    ]);
-  }
-  return text;
-}
-
-/** The stand-in signature when none is given: the recipient's name as an SVG image (deterministic). */
-export function generatedSignature(recipient: Pick<RecipientRecord, 'fullname' | 'email'>): string {
-  const name = escapeXml(recipient.fullname || recipient.email || 'Signed');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80"><text x="10" y="52" font-family="cursive" font-size="32">${name}</text></svg>`;
-  return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
 }

@@ -2,8 +2,9 @@
  * Placeholders of contracts and templates. Every recipient gets four special placeholders, keyed
  * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature.
  */
+import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
-import type { ClientRecord, ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
+import type { ClientRecord, ContractRecord, InsertionRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
 export const SPECIAL_TYPES = {
   1: 'Date signed',
@@ -91,4 +92,49 @@ export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client:
     if (p.isSpecial) continue;
     addPlaceholder(ctx, to, client, { name: p.name, value: '' });
   }
+}
+
+/** Where one special placeholder goes: insertion items added, or updated when their `id` exists. */
+export interface Placement {
+  placeholderKey: string;
+  specialType: number;
+  insertion?: Partial<InsertionRecord>[] | undefined;
+}
+
+/**
+ * Places special placeholders (insertions in a PDF contract). Every item is checked before any is written, so a bad
+ * item leaves the contract unchanged. `path` names the list in error messages. Returns the last one placed.
+ */
+export function placeSpecialPlaceholders(ctx: OpContext, contract: ContractRecord, items: Placement[], path: string): PlaceholderRecord {
+  const targets = items.map((item, i) => {
+    const p = ctx.store.placeholders.get(item.placeholderKey);
+    if (!p || p.contractKey !== contract.contractKey || !p.isSpecial) {
+      throw ApiError.notFound(`Placeholder ${quote(item.placeholderKey)} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`);
+    }
+    if (p.specialType !== item.specialType) {
+      throw ApiError.badRequest(`specialType ${item.specialType} does not match placeholder ${p.placeholderKey} (type ${p.specialType})`, [
+        { path: `${path}.${i}.specialType`, message: `Must be ${p.specialType}` },
+      ]);
+    }
+    return p;
+  });
+  const now = ctx.clock.now();
+  let last = targets[0]!;
+  items.forEach((item, i) => {
+    const p = targets[i]!;
+    const insertions: InsertionRecord[] = p.insertion.map((x) => ({ ...x }));
+    for (const raw of item.insertion ?? []) {
+      const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
+      const existing = fields.id !== undefined ? insertions.find((x) => x.id === fields.id) : undefined;
+      if (existing) Object.assign(existing, fields);
+      else insertions.push({ ...fields, id: fields.id ?? nextInsertionId(insertions) });
+    }
+    last = ctx.store.placeholders.update(p.placeholderKey, { insertion: insertions, changeTime: now });
+  });
+  return last;
+}
+
+function nextInsertionId(insertions: InsertionRecord[]): string {
+  const numeric = insertions.map((x) => Number(x.id)).filter(Number.isFinite);
+  return String((numeric.length ? Math.max(...numeric) : 0) + 1);
 }

@@ -6,19 +6,17 @@
  * --seed, else 1, and the fault's id), so the same requests hit the same faults on every run, whatever else
  * the sandbox does with its own random numbers.
  *
- * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
- * It is the one place besides clock.ts that arms a wall-clock timer, on purpose.
+ * This file keeps the faults and decides what a request meets; http/faults.ts applies that to the request.
  */
-import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { seededRandom } from '../core/ids.js';
-import { type FaultSpec, durationMs } from '../scenarios/schema.js';
+import { durationMs } from '../core/clock.js';
+import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
 import { globMatches } from '../core/glob.js';
-import { readBodyText } from '../http/body.js';
 import { operationOf } from '../core/operation.js';
 
 export interface FaultView {
@@ -124,23 +122,20 @@ export class Faults {
     }));
   }
 
-  /**
-   * What runs on every /api request before its handler (app.ts): `undefined` when no fault applies, else a
-   * promise that resolves once the fault's latency has passed or rejects with the fault's answer. Not a Hono
-   * middleware: with no fault set (the usual case) a request costs one length check, not a middleware level.
-   * Bodies are read within `maxBodyBytes`.
-   */
-  gate(maxBodyBytes: number): ApiGate {
-    return (c) => (this.active.length === 0 ? undefined : this.apply(c, maxBodyBytes));
+  /** Whether any fault could hit a request to this path, and whether deciding needs the request's body. */
+  interest(path: string): { any: boolean; needsBody: boolean } {
+    const candidates = this.candidates(path);
+    return { any: candidates.length > 0, needsBody: candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined) };
   }
 
-  private async apply(c: Context, maxBodyBytes: number): Promise<void> {
-    const candidates = this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, c.req.path)));
-    if (candidates.length === 0) return;
-    const needsBody = candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined);
-    const body = needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
-    let latency = 0;
-    for (const fault of candidates) {
+  /**
+   * Counts one /api request against every fault that matches it and says what happens to it: added latency, the id
+   * of the last fault that hit, and the refusal of the first fault with a status (which ends the count).
+   */
+  decide(path: string, body: unknown): FaultDecision {
+    let latencyMs = 0;
+    let hit: string | undefined;
+    for (const fault of this.candidates(path)) {
       const { action, client } = fault.spec.match;
       if (action !== undefined && operationOf(body) !== action) continue;
       if (client !== undefined && clientKeyOf(body) !== client) continue;
@@ -148,24 +143,38 @@ export class Faults {
       if (fault.seen <= (fault.spec.after ?? 0)) continue;
       if (fault.spec.probability !== undefined && !(fault.random() < fault.spec.probability)) continue;
       fault.hits++;
-      c.header('X-Sandbox-Fault', fault.id);
-      if (fault.spec.latency !== undefined) latency += durationMs(fault.spec.latency);
-      if (fault.spec.status !== undefined) {
-        await sleep(latency);
-        const retryAfter = retryAfterOf(fault.spec);
-        const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
-        throw new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
-          'X-Sandbox-Fault': fault.id,
-          ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
-        });
-      }
+      hit = fault.id;
+      if (fault.spec.latency !== undefined) latencyMs += durationMs(fault.spec.latency);
+      if (fault.spec.status !== undefined) return { latencyMs, hit, refusal: refusal(fault) };
     }
-    await sleep(latency);
+    return { latencyMs, ...(hit !== undefined ? { hit } : {}) };
+  }
+
+  private candidates(path: string): ActiveFault[] {
+    return this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, path)));
+  }
+
+  get size(): number {
+    return this.active.length;
   }
 }
 
-/** Runs before an /api handler: nothing to wait for, or a promise to await (it may reject with an ApiError). */
-export type ApiGate = (c: Context) => Promise<void> | undefined;
+export interface FaultDecision {
+  latencyMs: number;
+  /** The last fault that hit (the X-Sandbox-Fault header). */
+  hit?: string;
+  /** The answer of a fault with a status. */
+  refusal?: ApiError;
+}
+
+function refusal(fault: ActiveFault): ApiError {
+  const retryAfter = retryAfterOf(fault.spec);
+  const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status!] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
+  return new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
+    'X-Sandbox-Fault': fault.id,
+    ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),
+  });
+}
 
 function exhausted(f: ActiveFault): boolean {
   return f.spec.times !== undefined && f.hits >= f.spec.times;
@@ -174,23 +183,6 @@ function exhausted(f: ActiveFault): boolean {
 function retryAfterOf(spec: FaultSpec): number | undefined {
   if (spec.retryAfter !== undefined) return spec.retryAfter;
   return spec.status === 429 || spec.status === 503 ? 1 : undefined;
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
-}
-
-/**
- * The body as JSON, or `undefined` when it is not JSON. Read through the shared body reader, which keeps the text
- * for the router, so the body is read once. Size and cut-off refusals propagate: the router would answer the same.
- */
-async function peekBody(request: Request, maxBodyBytes: number): Promise<unknown> {
-  const text = await readBodyText(request, maxBodyBytes);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function clientKeyOf(body: unknown): string | undefined {

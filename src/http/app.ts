@@ -4,7 +4,7 @@
  * connection), and the process stays up.
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { ApiGate } from '../faults/faults.js';
+import type { ApiGate } from './faults.js';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { mountResource } from './router.js';

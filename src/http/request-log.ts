@@ -1,12 +1,10 @@
 /**
- * The request log on stdout: one line per answered request, read from the journal's `request.completed`
- * events (so it is redacted the same way). `pretty` is for people at a terminal, `json` is one JSON object per
+ * The request log on stdout: one line per answered request, heard from the journal (`onEntry`) (so it is redacted the same way). `pretty` is for people at a terminal, `json` is one JSON object per
  * line for log collectors, `none` prints nothing.
  */
+import type { LogFormat } from '../config/options.js';
 import type { JournalEntry } from '../journal/journal.js';
 
-export type LogFormat = 'pretty' | 'json' | 'none';
-export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'none'];
 
 export interface RequestLogOptions {
   format: LogFormat;

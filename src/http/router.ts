@@ -3,11 +3,12 @@
  * → validation → client → handler. Every refusal on the way is an ApiError, rendered by app.ts.
  */
 import type { Hono } from 'hono';
-import { authenticate, requirePlatformPrincipal, resolveClient } from './auth.js';
+import { authenticate, requirePlatformPrincipal } from './auth.js';
+import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
-import { ApiError, quote } from '../core/errors.js';
-import type { ApiGate } from '../faults/faults.js';
-import { RawJson, type ResourceSpec } from '../resources/action.js';
+import { ApiError } from '../core/errors.js';
+import type { ApiGate } from './faults.js';
+import { RawJson, type ResourceSpec, matchOperation, wireName } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
 
@@ -46,7 +47,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       const clientKey = action.clientKey
         ? action.clientKey.of(input)
         : ((input as { data?: { clientKey?: string } }).data?.clientKey);
-      ctx.client = resolveClient(ctx, ctx.principal, clientKey, action.clientKey?.path);
+      ctx.client = clientFor(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx);
@@ -60,9 +61,6 @@ function describeAction(resource: ResourceSpec, name: string): string {
   return `${wireName(resource, name)} on ${resource.path}`;
 }
 
-function wireName(resource: ResourceSpec, name: string): string {
-  return resource.actions[name]?.wireName ?? name;
-}
 
 function selectAction(resource: ResourceSpec, body: Record<string, unknown>, wireNames: Map<string, string>): string {
   const name = resource.select ? resource.select(body) : selectByData(resource, body, wireNames);
@@ -89,24 +87,4 @@ function actionsByWireName(resource: ResourceSpec): Map<string, string> {
   const names = new Map<string, string>();
   for (const name of Object.keys(resource.actions)) if (!names.has(wireName(resource, name))) names.set(wireName(resource, name), name);
   return names;
-}
-
-/** Finds the action whose wire name is `value`, or answers 400 naming the valid ones. */
-export function matchOperation(resource: ResourceSpec, value: unknown, path: string): string {
-  const names = Object.keys(resource.actions);
-  const valid = [...new Set(names.map((n) => wireName(resource, n)))];
-  const field = path.split('.').pop()!;
-  const label = field === 'type' ? 'type' : 'action';
-  if (typeof value !== 'string' || value === '') {
-    throw ApiError.badRequest(`${path} is required; valid ${label}s for ${resource.path}: ${valid.join(', ')}`, [
-      { path, message: value === undefined ? 'Required' : `Must be one of: ${valid.join(', ')}` },
-    ]);
-  }
-  const name = names.find((n) => wireName(resource, n) === value);
-  if (!name) {
-    throw ApiError.badRequest(`Unknown ${label} ${quote(value)} for ${resource.path}; valid ${label}s: ${valid.join(', ')}`, [
-      { path, message: `Must be one of: ${valid.join(', ')}` },
-    ]);
-  }
-  return name;
 }

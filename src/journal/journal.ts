@@ -4,6 +4,7 @@
  * the journal holds at most `limit` entries (oldest dropped first) and each body at most MAX_BODY_CHARS, so
  * memory stays bounded however long the sandbox runs.
  */
+import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
 import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
@@ -12,7 +13,6 @@ import { rememberedBodyText } from '../core/body-text.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
 
-export const DEFAULT_JOURNAL_LIMIT = 1000;
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
 export const REDACTED = '[redacted]';
@@ -107,6 +107,13 @@ export class RequestJournal {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
   }
 
+  /** Hears every entry as it is recorded (the request log on stdout): redacted, like the journal shows it. */
+  onEntry(listener: (entry: JournalEntry) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private readonly listeners: ((entry: JournalEntry) => void)[] = [];
+
   get size(): number {
     return this.count;
   }
@@ -179,7 +186,7 @@ export class RequestJournal {
       if (requestBody instanceof Promise) requestBody = await requestBody;
       const responseBody = keepBodies || status >= 400 ? captured(sent) : undefined;
       const id = this.nextId++;
-      const log = this.services.bus.hasListeners('request.completed');
+      const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
       const url = c.req.url;
       const mark = url.indexOf('?');
@@ -196,7 +203,10 @@ export class RequestJournal {
       // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
       this.bytes.write(stored, this.olderEntries, c.req.path, mark >= 0 ? url.slice(mark + 1) : '', rawHeaders(c.env, headers), textOf(requestBody), textOf(responseBody));
       // Built for the log and not kept: kept, every logged request's view would live as long as its entry.
-      if (log) this.services.bus.emit({ type: 'request.completed', entry: this.buildView(stored) });
+      if (log) {
+        const entry = this.buildView(stored);
+        for (const listener of this.listeners) listener(entry);
+      }
     };
   }
 

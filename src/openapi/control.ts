@@ -3,13 +3,8 @@
  * control routes validate with; a test checks that every control route mounted on the app is listed here.
  */
 import { z } from 'zod';
-import { advanceBody, setBody } from '../http/control/clock.js';
-import { expireBody, platformBody, resetBody } from '../http/control/index.js';
-import { actBody } from '../http/control/recipients.js';
-import { loadBody } from '../http/control/scenarios.js';
-import { faultSpec } from '../scenarios/schema.js';
-import { journalQuery } from '../http/control/requests.js';
-import { filterQuery as deliveryQuery } from '../http/control/webhook-deliveries.js';
+import { actBody, advanceBody, deliveryQuery, expireBody, journalQuery, loadBody, platformBody, resetBody, setBody } from '../control/schemas.js';
+import { faultSpec } from '../faults/spec.js';
 import { snapshotSchema } from '../store/snapshot.js';
 
 export interface ControlOperation {

@@ -10,6 +10,8 @@ import type { Services } from '../domain/context.js';
 import type { ContractEvent } from '../core/events.js';
 import type { RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
+import { allSigned } from '../domain/lifecycle-rules.js';
+import { recipientLink } from '../domain/links.js';
 import { type EmailKind, REQUEST_KIND, defaultMessage, noticeSubject, noticeText, requestSubject, requestText, senderName } from './messages.js';
 
 export const DEFAULT_OUTBOX_CAP = 10_000;
@@ -46,11 +48,6 @@ export interface EmailFilter {
 interface Stored {
   platformId: string;
   email: Email;
-}
-
-/** The link a request email carries (a stable scheme: later pages keep it). */
-export function recipientLink(baseUrl: string, recipientKey: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/__sandbox/sign/${encodeURIComponent(recipientKey)}`;
 }
 
 export class Outbox {
@@ -148,7 +145,7 @@ export class Outbox {
     // A user without an address gets nothing: the service would have nowhere to send it.
     if (!user?.email) return;
     const recipient: RecipientRecord | undefined = event.data.recipientKey ? store.recipients.get(event.data.recipientKey) : undefined;
-    const fullySigned = role === 'sign' && store.recipients.where('contract', contract.contractKey).every((r) => r.action !== 'sign' || r.state === 'signed');
+    const fullySigned = role === 'sign' && allSigned(store.recipients.where('contract', contract.contractKey));
     this.capture(event.platformId, {
       kind: role === 'sign' ? 'contract_signed' : 'contract_approved',
       to: user.email,

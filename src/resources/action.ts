@@ -3,6 +3,7 @@
  * truth for validation and, later, the OpenAPI document), who may call it, and a thin handler.
  */
 import { z } from 'zod';
+import { ApiError, quote } from '../core/errors.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { lazy } from '../core/lazy.js';
 
@@ -130,3 +131,28 @@ export const clientKeyField = lazy(() => z.string().optional());
 
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));
+
+/** The `action`/`type` value a caller sends for the action named `name` in the table. */
+export function wireName(resource: ResourceSpec, name: string): string {
+  return resource.actions[name]?.wireName ?? name;
+}
+
+/** Finds the action whose wire name is `value`, or answers 400 naming the valid ones. */
+export function matchOperation(resource: ResourceSpec, value: unknown, path: string): string {
+  const names = Object.keys(resource.actions);
+  const valid = [...new Set(names.map((n) => wireName(resource, n)))];
+  const field = path.split('.').pop()!;
+  const label = field === 'type' ? 'type' : 'action';
+  if (typeof value !== 'string' || value === '') {
+    throw ApiError.badRequest(`${path} is required; valid ${label}s for ${resource.path}: ${valid.join(', ')}`, [
+      { path, message: value === undefined ? 'Required' : `Must be one of: ${valid.join(', ')}` },
+    ]);
+  }
+  const name = names.find((n) => wireName(resource, n) === value);
+  if (!name) {
+    throw ApiError.badRequest(`Unknown ${label} ${quote(value)} for ${resource.path}; valid ${label}s: ${valid.join(', ')}`, [
+      { path, message: `Must be one of: ${valid.join(', ')}` },
+    ]);
+  }
+  return name;
+}

@@ -1,14 +1,12 @@
 /**
  * POST /api/client: create (platform credentials) and read. Creating a client also creates its users; the
- * first is the default user. With no users given, one default user is made from the client's own name and
- * email (the service always has a default user to fall back on when `userKey` is omitted).
+ * first is the default user (domain/clients.ts).
  */
 import { z } from 'zod';
-import type { OpContext } from '../domain/context.js';
 import { requireClient } from '../domain/context.js';
-import { ApiError } from '../core/errors.js';
+import { createClient } from '../domain/clients.js';
 import { type ResourceSpec, dataBody, defineAction, keyField, reply } from './action.js';
-import type { ClientRecord, UserRecord } from '../store/records.js';
+import type { ClientRecord } from '../store/records.js';
 import { sqlTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
 
@@ -22,41 +20,7 @@ const clientInput = lazy(() => z.object({
   users: z.array(userInput()).max(1000).optional(),
 }));
 
-export type ClientInput = z.infer<ReturnType<typeof clientInput>>;
-
-export function createClient(input: ClientInput, ctx: OpContext & { platformId: string }): { client: ClientRecord; users: UserRecord[] } {
-  const now = ctx.clock.now();
-  const client = ctx.store.clients.insert({
-    clientKey: ctx.ids.key(),
-    platformId: ctx.platformId,
-    ...pick(input, ['fullname', 'email', 'organization', 'customKey']),
-    notification: { approved: true, signed: true },
-    createTime: now,
-    changeTime: now,
-  });
-  const wanted = input.users?.length ? input.users : [{ fullname: input.fullname, email: input.email }];
-  const users = wanted.map((u, i) =>
-    ctx.store.users.insert({
-      userKey: ctx.ids.key(),
-      clientKey: client.clientKey,
-      platformId: ctx.platformId,
-      ...pick(u, ['fullname', 'email', 'customKey']),
-      default: i === 0,
-      createTime: now,
-      changeTime: now,
-    }),
-  );
-  return { client, users };
-}
-
-/** Copies only the fields that are set, so absent fields stay absent in the record. */
-export function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out;
-}
-
-export function clientView(client: ClientRecord) {
+function clientView(client: ClientRecord) {
   return {
     createTime: sqlTime(client.createTime),
     changeTime: sqlTime(client.changeTime),
@@ -89,7 +53,7 @@ export const clientResource: ResourceSpec = {
         },
       },
       handle(input, ctx) {
-        const { client, users } = createClient(input.data.client, { ...ctx, platformId: ctx.principal!.platformId });
+        const { client, users } = createClient(ctx, ctx.principal!.platformId, input.data.client);
         return reply(201, 'Client created', {
           client: {
             createTime: sqlTime(client.createTime),
@@ -115,15 +79,3 @@ export const clientResource: ResourceSpec = {
     }),
   },
 };
-
-export function defaultUser(ctx: OpContext, clientKey: string, userKey: string | undefined): UserRecord {
-  if (userKey !== undefined) {
-    const user = ctx.store.users.get(userKey);
-    if (!user || user.clientKey !== clientKey) throw ApiError.notFound('User not found');
-    return user;
-  }
-  const users = ctx.store.users.where('client', clientKey);
-  const user = users.find((u) => u.default) ?? users[0];
-  if (!user) throw ApiError.conflict('The client has no users; create the client with at least one user');
-  return user;
-}

@@ -6,8 +6,8 @@ import { archiveContract, createContract, findContract } from '../domain/contrac
 import { LIST_SEPARATOR, type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from './action.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { defaultUser } from './client.js';
-import { sendToRecipients } from './recipient.js';
+import { ownerUser } from '../domain/users.js';
+import { sendToRecipients } from '../domain/sending.js';
 import { recipientList } from './recipient-fields.js';
 
 const LIST_ROW = 'listRow';
@@ -64,7 +64,7 @@ export const contractResource: ResourceSpec = {
       },
       handle(input, ctx) {
         const client = requireClient(ctx);
-        const user = defaultUser(ctx, client.clientKey, input.data.userKey);
+        const user = ownerUser(ctx, client.clientKey, input.data.userKey);
         // A new contract has no recipients yet, so an item naming one is refused before anything is created.
         if (input.data.recipients?.some((r) => r.recipientKey !== undefined)) throw ApiError.notFound('Recipient not found');
         const contract = createContract(ctx, client, { ...input.data.contract, userKey: user.userKey });

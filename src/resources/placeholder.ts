@@ -2,10 +2,8 @@
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
-import { type SpecialType, addPlaceholder } from '../domain/placeholders.js';
-import { ApiError, quote } from '../core/errors.js';
+import { addPlaceholder, placeSpecialPlaceholders } from '../domain/placeholders.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
-import type { InsertionRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
 
@@ -105,34 +103,7 @@ export const placeholderResource: ResourceSpec = {
         const client = requireClient(ctx);
         const contract = findContract(ctx, client, input.data.contractKey);
         assertOpen(contract, 'change placeholders');
-        // Validate every item before writing any, so a bad item leaves the contract unchanged.
-        const targets = input.data.placeholders.map((item, i) => {
-          const p = ctx.store.placeholders.get(item.placeholderKey);
-          if (!p || p.contractKey !== contract.contractKey || !p.isSpecial) {
-            throw ApiError.notFound(
-              `Placeholder ${quote(item.placeholderKey)} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`,
-            );
-          }
-          if (p.specialType !== item.specialType) {
-            throw ApiError.badRequest(`specialType ${item.specialType} does not match placeholder ${p.placeholderKey} (type ${p.specialType})`, [
-              { path: `data.placeholders.${i}.specialType`, message: `Must be ${p.specialType}` },
-            ]);
-          }
-          return p;
-        });
-        const now = ctx.clock.now();
-        let last = targets[0]!;
-        input.data.placeholders.forEach((item, i) => {
-          const p = targets[i]!;
-          const insertions: InsertionRecord[] = p.insertion.map((x) => ({ ...x }));
-          for (const raw of item.insertion ?? []) {
-            const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
-            const existing = fields.id !== undefined ? insertions.find((x) => x.id === fields.id) : undefined;
-            if (existing) Object.assign(existing, fields);
-            else insertions.push({ ...fields, id: fields.id ?? nextInsertionId(insertions) });
-          }
-          last = ctx.store.placeholders.update(p.placeholderKey, { insertion: insertions, changeTime: now, specialType: item.specialType as SpecialType });
-        });
+        const last = placeSpecialPlaceholders(ctx, contract, input.data.placeholders, 'data.placeholders');
         return reply(
           201,
           'Placeholder updated',
@@ -143,8 +114,3 @@ export const placeholderResource: ResourceSpec = {
     }),
   },
 };
-
-function nextInsertionId(insertions: InsertionRecord[]): string {
-  const numeric = insertions.map((x) => Number(x.id)).filter(Number.isFinite);
-  return String((numeric.length ? Math.max(...numeric) : 0) + 1);
-}

@@ -1,35 +1,14 @@
 /** POST /api/recipient: list, send, update, delete. */
 import { z } from 'zod';
-import type { OpContext } from '../domain/context.js';
 import { requireClient } from '../domain/context.js';
-import { assertOpen, findContract } from '../domain/contracts.js';
-import { assertKeepsFullySigned, recipientsChanged, sendContract } from '../domain/lifecycle.js';
-import { addRecipient, assertChangeable, changesRecipient, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from '../domain/recipients.js';
+import { findContract } from '../domain/contracts.js';
+import { changeRecipient, removeRecipient } from '../domain/lifecycle.js';
+import { recipientsOf } from '../domain/recipients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
-import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { defaultUser } from './client.js';
-import { type RecipientItem, recipientList, recipientUpdate } from './recipient-fields.js';
-
-/** Adds new recipients and updates named ones, then sends (shared by contract create-and-send). */
-export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items: RecipientItem[]): void {
-  const client = requireClient(ctx);
-  assertOpen(contract, 'be sent');
-  // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
-  const existing = items.map((item) => (item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined));
-  const changes = items.map(({ recipientKey: _key, clientKey: _client, ...fields }) => fields);
-  items.forEach((item, i) => assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action }));
-  // Naming a recipient exactly as it is changes nothing, so a re-send may repeat recipients that have acted.
-  existing.forEach((current, i) => {
-    if (current && changesRecipient(current, changes[i]!)) assertChangeable(current, 'be changed');
-  });
-  items.forEach((_item, i) => {
-    const current = existing[i];
-    if (!current) addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, changes[i]!);
-    else if (changesRecipient(current, changes[i]!)) updateRecipient(ctx, current, changes[i]!);
-  });
-  sendContract(ctx, ctx.store.contracts.get(contract.contractKey)!);
-}
+import { ownerUser } from '../domain/users.js';
+import { sendToRecipients } from '../domain/sending.js';
+import { recipientList, recipientUpdate } from './recipient-fields.js';
 
 export const recipientResource: ResourceSpec = {
   path: '/api/recipient',
@@ -73,7 +52,7 @@ export const recipientResource: ResourceSpec = {
       },
       handle(input, ctx) {
         const client = requireClient(ctx);
-        if (input.data.userKey !== undefined) defaultUser(ctx, client.clientKey, input.data.userKey);
+        if (input.data.userKey !== undefined) ownerUser(ctx, client.clientKey, input.data.userKey);
         const contract = findContract(ctx, client, input.data.contractKey);
         sendToRecipients(ctx, contract, input.data.recipients ?? []);
         return reply(200, 'Contract sent', { result: true });
@@ -90,13 +69,8 @@ export const recipientResource: ResourceSpec = {
       }),
       example: { data: { action: 'update', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 } } },
       handle(input, ctx) {
-        const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
-        assertOpen(contract, 'change recipients');
         const { recipientKey, clientKey: _client, ...fields } = input.data.recipient;
-        const current = findRecipient(ctx, contract, recipientKey);
-        assertKeepsFullySigned(contract, { current: current.action, action: fields.action });
-        const recipient = updateRecipient(ctx, current, fields);
-        recipientsChanged(ctx, contract, { event: 'recipient_updated', recipientKey, detail: { changed: Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined) } });
+        const recipient = changeRecipient(ctx, findContract(ctx, requireClient(ctx), input.data.contractKey), recipientKey, fields);
         return reply(201, 'Recipient updated', { recipient: { changeTime: isoTime(recipient.changeTime) } });
       },
     }),
@@ -111,11 +85,7 @@ export const recipientResource: ResourceSpec = {
       }),
       example: { data: { action: 'delete', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>' } } },
       handle(input, ctx) {
-        const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
-        assertOpen(contract, 'change recipients');
-        const recipient = findRecipient(ctx, contract, input.data.recipient.recipientKey);
-        deleteRecipient(ctx, recipient);
-        recipientsChanged(ctx, contract, { event: 'recipient_deleted', recipientKey: recipient.recipientKey });
+        removeRecipient(ctx, findContract(ctx, requireClient(ctx), input.data.contractKey), input.data.recipient.recipientKey);
         return reply(200, 'Recipient deleted', { result: true });
       },
     }),

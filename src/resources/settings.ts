@@ -1,6 +1,7 @@
 /** POST /api/settings: email notifications per client. This endpoint selects by `data.type`, not `action`. */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
+import { updateNotifications } from '../domain/clients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
 
 export const settingsResource: ResourceSpec = {
@@ -19,12 +20,7 @@ export const settingsResource: ResourceSpec = {
       }),
       example: { data: { type: 'email_notifications', notification: { approved: false, signed: false } } },
       handle(input, ctx) {
-        const client = requireClient(ctx);
-        const { approved, signed } = input.data.notification;
-        ctx.store.clients.update(client.clientKey, {
-          notification: { approved: approved ?? client.notification.approved, signed: signed ?? client.notification.signed },
-          changeTime: ctx.clock.now(),
-        });
+        updateNotifications(ctx, requireClient(ctx), input.data.notification);
         return reply(201, 'Settings updated');
       },
     }),

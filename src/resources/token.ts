@@ -4,25 +4,15 @@
  * and authenticate with a platform token.
  */
 import { z } from 'zod';
-import { TOKEN_LIFETIME_SECONDS } from '../http/auth.js';
-import type { OpContext, Principal } from '../domain/context.js';
+import { findClient } from '../domain/clients.js';
+import { TOKEN_LIFETIME_SECONDS, issuePlatformToken, issueToken, revokeToken } from '../domain/tokens.js';
+import type { Principal } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
-import { type ResourceSpec, defineAction, keyField, reply } from './action.js';
-import { matchOperation } from '../http/router.js';
-import type { TokenKind, TokenRecord } from '../store/records.js';
+import { type ResourceSpec, defineAction, keyField, matchOperation, reply } from './action.js';
+import type { TokenRecord } from '../store/records.js';
 
-function issueToken(ctx: OpContext, kind: TokenKind, platformId: string, clientKey?: string) {
-  const now = ctx.clock.now();
-  const token: TokenRecord = {
-    token: ctx.ids.key(48),
-    kind,
-    platformId,
-    ...(clientKey !== undefined ? { clientKey } : {}),
-    issuedAt: now,
-    expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000,
-  };
-  ctx.store.tokens.insert(token);
-  // Token create answers only these three fields, with no code or message (decisions §2).
+/** Token create answers only these three fields, with no code or message (decisions §2). */
+function tokenReply(token: TokenRecord) {
   return { status: 201, body: { access_token: token.token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS } };
 }
 
@@ -32,11 +22,6 @@ function platformOf(principal: Principal | undefined, what: string): { platformI
   return principal.kind === 'platform-token'
     ? { platformId: principal.platformId, token: principal.token }
     : { platformId: principal.platformId };
-}
-
-function revoke(ctx: OpContext, token: TokenRecord) {
-  ctx.store.tokens.update(token.token, { revokedAt: ctx.clock.now() });
-  return reply(201, 'Token revoked', {}, { numericCode: true });
 }
 
 export const tokenResource: ResourceSpec = {
@@ -69,9 +54,7 @@ export const tokenResource: ResourceSpec = {
       schema: () => z.object({ data: z.object({ action: z.literal('create'), apiKey: z.string(), secret: z.string() }) }),
       example: { data: { action: 'create', apiKey: '<API_KEY>', secret: '<SECRET>' } },
       handle(input, ctx) {
-        const platform = ctx.store.platforms.where('apiKey', input.data.apiKey)[0];
-        if (!platform || platform.secret !== input.data.secret) throw ApiError.unauthorized('Invalid API key or secret');
-        return issueToken(ctx, 'platform', platform.platformId);
+        return tokenReply(issuePlatformToken(ctx, input.data.apiKey, input.data.secret));
       },
     }),
     createClientToken: defineAction({
@@ -82,9 +65,8 @@ export const tokenResource: ResourceSpec = {
       example: { action: 'create', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
         const { platformId } = platformOf(ctx.principal, 'create tokens');
-        const client = ctx.store.clients.get(input.clientKey);
-        if (!client || client.platformId !== platformId) throw ApiError.notFound('Client not found');
-        return issueToken(ctx, 'client', platformId, client.clientKey);
+        const client = findClient(ctx, platformId, input.clientKey);
+        return tokenReply(issueToken(ctx, 'client', platformId, client.clientKey));
       },
     }),
     revokeToken: defineAction({
@@ -101,13 +83,9 @@ export const tokenResource: ResourceSpec = {
               { path: 'access_token', message: 'Required with the API-key header' },
             ]);
           }
-          return revoke(ctx, ctx.store.tokens.get(caller.token)!);
-        }
-        const target = ctx.store.tokens.get(input.access_token);
-        if (!target || target.platformId !== caller.platformId) throw ApiError.notFound('Token not found');
-        // Revoking is idempotent: an already revoked or expired token is simply (still) unusable.
-        if (target.revokedAt !== undefined) return reply(201, 'Token revoked', {}, { numericCode: true });
-        return revoke(ctx, target);
+          revokeToken(ctx, caller.platformId, caller.token);
+        } else revokeToken(ctx, caller.platformId, input.access_token);
+        return reply(201, 'Token revoked', {}, { numericCode: true });
       },
     }),
   },

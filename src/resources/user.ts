@@ -1,6 +1,7 @@
 /** POST /api/user: list the users of a client (list format times). */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
+import { usersOf } from '../domain/users.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
 import { isoTime } from '../core/time-format.js';
 
@@ -14,7 +15,7 @@ export const userResource: ResourceSpec = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const users = ctx.store.users.where('client', requireClient(ctx).clientKey).map((u) => ({
+        const users = usersOf(ctx, requireClient(ctx).clientKey).map((u) => ({
           createTime: isoTime(u.createTime),
           changeTime: isoTime(u.changeTime),
           userKey: u.userKey,

@@ -1,13 +1,9 @@
-/**
- * POST /api/webhook: create, list, delete. The secret is `whsec_` + base64 of 24 random bytes, the Standard
- * Webhooks form, so public verifiers accept deliveries as they are. List answers 201, as the spec shows.
- */
+/** POST /api/webhook: create, list, delete (domain/webhooks.ts). List answers 201, as the spec shows. */
 import { z } from 'zod';
-import type { OpContext } from '../domain/context.js';
 import { requireClient } from '../domain/context.js';
-import { ApiError, quote } from '../core/errors.js';
+import { createWebhook, deleteWebhooks, webhooksOf } from '../domain/webhooks.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
-import type { ClientRecord, WebhookRecord } from '../store/records.js';
+import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
 
@@ -27,29 +23,7 @@ const webhookInput = lazy(() => z.object({
   fullySigned: flag(),
 }));
 
-export type WebhookInput = z.infer<ReturnType<typeof webhookInput>>;
-
-export function createWebhook(ctx: OpContext, client: ClientRecord, input: WebhookInput): WebhookRecord {
-  const now = ctx.clock.now();
-  return ctx.store.webhooks.insert({
-    webhookKey: ctx.ids.key(),
-    clientKey: client.clientKey,
-    platformId: client.platformId,
-    url: input.url,
-    secret: `whsec_${ctx.ids.bytes(24).toString('base64')}`,
-    // A flag left out subscribes to nothing: the service sends only the kinds whose flag is true.
-    created: input.created ?? false,
-    seen: input.seen ?? false,
-    sent: input.sent ?? false,
-    approved: input.approved ?? false,
-    signed: input.signed ?? false,
-    fullySigned: input.fullySigned ?? false,
-    createTime: now,
-    changeTime: now,
-  });
-}
-
-export function webhookView(w: WebhookRecord) {
+function webhookView(w: WebhookRecord) {
   return {
     webhookKey: w.webhookKey,
     url: w.url,
@@ -90,7 +64,7 @@ export const webhookResource: ResourceSpec = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
-        return reply(201, 'Webhooks found', { webhooks: ctx.store.webhooks.where('client', requireClient(ctx).clientKey).map(webhookView) });
+        return reply(201, 'Webhooks found', { webhooks: webhooksOf(ctx, requireClient(ctx)).map(webhookView) });
       },
     }),
     delete: defineAction({
@@ -103,16 +77,7 @@ export const webhookResource: ResourceSpec = {
       }),
       example: { data: { action: 'delete', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
       handle(input, ctx) {
-        const client = requireClient(ctx);
-        // Check all keys first, so one unknown key deletes nothing.
-        for (const { webhookKey } of input.data.webhooks) {
-          const w = ctx.store.webhooks.get(webhookKey);
-          if (!w || w.clientKey !== client.clientKey) throw ApiError.notFound(`Webhook ${quote(webhookKey)} not found`);
-        }
-        for (const { webhookKey } of input.data.webhooks) {
-          ctx.store.webhooks.delete(webhookKey);
-          ctx.bus.emit({ type: 'webhook.deleted', platformId: client.platformId, webhookKey });
-        }
+        deleteWebhooks(ctx, requireClient(ctx), input.data.webhooks.map((w) => w.webhookKey));
         return reply(201, 'Webhooks deleted', { webhooks: input.data.webhooks.map(({ webhookKey }) => ({ webhookKey })) });
       },
     }),

@@ -5,6 +5,7 @@
  * The yaml library is imported on first use, so a sandbox started without scenarios never loads it.
  */
 import type { Document, LineCounter } from 'yaml';
+import { ApiError } from '../core/errors.js';
 import type { z } from 'zod';
 import { type Scenario, scenarioSchema } from './schema.js';
 
@@ -22,6 +23,15 @@ export class ScenarioError extends Error {
     super(problems.map(formatProblem).join('\n'));
     this.name = 'ScenarioError';
   }
+}
+
+/** The loader's messages as a 400: the message lists them; `errors` carries each with its key path. */
+export function scenarioRefusal(error: ScenarioError): ApiError {
+  const file = error.problems[0]?.file ?? '<request>';
+  return ApiError.badRequest(
+    `Scenario ${file} is invalid:\n${error.problems.map(formatProblem).join('\n')}`,
+    error.problems.map((p) => ({ path: p.path, message: `line ${p.line}, column ${p.col}: ${p.message}` })),
+  );
 }
 
 export function formatProblem(p: ScenarioProblem): string {

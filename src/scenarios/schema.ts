@@ -7,19 +7,14 @@
  * JSON Schema does not carry; the loader reports them with the same line:column messages.
  */
 import { z } from 'zod';
-import { parseDuration } from '../core/clock.js';
-import { clientFixture, contractFixture, keyPattern } from '../fixtures/fixtures.js';
+import { DURATION_PATTERN, duration, glob, keyPattern, statusCode } from '../core/schemas.js';
+import { faultSpec } from '../faults/spec.js';
+import { clientFixture, contractFixture } from '../fixtures/schema.js';
 import { lazy } from '../core/lazy.js';
 
-const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
-const DURATION_HINT = 'expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds';
 const ISO_HINT = 'expected an ISO 8601 time like 2026-03-02T09:00:00Z';
 const isoTime = lazy(() => z.iso.datetime({ offset: true, error: ISO_HINT }));
 
-/** Sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds. */
-export const duration = lazy(() => z
-  .union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT })
-  .meta({ description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.' }));
 
 /** A moment: a duration after the scenario was loaded, or an absolute ISO 8601 time. */
 const moment = lazy(() => z
@@ -30,9 +25,7 @@ const moment = lazy(() => z
   ], { error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z' })
   .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' }));
 
-const glob = lazy(() => z.string().min(1).meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' }));
 const role = lazy(() => z.enum(['view', 'sign', 'approve', 'lock']));
-const statusCode = lazy(() => z.number().int().min(100).max(599));
 
 /** Which recipients a rule or step is about. Every given field must match; an empty match matches everyone. */
 export const recipientMatch = lazy(() => z
@@ -80,35 +73,6 @@ export const tokenSelector = lazy(() => z
   })
   .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' }));
 
-export const faultSpec = lazy(() => z
-  .strictObject({
-    id: z.string().min(1).optional().meta({ description: 'Names the fault in the X-Sandbox-Fault header and the fault list.' }),
-    match: z
-      .strictObject({
-        path: glob().optional().meta({ description: 'API path glob, e.g. /api/contract or /api/*.' }),
-        action: z.string().min(1).optional().meta({ description: 'The operation: data.action, data.type, or the token body’s action.' }),
-        client: keyPattern().optional().meta({ description: 'Only requests naming this clientKey in data.clientKey.' }),
-      })
-      .default({})
-      .meta({ description: 'Which /api requests the fault hits. {} hits all of them.' }),
-    status: statusCode().optional().meta({ description: 'Answer with this HTTP status instead (500, 502, 503, 429…).' }),
-    retryAfter: z.number().int().min(0).optional().meta({ description: 'Seconds for the Retry-After header (default 1 for 429 and 503).' }),
-    message: z.string().min(1).optional().meta({ description: 'The error body’s message.' }),
-    latency: duration().optional().meta({ description: 'Delay the answer by this much real (wall-clock) time.' }),
-    times: z.number().int().min(1).optional().meta({ description: 'Hit this many matching requests, then stop.' }),
-    after: z.number().int().min(0).optional().meta({ description: 'Let this many matching requests through first.' }),
-    probability: z.number().min(0).max(1).optional().meta({ description: 'Hit each matching request with this probability (seeded: runs repeat exactly).' }),
-    for: duration().optional().meta({ description: 'Remove the fault after this much sandbox time.' }),
-  })
-  .superRefine((fault, ctx) => {
-    if (fault.status === undefined && fault.latency === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'expected status (an HTTP status to answer with), latency, or both' });
-    }
-    if (fault.status !== undefined && fault.status < 400) {
-      ctx.addIssue({ code: 'custom', path: ['status'], message: 'expected an error status (400–599)' });
-    }
-  })
-  .meta({ description: 'A fault injected into the /api: an error status, added latency, or both.' }));
 
 export const webhookOutage = lazy(() => z
   .strictObject({
@@ -230,16 +194,9 @@ export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
 export type RecipientRule = z.infer<ReturnType<typeof recipientRule>>;
 export type RecipientMatch = z.infer<ReturnType<typeof recipientMatch>>;
 export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
-export type FaultSpec = z.infer<ReturnType<typeof faultSpec>>;
 export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
 export type WebhookOutageSpec = z.infer<ReturnType<typeof webhookOutage>>;
 
-/** Milliseconds of a schema-checked duration. */
-export function durationMs(value: string | number): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new Error(`unreadable duration ${String(value)}`);
-  return ms;
-}
 
 /** The JSON Schema editors use (draft 2020-12), from the zod schema. */
 export function scenarioJsonSchema(): Record<string, unknown> {

@@ -2,9 +2,9 @@
  * Scenarios given at start (--scenario, repeatable): read and checked before anything else, so a bad file
  * stops the start with its line:column messages; their clock settings and seed apply to the new sandbox.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, type SandboxOptions } from '../config/options.js';
+import { NAME_ONLY, bundledFile, bundledNames } from './catalog.js';
 import { ScenarioError, parseScenario } from './load.js';
 import type { Scenario } from './schema.js';
 
@@ -12,8 +12,6 @@ export interface StartScenario {
   scenario: Scenario;
   source: string;
 }
-
-const NAME_ONLY = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** A path to a YAML file, or the name of a bundled scenario. */
 export async function readStartScenarios(args: string[], bundledDir: string): Promise<StartScenario[]> {
@@ -39,23 +37,6 @@ export async function readStartScenarios(args: string[], bundledDir: string): Pr
     }
   }
   return out;
-}
-
-export function bundledFile(dir: string, name: string): string | undefined {
-  for (const ext of ['.yaml', '.yml']) {
-    const file = join(dir, `${name}${ext}`);
-    if (existsSync(file)) return file;
-  }
-  return undefined;
-}
-
-export function bundledNames(dir: string): string[] {
-  return existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => /\.ya?ml$/.test(f))
-        .map((f) => f.replace(/\.ya?ml$/, ''))
-        .sort()
-    : [];
 }
 
 /**

@@ -20,8 +20,7 @@ async function run(seed?: number): Promise<{ t: TestSandbox; events: BusEvent[];
   const r = await createWebhookReceiver();
   const sandbox = await testSandbox({ scenarios: [FILE], ...(seed !== undefined ? { seed } : {}) });
   const events: BusEvent[] = [];
-  // The journal's request.completed carries wall-clock durations: an observation, not an event of the run.
-  sandbox.sandbox.services.bus.onAny((e) => e.type !== 'request.completed' && events.push(e));
+  sandbox.sandbox.services.bus.onAny((e) => events.push(e));
   const auth = await sandbox.demoAuth();
   const hook = await sandbox.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } }, auth);
   r.useSecret(hook.body.webhooks[0].secret);

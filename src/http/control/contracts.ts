@@ -1,78 +1,9 @@
-/**
- * GET /__sandbox/contracts/{contractKey}: the whole record as the sandbox holds it (decisions §10): status,
- * recipients with their state and times, placeholders with values and insertions, and the history.
- * Tenant-agnostic like the rest of the control API.
- */
+/** GET /__sandbox/contracts/{contractKey}: the whole record as the sandbox holds it (decisions §10). */
 import { Hono } from 'hono';
-import type { Services } from '../../domain/context.js';
-import { openPosition } from '../../domain/lifecycle-rules.js';
-import { recipientsOf } from '../../domain/recipients.js';
-import { ApiError } from '../../core/errors.js';
-import { recipientLink } from '../../outbox/outbox.js';
-import type { PlaceholderRecord, RecipientRecord } from '../../store/records.js';
-import { isoTime } from '../../core/time-format.js';
+import type { ControlService } from '../../control/service.js';
 
-export function inspectRecipient(r: RecipientRecord, baseUrl: string) {
-  return {
-    recipientKey: r.recipientKey,
-    id: r.id,
-    fullname: r.fullname ?? '',
-    email: r.email ?? '',
-    action: r.action,
-    ...(r.position !== undefined ? { position: r.position } : {}),
-    ...(r.customMessage !== undefined ? { customMessage: r.customMessage } : {}),
-    state: r.state,
-    ...(r.notifiedAt !== undefined ? { notifiedAt: isoTime(r.notifiedAt) } : {}),
-    ...(r.seenAt !== undefined ? { seenAt: isoTime(r.seenAt) } : {}),
-    ...(r.actedAt !== undefined ? { actedAt: isoTime(r.actedAt) } : {}),
-    ...(r.signature !== undefined ? { signature: r.signature } : {}),
-    link: recipientLink(baseUrl, r.recipientKey),
-    createTime: isoTime(r.createTime),
-    changeTime: isoTime(r.changeTime),
-  };
-}
-
-function inspectPlaceholder(p: PlaceholderRecord) {
-  return {
-    placeholderKey: p.placeholderKey,
-    id: p.id,
-    name: p.name,
-    value: p.value,
-    type: p.type,
-    position: p.position,
-    isSpecial: p.isSpecial,
-    ...(p.specialType !== undefined ? { specialType: p.specialType } : {}),
-    ...(p.recipientKey !== undefined ? { recipientKey: p.recipientKey } : {}),
-    insertion: p.insertion,
-    createTime: isoTime(p.createTime),
-    changeTime: isoTime(p.changeTime),
-  };
-}
-
-export function contractRoutes(services: Services, baseUrl: () => string): Hono {
+export function contractRoutes(control: ControlService): Hono {
   const app = new Hono();
-  app.get('/:contractKey', (c) => {
-    const { store } = services;
-    const contract = store.contracts.get(c.req.param('contractKey'));
-    if (!contract) throw ApiError.notFound('Contract not found');
-    const ctx = { ...services, cause: 'control' };
-    const recipients = recipientsOf(ctx, contract.contractKey);
-    const open = openPosition(recipients);
-    return c.json({
-      contractKey: contract.contractKey,
-      clientKey: contract.clientKey,
-      userKey: contract.userKey,
-      name: contract.name,
-      status: contract.status,
-      ...(contract.templateKey !== undefined ? { templateKey: contract.templateKey } : {}),
-      ...(open !== undefined ? { openPosition: open } : {}),
-      createTime: isoTime(contract.createTime),
-      changeTime: isoTime(contract.changeTime),
-      value: contract.value,
-      recipients: recipients.map((r) => inspectRecipient(r, baseUrl())),
-      placeholders: store.placeholders.where('contract', contract.contractKey).map(inspectPlaceholder),
-      history: contract.history.map((h) => ({ ...h, at: isoTime(h.at) })),
-    });
-  });
+  app.get('/:contractKey', (c) => c.json(control.contract(c.req.param('contractKey'))));
   return app;
 }

@@ -1,17 +1,10 @@
 /** GET /__sandbox/emails: the captured outbox (decisions §9, §10), filtered by query parameters. DELETE empties it. */
 import { Hono } from 'hono';
-import type { Outbox } from '../../outbox/outbox.js';
+import type { ControlService } from '../../control/service.js';
 
-export function emailRoutes(outbox: Outbox): Hono {
+export function emailRoutes(control: ControlService): Hono {
   const app = new Hono();
-  app.get('/', (c) => {
-    const q = (name: string) => c.req.query(name) || undefined;
-    return c.json({ emails: outbox.list({ to: q('to'), contractKey: q('contractKey'), recipientKey: q('recipientKey'), kind: q('kind') }) });
-  });
-  app.delete('/', (c) => {
-    const cleared = outbox.size;
-    outbox.clear();
-    return c.json({ cleared });
-  });
+  app.get('/', (c) => c.json({ emails: control.emails(c.req.query()) }));
+  app.delete('/', (c) => c.json({ cleared: control.clearEmails() }));
   return app;
 }

@@ -3,14 +3,13 @@
  * says where the recipient stands and how to act through the control API; the URL scheme is stable.
  */
 import { Hono } from 'hono';
-import type { Services } from '../../domain/context.js';
-import { recipientLink } from '../../outbox/outbox.js';
+import type { ControlService } from '../../control/service.js';
+import { recipientLink } from '../../domain/links.js';
 
-export function signPageRoutes(services: Services, baseUrl: () => string): Hono {
+export function signPageRoutes(control: ControlService, baseUrl: () => string): Hono {
   const app = new Hono();
   app.get('/:recipientKey', (c) => {
-    const recipient = services.store.recipients.get(c.req.param('recipientKey'));
-    const contract = recipient ? services.store.contracts.get(recipient.contractKey) : undefined;
+    const { recipient, contract } = control.recipientRecords(c.req.param('recipientKey'));
     if (!recipient || !contract) return c.html(page('Recipient not found', '<p>No recipient has this key. The link may be from before a reset.</p>'), 404);
     const actUrl = `${baseUrl().replace(/\/+$/, '')}/__sandbox/recipients/${encodeURIComponent(recipient.recipientKey)}`;
     const verbs = recipient.action === 'view' ? ['view'] : ['view', recipient.action];

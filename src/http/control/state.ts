@@ -1,26 +1,16 @@
 /** /__sandbox/state: the whole state as one JSON document, and putting such a document back (snapshots). */
 import { Hono } from 'hono';
+import type { ControlService } from '../../control/service.js';
 import { readJsonObject } from '../body.js';
-import { parseWith } from '../../core/validation.js';
-import { type Snapshot, checkSnapshot, snapshotSchema } from '../../store/snapshot.js';
 
 /** A snapshot can be far larger than an API request; it still has a ceiling so a runaway upload is refused. */
 export const MIN_STATE_BODY_BYTES = 256 * 1024 * 1024;
 
-export interface StateDeps {
-  maxBodyBytes: number;
-  snapshot(): Snapshot;
-  restore(snapshot: Snapshot): Promise<void>;
-}
-
-export function stateRoutes(deps: StateDeps): Hono {
+export function stateRoutes(control: ControlService, maxBodyBytes: number): Hono {
   const app = new Hono();
-  app.get('/', (c) => c.json(deps.snapshot()));
+  app.get('/', (c) => c.json(control.snapshot()));
   app.put('/', async (c) => {
-    const body = await readJsonObject(c.req.raw, Math.max(deps.maxBodyBytes, MIN_STATE_BODY_BYTES));
-    const snapshot = parseWith(snapshotSchema(), body) as unknown as Snapshot;
-    checkSnapshot(snapshot);
-    await deps.restore(snapshot);
+    const snapshot = await control.restore(await readJsonObject(c.req.raw, Math.max(maxBodyBytes, MIN_STATE_BODY_BYTES)));
     const { store } = snapshot;
     return c.json({
       status: 'restored',

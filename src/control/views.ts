@@ -1,0 +1,68 @@
+/**
+ * Records as the control API shows them (decisions §10): a contract with its status, recipients with their state
+ * and times, placeholders with values and insertions, and the history. Tenant-agnostic like the rest of the
+ * control API.
+ */
+import type { Services } from '../domain/context.js';
+import { openPosition } from '../domain/lifecycle-rules.js';
+import { recipientLink } from '../domain/links.js';
+import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
+import { isoTime } from '../core/time-format.js';
+
+export function inspectRecipient(r: RecipientRecord, baseUrl: string) {
+  return {
+    recipientKey: r.recipientKey,
+    id: r.id,
+    fullname: r.fullname ?? '',
+    email: r.email ?? '',
+    action: r.action,
+    ...(r.position !== undefined ? { position: r.position } : {}),
+    ...(r.customMessage !== undefined ? { customMessage: r.customMessage } : {}),
+    state: r.state,
+    ...(r.notifiedAt !== undefined ? { notifiedAt: isoTime(r.notifiedAt) } : {}),
+    ...(r.seenAt !== undefined ? { seenAt: isoTime(r.seenAt) } : {}),
+    ...(r.actedAt !== undefined ? { actedAt: isoTime(r.actedAt) } : {}),
+    ...(r.signature !== undefined ? { signature: r.signature } : {}),
+    link: recipientLink(baseUrl, r.recipientKey),
+    createTime: isoTime(r.createTime),
+    changeTime: isoTime(r.changeTime),
+  };
+}
+
+function inspectPlaceholder(p: PlaceholderRecord) {
+  return {
+    placeholderKey: p.placeholderKey,
+    id: p.id,
+    name: p.name,
+    value: p.value,
+    type: p.type,
+    position: p.position,
+    isSpecial: p.isSpecial,
+    ...(p.specialType !== undefined ? { specialType: p.specialType } : {}),
+    ...(p.recipientKey !== undefined ? { recipientKey: p.recipientKey } : {}),
+    insertion: p.insertion,
+    createTime: isoTime(p.createTime),
+    changeTime: isoTime(p.changeTime),
+  };
+}
+
+/** GET /__sandbox/contracts/{contractKey}: the whole record as the sandbox holds it. */
+export function inspectContract(services: Services, contract: ContractRecord, baseUrl: string) {
+  const recipients = services.store.recipients.where('contract', contract.contractKey);
+  const open = openPosition(recipients);
+  return {
+    contractKey: contract.contractKey,
+    clientKey: contract.clientKey,
+    userKey: contract.userKey,
+    name: contract.name,
+    status: contract.status,
+    ...(contract.templateKey !== undefined ? { templateKey: contract.templateKey } : {}),
+    ...(open !== undefined ? { openPosition: open } : {}),
+    createTime: isoTime(contract.createTime),
+    changeTime: isoTime(contract.changeTime),
+    value: contract.value,
+    recipients: recipients.map((r) => inspectRecipient(r, baseUrl)),
+    placeholders: services.store.placeholders.where('contract', contract.contractKey).map(inspectPlaceholder),
+    history: contract.history.map((h) => ({ ...h, at: isoTime(h.at) })),
+  };
+}

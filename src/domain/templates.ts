@@ -1,0 +1,48 @@
+/** Templates of a client: create, convert from a contract, duplicate. Placeholders follow with their values cleared. */
+import { ApiError } from '../core/errors.js';
+import type { OpContext } from './context.js';
+import type { ClientRecord, ContractRecord, TemplateRecord } from '../store/records.js';
+import { copyPlaceholders } from './placeholders.js';
+
+export interface NewTemplate {
+  /** A fixed key (fixtures and scenarios); generated when absent. */
+  templateKey?: string | undefined;
+  name: string;
+  value: string;
+  userKey: string;
+}
+
+/** A template of this client, or 404: keys of other clients answer as if they did not exist. */
+export function findTemplate(ctx: OpContext, client: ClientRecord, templateKey: string): TemplateRecord {
+  const template = ctx.store.templates.get(templateKey);
+  if (!template || template.clientKey !== client.clientKey) throw ApiError.notFound('Template not found');
+  return template;
+}
+
+export function createTemplate(ctx: OpContext, client: ClientRecord, fields: NewTemplate): TemplateRecord {
+  const now = ctx.clock.now();
+  return ctx.store.templates.insert({
+    templateKey: fields.templateKey ?? ctx.ids.key(),
+    clientKey: client.clientKey,
+    platformId: client.platformId,
+    userKey: fields.userKey,
+    name: fields.name,
+    value: fields.value,
+    nextPlaceholderPosition: 1,
+    createTime: now,
+    changeTime: now,
+  });
+}
+
+/** A new template with the contract's content and placeholders (values cleared). */
+export function convertContract(ctx: OpContext, client: ClientRecord, contract: ContractRecord, fields: { name: string; userKey: string }): TemplateRecord {
+  const template = createTemplate(ctx, client, { name: fields.name, value: contract.value, userKey: fields.userKey });
+  copyPlaceholders(ctx, { contractKey: contract.contractKey }, { templateKey: template.templateKey }, client);
+  return template;
+}
+
+export function duplicateTemplate(ctx: OpContext, client: ClientRecord, source: TemplateRecord): TemplateRecord {
+  const copy = createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey });
+  copyPlaceholders(ctx, { templateKey: source.templateKey }, { templateKey: copy.templateKey }, client);
+  return copy;
+}

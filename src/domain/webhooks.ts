@@ -1,0 +1,54 @@
+/**
+ * Webhook subscriptions of a client. The secret is `whsec_` + base64 of 24 random bytes, the Standard Webhooks
+ * form, so public verifiers accept deliveries as they are. Delivering is the webhook dispatcher's (src/webhooks/),
+ * which hears the contract events.
+ */
+import { ApiError, quote } from '../core/errors.js';
+import type { OpContext } from './context.js';
+import type { ClientRecord, WebhookRecord } from '../store/records.js';
+
+export interface NewWebhook {
+  url: string;
+  created?: boolean | undefined;
+  seen?: boolean | undefined;
+  sent?: boolean | undefined;
+  approved?: boolean | undefined;
+  signed?: boolean | undefined;
+  fullySigned?: boolean | undefined;
+}
+
+export function createWebhook(ctx: OpContext, client: ClientRecord, input: NewWebhook): WebhookRecord {
+  const now = ctx.clock.now();
+  return ctx.store.webhooks.insert({
+    webhookKey: ctx.ids.key(),
+    clientKey: client.clientKey,
+    platformId: client.platformId,
+    url: input.url,
+    secret: `whsec_${ctx.ids.bytes(24).toString('base64')}`,
+    // A flag left out subscribes to nothing: the service sends only the kinds whose flag is true.
+    created: input.created ?? false,
+    seen: input.seen ?? false,
+    sent: input.sent ?? false,
+    approved: input.approved ?? false,
+    signed: input.signed ?? false,
+    fullySigned: input.fullySigned ?? false,
+    createTime: now,
+    changeTime: now,
+  });
+}
+
+export function webhooksOf(ctx: OpContext, client: ClientRecord): WebhookRecord[] {
+  return ctx.store.webhooks.where('client', client.clientKey);
+}
+
+/** Deletes webhooks of this client; one unknown key deletes none. Pending retries go with them (`webhook.deleted`). */
+export function deleteWebhooks(ctx: OpContext, client: ClientRecord, webhookKeys: string[]): void {
+  for (const webhookKey of webhookKeys) {
+    const w = ctx.store.webhooks.get(webhookKey);
+    if (!w || w.clientKey !== client.clientKey) throw ApiError.notFound(`Webhook ${quote(webhookKey)} not found`);
+  }
+  for (const webhookKey of webhookKeys) {
+    ctx.store.webhooks.delete(webhookKey);
+    ctx.bus.emit({ type: 'webhook.deleted', platformId: client.platformId, webhookKey });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Recipient rules (docs/scenarios.md): when a recipient is notified, the first matching rule of the active
+ * scenarios (in load order) plans its views and actions on the sandbox clock. Acting goes through the control
+ * service, as every recipient action does.
+ */
+import { ApiError } from '../core/errors.js';
+import { globMatches } from '../core/glob.js';
+import { isoTime } from '../core/time-format.js';
+import type { ControlService } from '../control/service.js';
+import type { Verb } from '../domain/lifecycle-rules.js';
+import type { ContractRecord, RecipientRecord } from '../store/records.js';
+import type { ActiveScenario } from './active.js';
+import { durationMs } from '../core/clock.js';
+import type { RecipientMatch, RecipientRule } from './schema.js';
+
+/** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
+export function applyRules(active: ActiveScenario, control: ControlService, recipient: RecipientRecord, contract: ContractRecord, now: number): boolean {
+  const rules = active.scenario.recipients ?? [];
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
+    if (!matches(rule.match, recipient, contract)) continue;
+    const plan = planFor(rule, recipient.action);
+    if (!rule.never && plan.length === 0) continue;
+    const { recipientKey } = recipient;
+    if (active.handled.has(recipientKey)) return true;
+    active.handled.add(recipientKey);
+    const cause = active.cause(rule.id ?? `rule-${i + 1}`);
+    const who = `${recipient.email ?? recipientKey} (${recipient.action}) on "${contract.name}"`;
+    if (rule.never) {
+      active.record(cause, `${who}: never acts`, 'done');
+      return true;
+    }
+    for (const { verb, ms } of plan) {
+      active.schedule(now + ms, () => act(active, control, cause, recipientKey, verb), `${cause}:${verb}:${recipientKey}`, recipient.platformId);
+      active.record(cause, `${who}: ${verb} at ${isoTime(now + ms)}`, 'scheduled');
+    }
+    return true;
+  }
+  return false;
+}
+
+function act(active: ActiveScenario, control: ControlService, cause: string, recipientKey: string, verb: Verb): void {
+  const { recipient } = control.recipientRecords(recipientKey);
+  const who = recipient?.email ?? recipientKey;
+  // Acting implies viewing, so a view planned after the signature has nothing left to do.
+  if (verb === 'view' && recipient && recipient.seenAt !== undefined) {
+    active.record(cause, `${who}: view`, 'skipped', 'already seen');
+    return;
+  }
+  try {
+    control.act(recipientKey, verb, {}, cause);
+    active.record(cause, `${who}: ${verb}`, 'done');
+  } catch (error) {
+    active.record(cause, `${who}: ${verb}`, error instanceof ApiError ? 'skipped' : 'failed', (error as Error).message);
+  }
+}
+
+/** Verbs a rule makes a recipient of this role perform, with their delays, views first. */
+function planFor(rule: RecipientRule, role: Verb): { verb: Verb; ms: number }[] {
+  const plan: { verb: Verb; ms: number }[] = [];
+  if (rule.view !== undefined) plan.push({ verb: 'view', ms: durationMs(rule.view) });
+  const own = rule.act ?? rule[role];
+  if (own !== undefined && role !== 'view') plan.push({ verb: role, ms: durationMs(own) });
+  if (role === 'view' && rule.view === undefined && rule.act !== undefined) plan.push({ verb: 'view', ms: durationMs(rule.act) });
+  return plan;
+}
+
+export function matches(match: RecipientMatch, recipient: RecipientRecord, contract: ContractRecord): boolean {
+  if (match.recipient !== undefined && match.recipient !== recipient.recipientKey) return false;
+  if (match.email !== undefined && !globMatches(match.email, recipient.email ?? '')) return false;
+  if (match.name !== undefined && !globMatches(match.name, recipient.fullname ?? '')) return false;
+  if (match.role !== undefined && !(Array.isArray(match.role) ? match.role : [match.role]).includes(recipient.action)) return false;
+  if (match.position !== undefined) {
+    const positions = Array.isArray(match.position) ? match.position : [match.position];
+    if (recipient.position === undefined || !positions.includes(recipient.position)) return false;
+  }
+  if (match.client !== undefined && match.client !== contract.clientKey) return false;
+  if (match.contract !== undefined && match.contract !== contract.contractKey && !globMatches(match.contract, contract.name)) return false;
+  return true;
+}
