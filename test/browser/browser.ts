@@ -2,7 +2,7 @@
  * Real-browser tests: the system's Chromium (Debian's `chromium` package, /usr/bin/chromium) driven by
  * playwright-core. Playwright's own browser download is not used. `useBrowser()` launches one browser for a test
  * file, gives each test fresh contexts (no cookies or cache shared between tests) and closes everything after
- * the file. A missing Chromium fails the tests with how to install it: browser tests never skip.
+ * the file. A missing Chromium fails each test with how to install it: browser tests never skip.
  */
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
@@ -25,15 +25,23 @@ export interface BrowserSession {
 /** Registers the hooks of a browser test file: one Chromium for the file, fresh contexts per test. */
 export function useBrowser(): BrowserSession {
   let browser: Browser | undefined;
+  // Why Chromium did not start. Each test that asks for a page fails with it: a failing beforeAll would only
+  // mark the tests skipped, and browser tests must never look skipped.
+  let failure: Error | undefined;
   const open: BrowserContext[] = [];
   beforeAll(async () => {
     if (!existsSync(CHROMIUM_PATH)) {
-      throw new Error(
+      failure = new Error(
         `The browser tests need Chromium at ${CHROMIUM_PATH} and it is not there. Install it with ` +
           '`apt-get install chromium` (Debian/Ubuntu, as root; .ci/run does this in CI), or point CHROMIUM_PATH at a Chromium binary.',
       );
+      return;
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, timeout: 30_000 });
+    try {
+      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, timeout: 30_000 });
+    } catch (error) {
+      failure = new Error(`Chromium at ${CHROMIUM_PATH} did not start: ${(error as Error).message}`);
+    }
   }, 40_000);
   afterEach(async () => {
     await Promise.all(open.splice(0).map((context) => context.close()));
@@ -44,7 +52,7 @@ export function useBrowser(): BrowserSession {
   });
   return {
     async newPage(options = {}) {
-      if (!browser) throw new Error('Chromium did not start (see the error of the beforeAll hook)');
+      if (!browser) throw failure ?? new Error('Chromium did not start');
       const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 } });
       open.push(context);
       return context.newPage();
