@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +81,42 @@ describe('the docs page', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.body).toContain("url: '/openapi.json'");
+  });
+
+  it('links only its own assets and turns the validator badge off', async () => {
+    const page = (await t.request('/docs')).body as string;
+    expect(page).toContain('validatorUrl: null');
+    const links = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(links).toHaveLength(3);
+    for (const link of links) expect(link).toMatch(/^\/docs\/assets\//);
+    expect(page).not.toMatch(/https?:\/\//);
+  });
+
+  it("serves Swagger UI's script and stylesheet from the installed swagger-ui-dist, cacheable for good", async () => {
+    const { version } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'), 'utf8'));
+    for (const [file, type] of [['swagger-ui-bundle.js', 'text/javascript'], ['swagger-ui.css', 'text/css'], ['favicon-32x32.png', 'image/png']]) {
+      const res = await t.sandbox.app.request(`/docs/assets/${file}?v=${version}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('content-type'), file).toContain(type);
+      expect(res.headers.get('cache-control'), file).toBe('public, max-age=31536000, immutable');
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`))), file).toBe(true);
+    }
+  });
+
+  it('revalidates an asset asked for without the version, and answers 304 to its ETag', async () => {
+    const first = await t.sandbox.app.request('/docs/assets/swagger-ui.css');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('public, no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"swagger-ui-dist-\d+\.\d+\.\d+"$/);
+    const again = await t.sandbox.app.request('/docs/assets/swagger-ui.css', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
+  it('answers 404 for any other file under /docs/assets', async () => {
+    for (const file of ['index.html', 'package.json', '..%2Fpackage.json', 'swagger-ui.js']) {
+      expect((await t.request(`/docs/assets/${file}`)).status, file).toBe(404);
+    }
   });
 });

@@ -1,27 +1,104 @@
 /**
- * GET /openapi.json and the docs page GET /docs (Swagger UI through @hono/swagger-ui). The document is built
- * once per sandbox, on the first request for it (building it converts every schema: work a start that never
- * serves it should not pay); only `servers` follows the address the caller used.
+ * GET /openapi.json and the docs page GET /docs (Swagger UI). The document is built once per sandbox, on the
+ * first request for it (building it converts every schema: work a start that never serves it should not pay);
+ * only `servers` follows the address the caller used.
  *
- * The docs page loads Swagger UI's script and stylesheet from the jsDelivr CDN (that is how @hono/swagger-ui
- * works); offline, /docs shows a blank page while /openapi.json stays fully local.
+ * The docs page works offline: the sandbox serves the page and Swagger UI's script, stylesheet and icon itself
+ * (GET /docs/assets/…), read from the installed `swagger-ui-dist` package on the first request for each and
+ * kept. Nothing on the page calls out: no CDN, no web fonts, and no validator badge (`validatorUrl: null`).
  */
-import type { Hono, MiddlewareHandler } from 'hono';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Context, Hono } from 'hono';
 
-/** The Swagger UI release the docs page asks the CDN for. */
-export const SWAGGER_UI_VERSION = '5.29.0';
+/** The files of swagger-ui-dist the page uses, served at /docs/assets/<name>, with their content types. */
+const ASSETS: Readonly<Record<string, string>> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
 
 export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
   let document: Promise<Record<string, unknown>> | undefined;
-  let page: Promise<MiddlewareHandler> | undefined;
   app.get('/openapi.json', async (c) => {
     document ??= import('./document.js').then(({ openApiDocument }) => openApiDocument({ apiKeyHeader: headerName(options.apiKeyHeader) }));
     return c.json({ ...(await document), servers: [{ url: new URL(c.req.url).origin, description: 'This sandbox' }] });
   });
-  app.get('/docs', async (c, next) => {
-    page ??= import('@hono/swagger-ui').then(({ swaggerUI }) => swaggerUI({ url: '/openapi.json', title: 'esign-sandbox API', version: SWAGGER_UI_VERSION }));
-    return (await page)(c, next);
+  app.get('/docs', async (c) => {
+    const { version } = await swaggerUi();
+    c.header('Cache-Control', 'no-cache');
+    return c.html(docsPage(version));
   });
+  app.get('/docs/assets/:file', async (c) => {
+    const file = c.req.param('file');
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    if (!type) return c.notFound();
+    const { version } = await swaggerUi();
+    return serveAsset(c, file, type, version);
+  });
+}
+
+/** swagger-ui-dist's folder and version, looked up on the first request for the docs page or an asset. */
+let located: Promise<{ root: string; version: string }> | undefined;
+function swaggerUi(): Promise<{ root: string; version: string }> {
+  located ??= (async () => {
+    // Resolved from this module, so it finds the package wherever it was installed (also from the CLI bundle).
+    const manifest = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
+    const { version } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string };
+    return { root: dirname(manifest), version };
+  })();
+  located.catch(() => (located = undefined)); // a failed look-up is retried by the next request
+  return located;
+}
+
+/** The assets' bytes, each read on its first request and kept (they are the same for every sandbox). */
+const contents = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+
+async function serveAsset(c: Context, file: string, type: string, version: string): Promise<Response> {
+  // The page links each asset with ?v=<version>: such a URL never changes content, so it may be cached for good.
+  // Any other URL of it is revalidated against the ETag (the package version names the content too).
+  const etag = `"swagger-ui-dist-${version}"`;
+  const headers = {
+    'Content-Type': type,
+    'Cache-Control': c.req.query('v') === version ? 'public, max-age=31536000, immutable' : 'public, no-cache',
+    ETag: etag,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(etag)) return c.body(null, 304, headers);
+  let bytes = contents.get(file);
+  if (!bytes) {
+    // readFile's Buffer sits on an ArrayBuffer of its own (never a SharedArrayBuffer).
+    bytes = swaggerUi().then(({ root }) => readFile(join(root, file)) as Promise<Uint8Array<ArrayBuffer>>);
+    contents.set(file, bytes);
+    bytes.catch(() => contents.delete(file));
+  }
+  return c.body(await bytes, 200, headers);
+}
+
+/** The page: Swagger UI on /openapi.json, with every asset from this sandbox. */
+function docsPage(version: string): string {
+  const asset = (file: string) => `/docs/assets/${file}?v=${encodeURIComponent(version)}`;
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>esign-sandbox API</title>
+    <link rel="icon" type="image/png" href="${asset('favicon-32x32.png')}" />
+    <link rel="stylesheet" href="${asset('swagger-ui.css')}" />
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="${asset('swagger-ui-bundle.js')}"></script>
+    <script>
+      window.onload = () => {
+        window.ui = SwaggerUIBundle({ dom_id: '#swagger-ui', url: '/openapi.json', validatorUrl: null });
+      };
+    </script>
+  </body>
+</html>
+`;
 }
 
 /** `x-service-key` → `X-Service-Key`, as people write it. */
