@@ -78,8 +78,8 @@ export function elapsedSince(startMs: number): number {
 }
 
 /**
- * Real wall time, for the few things judged against it outside the sandbox: a TLS certificate's validity is
- * checked by clients against their own clock, never the sandbox's.
+ * Real wall time, for the few things judged against it outside the sandbox: a TLS certificate's validity and a
+ * webhook's `webhook-timestamp` are checked by clients against their own clock, never the sandbox's.
  */
 export function wallNow(): number {
   return Date.now();

@@ -6,8 +6,11 @@
  * event order, so a healthy receiver sees `created, sent, …` in order. A failed delivery leaves the lane at
  * once and is retried by a clock timer on its own, so a retry never holds back newer events. Lanes run
  * independently of each other and of the request that emitted the event: a dead receiver slows nobody else.
+ *
+ * Times: each attempt is signed with wall time (`webhook-timestamp`), so a receiver's verifier accepts it whatever
+ * the sandbox clock says; retries are scheduled, and attempts logged, in sandbox time (decisions §7, §8).
  */
-import type { Clock, ClockTimer } from '../clock.js';
+import { type Clock, type ClockTimer, wallNow } from '../clock.js';
 import type { Services } from '../context.js';
 import { ApiError } from '../errors.js';
 import { CONTRACT_EVENT_TYPES, type ContractEvent, type ContractEventType, WEBHOOK_FLAG_FOR } from '../events/types.js';
@@ -20,8 +23,11 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export type AttemptTrigger = 'first' | 'retry' | 'redeliver';
 
 export interface DeliveryAttempt {
+  /** Sandbox time of the attempt. */
   at: number;
   trigger: AttemptTrigger;
+  /** The `webhook-timestamp` sent (unix seconds of wall time); absent when an outage answered and nothing was sent. */
+  webhookTimestamp?: number;
   statusCode?: number;
   error?: string;
   durationMs: number;
@@ -68,7 +74,7 @@ export interface DeliveryView {
   clientKey: string;
   cause?: string;
   createdAt: string;
-  attempts: Array<{ at: string; trigger: AttemptTrigger; statusCode?: number; error?: string; durationMs: number; cause?: string }>;
+  attempts: Array<{ at: string; trigger: AttemptTrigger; webhookTimestamp?: number; statusCode?: number; error?: string; durationMs: number; cause?: string }>;
   nextAttemptAt?: string;
   stopped?: string;
   payload: unknown;
@@ -161,8 +167,8 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Sends a delivery again at once, with the same `webhook-id` (a receiver must treat it as a duplicate),
-   * signed at the current sandbox time. Resolves with the delivery once the attempt has finished.
+   * Sends a delivery again at once, with the same `webhook-id` and body (a receiver must treat it as a duplicate),
+   * signed afresh at the current wall time. Resolves with the delivery once the attempt has finished.
    */
   async redeliver(id: string): Promise<DeliveryView> {
     const d = this.log.get(id);
@@ -254,16 +260,20 @@ export class WebhookDispatcher {
     if (!webhook || this.closed) return;
     const at = this.clock.now();
     const outage = this.outageFor(d, at);
+    // Signed with wall time: the receiver's verifier judges webhook-timestamp against its own clock.
+    const signedAt = outage ? undefined : wallNow();
     d.inFlight++;
     let outcome: AttemptOutcome;
     try {
-      outcome = outage
-        ? simulatedOutcome(outage, at)
-        : await postSigned({
+      outcome =
+        outage || signedAt === undefined
+          ? simulatedOutcome(outage!, at)
+          : await postSigned({
             url: d.url,
             secret: webhook.secret,
             webhookId: d.webhookId,
             at,
+            signedAt,
             body: d.body,
             timeoutMs: this.timeoutMs,
             signal: this.abort.signal,
@@ -276,6 +286,7 @@ export class WebhookDispatcher {
     d.attempts.push({
       at,
       trigger,
+      ...(signedAt !== undefined ? { webhookTimestamp: Math.floor(signedAt / 1000) } : {}),
       ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       durationMs: outcome.durationMs,
@@ -415,6 +426,7 @@ function view(d: Delivery): DeliveryView {
     attempts: d.attempts.map((a) => ({
       at: isoTime(a.at),
       trigger: a.trigger,
+      ...(a.webhookTimestamp !== undefined ? { webhookTimestamp: a.webhookTimestamp } : {}),
       ...(a.statusCode !== undefined ? { statusCode: a.statusCode } : {}),
       ...(a.error !== undefined ? { error: a.error } : {}),
       durationMs: a.durationMs,

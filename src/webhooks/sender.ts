@@ -1,6 +1,10 @@
 /**
  * One delivery attempt: sign the body the Standard Webhooks way and POST it. The signature comes from the
  * `standardwebhooks` library itself, so what the sandbox sends is by construction what public verifiers check.
+ *
+ * Two times are involved (decisions §7): the request is signed with **wall time** (`signedAt`), because the
+ * receiver's verifier compares `webhook-timestamp` with its own clock (5 minutes' tolerance); the sandbox time of
+ * the attempt (`at`) only reads a `Retry-After` date. The event's sandbox time travels in the payload's `timestamp`.
  */
 import { Webhook } from 'standardwebhooks';
 import { elapsedSince, monotonicNow } from '../clock.js';
@@ -10,8 +14,10 @@ export interface SignedRequest {
   url: string;
   secret: string;
   webhookId: string;
-  /** Sandbox time of the attempt, epoch ms (sent as unix seconds). */
+  /** Sandbox time of the attempt, epoch ms: reads a Retry-After date. */
   at: number;
+  /** Wall time to sign with, epoch ms (sent as unix seconds in `webhook-timestamp`). */
+  signedAt: number;
   body: string;
   timeoutMs: number;
   /** Aborted when the sandbox closes. */
@@ -27,6 +33,7 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+/** The Standard Webhooks headers for `body`, signed at `at` (epoch ms, sent as unix seconds). */
 export function signatureHeaders(secret: string, webhookId: string, at: number, body: string): Record<string, string> {
   const timestamp = Math.floor(at / 1000);
   return {
@@ -46,7 +53,7 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
       headers: {
         'content-type': 'application/json',
         'user-agent': req.userAgent,
-        ...signatureHeaders(req.secret, req.webhookId, req.at, req.body),
+        ...signatureHeaders(req.secret, req.webhookId, req.signedAt, req.body),
       },
       body: req.body,
       // A redirect is an answer that is not 2xx: the service does not follow it, so neither does the sandbox.
