@@ -85,6 +85,23 @@ export function wallNow(): number {
   return Date.now();
 }
 
+/**
+ * Waits `ms` of real (wall-clock) time, whatever the sandbox clock does: for faults that model a slow network,
+ * which a receiver experiences in wall time. Resolves early (without throwing) when `signal` aborts.
+ */
+export function wallDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!(ms > 0) || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export function monotonicNow(): number {
   return performance.now();
 }

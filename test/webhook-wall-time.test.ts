@@ -3,53 +3,12 @@
  * tolerance against wall time included), accepts every attempt whatever the sandbox clock says, because the
  * sandbox signs `webhook-timestamp` with wall time and keeps the event's sandbox time in the payload.
  */
-import { type IncomingMessage, type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../src/index.js';
-
-interface Seen {
-  id: string;
-  timestamp: number;
-  verified: boolean;
-  error?: string;
-  eventTime?: string;
-  answered: number;
-}
-
-/** A production-style handler: `new Webhook(secret).verify(rawBody, headers)` or 401; fails the first `failFirst` on purpose. */
-async function productionReceiver(failFirst: number) {
-  let secret = '';
-  const seen: Seen[] = [];
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const headers = req.headers as Record<string, string>;
-    const entry: Seen = { id: headers['webhook-id']!, timestamp: Number(headers['webhook-timestamp']), verified: false, answered: 0 };
-    try {
-      const event = new Webhook(secret).verify(body, headers) as { timestamp: string };
-      entry.verified = true;
-      entry.eventTime = event.timestamp;
-    } catch (error) {
-      entry.error = (error as Error).message;
-    }
-    entry.answered = !entry.verified ? 401 : seen.length < failFirst ? 500 : 200;
-    seen.push(entry);
-    res.writeHead(entry.answered).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    seen,
-    useSecret: (value: string) => void (secret = value),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
+import { type ProductionReceiver, productionReceiver } from './webhook-support.js';
 
 let running: RunningSandbox | undefined;
-let receiver: Awaited<ReturnType<typeof productionReceiver>> | undefined;
+let receiver: ProductionReceiver | undefined;
 afterEach(async () => {
   await running?.close();
   await receiver?.close();
@@ -69,7 +28,8 @@ async function api(path: string, data: unknown, token?: string): Promise<any> {
 describe('webhooks signed with wall time', () => {
   it('verify with standardwebhooks unmodified on every attempt, retries days later in sandbox time included, across a 30-day advance', async () => {
     running = await startSandbox({ clock: 'frozen' });
-    receiver = await productionReceiver(6);
+    receiver = await productionReceiver();
+    receiver.failNext(6);
     const { access_token: token } = await api('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret });
     const created = await api('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] }, token);
     receiver.useSecret(created.webhooks[0].secret);
@@ -106,7 +66,7 @@ describe('webhooks signed with wall time', () => {
 
   it('verify with standardwebhooks when the clock is set backwards, too', async () => {
     running = await startSandbox({ clock: 'frozen', start: '2001-01-01T00:00:00Z' });
-    receiver = await productionReceiver(0);
+    receiver = await productionReceiver();
     const { access_token: token } = await api('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret });
     const created = await api('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] }, token);
     receiver.useSecret(created.webhooks[0].secret);

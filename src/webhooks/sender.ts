@@ -6,9 +6,13 @@
  * receiver's verifier compares `webhook-timestamp` with its own clock (5 minutes' tolerance); the sandbox time of
  * the attempt (`at`) only reads a `Retry-After` date. The event's sandbox time travels in the payload's `timestamp`.
  */
+import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { elapsedSince, monotonicNow } from '../clock.js';
 import { parseRetryAfter } from './schedule.js';
+
+/** How a receiver fault spoils the signature: signed with another secret, a corrupted signature, or none at all. */
+export type SignatureFault = 'wrong-secret' | 'corrupted' | 'missing';
 
 export interface SignedRequest {
   url: string;
@@ -18,6 +22,8 @@ export interface SignedRequest {
   at: number;
   /** Wall time to sign with, epoch ms (sent as unix seconds in `webhook-timestamp`). */
   signedAt: number;
+  /** Spoil the signature on purpose (a receiver fault). */
+  badSignature?: SignatureFault | undefined;
   body: string;
   timeoutMs: number;
   /** Aborted when the sandbox closes. */
@@ -43,6 +49,26 @@ export function signatureHeaders(secret: string, webhookId: string, at: number, 
   };
 }
 
+/** Headers a correct verifier must refuse: as `signatureHeaders`, with the signature spoilt the given way. */
+export function faultySignatureHeaders(secret: string, webhookId: string, at: number, body: string, how: SignatureFault): Record<string, string> {
+  if (how === 'wrong-secret') return signatureHeaders(wrongSecret(secret), webhookId, at, body);
+  const headers = signatureHeaders(secret, webhookId, at, body);
+  if (how === 'missing') {
+    delete headers['webhook-signature'];
+    return headers;
+  }
+  const [version, value] = headers['webhook-signature']!.split(',') as [string, string];
+  const bytes = Buffer.from(value, 'base64');
+  bytes[0] = bytes[0]! ^ 0xff;
+  headers['webhook-signature'] = `${version},${bytes.toString('base64')}`;
+  return headers;
+}
+
+/** A well-formed `whsec_` secret that is not the webhook's: derived from it, so runs repeat exactly. */
+function wrongSecret(secret: string): string {
+  return `whsec_${createHash('sha256').update(`esign-sandbox wrong secret:${secret}`).digest().subarray(0, 24).toString('base64')}`;
+}
+
 export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
   const started = monotonicNow();
   const timeout = AbortSignal.timeout(req.timeoutMs);
@@ -53,7 +79,9 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
       headers: {
         'content-type': 'application/json',
         'user-agent': req.userAgent,
-        ...signatureHeaders(req.secret, req.webhookId, req.signedAt, req.body),
+        ...(req.badSignature
+          ? faultySignatureHeaders(req.secret, req.webhookId, req.signedAt, req.body, req.badSignature)
+          : signatureHeaders(req.secret, req.webhookId, req.signedAt, req.body)),
       },
       body: req.body,
       // A redirect is an answer that is not 2xx: the service does not follow it, so neither does the sandbox.
