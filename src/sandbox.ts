@@ -136,7 +136,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
     middleware: [
       journal.middleware({
-        skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs',
+        skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/'),
         // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
         skipBodies: (path) => path === '/__sandbox/state',
       }),

@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookReceiver, startSandbox, type RunningSandbox, type WebhookReceiver } from '../src/index.js';
+import { wallNow } from '../src/core/clock.js';
 import { signatureHeaders } from '../src/webhooks/sender.js';
 
 const SECRET = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
 const BODY = JSON.stringify({ type: 'contract.created', timestamp: '2026-03-01T09:00:00.000Z', data: { contractKey: 'c1', clientKey: 'k', status: 'Created' } });
 const AT = Date.parse('2026-03-01T09:00:00.000Z');
+/** What the sandbox signs with: wall time at the attempt. */
+const wallHeaders = (id: string, body = BODY) => signatureHeaders(SECRET, id, wallNow(), body);
 
 let receiver: WebhookReceiver | undefined;
 let running: RunningSandbox | undefined;
@@ -21,7 +24,7 @@ const send = (url: string, body: string, headers: Record<string, string>) =>
 describe('createWebhookReceiver', () => {
   it('accepts a correctly signed delivery and rejects a tampered body with 401', async () => {
     receiver = await createWebhookReceiver({ secret: SECRET });
-    const headers = signatureHeaders(SECRET, 'msg_1', AT, BODY);
+    const headers = wallHeaders('msg_1');
     expect((await send(receiver.url, BODY, headers)).status).toBe(200);
     expect((await send(receiver.url, BODY.replace('c1', 'c2'), headers)).status).toBe(401);
     expect(receiver.deliveries.map((d) => [d.verified, d.verifyError])).toEqual([
@@ -31,7 +34,18 @@ describe('createWebhookReceiver', () => {
     expect(receiver.accepted().map((d) => d.payload.data.contractKey)).toEqual(['c1']);
   });
 
-  it('checks the timestamp against the sandbox time it is given', async () => {
+  it('by default, checks the timestamp against wall time with five minutes of tolerance, as standardwebhooks does', async () => {
+    receiver = await createWebhookReceiver({ secret: SECRET });
+    const now = wallNow();
+    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_1', now - 290_000, BODY))).status).toBe(200);
+    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_2', now - 10 * 60_000, BODY))).status).toBe(401);
+    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_3', now + 10 * 60_000, BODY))).status).toBe(401);
+    // A timestamp in sandbox time far from wall time (the old behaviour) is refused like any stale one.
+    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_4', now - 30 * 86_400_000, BODY))).status).toBe(401);
+    expect(receiver.deliveries.map((d) => d.verifyError)).toEqual([undefined, 'timestamp outside tolerance', 'timestamp outside tolerance', 'timestamp outside tolerance']);
+  });
+
+  it('checks the timestamp against another clock when given one (now)', async () => {
     let now = AT;
     receiver = await createWebhookReceiver({ secret: SECRET, now: () => now });
     expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_1', AT, BODY))).status).toBe(200);
@@ -43,7 +57,7 @@ describe('createWebhookReceiver', () => {
   it('fails the next N requests as told, then answers 200 again', async () => {
     receiver = await createWebhookReceiver({ secret: SECRET });
     receiver.failNext(2, { status: 429, retryAfter: 30 });
-    const headers = signatureHeaders(SECRET, 'msg_1', AT, BODY);
+    const headers = wallHeaders('msg_1');
     const answers = [];
     for (let i = 0; i < 3; i++) {
       const res = await send(receiver.url, BODY, headers);
@@ -57,7 +71,7 @@ describe('createWebhookReceiver', () => {
     expect(receiver.deliveries.map((d) => d.duplicate)).toEqual([false, true, true]);
   });
 
-  it('tests a handler end to end against a sandbox on a real port', async () => {
+  it('tests a handler end to end against a sandbox on a real port, verifying with no clock option whatever the sandbox time', async () => {
     running = await startSandbox({ clock: 'frozen', start: '2026-03-01T09:00:00Z' });
     receiver = await createWebhookReceiver();
     const token = await fetch(`${running.url}/api/token`, {
@@ -77,10 +91,14 @@ describe('createWebhookReceiver', () => {
     await api('/api/contract', { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } });
     await receiver.waitFor(1);
     await running.clock.advance('5s');
+    await running.clock.advance('40d');
+    await running.redeliver((await running.deliveries())[0]!.id);
     expect(receiver.deliveries.map((d) => [d.answeredStatus, d.verified, d.duplicate])).toEqual([
       [500, true, false],
       [200, true, true],
+      [200, true, true],
     ]);
+    expect(receiver.deliveries.every((d) => d.payload.timestamp === '2026-03-01T09:00:00.000Z')).toBe(true);
     const log = await fetch(`${running.url}/__sandbox/webhook-deliveries`).then((r) => r.json() as Promise<any>);
     expect(log.deliveries[0].status).toBe('delivered');
   });

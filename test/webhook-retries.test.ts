@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { monotonicNow, elapsedSince } from '../src/core/clock.js';
+import { monotonicNow, elapsedSince, wallNow } from '../src/core/clock.js';
 import { RETRY_SCHEDULE_MS } from '../src/webhooks/schedule.js';
 import { FROZEN } from './helpers.js';
 import { type WebhookHarness, blackHole, refusedUrl, webhookHarness } from './webhook-support.js';
@@ -41,10 +41,13 @@ describe('retries on the sandbox clock', () => {
     expect(failed.attempts.every((a: any) => a.statusCode === 500)).toBe(true);
     let at = START;
     expect(failed.attempts.map((a: any) => a.at)).toEqual([iso(at), ...RETRY_SCHEDULE_MS.map((s) => iso((at += s)))]);
-    // Every attempt carried the same webhook-id and a signature for its own (sandbox) time.
+    // Every attempt carried the same webhook-id and a signature for its own wall time, which the log shows next to
+    // the attempt's sandbox time; the payload keeps the event's sandbox time.
     expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBe(1);
     expect(receiver.deliveries.every((d) => d.verified)).toBe(true);
-    expect(receiver.deliveries.map((d) => d.timestamp * 1000)).toEqual(failed.attempts.map((a: any) => Date.parse(a.at)));
+    expect(receiver.deliveries.map((d) => d.timestamp)).toEqual(failed.attempts.map((a: any) => a.webhookTimestamp));
+    expect(receiver.deliveries.every((d) => Math.abs(d.timestamp - wallNow() / 1000) < 60)).toBe(true);
+    expect(receiver.deliveries.every((d) => d.payload.timestamp === FROZEN.start)).toBe(true);
 
     await h.advance(7 * 86_400_000);
     expect(receiver.deliveries).toHaveLength(10);
@@ -99,7 +102,7 @@ describe('retries on the sandbox clock', () => {
     await h.settled();
     const [d] = await h.deliveries();
     expect(d.status).toBe('pending');
-    expect(d.attempts).toEqual([{ at: FROZEN.start, trigger: 'first', error: 'connection refused', durationMs: expect.any(Number) }]);
+    expect(d.attempts).toEqual([{ at: FROZEN.start, trigger: 'first', webhookTimestamp: expect.any(Number), error: 'connection refused', durationMs: expect.any(Number) }]);
     expect(d.nextAttemptAt).toBe(iso(START + 5_000));
   });
 

@@ -1,5 +1,9 @@
 /** Shared set-up for the webhook tests: a sandbox, a client token, real receivers, and API shortcuts. */
+import { type IncomingMessage, type Server as HttpServer, createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { monotonicNow } from '../src/core/clock.js';
+import type { RunningSandbox } from '../src/index.js';
 import type { SandboxOptions } from '../src/config/options.js';
 import type { ContractEvent, ContractEventType } from '../src/core/events.js';
 import { type WebhookReceiver, type WebhookReceiverOptions, createWebhookReceiver } from '../src/testing/webhook-receiver.js';
@@ -119,4 +123,116 @@ export async function refusedUrl(): Promise<string> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}/hooks`;
+}
+
+/** One request as a production handler saw it. */
+export interface ProductionSeen {
+  id: string;
+  /** `webhook-timestamp` (unix seconds). */
+  timestamp: number;
+  body: string;
+  verified: boolean;
+  /** What `Webhook.verify` threw, when it did. */
+  error?: string;
+  type?: string;
+  contractKey?: string;
+  /** Payload `timestamp` (sandbox time of the event). */
+  eventTime?: string;
+  answered: number;
+  /** monotonicNow() when the request arrived. */
+  arrivedAt: number;
+}
+
+export interface ProductionReceiver {
+  url: string;
+  seen: ProductionSeen[];
+  useSecret(secret: string): void;
+  /** Answer 500 to the next `count` verified requests. */
+  failNext(count: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A receiver written as production code is: `new Webhook(secret).verify(rawBody, headers)` from the public
+ * `standardwebhooks` package, unmodified (its 5-minute tolerance against wall time included); 401 when it throws,
+ * else 200 (or 500 while told to fail). A real HTTP server on 127.0.0.1.
+ */
+export async function productionReceiver(): Promise<ProductionReceiver> {
+  let secret = '';
+  let failing = 0;
+  const seen: ProductionSeen[] = [];
+  const server: HttpServer = createHttpServer(async (req: IncomingMessage, res) => {
+    const arrivedAt = monotonicNow();
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const headers = req.headers as Record<string, string>;
+    const entry: ProductionSeen = { id: headers['webhook-id'] ?? '', timestamp: Number(headers['webhook-timestamp']), body, verified: false, answered: 0, arrivedAt };
+    try {
+      const event = new Webhook(secret).verify(body, headers) as { type: string; timestamp: string; data: { contractKey: string } };
+      entry.verified = true;
+      entry.type = event.type;
+      entry.contractKey = event.data.contractKey;
+      entry.eventTime = event.timestamp;
+    } catch (error) {
+      entry.error = (error as Error).message;
+      const unverified = JSON.parse(body) as { type: string; data: { contractKey: string } };
+      entry.type = unverified.type;
+      entry.contractKey = unverified.data.contractKey;
+    }
+    entry.answered = !entry.verified ? 401 : failing > 0 ? (failing--, 500) : 200;
+    seen.push(entry);
+    res.writeHead(entry.answered).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    seen,
+    useSecret: (value) => void (secret = value),
+    failNext: (count) => void (failing += count),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The public API of a sandbox started with startSandbox(), over HTTP, as a client would call it. */
+export function publicApi(running: RunningSandbox) {
+  const call = async (path: string, data: unknown, token?: string): Promise<any> => {
+    const res = await fetch(`${running.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ data }),
+    });
+    return res.json();
+  };
+  const token = async () => (await call('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret })).access_token as string;
+  return {
+    call,
+    token,
+    /** Creates a webhook for the sandbox's client; hands the receiver its secret. */
+    async addWebhook(receiver: { url: string; useSecret(secret: string): void }, flags: Flags = ALL_FLAGS): Promise<{ webhookKey: string; secret: string }> {
+      const res = await call('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, ...flags }] }, await token());
+      if (!res.webhooks) throw new Error(`webhook create: ${JSON.stringify(res)}`);
+      receiver.useSecret(res.webhooks[0].secret);
+      return { webhookKey: res.webhooks[0].webhookKey, secret: res.webhooks[0].secret };
+    },
+    /** Creates a contract (and sends it, with one signer, when `send`); returns its key. */
+    async createContract(send = false): Promise<string> {
+      const res = await call(
+        '/api/contract',
+        {
+          action: 'create',
+          clientKey: running.clientKey,
+          contract: { name: `Contract ${++seq}`, value: '<p>Terms</p>' },
+          ...(send ? { recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign' }] } : {}),
+        },
+        await token(),
+      );
+      if (!res.contract) throw new Error(`contract create: ${JSON.stringify(res)}`);
+      return res.contract.contractKey as string;
+    },
+  };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as SvixWebhook } from 'svix';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { wallNow } from '../src/core/clock.js';
 import type { ContractEvent } from '../src/core/events.js';
 import { DEMO, FROZEN } from './helpers.js';
 import { type WebhookHarness, webhookHarness } from './webhook-support.js';
@@ -11,7 +12,8 @@ let h: WebhookHarness;
 afterEach(() => h?.close());
 
 describe('a delivery', () => {
-  // The sandbox follows wall time here, so the public verifiers' 5-minute timestamp tolerance holds as in production.
+  // Unmodified public verifiers, with their 5-minute tolerance against wall time (test/webhook-wall-time.test.ts
+  // does the same across a 30-day clock jump).
   it('is accepted by the public standardwebhooks and svix verifiers, and a tampered one is rejected', async () => {
     h = await webhookHarness();
     const receiver = await h.receiver();
@@ -30,18 +32,23 @@ describe('a delivery', () => {
     expect(() => new Webhook(otherSecret).verify(got!.body, headers)).toThrow();
   });
 
-  it('carries the Standard Webhooks headers, sandbox time, and only the public payload', async () => {
+  it('carries the Standard Webhooks headers signed at wall time, sandbox time in the payload, and only the public payload', async () => {
     h = await webhookHarness(FROZEN);
     const receiver = await h.receiver();
     await h.addWebhook(receiver, { created: true });
+    const before = Math.floor(wallNow() / 1000);
     const contractKey = await h.createContract();
     await h.settled();
+    const after = Math.floor(wallNow() / 1000);
     const [got] = receiver.deliveries;
     expect(got!.verified).toBe(true);
     expect(got!.headers['content-type']).toBe('application/json');
     expect(got!.headers['user-agent']).toMatch(/^esign-sandbox\//);
     expect(got!.id).toMatch(/^msg_/);
-    expect(got!.timestamp).toBe(Date.parse(FROZEN.start) / 1000);
+    // webhook-timestamp is wall time at the attempt, not the (frozen) sandbox time; the payload carries sandbox time.
+    expect(got!.timestamp).toBeGreaterThanOrEqual(before);
+    expect(got!.timestamp).toBeLessThanOrEqual(after);
+    expect(got!.timestamp).not.toBe(Date.parse(FROZEN.start) / 1000);
     expect(got!.signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(JSON.parse(got!.body)).toEqual({
       type: 'contract.created',
@@ -68,7 +75,7 @@ describe('a delivery', () => {
       clientKey: DEMO.clientKey,
       cause: 'api',
       createdAt: FROZEN.start,
-      attempts: [{ at: FROZEN.start, trigger: 'first', statusCode: 200, durationMs: expect.any(Number) }],
+      attempts: [{ at: FROZEN.start, trigger: 'first', webhookTimestamp: receiver.deliveries[0]!.timestamp, statusCode: 200, durationMs: expect.any(Number) }],
       payload: { type: 'contract.created', data: { contractKey } },
     });
     expect(d).not.toHaveProperty('nextAttemptAt');

@@ -78,11 +78,28 @@ export function elapsedSince(startMs: number): number {
 }
 
 /**
- * Real wall time, for the few things judged against it outside the sandbox: a TLS certificate's validity is
- * checked by clients against their own clock, never the sandbox's.
+ * Real wall time, for the few things judged against it outside the sandbox: a TLS certificate's validity and a
+ * webhook's `webhook-timestamp` are checked by clients against their own clock, never the sandbox's.
  */
 export function wallNow(): number {
   return Date.now();
+}
+
+/**
+ * Waits `ms` of real (wall-clock) time, whatever the sandbox clock does: for faults that model a slow network,
+ * which a receiver experiences in wall time. Resolves early (without throwing) when `signal` aborts.
+ */
+export function wallDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!(ms > 0) || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 export function monotonicNow(): number {

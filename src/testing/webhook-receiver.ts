@@ -9,19 +9,21 @@
  *   receiver.deliveries[0].payload.type // 'contract.created'
  *   await receiver.close();
  *
- * The signature is checked with the `standardwebhooks` library. Its timestamp-tolerance check compares
- * `webhook-timestamp` (sandbox time) with wall time, which fails by design once a test freezes or moves the
- * sandbox clock; so the receiver checks the signature, and checks tolerance only against a `now` it is given.
+ * The signature is checked as the `standardwebhooks` library checks it: the HMAC with the webhook's secret, and
+ * `webhook-timestamp` within `toleranceSeconds` (300) of wall time. The sandbox signs every attempt with wall time
+ * (the sandbox time of the event is the payload's `timestamp`), so deliveries verify whatever the sandbox clock
+ * says. A `now` option checks the timestamp against another clock instead.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { wallNow } from '../core/clock.js';
 
 export interface ReceivedDelivery {
   /** `webhook-id`: the same on every retry and redelivery of one event. */
   id: string;
-  /** `webhook-timestamp`, unix seconds of sandbox time. */
+  /** `webhook-timestamp`: unix seconds of wall time when the attempt was signed (the payload's `timestamp` is sandbox time). */
   timestamp: number;
   signature: string;
   headers: Record<string, string>;
@@ -61,10 +63,11 @@ export interface WebhookReceiverOptions {
   /** Reject unverified deliveries with 401 (default true), as a real handler should. */
   rejectUnverified?: boolean;
   /**
-   * Sandbox time in epoch ms (e.g. `() => sandbox.clock.nowSync().getTime()`): when given, timestamps more than
-   * `toleranceSeconds` away from it fail verification, as in production verifiers.
+   * The clock `webhook-timestamp` is checked against, epoch ms (default: wall time, as `standardwebhooks` and `svix`
+   * do). Timestamps more than `toleranceSeconds` away from it fail verification with 'timestamp outside tolerance'.
    */
   now?: () => number;
+  /** Default 300 (five minutes, the public verifiers' tolerance). */
   toleranceSeconds?: number;
 }
 
@@ -91,6 +94,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
   const host = options.host ?? '127.0.0.1';
   const rejectUnverified = options.rejectUnverified ?? true;
   const tolerance = options.toleranceSeconds ?? 300;
+  const now = options.now ?? wallNow;
   let secret = options.secret;
   const deliveries: ReceivedDelivery[] = [];
   const failures: FailureMode[] = [];
@@ -102,7 +106,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
     if (!id || !timestamp || !signature) return 'missing webhook-id, webhook-timestamp or webhook-signature';
     const seconds = Number(timestamp);
     if (!/^\d+$/.test(timestamp)) return 'webhook-timestamp is not unix seconds';
-    if (options.now && Math.abs(Math.floor(options.now() / 1000) - seconds) > tolerance) return 'timestamp outside tolerance';
+    if (Math.abs(Math.floor(now() / 1000) - seconds) > tolerance) return 'timestamp outside tolerance';
     let expected: Buffer;
     try {
       expected = Buffer.from(new Webhook(secret).sign(id, new Date(seconds * 1000), body).split(',')[1] ?? '', 'base64');

@@ -6,28 +6,61 @@
  * event order, so a healthy receiver sees `created, sent, …` in order. A failed delivery leaves the lane at
  * once and is retried by a clock timer on its own, so a retry never holds back newer events. Lanes run
  * independently of each other and of the request that emitted the event: a dead receiver slows nobody else.
+ *
+ * Times: each attempt is signed with wall time (`webhook-timestamp`), so a receiver's verifier accepts it whatever
+ * the sandbox clock says; retries are scheduled, and attempts logged, in sandbox time (decisions §7, §8).
+ *
+ * Receiver faults (receiver-faults.ts) spoil chosen deliveries on purpose, to test the receiver's handler: a bad
+ * signature or stale timestamp on an attempt, a duplicate, a delivery held back until the next one, a late first
+ * attempt. Each hit is logged on the attempt it affected.
  */
-import type { Clock, ClockTimer } from '../core/clock.js';
+import { type Clock, type ClockTimer, wallDelay, wallNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { CONTRACT_EVENT_TYPES, type ContractEvent, type ContractEventType, WEBHOOK_FLAG_FOR } from '../core/events.js';
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { type AttemptOutcome, postSigned } from './sender.js';
+import {
+  type ActiveReceiverFault,
+  type AddReceiverFaultOptions,
+  type FaultTarget,
+  type ReceiverFaultHit,
+  type ReceiverFaultInput,
+  type ReceiverFaultView,
+  ReceiverFaults,
+  faultDurationMs,
+} from './receiver-faults.js';
+import { type AttemptOutcome, type SignatureFault, postSigned } from './sender.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS, parseRetryAfter } from './schedule.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-export type AttemptTrigger = 'first' | 'retry' | 'redeliver';
+/** `duplicate`: the second copy a `duplicate` receiver fault sends right after the first attempt. */
+export type AttemptTrigger = 'first' | 'retry' | 'redeliver' | 'duplicate';
 
 export interface DeliveryAttempt {
+  /** Sandbox time of the attempt. */
   at: number;
   trigger: AttemptTrigger;
+  /** The `webhook-timestamp` sent (unix seconds of wall time); absent when an outage answered and nothing was sent. */
+  webhookTimestamp?: number;
   statusCode?: number;
   error?: string;
   durationMs: number;
   /** Set when a simulated outage answered instead of the receiver: the outage's cause. */
   cause?: string;
   outageId?: string;
+  /** Receiver faults that shaped this attempt. */
+  faults?: ReceiverFaultHit[];
+  /** Real time a `slow` fault held the attempt back before sending, ms. */
+  delayMs?: number;
+}
+
+/** A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out. */
+interface Held {
+  hit: ReceiverFaultHit;
+  sameContract: boolean;
+  until: number;
+  timer: ClockTimer;
 }
 
 interface Delivery {
@@ -55,6 +88,22 @@ interface Delivery {
   stopped?: string;
   /** Dropped from the log (reset, cap): in-flight work must not touch it any more. */
   removed: boolean;
+  /** Held back by an `out-of-order` fault (its first attempt waits). */
+  held?: Held | undefined;
+  /** The out-of-order hit to log on the first attempt once a held delivery goes out. */
+  releasedHit?: ReceiverFaultHit | undefined;
+}
+
+export interface DeliveryAttemptView {
+  at: string;
+  trigger: AttemptTrigger;
+  webhookTimestamp?: number;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+  cause?: string;
+  faults?: ReceiverFaultHit[];
+  delayMs?: number;
 }
 
 export interface DeliveryView {
@@ -68,8 +117,10 @@ export interface DeliveryView {
   clientKey: string;
   cause?: string;
   createdAt: string;
-  attempts: Array<{ at: string; trigger: AttemptTrigger; statusCode?: number; error?: string; durationMs: number; cause?: string }>;
+  attempts: DeliveryAttemptView[];
   nextAttemptAt?: string;
+  /** While an `out-of-order` receiver fault holds the delivery back: which fault, and the latest it goes out (sandbox time). */
+  held?: { faultId: string; until: string };
   stopped?: string;
   payload: unknown;
 }
@@ -109,12 +160,15 @@ export interface DispatcherOptions {
 interface Lane {
   queue: Delivery[];
   running: boolean;
+  /** Deliveries an out-of-order fault holds back, in event order. */
+  held: Delivery[];
 }
 
 export class WebhookDispatcher {
   private readonly log = new Map<string, Delivery>();
   private readonly lanes = new Map<string, Lane>();
   private readonly outages = new Map<string, Outage>();
+  private readonly receiverFaults = new ReceiverFaults();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
   private readonly unsubscribe: Array<() => void> = [];
@@ -161,8 +215,8 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Sends a delivery again at once, with the same `webhook-id` (a receiver must treat it as a duplicate),
-   * signed at the current sandbox time. Resolves with the delivery once the attempt has finished.
+   * Sends a delivery again at once, with the same `webhook-id` and body (a receiver must treat it as a duplicate),
+   * signed afresh at the current wall time. Resolves with the delivery once the attempt has finished.
    */
   async redeliver(id: string): Promise<DeliveryView> {
     const d = this.log.get(id);
@@ -183,11 +237,37 @@ export class WebhookDispatcher {
     this.outages.delete(id);
   }
 
+  /**
+   * Adds a receiver fault (docs/webhooks.md, "Receiver faults"): matching deliveries are spoilt on purpose to test
+   * the receiver. Checks `spec` against `receiverFaultSpec()` (ApiError 400 with field errors if wrong, 409 if its id
+   * is taken) and returns its id. `source` (default `control`) lets `clearReceiverFaults(source)` remove a group.
+   */
+  addReceiverFault(spec: ReceiverFaultInput, source = 'control', options: Omit<AddReceiverFaultOptions, 'source'> = {}): string {
+    return this.receiverFaults.add(spec, { ...options, source });
+  }
+
+  /** Removes one receiver fault; false if there was none with that id. Deliveries it holds back stay held until their time. */
+  removeReceiverFault(id: string): boolean {
+    return this.receiverFaults.remove(id);
+  }
+
+  /** Removes every receiver fault, or those of one source. Returns how many went. */
+  clearReceiverFaults(source?: string): number {
+    return this.receiverFaults.clear(source);
+  }
+
+  listReceiverFaults(): ReceiverFaultView[] {
+    return this.receiverFaults.list();
+  }
+
   /** Aborts attempts in flight and stops sending; resolves once they have settled. */
   async close(): Promise<void> {
     this.closed = true;
     for (const off of this.unsubscribe) off();
-    for (const d of this.log.values()) d.timer?.cancel();
+    for (const d of this.log.values()) {
+      d.timer?.cancel();
+      d.held?.timer.cancel();
+    }
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
   }
@@ -228,47 +308,138 @@ export class WebhookDispatcher {
 
   private enqueue(d: Delivery): void {
     let lane = this.lanes.get(d.webhookKey);
-    if (!lane) this.lanes.set(d.webhookKey, (lane = { queue: [], running: false }));
+    if (!lane) this.lanes.set(d.webhookKey, (lane = { queue: [], running: false, held: [] }));
     lane.queue.push(d);
-    if (!lane.running) {
-      lane.running = true;
-      void this.track(this.runLane(d.webhookKey, lane));
-    }
+    this.runLaneIfIdle(d.webhookKey, lane);
   }
 
-  /** First attempts to one endpoint, one at a time, in event order. */
+  private runLaneIfIdle(webhookKey: string, lane: Lane): Promise<void> | undefined {
+    if (lane.running) return undefined;
+    lane.running = true;
+    return this.track(this.runLane(webhookKey, lane));
+  }
+
+  /**
+   * First attempts to one endpoint, one at a time, in event order. An out-of-order fault takes a delivery out of
+   * the line (`lane.held`); the next delivery that may overtake it goes out first, then the held one.
+   */
   private async runLane(webhookKey: string, lane: Lane): Promise<void> {
     try {
       for (let d = lane.queue.shift(); d; d = lane.queue.shift()) {
         if (d.removed || !d.active || this.closed) continue;
-        await this.attempt(d, 'first');
+        if (d.releasedHit) {
+          // A held delivery whose hold ran out with nothing overtaking it.
+          const hit = d.releasedHit;
+          d.releasedHit = undefined;
+          await this.firstAttempt(d, [hit]);
+          continue;
+        }
+        lane.held = lane.held.filter((h) => !h.removed && h.active);
+        const overtaken = lane.held.filter((h) => !h.held!.sameContract || h.contractKey === d.contractKey);
+        if (overtaken.length === 0) {
+          const fault = this.receiverFaults.take(['out-of-order'], target(d));
+          if (fault) {
+            this.hold(d, lane, fault);
+            continue;
+          }
+        }
+        await this.firstAttempt(d, []);
+        for (const h of overtaken) {
+          if (!h.held) continue;
+          const { hit } = h.held;
+          h.held.timer.cancel();
+          h.held = undefined;
+          lane.held = lane.held.filter((other) => other !== h);
+          if (h.removed || !h.active || this.closed) continue;
+          await this.firstAttempt(h, [{ ...hit, detail: `held back, sent after ${d.id} (${d.event})` }]);
+        }
       }
     } finally {
       lane.running = false;
-      if (this.lanes.get(webhookKey) === lane && lane.queue.length === 0) this.lanes.delete(webhookKey);
+      if (this.lanes.get(webhookKey) === lane && lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(webhookKey);
     }
   }
 
-  private async attempt(d: Delivery, trigger: AttemptTrigger): Promise<void> {
+  /** Takes a delivery out of its lane until a later one overtakes it, or `holdFor` of sandbox time has passed. */
+  private hold(d: Delivery, lane: Lane, fault: ActiveReceiverFault & { spec: { kind: 'out-of-order'; sameContract: boolean; holdFor: string | number } }): void {
+    const until = this.clock.now() + faultDurationMs(fault.spec.holdFor);
+    d.held = {
+      hit: faultHit(fault),
+      sameContract: fault.spec.sameContract,
+      until,
+      timer: this.clock.schedule(until, () => this.releaseHeld(d), `webhook hold ${d.id}`),
+    };
+    lane.held.push(d);
+  }
+
+  private releaseHeld(d: Delivery): Promise<void> | undefined {
+    const held = d.held;
+    d.held = undefined;
+    if (!held || d.removed || !d.active || this.closed) return undefined;
+    let lane = this.lanes.get(d.webhookKey);
+    if (!lane) this.lanes.set(d.webhookKey, (lane = { queue: [], running: false, held: [] }));
+    lane.held = lane.held.filter((h) => h !== d);
+    d.releasedHit = { ...held.hit, detail: 'held back; nothing overtook it within holdFor, so sent then' };
+    lane.queue.unshift(d);
+    return this.runLaneIfIdle(d.webhookKey, lane);
+  }
+
+  /** The first attempt, and the second copy a `duplicate` fault asks for right after it. */
+  private async firstAttempt(d: Delivery, faults: ReceiverFaultHit[]): Promise<void> {
+    await this.attempt(d, 'first', faults);
+    if (d.removed || this.closed || !this.webhookOf(d)) return;
+    const dup = this.receiverFaults.take(['duplicate'], target(d));
+    if (dup) await this.attempt(d, 'duplicate', [{ ...faultHit(dup), detail: 'the same webhook-id and body sent again right after the first attempt' }]);
+  }
+
+  private async attempt(d: Delivery, trigger: AttemptTrigger, faults: ReceiverFaultHit[] = []): Promise<void> {
     const webhook = this.webhookOf(d);
     if (!webhook || this.closed) return;
-    const at = this.clock.now();
-    const outage = this.outageFor(d, at);
-    d.inFlight++;
+    let at = this.clock.now();
+    let outage = this.outageFor(d, at);
+    let delayMs: number | undefined;
+    let signedAt: number | undefined;
+    let badSignature: SignatureFault | undefined;
     let outcome: AttemptOutcome;
+    d.inFlight++;
     try {
-      outcome = outage
-        ? simulatedOutcome(outage, at)
-        : await postSigned({
-            url: d.url,
-            secret: webhook.secret,
-            webhookId: d.webhookId,
-            at,
-            body: d.body,
-            timeoutMs: this.timeoutMs,
-            signal: this.abort.signal,
-            userAgent: this.options.userAgent,
-          });
+      if (!outage && trigger === 'first') {
+        const slow = this.receiverFaults.take(['slow'], target(d));
+        if (slow) {
+          delayMs = faultDurationMs(slow.spec.delay);
+          faults.push({ ...faultHit(slow), detail: `first attempt sent ${delayMs} ms (real time) late` });
+          await wallDelay(delayMs, this.abort.signal);
+          if (d.removed || this.closed || !this.webhookOf(d)) return;
+          at = this.clock.now();
+          outage = this.outageFor(d, at);
+        }
+      }
+      if (outage) {
+        outcome = simulatedOutcome(outage, at);
+      } else {
+        signedAt = wallNow();
+        const sig = this.receiverFaults.take(['bad-signature', 'stale-timestamp'], target(d));
+        if (sig?.spec.kind === 'bad-signature') {
+          badSignature = sig.spec.signature;
+          faults.push({ ...faultHit(sig), detail: SIGNATURE_DETAIL[badSignature] });
+        } else if (sig?.spec.kind === 'stale-timestamp') {
+          const age = faultDurationMs(sig.spec.age);
+          signedAt -= age;
+          faults.push({ ...faultHit(sig), detail: `signed with a webhook-timestamp ${age / 1000} s before wall time` });
+        }
+        outcome = await postSigned({
+          url: d.url,
+          secret: webhook.secret,
+          webhookId: d.webhookId,
+          at,
+          signedAt,
+          badSignature,
+          body: d.body,
+          timeoutMs: this.timeoutMs,
+          signal: this.abort.signal,
+          userAgent: this.options.userAgent,
+        });
+      }
     } finally {
       d.inFlight--;
     }
@@ -276,16 +447,20 @@ export class WebhookDispatcher {
     d.attempts.push({
       at,
       trigger,
+      ...(signedAt !== undefined ? { webhookTimestamp: Math.floor(signedAt / 1000) } : {}),
       ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       durationMs: outcome.durationMs,
       ...(outage ? { outageId: outage.id, ...(outage.cause !== undefined ? { cause: outage.cause } : {}) } : {}),
+      ...(faults.length > 0 ? { faults } : {}),
+      ...(delayMs !== undefined ? { delayMs } : {}),
     });
     if (outcome.ok) {
       this.finish(d, 'delivered');
-    } else if (trigger === 'redeliver') {
-      // A manual redelivery is one extra attempt: it does not restart or advance the automatic schedule.
-      d.status = d.active ? 'pending' : 'failed';
+    } else if (trigger === 'redeliver' || trigger === 'duplicate') {
+      // A manual redelivery (or a fault's duplicate) is one extra attempt: it does not restart or advance the
+      // automatic schedule. A failed duplicate does not undo a delivery its first attempt made.
+      if (!(trigger === 'duplicate' && d.status === 'delivered')) d.status = d.active ? 'pending' : 'failed';
     } else {
       this.scheduleRetry(d, outcome.retryAfterMs);
     }
@@ -318,6 +493,8 @@ export class WebhookDispatcher {
     d.timer?.cancel();
     d.timer = undefined;
     d.nextAttemptAt = undefined;
+    d.held?.timer.cancel();
+    d.held = undefined;
   }
 
   private onWebhookDeleted(platformId: string, webhookKey: string): void {
@@ -336,6 +513,11 @@ export class WebhookDispatcher {
     for (const [id, o] of this.outages) {
       if (platformId === undefined || o.platformId === platformId) this.outages.delete(id);
     }
+    this.receiverFaults.reset(platformId);
+    for (const [key, lane] of this.lanes) {
+      lane.held = lane.held.filter((d) => !d.removed);
+      if (!lane.running && lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(key);
+    }
   }
 
   private remove(d: Delivery): void {
@@ -343,6 +525,8 @@ export class WebhookDispatcher {
     d.active = false;
     d.timer?.cancel();
     d.timer = undefined;
+    d.held?.timer.cancel();
+    d.held = undefined;
     this.log.delete(d.id);
   }
 
@@ -392,6 +576,20 @@ export class WebhookDispatcher {
   }
 }
 
+const SIGNATURE_DETAIL: Record<SignatureFault, string> = {
+  'wrong-secret': 'signed with a wrong secret',
+  corrupted: 'signature corrupted',
+  missing: 'sent without a webhook-signature header',
+};
+
+function faultHit(f: ActiveReceiverFault): ReceiverFaultHit {
+  return { id: f.id, kind: f.spec.kind, source: f.source };
+}
+
+function target(d: Delivery): FaultTarget {
+  return { event: d.event, webhookKey: d.webhookKey, url: d.url, clientKey: d.clientKey, contractKey: d.contractKey, platformId: d.platformId };
+}
+
 function simulatedOutcome(outage: Outage, at: number): AttemptOutcome {
   if ('refuse' in outage.mode) return { ok: false, error: 'connection refused (simulated outage)', durationMs: 0 };
   const { status, retryAfter } = outage.mode;
@@ -415,12 +613,16 @@ function view(d: Delivery): DeliveryView {
     attempts: d.attempts.map((a) => ({
       at: isoTime(a.at),
       trigger: a.trigger,
+      ...(a.webhookTimestamp !== undefined ? { webhookTimestamp: a.webhookTimestamp } : {}),
       ...(a.statusCode !== undefined ? { statusCode: a.statusCode } : {}),
       ...(a.error !== undefined ? { error: a.error } : {}),
       durationMs: a.durationMs,
       ...(a.cause !== undefined ? { cause: a.cause } : {}),
+      ...(a.faults !== undefined ? { faults: a.faults.map((f) => ({ ...f })) } : {}),
+      ...(a.delayMs !== undefined ? { delayMs: a.delayMs } : {}),
     })),
     ...(d.nextAttemptAt !== undefined ? { nextAttemptAt: isoTime(d.nextAttemptAt) } : {}),
+    ...(d.held !== undefined ? { held: { faultId: d.held.hit.id, until: isoTime(d.held.until) } } : {}),
     ...(d.stopped !== undefined ? { stopped: d.stopped } : {}),
     payload: JSON.parse(d.body) as unknown,
   };

@@ -1,17 +1,29 @@
 /**
  * One delivery attempt: sign the body the Standard Webhooks way and POST it. The signature comes from the
  * `standardwebhooks` library itself, so what the sandbox sends is by construction what public verifiers check.
+ *
+ * Two times are involved (decisions §7): the request is signed with **wall time** (`signedAt`), because the
+ * receiver's verifier compares `webhook-timestamp` with its own clock (5 minutes' tolerance); the sandbox time of
+ * the attempt (`at`) only reads a `Retry-After` date. The event's sandbox time travels in the payload's `timestamp`.
  */
+import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import { parseRetryAfter } from './schedule.js';
+
+/** How a receiver fault spoils the signature: signed with another secret, a corrupted signature, or none at all. */
+export type SignatureFault = 'wrong-secret' | 'corrupted' | 'missing';
 
 export interface SignedRequest {
   url: string;
   secret: string;
   webhookId: string;
-  /** Sandbox time of the attempt, epoch ms (sent as unix seconds). */
+  /** Sandbox time of the attempt, epoch ms: reads a Retry-After date. */
   at: number;
+  /** Wall time to sign with, epoch ms (sent as unix seconds in `webhook-timestamp`). */
+  signedAt: number;
+  /** Spoil the signature on purpose (a receiver fault). */
+  badSignature?: SignatureFault | undefined;
   body: string;
   timeoutMs: number;
   /** Aborted when the sandbox closes. */
@@ -27,6 +39,7 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+/** The Standard Webhooks headers for `body`, signed at `at` (epoch ms, sent as unix seconds). */
 export function signatureHeaders(secret: string, webhookId: string, at: number, body: string): Record<string, string> {
   const timestamp = Math.floor(at / 1000);
   return {
@@ -34,6 +47,26 @@ export function signatureHeaders(secret: string, webhookId: string, at: number, 
     'webhook-timestamp': String(timestamp),
     'webhook-signature': new Webhook(secret).sign(webhookId, new Date(timestamp * 1000), body),
   };
+}
+
+/** Headers a correct verifier must refuse: as `signatureHeaders`, with the signature spoilt the given way. */
+export function faultySignatureHeaders(secret: string, webhookId: string, at: number, body: string, how: SignatureFault): Record<string, string> {
+  if (how === 'wrong-secret') return signatureHeaders(wrongSecret(secret), webhookId, at, body);
+  const headers = signatureHeaders(secret, webhookId, at, body);
+  if (how === 'missing') {
+    delete headers['webhook-signature'];
+    return headers;
+  }
+  const [version, value] = headers['webhook-signature']!.split(',') as [string, string];
+  const bytes = Buffer.from(value, 'base64');
+  bytes[0] = bytes[0]! ^ 0xff;
+  headers['webhook-signature'] = `${version},${bytes.toString('base64')}`;
+  return headers;
+}
+
+/** A well-formed `whsec_` secret that is not the webhook's: derived from it, so runs repeat exactly. */
+function wrongSecret(secret: string): string {
+  return `whsec_${createHash('sha256').update(`esign-sandbox wrong secret:${secret}`).digest().subarray(0, 24).toString('base64')}`;
 }
 
 export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
@@ -46,7 +79,9 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
       headers: {
         'content-type': 'application/json',
         'user-agent': req.userAgent,
-        ...signatureHeaders(req.secret, req.webhookId, req.at, req.body),
+        ...(req.badSignature
+          ? faultySignatureHeaders(req.secret, req.webhookId, req.signedAt, req.body, req.badSignature)
+          : signatureHeaders(req.secret, req.webhookId, req.signedAt, req.body)),
       },
       body: req.body,
       // A redirect is an answer that is not 2xx: the service does not follow it, so neither does the sandbox.
