@@ -33,7 +33,7 @@ const INVALID: [string, string, string][] = [
   [
     'a misspelt step action',
     'name: x\ntimeline:\n  - at: 1h\n    expireToken: all\n',
-    'my.yaml:4:5: timeline[0].expireToken: unknown key "expireToken"; expected one of: at, id, expireTokens, revokeTokens, webhookOutage, endWebhookOutage, settings, act, createContract, sendContract, addFaults, clearFaults',
+    'my.yaml:4:5: timeline[0].expireToken: unknown key "expireToken"; expected one of: at, id, expireTokens, revokeTokens, webhookOutage, endWebhookOutage, settings, act, createContract, sendContract, addFaults, clearFaults, addReceiverFaults, clearReceiverFaults',
   ],
   [
     'an unknown key in a match',

@@ -329,3 +329,46 @@ describe('managing receiver faults', () => {
     expect(receiverFaultSpec().safeParse({ kind: 'slow', delay: '2s', match: { event: 'contract.signed' } }).success).toBe(true);
   });
 });
+
+describe('receiver faults through the control API and scenarios', () => {
+  it('are set, listed and removed at /__sandbox/webhook-faults, and a bad spec is refused naming the field', async () => {
+    const { receiver, api, settle } = await setUp();
+    const post = (body: unknown) =>
+      fetch(`${running!.url}/__sandbox/webhook-faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const bad = await post({ kind: 'slow' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('delay');
+    const added = await post({ faults: [{ id: 'dup', kind: 'duplicate', times: 1 }] });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toMatchObject({ ids: ['dup'], faults: [{ id: 'dup', kind: 'duplicate', source: 'control' }] });
+    await api.createContract();
+    await settle();
+    expect(receiver.seen.map((s) => s.answered)).toEqual([200, 200]);
+    expect(receiver.seen[0]!.id).toBe(receiver.seen[1]!.id);
+    const listed = await (await fetch(`${running!.url}/__sandbox/webhook-faults`)).json();
+    expect(listed).toMatchObject({ faults: [{ id: 'dup', hits: 1, exhausted: true }] });
+    expect((await fetch(`${running!.url}/__sandbox/webhook-faults/dup`, { method: 'DELETE' })).status).toBe(200);
+    const gone = await fetch(`${running!.url}/__sandbox/webhook-faults/dup`, { method: 'DELETE' });
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).message).toBe('No receiver fault with id "dup"');
+  });
+
+  it('the bundled bad-webhook-day scenario spoils the first delivery with a bad signature, and unloading removes its faults', async () => {
+    const { receiver, api, settle } = await setUp();
+    const summary = await running!.scenarios.load('bad-webhook-day');
+    expect(summary.receiverFaults).toEqual(['bad-webhook-day:bad-signature', 'bad-webhook-day:duplicate-signed', 'bad-webhook-day:sent-late']);
+    await api.createContract();
+    await settle();
+    expect(receiver.seen.map((s) => [s.verified, s.answered])).toEqual([[false, 401]]);
+    await running!.clock.advance('5s');
+    expect(receiver.seen.map((s) => [s.verified, s.answered])).toEqual([
+      [false, 401],
+      [true, 200],
+    ]);
+    expect(running!.sandbox.webhooks.deliveries()[0]!.attempts[0]!.faults).toEqual([
+      expect.objectContaining({ id: 'bad-webhook-day:bad-signature', kind: 'bad-signature', source: 'scenario:bad-webhook-day' }),
+    ]);
+    await running!.scenarios.unload('bad-webhook-day');
+    expect(running!.sandbox.webhooks.listReceiverFaults()).toEqual([]);
+  });
+});

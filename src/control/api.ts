@@ -42,6 +42,8 @@ export interface ScenarioSummary {
   steps: number;
   pendingTimers: number;
   faults: string[];
+  /** Ids of the receiver faults it set (docs/webhooks.md). */
+  receiverFaults: string[];
   notes: string[];
   log: ScenarioLogEntry[];
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/events.js';
 import { lazy } from '../core/lazy.js';
 import { faultSpec } from '../faults/spec.js';
+import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
 
 export const advanceBody = lazy(() => z.object({
   by: z.union([z.number().min(0), z.string().min(1)], 'Required: a duration like "90s", "30m", "2h", "1d" or a number of seconds'),
@@ -30,6 +31,9 @@ export const actBody = lazy(() => z.object({
 
 /** One fault, or several as `{"faults": [...]}`. */
 export const faultList = lazy(() => z.strictObject({ faults: z.array(faultSpec()).min(1) }));
+
+/** Receiver faults, several at once: `{"faults": [...]}`. */
+export const receiverFaultList = lazy(() => z.strictObject({ faults: z.array(receiverFaultSpec()).min(1) }));
 
 export const loadBody = lazy(() => z
   .strictObject({

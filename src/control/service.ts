@@ -31,6 +31,7 @@ import { Store } from '../store/store.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
 import type { ClientRecord, ContractRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
 import type { DeliveryView, OutageSpec, WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { type ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import type { Health, Platform, RecipientActResult, ResetResult } from './api.js';
 import {
   actBody,
@@ -41,6 +42,7 @@ import {
   faultList,
   journalQuery,
   platformBody,
+  receiverFaultList,
   resetBody,
   setBody,
 } from './schemas.js';
@@ -355,6 +357,28 @@ export class ControlService {
 
   endOutage(id: string): void {
     this.deps.webhooks.endOutage(id);
+  }
+
+  // ---- receiver faults: deliveries spoilt on purpose, to test the receiver (docs/webhooks.md) -----------------
+
+  /** One receiver fault, or several as `{faults: [...]}` or an array; returns their ids. */
+  addReceiverFaults(input: unknown, source = 'control', seed?: number): string[] {
+    const specs = Array.isArray(input) ? input : input !== null && typeof input === 'object' && 'faults' in input ? parseWith(receiverFaultList(), input).faults : [input];
+    // Check every spec before adding any, so one bad spec adds none.
+    const parsed = specs.map((spec) => parseWith(receiverFaultSpec(), spec));
+    return parsed.map((spec) => this.deps.webhooks.addReceiverFault(spec, source, { seed: seed ?? this.deps.seedOptions.seed ?? 1 }));
+  }
+
+  removeReceiverFault(id: string): void {
+    if (!this.deps.webhooks.removeReceiverFault(id)) throw ApiError.notFound(`No receiver fault with id ${quote(id)}`);
+  }
+
+  clearReceiverFaults(source?: string): number {
+    return this.deps.webhooks.clearReceiverFaults(source);
+  }
+
+  receiverFaults(source?: string): ReceiverFaultView[] {
+    return this.deps.webhooks.listReceiverFaults().filter((f) => source === undefined || f.source === source);
   }
 
   // ---- the request journal --------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { actBody, advanceBody, deliveryQuery, expireBody, journalQuery, loadBody, platformBody, resetBody, setBody } from '../control/schemas.js';
 import { faultSpec } from '../faults/spec.js';
+import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import { snapshotSchema } from '../store/snapshot.js';
 
 export interface ControlOperation {
@@ -159,6 +160,32 @@ export const controlOperations: ControlOperation[] = [
     path: '/__sandbox/webhook-deliveries/{id}/redeliver',
     summary: 'Send a delivery again at once, with the same webhook-id',
     response: { status: 200, example: { ...delivery, attempts: [...delivery.attempts, { at: NOW, trigger: 'redeliver', statusCode: 200, durationMs: 2.1 }] } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/webhook-faults',
+    summary: 'Receiver faults set now: deliveries spoilt on purpose to test your webhook handler (docs/webhooks.md)',
+    response: { status: 200, example: { faults: [{ id: 'rf_1', source: 'control', kind: 'bad-signature', signature: 'wrong-secret', match: {}, seen: 0, hits: 0, exhausted: false }] } },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/webhook-faults',
+    summary: 'Set a receiver fault (bad-signature, stale-timestamp, duplicate, out-of-order, slow), or several as {"faults": [...]}',
+    body: receiverFaultSpec(),
+    example: { kind: 'duplicate', match: { event: 'contract.signed' }, times: 1 },
+    response: { status: 201, example: { ids: ['rf_1'], faults: [{ id: 'rf_1', source: 'control', kind: 'duplicate', match: { event: 'contract.signed' }, times: 1, seen: 0, hits: 0, exhausted: false }] } },
+  },
+  {
+    method: 'delete',
+    path: '/__sandbox/webhook-faults',
+    summary: 'Remove every receiver fault',
+    response: { status: 200, example: { removed: 1 } },
+  },
+  {
+    method: 'delete',
+    path: '/__sandbox/webhook-faults/{id}',
+    summary: 'Remove one receiver fault',
+    response: { status: 200, example: { removed: 1 } },
   },
   {
     method: 'post',

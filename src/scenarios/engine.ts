@@ -95,6 +95,10 @@ export class ScenarioEngine {
     this.active.push(active);
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
+      if (scenario.receiverFaults?.length) {
+        const specs = scenario.receiverFaults.map((f) => ({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) }));
+        this.deps.control.addReceiverFaults(specs, active.cause(), scenario.seed ?? this.deps.seed);
+      }
       if (scenario.data && !options.skipData) await this.seedData(active);
       if (scenario.data && options.skipData) notes.push('data: skipped, the data file already holds the state');
       this.scheduleTimeline(active);
@@ -111,6 +115,7 @@ export class ScenarioEngine {
     const active = this.find(name);
     active.cancelTimers();
     this.deps.control.clearFaults(active.cause());
+    this.deps.control.clearReceiverFaults(active.cause());
     for (const id of active.outages.values()) this.deps.control.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);
@@ -142,6 +147,7 @@ export class ScenarioEngine {
       steps: a.scenario.timeline?.length ?? 0,
       pendingTimers: a.timers.size,
       faults: this.deps.control.faults(a.cause()).map((f) => f.id),
+      receiverFaults: this.deps.control.receiverFaults(a.cause()).map((f) => f.id),
       notes: [...a.notes],
       log: [...a.log],
     };

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { DURATION_PATTERN, duration, glob, keyPattern, statusCode } from '../core/schemas.js';
 import { faultSpec } from '../faults/spec.js';
+import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import { clientFixture, contractFixture } from '../fixtures/schema.js';
 import { lazy } from '../core/lazy.js';
 
@@ -107,6 +108,8 @@ export const STEP_KINDS = [
   'sendContract',
   'addFaults',
   'clearFaults',
+  'addReceiverFaults',
+  'clearReceiverFaults',
 ] as const;
 
 export const timelineStep = lazy(() => z
@@ -141,6 +144,12 @@ export const timelineStep = lazy(() => z
       .meta({ description: 'Sends an existing contract to its recipients.' }),
     addFaults: z.array(faultSpec()).min(1).optional().meta({ description: 'Adds API faults now.' }),
     clearFaults: z.literal(true).optional().meta({ description: 'Removes every fault this scenario added.' }),
+    addReceiverFaults: z
+      .array(receiverFaultSpec())
+      .min(1)
+      .optional()
+      .meta({ description: 'Spoils matching webhook deliveries from now on, to test the receiver (docs/webhooks.md, receiver faults).' }),
+    clearReceiverFaults: z.literal(true).optional().meta({ description: 'Removes every receiver fault this scenario added.' }),
   })
   .superRefine((step, ctx) => {
     const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
@@ -187,6 +196,10 @@ export const scenarioSchema = lazy(() => z
     recipients: z.array(recipientRule()).optional().meta({ description: 'Recipient behaviour rules; the first matching rule wins.' }),
     timeline: z.array(timelineStep()).optional().meta({ description: 'One-shot steps at sandbox times.' }),
     faults: z.array(faultSpec()).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
+    receiverFaults: z
+      .array(receiverFaultSpec())
+      .optional()
+      .meta({ description: 'Receiver faults (bad signature, stale timestamp, duplicate, out of order, slow) active while the scenario is loaded.' }),
   })
   .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }));
 

@@ -90,6 +90,11 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     return `fault(s) ${ids.join(', ')} set`;
   },
   clearFaults: (_value, { active, control }) => `${control.clearFaults(active.cause())} fault(s) removed`,
+  addReceiverFaults(faults, { active, control, seed }) {
+    const ids = control.addReceiverFaults(faults.map((f) => ({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) })), active.cause(), seed);
+    return `receiver fault(s) ${ids.join(', ')} set`;
+  },
+  clearReceiverFaults: (_value, { active, control }) => `${control.clearReceiverFaults(active.cause())} receiver fault(s) removed`,
 };
 
 /** Runs one step now and records the outcome in the scenario's log. */

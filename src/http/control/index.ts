@@ -17,6 +17,7 @@ import { scenarioRoutes } from './scenarios.js';
 import { signPageRoutes } from './sign-page.js';
 import { stateRoutes } from './state.js';
 import { webhookDeliveryRoutes } from './webhook-deliveries.js';
+import { webhookFaultRoutes } from './webhook-faults.js';
 
 export interface ControlRoutesDeps {
   control: ControlService;
@@ -46,5 +47,6 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   app.route('/emails', emailRoutes(control));
   app.route('/sign', signPageRoutes(control, deps.baseUrl));
   app.route('/webhook-deliveries', webhookDeliveryRoutes(control));
+  app.route('/webhook-faults', webhookFaultRoutes(control, maxBodyBytes));
   return app;
 }
