@@ -350,7 +350,7 @@ describe('receiver faults through the control API and scenarios', () => {
     expect((await fetch(`${running!.url}/__sandbox/webhook-faults/dup`, { method: 'DELETE' })).status).toBe(200);
     const gone = await fetch(`${running!.url}/__sandbox/webhook-faults/dup`, { method: 'DELETE' });
     expect(gone.status).toBe(404);
-    expect((await gone.json()).message).toBe('No receiver fault with id "dup"');
+    expect(((await gone.json()) as { message: string }).message).toBe('No receiver fault with id "dup"');
   });
 
   it('the bundled bad-webhook-day scenario spoils the first delivery with a bad signature, and unloading removes its faults', async () => {

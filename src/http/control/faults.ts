@@ -1,18 +1,28 @@
-/** /__sandbox/faults: set API faults directly (the same format as a scenario's `faults:`), list them, clear them. */
+/**
+ * A list of faults over HTTP: GET lists, POST adds one spec or several as `{"faults": [...]}`, DELETE removes all
+ * or one. Serves /__sandbox/faults (API faults, the same format as a scenario's `faults:`) and
+ * /__sandbox/webhook-faults (receiver faults, docs/webhooks.md).
+ */
 import { Hono } from 'hono';
-import type { ControlService } from '../../control/service.js';
 import { controlJson } from './body.js';
 
-export function faultRoutes(control: ControlService, maxBytes: number): Hono {
+export interface FaultListOps {
+  list(): unknown[];
+  add(input: unknown): string[];
+  clear(): number;
+  remove(id: string): void;
+}
+
+export function faultRoutes(ops: FaultListOps, maxBytes: number): Hono {
   const app = new Hono();
-  app.get('/', (c) => c.json({ faults: control.faults() }));
+  app.get('/', (c) => c.json({ faults: ops.list() }));
   app.post('/', async (c) => {
-    const ids = control.addFaults(await controlJson(c, maxBytes));
-    return c.json({ ids, faults: control.faults() }, 201);
+    const ids = ops.add(await controlJson(c, maxBytes));
+    return c.json({ ids, faults: ops.list() }, 201);
   });
-  app.delete('/', (c) => c.json({ removed: control.clearFaults() }));
+  app.delete('/', (c) => c.json({ removed: ops.clear() }));
   app.delete('/:id', (c) => {
-    control.removeFault(c.req.param('id'));
+    ops.remove(c.req.param('id'));
     return c.json({ removed: 1 });
   });
   return app;

@@ -17,7 +17,6 @@ import { scenarioRoutes } from './scenarios.js';
 import { signPageRoutes } from './sign-page.js';
 import { stateRoutes } from './state.js';
 import { webhookDeliveryRoutes } from './webhook-deliveries.js';
-import { webhookFaultRoutes } from './webhook-faults.js';
 
 export interface ControlRoutesDeps {
   control: ControlService;
@@ -41,12 +40,21 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   app.route('/requests', requestRoutes(control));
   app.route('/state', stateRoutes(control, maxBodyBytes));
   app.route('/scenarios', scenarioRoutes(deps.scenarios, maxBodyBytes));
-  app.route('/faults', faultRoutes(control, maxBodyBytes));
+  app.route(
+    '/faults',
+    faultRoutes({ list: () => control.faults(), add: (input) => control.addFaults(input), clear: () => control.clearFaults(), remove: (id) => control.removeFault(id) }, maxBodyBytes),
+  );
   app.route('/recipients', recipientRoutes(control, maxBodyBytes));
   app.route('/contracts', contractRoutes(control));
   app.route('/emails', emailRoutes(control));
   app.route('/sign', signPageRoutes(control, deps.baseUrl));
   app.route('/webhook-deliveries', webhookDeliveryRoutes(control));
-  app.route('/webhook-faults', webhookFaultRoutes(control, maxBodyBytes));
+  app.route(
+    '/webhook-faults',
+    faultRoutes(
+      { list: () => control.receiverFaults(), add: (input) => control.addReceiverFaults(input), clear: () => control.clearReceiverFaults(), remove: (id) => control.removeReceiverFault(id) },
+      maxBodyBytes,
+    ),
+  );
   return app;
 }
