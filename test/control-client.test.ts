@@ -198,3 +198,16 @@ describe('the control client', () => {
     await expect(client.waitUntilReady({ timeoutMs: 200, intervalMs: 50 })).rejects.toThrow(/not ready after 200 ms/);
   });
 });
+
+describe('a control client whose sandbox is not running', () => {
+  it('fails every call with a SandboxControlError that says where it looked and what to do', async () => {
+    const client = createControlClient('http://127.0.0.1:9');
+    const error = await client.health().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxControlError);
+    expect(error).toMatchObject({ status: 0 });
+    expect((error as Error).message).toMatch(/^Cannot reach the sandbox at http:\/\/127\.0\.0\.1:9 \(GET \/__sandbox\/health: ECONNREFUSED\); is it running\?/);
+    const waited = await client.waitUntilReady({ timeoutMs: 50, intervalMs: 10 }).catch((e: unknown) => e);
+    expect(waited).toBeInstanceOf(SandboxControlError);
+    expect((waited as Error).message).toMatch(/was not ready after 50 ms: Cannot reach the sandbox/);
+  });
+});

@@ -38,12 +38,21 @@ export function createControlClient(url: string, options: ControlClientOptions =
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, String(value));
     const qs = search.size ? `?${search}` : '';
-    const res = await doFetch(`${base}/__sandbox${path}${qs}`, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(`${base}/__sandbox${path}${qs}`, {
+        method,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      text = await res.text();
+    } catch (error) {
+      // No answer at all (refused, reset, DNS): status 0, and a message that says what to check.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (error as Error).message;
+      throw new SandboxControlError(0, `Cannot reach the sandbox at ${base} (${method} /__sandbox${path}: ${why}); is it running? Start one with npx esign-sandbox`);
+    }
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -122,7 +131,7 @@ export function createControlClient(url: string, options: ControlClientOptions =
         } catch (error) {
           last = error;
         }
-        if (monotonicNow() >= deadline) throw new Error(`The sandbox at ${base} was not ready after ${timeoutMs} ms: ${String(last)}`);
+        if (monotonicNow() >= deadline) throw new SandboxControlError(0, `The sandbox at ${base} was not ready after ${timeoutMs} ms: ${(last as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },
