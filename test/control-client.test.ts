@@ -2,6 +2,8 @@
  * The same assertions against the library (startSandbox, in-process) and the control client (over HTTP):
  * both must answer the same shapes, so a suite can switch between them.
  */
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SandboxControlError, type SandboxControl, createControlClient, startSandbox } from '../src/index.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../src/testing/webhook-receiver.js';
@@ -201,11 +203,16 @@ describe('the control client', () => {
 
 describe('a control client whose sandbox is not running', () => {
   it('fails every call with a SandboxControlError that says where it looked and what to do', async () => {
-    const client = createControlClient('http://127.0.0.1:9');
+    // A port that was free a moment ago: nothing answers there.
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const client = createControlClient(`http://127.0.0.1:${port}`);
     const error = await client.health().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxControlError);
     expect(error).toMatchObject({ status: 0 });
-    expect((error as Error).message).toMatch(/^Cannot reach the sandbox at http:\/\/127\.0\.0\.1:9 \(GET \/__sandbox\/health: ECONNREFUSED\); is it running\?/);
+    expect((error as Error).message).toMatch(new RegExp(`^Cannot reach the sandbox at http://127\\.0\\.0\\.1:${port} \\(GET /__sandbox/health: ECONNREFUSED\\); is it running\\?`));
     const waited = await client.waitUntilReady({ timeoutMs: 50, intervalMs: 10 }).catch((e: unknown) => e);
     expect(waited).toBeInstanceOf(SandboxControlError);
     expect((waited as Error).message).toMatch(/was not ready after 50 ms: Cannot reach the sandbox/);
