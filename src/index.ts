@@ -12,11 +12,12 @@
  * methods over HTTP.
  */
 import type { SandboxOptions } from './config/options.js';
-import { type Health, type SandboxClock, type SandboxControl, SandboxControlError } from './control/api.js';
+import { type Health, type SandboxClock, type SandboxControl, SandboxControlError, type SandboxWebhooks } from './control/api.js';
+import { isScenarioFile } from './control/scenario-files.js';
+import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import type { Snapshot } from './store/snapshot.js';
-import { ScenarioError, scenarioRefusal } from './scenarios/load.js';
 import type { Verb } from './domain/lifecycle-rules.js';
 
 export type { SandboxOptions } from './config/options.js';
@@ -45,6 +46,8 @@ export type {
   Snapshot,
 } from './control/api.js';
 export { SandboxControlError } from './control/api.js';
+export type { SandboxOutbox, SandboxWebhooks, ReceiverFaultInput } from './control/api.js';
+export type { ReceiverFaultView } from './webhooks/receiver-faults.js';
 export { type ControlClient, type ControlClientOptions, createControlClient } from './control/client.js';
 export { createSandbox } from './sandbox.js';
 export { ConfigError } from './config/options.js';
@@ -76,20 +79,23 @@ export interface RunningSandbox extends SandboxControl {
   close(): Promise<void>;
   /** The clock, plus `nowSync()`: sandbox time without awaiting (in-process only, e.g. for a receiver's `now`). */
   clock: SandboxClock & { nowSync(): Date };
+  /** The delivery log, redelivery and receiver faults, plus simulated receiver outages (in process only). */
+  webhooks: SandboxWebhooks & {
+    /** A receiver goes down: every attempt matching the spec fails (docs/webhooks.md); resolves with its id. */
+    startOutage(spec: OutageSpec): string;
+    endOutage(id: string): void;
+  };
   /** The wired sandbox, for advanced use (its Hono app answers `app.request()` in-process). */
   sandbox: Sandbox;
 }
 
-/**
- * Runs a control operation in process so that refusals look exactly like the control client's: an ApiError (or a
- * scenario's problems, as POST /__sandbox/scenarios answers them) becomes a SandboxControlError.
- */
+/** Runs a control operation in process so that refusals look exactly like the control client's (SandboxControlError). */
 async function inProcess<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    const refusal = error instanceof ScenarioError ? scenarioRefusal(error) : error;
-    if (refusal instanceof ApiError) throw new SandboxControlError(refusal.status, refusal.message, refusal.errors);
+    // A ScenarioError already is a SandboxControlError, with its problems.
+    if (error instanceof ApiError) throw new SandboxControlError(error.status, error.message, error.errors);
     throw error;
   }
 }
@@ -101,7 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { control } = sandbox;
   const { engine } = sandbox.scenarios;
   const act = (recipientKey: string, verb: Verb, signature?: string) =>
-    inProcess(() => control.act(recipientKey, verb, signature !== undefined ? { signature } : {}));
+    inProcess(() => control.actAndSettle(recipientKey, verb, signature !== undefined ? { signature } : {}));
   return {
     url,
     port: Number(new URL(url).port),
@@ -134,7 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       lock: (key) => act(key, 'lock'),
     },
     scenarios: {
-      load: (nameOrYaml) => inProcess(() => engine.load(nameOrYaml)),
+      load: (nameOrYaml) => inProcess(() => (isScenarioFile(nameOrYaml) ? engine.loadFile(nameOrYaml.trim()) : engine.load(nameOrYaml))),
+      loadFile: (path) => inProcess(() => engine.loadFile(path)),
       unload: (name) => inProcess(() => engine.unload(name)),
       list: async () => engine.list(),
     },
@@ -143,6 +150,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       remove: (id) => inProcess(() => control.removeFault(id)),
       clear: async () => control.clearFaults(),
       list: async () => control.faults(),
+    },
+    outbox: {
+      list: (filter = {}) => inProcess(() => control.emails(filter)),
+      clear: async () => control.clearEmails(),
+    },
+    webhooks: {
+      deliveries: (filter = {}) => inProcess(() => control.deliveries(filter)),
+      delivery: (id) => inProcess(() => control.delivery(id)),
+      redeliver: (id) => inProcess(() => control.redeliver(id)),
+      startOutage: (spec) => control.startOutage(spec),
+      endOutage: (id) => control.endOutage(id),
+      faults: {
+        set: (spec) => inProcess(() => control.addReceiverFaults(spec)),
+        remove: (id) => inProcess(() => control.removeReceiverFault(id)),
+        clear: async () => control.clearReceiverFaults(),
+        list: async () => control.receiverFaults(),
+      },
     },
     emails: (filter = {}) => inProcess(() => control.emails(filter)),
     clearEmails: async () => void control.clearEmails(),

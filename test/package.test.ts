@@ -99,6 +99,19 @@ describe('the packed package', () => {
     expect(JSON.parse(stdout)).toEqual({ status: 'ok', now: '2026-01-01T00:00:00.000Z' });
   });
 
+  it("loads with require('esign-sandbox') from a CommonJS project, as a fresh npm init -y project is", async () => {
+    const script = `
+      const { startSandbox, createControlClient } = require('esign-sandbox');
+      startSandbox({ clock: 'frozen', start: '2026-01-01T00:00:00Z' }).then(async (sandbox) => {
+        const health = await createControlClient(sandbox.url).health();
+        console.log(JSON.stringify({ status: health.status }));
+        await sandbox.close();
+      });
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: project, ...LIMIT });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok' });
+  });
+
   it('gives TypeScript users its types', async () => {
     writeFileSync(
       join(project, 'check.ts'),

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/options.js';
 import { createSandbox } from '../src/sandbox.js';
-import { ScenarioError, parseScenario } from '../src/scenarios/load.js';
+import { ScenarioError, formatProblem, parseScenario } from '../src/scenarios/load.js';
 import { FROZEN, testSandbox } from './helpers.js';
 
 async function messageOf(text: string): Promise<string> {
   try {
     await parseScenario(text, 'my.yaml');
   } catch (error) {
-    if (error instanceof ScenarioError) return error.message;
+    if (error instanceof ScenarioError) return error.problems.map(formatProblem).join('\n');
     throw error;
   }
   throw new Error('expected the scenario to be invalid');

@@ -7,6 +7,7 @@ import type { ClockState } from '../core/clock.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
+import type { ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import type { FaultView } from '../faults/faults.js';
 import type { faultSpec } from '../faults/spec.js';
 import type { z } from 'zod';
@@ -77,6 +78,8 @@ export interface SandboxRecipients {
 export interface SandboxScenarios {
   /** A bundled scenario's name (`happy-path`), or scenario YAML text. Resolves once the work it started has settled. */
   load(nameOrYaml: string): Promise<ScenarioSummary>;
+  /** A scenario file on this machine (read here, sent as YAML). `load()` also takes a path to a .yaml/.yml file. */
+  loadFile(path: string): Promise<ScenarioSummary>;
   /** Stops a scenario: its pending steps, faults and outages end; what it already did stays. */
   unload(name: string): Promise<ScenarioSummary>;
   /** The bundled scenarios and the active ones. */
@@ -95,6 +98,30 @@ export interface SandboxFaults {
   /** Removes every fault; resolves with how many there were. */
   clear(): Promise<number>;
   list(): Promise<FaultView[]>;
+}
+
+export interface SandboxOutbox {
+  list(filter?: EmailFilter): Promise<Email[]>;
+  /** Empties it; resolves with how many emails went. */
+  clear(): Promise<number>;
+}
+
+/** A receiver fault as you write it (docs/webhooks.md, "Receiver faults"). */
+export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
+
+export interface SandboxWebhooks {
+  deliveries(filter?: DeliveryQuery): Promise<DeliveryView[]>;
+  /** One delivery (404 when no delivery has that id). */
+  delivery(id: string): Promise<DeliveryView>;
+  /** Sends a delivery again at once (same webhook-id); resolves with the delivery after the attempt. */
+  redeliver(id: string): Promise<DeliveryView>;
+  /** Receiver faults: deliveries spoilt on purpose to test your handler. */
+  faults: {
+    set(spec: ReceiverFaultInput | ReceiverFaultInput[]): Promise<string[]>;
+    remove(id: string): Promise<void>;
+    clear(): Promise<number>;
+    list(): Promise<ReceiverFaultView[]>;
+  };
 }
 
 /** Which webhook deliveries to answer (every field optional, all must match). */
@@ -158,6 +185,10 @@ export interface SandboxControl {
   recipients: SandboxRecipients;
   scenarios: SandboxScenarios;
   faults: SandboxFaults;
+  /** The outbox: emails the service would have sent, oldest first (`emails()`/`clearEmails()` say the same). */
+  outbox: SandboxOutbox;
+  /** Webhook deliveries: the log, redelivery, receiver faults (docs/webhooks.md). */
+  webhooks: SandboxWebhooks;
   /** The outbox: emails the service would have sent, oldest first. */
   emails(filter?: EmailFilter): Promise<Email[]>;
   /** Empties the outbox. */

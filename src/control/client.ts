@@ -8,6 +8,8 @@
  *   const failures = await sandbox.requests({ status: '4xx' });
  */
 import type { BundledScenario, DeliveryQuery, Health, Platform, RecipientActResult, ResetResult, SandboxControl, ScenarioSummary } from './api.js';
+import type { ReceiverFaultView } from '../webhooks/receiver-faults.js';
+import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
 import type { FaultView } from '../faults/faults.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
@@ -68,6 +70,14 @@ export function createControlClient(url: string, options: ControlClientOptions =
 
   const act = (recipientKey: string, verb: string, body: Record<string, unknown> = {}) =>
     call<RecipientActResult>('POST', `/recipients/${encodeURIComponent(recipientKey)}/${verb}`, body);
+  const emails = async (filter: EmailFilter) => (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails;
+  const deliveries = async (filter: DeliveryQuery) => (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries;
+  const redeliver = (id: string) => call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`);
+  // The same rule as the engine's: a bare lowercase name is a bundled scenario, anything else is YAML.
+  const loadText = (nameOrYaml: string) =>
+    call<ScenarioSummary>('POST', '/scenarios', /^[a-z0-9][a-z0-9._-]*$/.test(nameOrYaml.trim()) ? { name: nameOrYaml.trim() } : { yaml: nameOrYaml });
+  // The file is read here, on the test's machine: the control API never reads paths on the sandbox's.
+  const loadFile = async (path: string) => loadText(await readScenarioText(path));
   const clockState = (method: string, path: string, body?: unknown) => call<ClockState>(method, `/clock${path}`, body);
 
   return {
@@ -101,8 +111,8 @@ export function createControlClient(url: string, options: ControlClientOptions =
       lock: (key) => act(key, 'lock'),
     },
     scenarios: {
-      // The same rule as the engine's: a bare lowercase name is a bundled scenario, anything else is YAML.
-      load: (nameOrYaml) => call<ScenarioSummary>('POST', '/scenarios', /^[a-z0-9][a-z0-9._-]*$/.test(nameOrYaml.trim()) ? { name: nameOrYaml.trim() } : { yaml: nameOrYaml }),
+      load: (nameOrYaml) => (isScenarioFile(nameOrYaml) ? loadFile(nameOrYaml) : loadText(nameOrYaml)),
+      loadFile: (path) => loadFile(path),
       unload: (name) => call<ScenarioSummary>('DELETE', `/scenarios/${encodeURIComponent(name)}`),
       list: () => call<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>('GET', '/scenarios'),
     },
@@ -114,12 +124,29 @@ export function createControlClient(url: string, options: ControlClientOptions =
       clear: async () => (await call<{ removed: number }>('DELETE', '/faults')).removed,
       list: async () => (await call<{ faults: FaultView[] }>('GET', '/faults')).faults,
     },
-    emails: async (filter: EmailFilter = {}) => (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails,
+    outbox: {
+      list: (filter: EmailFilter = {}) => emails(filter),
+      clear: async () => (await call<{ cleared: number }>('DELETE', '/emails')).cleared,
+    },
+    webhooks: {
+      deliveries: (filter: DeliveryQuery = {}) => deliveries(filter),
+      delivery: (id) => call<DeliveryView>('GET', `/webhook-deliveries/${encodeURIComponent(id)}`),
+      redeliver: (id) => redeliver(id),
+      faults: {
+        set: async (spec) => (await call<{ ids: string[] }>('POST', '/webhook-faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
+        async remove(id) {
+          await call('DELETE', `/webhook-faults/${encodeURIComponent(id)}`);
+        },
+        clear: async () => (await call<{ removed: number }>('DELETE', '/webhook-faults')).removed,
+        list: async () => (await call<{ faults: ReceiverFaultView[] }>('GET', '/webhook-faults')).faults,
+      },
+    },
+    emails: (filter: EmailFilter = {}) => emails(filter),
     async clearEmails() {
       await call('DELETE', '/emails');
     },
-    deliveries: async (filter: DeliveryQuery = {}) => (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries,
-    redeliver: (id) => call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
+    deliveries: (filter: DeliveryQuery = {}) => deliveries(filter),
+    redeliver: (id) => redeliver(id),
     expireTokens: (token) => call<{ expired: number }>('POST', '/tokens/expire', token !== undefined ? { token } : {}),
     async waitUntilReady({ timeoutMs = 10_000, intervalMs = 100 } = {}) {
       // Wall time on purpose: this waits for a process to come up, it is not sandbox time.

@@ -230,6 +230,16 @@ export class ControlService {
     return { recipient: inspectRecipient(recipient, this.deps.baseUrl()), contract: { contractKey: contract.contractKey, status: contract.status } };
   }
 
+  /**
+   * Acts as a recipient and answers once the first delivery attempts it caused have settled, as a clock advance
+   * does: a test's assertion right after it sees the webhooks (the /__sandbox route and the library use this).
+   */
+  async actAndSettle(recipientKey: string, verb: Verb, input: z.input<ReturnType<typeof actBody>> = {}, cause = 'control'): Promise<RecipientActResult> {
+    const result = this.act(recipientKey, verb, input, cause);
+    await this.services.clock.work.settled();
+    return result;
+  }
+
   contract(contractKey: string): ReturnType<typeof inspectContract> {
     const contract = this.services.store.contracts.get(contractKey);
     if (!contract) throw ApiError.notFound('Contract not found');

@@ -6,6 +6,7 @@
  */
 import type { Document, LineCounter } from 'yaml';
 import { ApiError } from '../core/errors.js';
+import { SandboxControlError } from '../control/api.js';
 import type { z } from 'zod';
 import { type Scenario, scenarioSchema } from './schema.js';
 
@@ -18,20 +19,25 @@ export interface ScenarioProblem {
   message: string;
 }
 
-export class ScenarioError extends Error {
+/**
+ * A scenario that cannot be loaded: every problem with its file, line, column and key path. It is a
+ * SandboxControlError (status 400, `errors` as the control API answers them), so code that catches either works.
+ */
+export class ScenarioError extends SandboxControlError {
   constructor(readonly problems: ScenarioProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
+    const file = problems[0]?.file ?? '<request>';
+    super(
+      400,
+      `Scenario ${file} is invalid:\n${problems.map(formatProblem).join('\n')}`,
+      problems.map((p) => ({ path: p.path, message: `line ${p.line}, column ${p.col}: ${p.message}` })),
+    );
     this.name = 'ScenarioError';
   }
 }
 
 /** The loader's messages as a 400: the message lists them; `errors` carries each with its key path. */
 export function scenarioRefusal(error: ScenarioError): ApiError {
-  const file = error.problems[0]?.file ?? '<request>';
-  return ApiError.badRequest(
-    `Scenario ${file} is invalid:\n${error.problems.map(formatProblem).join('\n')}`,
-    error.problems.map((p) => ({ path: p.path, message: `line ${p.line}, column ${p.col}: ${p.message}` })),
-  );
+  return ApiError.badRequest(error.message, error.errors);
 }
 
 export function formatProblem(p: ScenarioProblem): string {

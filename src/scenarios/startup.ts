@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, type SandboxOptions } from '../config/options.js';
 import { NAME_ONLY, bundledFile, bundledNames } from './catalog.js';
-import { ScenarioError, parseScenario } from './load.js';
+import { ScenarioError, formatProblem, parseScenario } from './load.js';
 import type { Scenario } from './schema.js';
 
 export interface StartScenario {
@@ -32,7 +32,7 @@ export async function readStartScenarios(args: string[], bundledDir: string): Pr
     try {
       out.push({ scenario: await parseScenario(text, arg), source: file === arg ? `file:${arg}` : `bundled:${arg}` });
     } catch (error) {
-      if (error instanceof ScenarioError) throw new ConfigError(`invalid scenario ${arg}:\n${error.message}`);
+      if (error instanceof ScenarioError) throw new ConfigError(`invalid scenario ${arg}:\n${error.problems.map(formatProblem).join('\n')}`);
       throw error;
     }
   }

@@ -11,7 +11,7 @@ export function recipientRoutes(control: ControlService, maxBodyBytes: number): 
     const verb = c.req.param('verb');
     if (!(VERBS as readonly string[]).includes(verb)) throw ApiError.badRequest(`Unknown verb "${verb}"; a recipient can ${VERBS.join(', ')}`);
     const body = await controlJson(c, maxBodyBytes);
-    return c.json(control.act(c.req.param('recipientKey'), verb as Verb, body));
+    return c.json(await control.actAndSettle(c.req.param('recipientKey'), verb as Verb, body));
   });
   return app;
 }
