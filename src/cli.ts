@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping${parsed.options.data ? ' and writing the data file' : ''}…`);
+    // With --log-format json every stdout line is JSON, this one too.
+    if (parsed.options.log === 'json') console.log(JSON.stringify({ event: 'stopping', signal, ...(parsed.options.data ? { writing: parsed.options.data } : {}) }));
+    else console.log(`\n${signal}: stopping${parsed.options.data ? ' and writing the data file' : ''}…`);
     (sandbox ? sandbox.close() : Promise.resolve()).then(
       () => process.exit(0),
       (error: unknown) => {

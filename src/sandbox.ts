@@ -20,8 +20,8 @@ import { readFixtures } from './fixtures/read.js';
 import type { FixtureFile } from './fixtures/schema.js';
 import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
-import { answerClientError } from './http/client-error.js';
-import { controlRoutes } from './http/control/index.js';
+import { answerClientError, answerExpectation } from './http/client-error.js';
+import { controlRoutes, welcome } from './http/control/index.js';
 import { faultGate } from './http/faults.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
@@ -144,6 +144,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
+  app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
 
   for (const { scenario, source } of startScenarios) {
     try {
@@ -251,6 +252,7 @@ function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port });
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectation);
     const onError = (error: NodeJS.ErrnoException) => {
       server.close();
       reject(listenError(error, host, port));

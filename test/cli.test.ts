@@ -83,6 +83,22 @@ describe('esign-sandbox CLI', () => {
     }
   });
 
+  it('prints only JSON lines with --log-format json, the stopping line included', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--port', '0', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/"event":"listening"/.test(stdout)) resolve();
+      });
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as { event?: string }).at(-1)).toEqual({ event: 'stopping', signal: 'SIGTERM' });
+  });
+
   it('takes options from ESIGN_SANDBOX_* variables, flags winning', async () => {
     const { url, output } = await start(['--port', '0'], { ESIGN_SANDBOX_API_KEY: 'fromEnv', ESIGN_SANDBOX_CLOCK: 'frozen', ESIGN_SANDBOX_START: '2030-01-01T00:00:00Z' });
     expect(output()).toMatch(/API key\s+fromEnv/);

@@ -26,7 +26,7 @@ import type { ContractFixture, FixtureFile } from '../fixtures/schema.js';
 import type { JournalEntry, RequestJournal } from '../journal/journal.js';
 import type { Email, Outbox } from '../outbox/outbox.js';
 import { type StoreData, emptyData } from '../store/records.js';
-import { SNAPSHOT_FORMAT, type Snapshot, checkSnapshot, snapshotSchema } from '../store/snapshot.js';
+import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot.js';
 import { Store } from '../store/store.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
 import type { ClientRecord, ContractRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
@@ -188,8 +188,7 @@ export class ControlService {
 
   /** Puts a snapshot back, validated first and refused whole when wrong. */
   async restore(input: unknown): Promise<Snapshot> {
-    const snapshot = parseWith(snapshotSchema(), input) as unknown as Snapshot;
-    checkSnapshot(snapshot);
+    const snapshot = parseSnapshot(input);
     const { clock, store, bus } = this.services;
     clock.clearTimers();
     store.replace(structuredClone(snapshot.store));

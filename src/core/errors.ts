@@ -22,7 +22,7 @@ export class ApiError extends Error {
 
   toBody(): ErrorBody {
     // A message that echoes input is cut short here too, so no refusal can answer with megabytes.
-    const message = this.message.length > MAX_MESSAGE ? `${this.message.slice(0, MAX_MESSAGE)}…` : this.message;
+    const message = this.message.length > MAX_MESSAGE ? `${this.message.slice(0, MAX_MESSAGE - 1)}…` : this.message;
     return { code: this.status, message, ...(this.errors?.length ? { errors: this.errors } : {}) };
   }
 

@@ -11,7 +11,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, quote } from '../core/errors.js';
 import { seededRandom } from '../core/ids.js';
 import { durationMs } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
@@ -79,7 +79,7 @@ export class Faults {
   /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
   add(spec: FaultSpec, source = 'control', seed?: number): string {
     const id = spec.id ?? `fault-${++this.counter}`;
-    if (this.active.some((f) => f.id === id)) throw ApiError.conflict(`A fault with id "${id}" is already set; remove it first or pick another id`);
+    if (this.active.some((f) => f.id === id)) throw ApiError.conflict(`A fault with id ${quote(id)} is already set; remove it first or pick another id`);
     const fault: ActiveFault = { id, source, spec, random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)), seen: 0, hits: 0 };
     if (spec.for !== undefined) {
       fault.until = this.services.clock.now() + durationMs(spec.for);

@@ -42,7 +42,15 @@ export function createApp(options: AppOptions): Hono {
       }
     }
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
-    return c.json({ code: 404, message: `No such path: ${c.req.method} ${c.req.path}${hint}` }, 404);
+    // A known control path asked with another method: 405 naming the allowed ones, as /api answers.
+    const allowed = c.req.path.startsWith('/__sandbox/') ? allowedMethods(app, c.req.path) : [];
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json({ code: 405, message: `Method ${c.req.method} is not allowed on ${c.req.path.slice(0, 200)}; use ${allowed.join(' or ')}` }, 405);
+    }
+    // A path of thousands of characters is cut: an answer never echoes more than a line of input.
+    const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
+    return c.json({ code: 404, message: `No such path: ${c.req.method} ${path}${hint}` }, 404);
   });
 
   // Not-found answers render their own errors: Hono calls onError only for errors thrown by routes and middleware.
@@ -56,4 +64,15 @@ export function createApp(options: AppOptions): Hono {
   };
   app.onError(renderError);
   return app;
+}
+
+/** The methods some route answers for this path (routes mounted for every method, like middleware, left out). */
+function allowedMethods(app: Hono, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === 'ALL') continue;
+    const pattern = new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`);
+    if (pattern.test(path)) methods.add(route.method);
+  }
+  return [...methods];
 }

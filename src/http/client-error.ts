@@ -4,6 +4,7 @@
  * Node's bare `400 Bad Request`, then the connection is closed: after a framing error nothing more on it
  * can be trusted.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
@@ -21,4 +22,15 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * A request with an `Expect` header other than `100-continue`: node answers 417 with an empty body unless told
+ * otherwise; the sandbox answers 417 in the service's JSON error format, naming the header.
+ */
+export function answerExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const expect = String(request.headers.expect ?? '').slice(0, 60);
+  const body = JSON.stringify({ code: 417, message: `Expect: ${expect} cannot be met; send the request without an Expect header, or with Expect: 100-continue` });
+  response.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
 }

@@ -9,6 +9,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { answerExpectation } from './client-error.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, type Socket, createServer as createNetServer, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -98,6 +99,7 @@ export interface TlsListener {
 /** Listens on host:port, answering TLS with the app and plain HTTP with a 403. */
 export function listenTls(app: Hono, host: string, port: number, tls: TlsMaterial, onError: (error: NodeJS.ErrnoException) => Error): Promise<TlsListener> {
   const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: { key: tls.key, cert: tls.cert } });
+  https.on('checkExpectation', answerExpectation);
   const plain = createHttpServer((req, res) => {
     const where = `https://${req.headers.host ?? `${host}:${port}`}${req.url ?? '/'}`;
     const body = JSON.stringify({ code: 403, message: `This sandbox serves HTTPS only, like the real service; use ${where}` });

@@ -8,7 +8,7 @@ import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
 import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, quote } from '../core/errors.js';
 import { rememberedBodyText } from '../core/body-text.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
@@ -488,14 +488,14 @@ function matcher(
     const status = String(filter.status).toLowerCase();
     if (/^[1-5]xx$/.test(status)) tests.push((e) => Math.floor(e.status / 100) === Number(status[0]));
     else if (/^\d{3}$/.test(status)) tests.push((e) => e.status === Number(status));
-    else throw ApiError.badRequest(`status must be a status like 404 or a class like 4xx (got "${status}")`, [{ path: 'status', message: 'Not a status' }]);
+    else throw ApiError.badRequest(`status must be a status like 404 or a class like 4xx (got ${quote(status)})`, [{ path: 'status', message: 'Not a status' }]);
   }
   if (filter.since !== undefined) {
     const since = String(filter.since);
     if (/^\d+$/.test(since)) tests.push((e) => e.id > Number(since));
     else {
       const ms = Date.parse(since);
-      if (!Number.isFinite(ms)) throw ApiError.badRequest(`since must be an ISO 8601 time or an entry id (got "${since}")`, [{ path: 'since', message: 'Not a time' }]);
+      if (!Number.isFinite(ms)) throw ApiError.badRequest(`since must be an ISO 8601 time or an entry id (got ${quote(since)})`, [{ path: 'since', message: 'Not a time' }]);
       tests.push((e) => e.atMs >= ms);
     }
   }

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ApiError } from '../core/errors.js';
+import { ApiError, quote } from '../core/errors.js';
 import type { BundledScenario } from '../control/api.js';
 import { parseScenario } from './load.js';
 import type { Scenario } from './schema.js';
@@ -56,7 +56,7 @@ export async function readBundled(dir: string, name: string): Promise<ReadScenar
   const bundled = await bundledScenarios(dir);
   const bundle = bundled.find((b) => b.name === name || basename(b.file).replace(/\.ya?ml$/, '') === name);
   if (!bundle) {
-    throw ApiError.notFound(`No bundled scenario named "${name}"; bundled: ${bundled.map((b) => b.name).join(', ') || 'none'}. To load your own, send its YAML.`);
+    throw ApiError.notFound(`No bundled scenario named ${quote(name)}; bundled: ${bundled.map((b) => b.name).join(', ') || 'none'}. To load your own, send its YAML.`);
   }
   return { scenario: await parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file), source: `bundled:${bundle.name}` };
 }

@@ -8,7 +8,7 @@
  * Everything a scenario does goes through the control service with `cause = scenario:<name>:<rule or step id>`,
  * so contract history, events and the delivery log say which rule or step did it. Each scenario keeps its own log.
  */
-import { ApiError } from '../core/errors.js';
+import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { BundledScenario, ScenarioSummary } from '../control/api.js';
 import type { ControlService } from '../control/service.js';
@@ -132,7 +132,7 @@ export class ScenarioEngine {
     const active = this.active.find((a) => a.name === name);
     if (!active) {
       const names = this.active.map((a) => a.name);
-      throw ApiError.notFound(`No active scenario named "${name}"; active: ${names.join(', ') || 'none'}`);
+      throw ApiError.notFound(`No active scenario named ${quote(name)}; active: ${names.join(', ') || 'none'}`);
     }
     return active;
   }

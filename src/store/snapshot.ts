@@ -4,6 +4,7 @@
  * truncated file is refused with the fields that are wrong instead of leaving a half-restored sandbox.
  */
 import { z } from 'zod';
+import { parseWith } from '../core/validation.js';
 import type { FieldError } from '../core/errors.js';
 import { ApiError } from '../core/errors.js';
 import { COLLECTIONS, type StoreData } from './records.js';
@@ -180,15 +181,17 @@ const KEY_FIELD: Record<(typeof COLLECTIONS)[number], string> = {
  */
 export function referenceErrors(data: StoreData): FieldError[] {
   const errors: FieldError[] = [];
-  const at = (name: string, k: string, field: string) => `store.${name}.${k}.${field}`;
+  // A token record's key is the token itself, a secret: its place in the file stands for it in messages.
+  const tokenNumbers = new Map(Object.keys(data.tokens).map((k, i) => [k, `#${i + 1}`]));
+  const at = (name: string, k: string, field: string) => `store.${name}.${name === 'tokens' ? `[token ${tokenNumbers.get(k)}]` : k}.${field}`;
   for (const name of COLLECTIONS) {
     for (const [k, record] of Object.entries(data[name] as unknown as Record<string, Record<string, unknown>>)) {
-      if (record[KEY_FIELD[name]] !== k) errors.push({ path: at(name, k, KEY_FIELD[name]), message: `Must equal the record's key "${k}"` });
+      if (record[KEY_FIELD[name]] !== k) errors.push({ path: at(name, k, KEY_FIELD[name]), message: name === 'tokens' ? "Must equal the record's key" : `Must equal the record's key "${k}"` });
     }
   }
   const apiKeys = new Set<string>();
   for (const [k, p] of Object.entries(data.platforms)) {
-    if (apiKeys.has(p.apiKey)) errors.push({ path: at('platforms', k, 'apiKey'), message: `Another platform already has apiKey "${p.apiKey}"` });
+    if (apiKeys.has(p.apiKey)) errors.push({ path: at('platforms', k, 'apiKey'), message: 'Another platform already has this apiKey' });
     apiKeys.add(p.apiKey);
   }
   const refer = (name: (typeof COLLECTIONS)[number], field: string, target: (typeof COLLECTIONS)[number], optional = false) => {
@@ -216,7 +219,30 @@ export function referenceErrors(data: StoreData): FieldError[] {
   return errors;
 }
 
-/** Validates a snapshot body, answering 400 with every wrong field. */
+/**
+ * A snapshot body, parsed and checked, or the 400 naming every wrong field. Paths that would hold a token (the key of
+ * a token record) name its place instead: the answer and the request journal never repeat a secret.
+ */
+export function parseSnapshot(input: unknown): Snapshot {
+  const tokenKeys = tokenKeysOf(input);
+  let snapshot: Snapshot;
+  try {
+    snapshot = parseWith(snapshotSchema(), input) as unknown as Snapshot;
+  } catch (error) {
+    if (!(error instanceof ApiError) || tokenKeys.size === 0) throw error;
+    const hide = (text: string) => text.replace(/store\.tokens\.([^.;\s]+)/g, (whole, key: string) => (tokenKeys.has(key) ? `store.tokens.[token ${tokenKeys.get(key)}]` : whole));
+    throw new ApiError(error.status, hide(error.message), error.errors?.map((e) => ({ ...e, path: hide(e.path) })));
+  }
+  checkSnapshot(snapshot);
+  return snapshot;
+}
+
+function tokenKeysOf(input: unknown): Map<string, string> {
+  const tokens = (input as { store?: { tokens?: unknown } } | null)?.store?.tokens;
+  return tokens && typeof tokens === 'object' ? new Map(Object.keys(tokens).map((k, i) => [k, `#${i + 1}`])) : new Map();
+}
+
+/** Checks what the schema cannot say (references, keys), answering 400 with every wrong field. */
 export function checkSnapshot(parsed: Snapshot): void {
   const errors = referenceErrors(parsed.store);
   if (errors.length === 0) return;

@@ -16,7 +16,7 @@
  */
 import { type Clock, type ClockTimer, wallDelay, wallNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, quote } from '../core/errors.js';
 import { CONTRACT_EVENT_TYPES, type ContractEvent, type ContractEventType, WEBHOOK_FLAG_FOR } from '../core/events.js';
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
@@ -220,7 +220,7 @@ export class WebhookDispatcher {
    */
   async redeliver(id: string): Promise<DeliveryView> {
     const d = this.log.get(id);
-    if (!d) throw ApiError.notFound(`Webhook delivery ${id} not found`);
+    if (!d) throw ApiError.notFound(`Webhook delivery ${quote(id)} not found`);
     if (!this.webhookOf(d)) throw ApiError.conflict(`Webhook ${d.webhookKey} was deleted; its deliveries cannot be sent again`);
     await this.track(this.attempt(d, 'redeliver'));
     return view(d);

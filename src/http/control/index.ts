@@ -29,6 +29,8 @@ export interface ControlRoutesDeps {
 export function controlRoutes(deps: ControlRoutesDeps): Hono {
   const { control, maxBodyBytes } = deps;
   const app = new Hono();
+  // First contact: where everything is (GET / answers the same).
+  app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
   app.get('/health', (c) => c.json(control.health()));
   app.post('/reset', async (c) => {
     const result = await control.reset(await controlJson(c, maxBodyBytes));
@@ -57,4 +59,17 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
     ),
   );
   return app;
+}
+
+/** What `GET /` and `GET /__sandbox` answer: pointers to the API, the control API and the docs. */
+export function welcome(origin: string) {
+  return {
+    name: 'esign-sandbox',
+    message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.',
+    api: `${origin}/api`,
+    control: `${origin}/__sandbox`,
+    health: `${origin}/__sandbox/health`,
+    docs: `${origin}/docs`,
+    openapi: `${origin}/openapi.json`,
+  };
 }
