@@ -45,6 +45,12 @@ const emptyStore = { version: 1, platforms: {}, clients: {}, users: {}, contract
 export const controlOperations: ControlOperation[] = [
   {
     method: 'get',
+    path: '/__sandbox',
+    summary: 'Where everything is: the API, the control API, the docs (GET / answers the same)',
+    response: { status: 200, example: { name: 'esign-sandbox', message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.', api: 'http://127.0.0.1:4010/api', control: 'http://127.0.0.1:4010/__sandbox', health: 'http://127.0.0.1:4010/__sandbox/health', docs: 'http://127.0.0.1:4010/docs', openapi: 'http://127.0.0.1:4010/openapi.json' } },
+  },
+  {
+    method: 'get',
     path: '/__sandbox/health',
     summary: 'Ready check: answers 200 once the sandbox serves requests',
     response: { status: 200, example: { status: 'ok', version: '0.1.0', now: NOW, clock: 'frozen', persistent: false, counts: { platforms: 1, clients: 1, contracts: 0, webhooks: 0 } } },
