@@ -77,7 +77,7 @@ export interface RunningSandbox extends SandboxControl {
   tls: { cert: string; certFile: string } | undefined;
   /** Stops listening, drops timers, writes the data file. */
   close(): Promise<void>;
-  /** The clock, plus `nowSync()`: sandbox time without awaiting (in-process only, e.g. for a receiver's `now`). */
+  /** The clock, plus `nowSync()`: sandbox time without awaiting (in-process only, e.g. to compare with a payload's `timestamp`). */
   clock: SandboxClock & { nowSync(): Date };
   /** The delivery log, redelivery and receiver faults, plus simulated receiver outages (in process only). */
   webhooks: SandboxWebhooks & {
