@@ -51,7 +51,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx);
     const result = answer instanceof Promise ? await answer : answer;
-    if (result.body instanceof RawJson) return c.body(result.body.stream(), result.status as 200, result.body.headers());
+    if (result.body instanceof RawJson) return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body, result.status as 200);
   });
 }
