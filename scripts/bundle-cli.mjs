@@ -76,7 +76,7 @@ const noZodFromJsonSchema = {
 
 // Code the start does not run (the OpenAPI document, built on the first GET /openapi.json) goes into chunks
 // that dist/cli.js imports when asked for; code shared with them sits in one chunk the CLI imports at start.
-// The chunks sit beside cli.js, so import.meta.url (PACKAGE_ROOT, the compaction worker) means the same there.
+// The chunks sit beside cli.js, so import.meta.url (PACKAGE_ROOT) means the same there.
 for (const file of readdirSync('dist').filter((f) => /^bundle-.*\.js(\.map)?$/.test(f))) rmSync(join('dist', file));
 await build({
   entryPoints: ['dist/cli.js'],
@@ -103,19 +103,4 @@ await build({
   define: { ESIGN_BUILD_ID: JSON.stringify(buildId) },
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
-});
-
-// The compaction worker thread's script, bundled beside the CLI: src/store/persist.ts (inside dist/cli.js now)
-// looks for `./compact-worker.js` next to itself, as it finds dist/store/compact-worker.js from dist/store/.
-await build({
-  entryPoints: ['dist/store/compact-worker.js'],
-  outfile: 'dist/compact-worker.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: true,
-  legalComments: 'none',
-  logLevel: 'warning',
 });

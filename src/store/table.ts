@@ -1,7 +1,7 @@
 /**
  * A collection of records keyed by one field, with secondary indexes kept in memory so that
  * "contracts of client X" costs the size of the answer, not the size of the store.
- * Records are stored by reference in the lowdb data object; change them only through `update`.
+ * Records are stored by reference in the store's data object; change them only through `update`.
  */
 type IndexFn<T> = (record: T) => string | undefined;
 /** Index value → the records holding it, by key, in insertion order. Records by reference: `where` reads no dictionary. */
