@@ -17,7 +17,7 @@ export interface AppOptions {
   control: Hono;
   /** Runs before every route (the request journal). */
   middleware?: MiddlewareHandler[];
-  /** Runs on /api/* before the resources (API faults): inside the route, so it adds no middleware level. */
+  /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiGate?: ApiGate;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
@@ -26,21 +26,13 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  if (options.apiGate) app.use('/api/*', options.apiGate);
   for (const resource of resources) {
-    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
+    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }
   app.route('/__sandbox', options.control);
 
-  app.notFound(async (c) => {
-    // The API gate (faults) covers every /api path, known or not, as a middleware on /api/* did.
-    const wait = options.apiGate && (c.req.path === '/api' || c.req.path.startsWith('/api/')) ? options.apiGate(c) : undefined;
-    if (wait) {
-      try {
-        await wait;
-      } catch (error) {
-        return renderError(error, c);
-      }
-    }
+  app.notFound((c) => {
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
     return c.json({ code: 404, message: `No such path: ${c.req.method} ${c.req.path}${hint}` }, 404);
   });

@@ -9,7 +9,7 @@
  * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
  * It is the one place besides clock.ts that arms a wall-clock timer, on purpose.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from './clock.js';
 import type { Services } from './context.js';
@@ -125,13 +125,14 @@ export class Faults {
   }
 
   /**
-   * What runs on every /api request before its handler (app.ts): `undefined` when no fault applies, else a
-   * promise that resolves once the fault's latency has passed or rejects with the fault's answer. Not a Hono
-   * middleware: with no fault set (the usual case) a request costs one length check, not a middleware level.
-   * Bodies are read within `maxBodyBytes`.
+   * The Hono middleware that applies the faults, mounted on /api/* (app.ts): waits out a fault's latency, or
+   * answers with its status instead of the route. Bodies are read within `maxBodyBytes`.
    */
   gate(maxBodyBytes: number): ApiGate {
-    return (c) => (this.active.length === 0 ? undefined : this.apply(c, maxBodyBytes));
+    return async (c, next) => {
+      if (this.active.length > 0) await this.apply(c, maxBodyBytes);
+      await next();
+    };
   }
 
   private async apply(c: Context, maxBodyBytes: number): Promise<void> {
@@ -164,8 +165,8 @@ export class Faults {
   }
 }
 
-/** Runs before an /api handler: nothing to wait for, or a promise to await (it may reject with an ApiError). */
-export type ApiGate = (c: Context) => Promise<void> | undefined;
+/** The API faults' middleware (see `Faults.gate`). */
+export type ApiGate = MiddlewareHandler;
 
 function exhausted(f: ActiveFault): boolean {
   return f.spec.times !== undefined && f.hits >= f.spec.times;

@@ -6,7 +6,6 @@ import type { Hono } from 'hono';
 import { authenticate, requirePlatformPrincipal, resolveClient } from '../auth.js';
 import type { OpContext, Services } from '../context.js';
 import { ApiError, quote } from '../errors.js';
-import type { ApiGate } from '../faults.js';
 import { RawJson, type ResourceSpec } from './action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from './validation.js';
@@ -14,16 +13,12 @@ import { parseWith } from './validation.js';
 export interface RouterOptions {
   maxBodyBytes: number;
   apiKeyHeader: string;
-  /** Runs first (API faults); a promise it returns is awaited, and may reject with the answer. */
-  gate?: ApiGate | undefined;
 }
 
 export function mountResource(app: Hono, resource: ResourceSpec, services: Services, options: RouterOptions): void {
   resource.setup?.(services);
   const wireNames = actionsByWireName(resource);
   app.all(resource.path, async (c) => {
-    const wait = options.gate?.(c);
-    if (wait) await wait;
     if (c.req.method !== 'POST') {
       throw new ApiError(405, `Method ${c.req.method} is not allowed on ${resource.path}; every operation is a POST`, undefined, {
         Allow: 'POST',
