@@ -1,9 +1,8 @@
-/**
- * YAML parsing for fixture files. The yaml library is imported on the first YAML file (a start with JSON
- * fixtures, or with a snapshot, never loads it).
- */
+/** YAML parsing for fixture files. */
+import { parse } from 'yaml';
+
 export async function parseYaml(text: string): Promise<unknown> {
-  return (await import('yaml')).parse(text);
+  return parse(text);
 }
 
 /**
