@@ -80,13 +80,20 @@ export function reply(
  * `reply(200, message, {[field]: rows})` gives for the parsed rows.
  */
 export function listReply(message: string, field: string, rows: readonly Uint8Array[]): Reply {
-  const parts: Uint8Array[] = [Buffer.from(`{${JSON.stringify(field)}:[`)];
-  rows.forEach((row, i) => (i > 0 ? parts.push(COMMA, row) : parts.push(row)));
-  parts.push(Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`));
-  return { status: 200, body: new RawJson(Buffer.concat(parts)) };
+  const head = Buffer.from(`{${JSON.stringify(field)}:[`);
+  const tail = Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`);
+  let size = head.length + tail.length + Math.max(0, rows.length - 1);
+  for (const row of rows) size += row.length;
+  const body = Buffer.allocUnsafe(size);
+  let at = head.copy(body, 0);
+  rows.forEach((row, i) => {
+    if (i > 0) body[at++] = 0x2c; // ','
+    body.set(row, at);
+    at += row.length;
+  });
+  tail.copy(body, at);
+  return { status: 200, body: new RawJson(body) };
 }
-
-const COMMA = Buffer.from(',');
 
 /** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */
 export function dataBody<T extends z.ZodRawShape>(shape: T) {

@@ -74,11 +74,11 @@ export class Table<T extends object> {
     const out: V[] = [];
     const records = this.index(index).map.get(value);
     if (!records) return out;
-    for (const [key, record] of records) {
-      let v = views.get(key);
-      if (v === undefined) views.set(key, (v = view(record)));
+    records.forEach((record, key) => {
+      let v = views!.get(key);
+      if (v === undefined) views!.set(key, (v = view(record)));
       out.push(v);
-    }
+    });
     return out;
   }
 
