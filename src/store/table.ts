@@ -63,10 +63,10 @@ export class Table<T extends object> {
 
   /**
    * `view(record)` for each record `where(index, value)` finds, reusing the view made earlier for a record that
-   * has not changed since. The contract list uses it for its rows: formatting two ISO times per row was most of
-   * a list's time, and a list of 10,000 contracts went from a p99 of 36–111 ms (rows built per list) to 14–22 ms
-   * (docs/benchmarks.md, "Simplification"), under the 25 ms target. Views are kept until their record changes,
-   * so callers must not change them.
+   * has not changed since. The contract list keeps its rows' JSON here: building and serialising every row per
+   * list put the p99 of a list of 10,000 at 36–111 ms against a 25 ms target; with the rows kept, 18–26 ms
+   * in the same runs on a busy machine (docs/benchmarks.md, "Simplification"). Views are kept until their
+   * record is updated or deleted, so callers must not change them.
    */
   viewsWhere<V>(index: string, value: string, view: (record: T) => V): V[] {
     let views = this.views.get(view) as Map<string, V> | undefined;
