@@ -206,7 +206,7 @@ export class Persistence {
     return this.dirtyCount > 0 || this.needsSnapshot;
   }
 
-  /** Writes everything pending now and waits for it. */
+  /** Writes everything pending now (and a compaction under way) and waits for it. */
   async flush(): Promise<void> {
     this.clearTimer();
     let failed = 0;
@@ -220,6 +220,11 @@ export class Persistence {
       await this.running;
       // A disk that keeps refusing (full, read-only) must not hang a graceful stop forever.
       if (this.failures > before && ++failed >= 3) throw this.lastError;
+    }
+    // A compaction under way is part of what is pending: the data file is complete once it has been renamed.
+    if (this.compacting) {
+      await this.compacting;
+      await this.flush();
     }
   }
 
