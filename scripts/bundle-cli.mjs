@@ -5,37 +5,9 @@
  * (docs/benchmarks.md). The library entry (dist/index.js) stays as tsc wrote it. faker stays outside: it is
  * imported only when fixtures generate data.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { parse } from 'yaml';
-
-// This build's id: a hash of the code tsc wrote (the .js files beside a .d.ts), so the same sources give the
-// same id. The bundle carries it (ESIGN_BUILD_ID) and so does the cache below; the bundle trusts only the
-// fixture validations of its own build.
-const hash = createHash('sha1');
-const compiled = (f) => f.endsWith('.js') && existsSync(join('dist', f.replace(/\.js$/, '.d.ts')));
-for (const file of readdirSync('dist', { recursive: true }).filter(compiled).sort()) {
-  hash.update(file).update(readFileSync(join('dist', file)));
-}
-const buildId = hash.digest('hex');
-
-// The bundled fixtures, parsed once here, and validated with the fixture schema of this very build (see
-// src/store/yaml-parse.ts for how the cache is used). A fixture file that fails validation is left out of
-// `checked`, so the start reports its errors as for any other file.
-const { fixtureFileSchema } = await import(pathToFileURL(join(process.cwd(), 'dist/fixtures/schema.js')).href);
-const cache = { build: buildId, parsed: {}, checked: {} };
-for (const name of readdirSync('fixtures').filter((f) => /\.ya?ml$/i.test(f))) {
-  const text = readFileSync(join('fixtures', name), 'utf8');
-  const key = createHash('sha1').update(text).digest('hex');
-  cache.parsed[key] = parse(text);
-  const result = fixtureFileSchema().safeParse(cache.parsed[key] ?? {});
-  if (result.success) cache.checked[key] = result.data;
-}
-writeFileSync('dist/yaml-cache.json', JSON.stringify(cache));
-
 
 /**
  * zod re-exports every locale (`export * as locales`, in classic and in core), reachable from the `z` namespace object, so no bundler
@@ -76,7 +48,7 @@ const noZodFromJsonSchema = {
 
 // Code the start does not run (the OpenAPI document, built on the first GET /openapi.json) goes into chunks
 // that dist/cli.js imports when asked for; code shared with them sits in one chunk the CLI imports at start.
-// The chunks sit beside cli.js, so import.meta.url (PACKAGE_ROOT, the compaction worker) means the same there.
+// The chunks sit beside cli.js, so import.meta.url (PACKAGE_ROOT) means the same there.
 for (const file of readdirSync('dist').filter((f) => /^bundle-.*\.js(\.map)?$/.test(f))) rmSync(join('dist', file));
 await build({
   entryPoints: ['dist/cli.js'],
@@ -89,8 +61,8 @@ await build({
   format: 'esm',
   target: 'node20',
   // Packages imported only on demand stay out of the start bundle (they load from node_modules when asked for):
-  // yaml when a fixture file is not in the build-time cache (src/store/yaml-parse.ts), faker for generated
-  // fixtures, selfsigned (~300 KB with its ASN.1 stack) only with --tls, Swagger UI on the first GET /docs.
+  // yaml (its named exports must survive a dynamic import, which a bundled CommonJS module's do not), faker for
+  // generated fixtures, selfsigned (~300 KB with its ASN.1 stack) only with --tls, Swagger UI on the first GET /docs.
   external: ['@faker-js/faker', 'yaml', 'selfsigned', '@hono/swagger-ui'],
   // Minified: compiling the file is a fifth of the start. The source map (next to it; `node
   // --enable-source-maps`) gives readable stack traces of internal errors back.
@@ -99,23 +71,6 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [englishOnlyZodLocales, noZodFromJsonSchema],
-  // Which build this bundle is: it uses only the fixture validations of the same build (yaml-parse.ts).
-  define: { ESIGN_BUILD_ID: JSON.stringify(buildId) },
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
-});
-
-// The compaction worker thread's script, bundled beside the CLI: src/store/persist.ts (inside dist/cli.js now)
-// looks for `./compact-worker.js` next to itself, as it finds dist/store/compact-worker.js from dist/store/.
-await build({
-  entryPoints: ['dist/store/compact-worker.js'],
-  outfile: 'dist/compact-worker.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: true,
-  legalComments: 'none',
-  logLevel: 'warning',
 });

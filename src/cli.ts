@@ -2,7 +2,6 @@
 /**
  * esign-sandbox: parse flags (and ESIGN_SANDBOX_* variables), start a sandbox, say where it listens.
  */
-import { setFlagsFromString } from 'node:v8';
 import { HELP, parseCli } from './config/cli-args.js';
 import { elapsedSince, monotonicNow } from './core/clock.js';
 import { ConfigError, DEFAULT_PORT } from './config/options.js';
@@ -11,14 +10,6 @@ import { VERSION } from './config/version.js';
 
 async function main(): Promise<void> {
   const started = monotonicNow();
-  // V8 "pretenures" an allocation site (allocates its objects straight in the old generation) once most of
-  // what it made outlived a scavenge. Under load that sometimes picks sites that make per-request objects as
-  // well as stored ones; those requests' objects are then born old, keep the young objects they point to
-  // alive at every scavenge, and each request's whole object graph gets promoted (~3.5 kB a request, GC
-  // pause per request ×2.5, in about half of the runs; docs/benchmarks.md). Without pretenuring, stored
-  // records reach the old generation by being copied there, which costs less than that mode. Only the CLI
-  // sets it: the process is ours. The library leaves the embedding process's V8 alone.
-  setFlagsFromString('--no-allocation-site-pretenuring');
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);

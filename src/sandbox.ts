@@ -22,7 +22,7 @@ import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
 import { answerClientError, answerExpectation } from './http/client-error.js';
 import { controlRoutes, welcome } from './http/control/index.js';
-import { faultGate } from './http/faults.js';
+import { faultMiddleware } from './http/faults.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
 import { RequestJournal } from './journal/journal.js';
@@ -129,7 +129,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
   const app = createApp({
-    apiGate: faultGate(faults, config.maxBodyBytes),
+    apiFaults: faultMiddleware(faults, config.maxBodyBytes),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,

@@ -94,8 +94,8 @@ describe('the request journal', () => {
   });
 
   it('reads back every kept entry exactly while its storage wraps round and grows', async () => {
-    // Bodies of 10 to 60 thousand characters (some not ASCII) in a journal of 20: the entries' bytes wrap round
-    // their arena and make it grow; every kept entry must still read back as sent.
+    // Bodies of 10 to 60 thousand characters (some not ASCII) in a journal of 20 that wraps round three times:
+    // every kept entry must still read back as sent.
     const small = await testSandbox({ ...FROZEN, journalLimit: 20 });
     const auth = await small.demoAuth();
     const sent: string[] = [];

@@ -5,19 +5,8 @@
  * - `isoTime`: ISO 8601 with milliseconds and `Z` in list responses and placeholder, recipient, webhook and contract bodies.
  */
 export function isoTime(ms: number): string {
-  if (ms === memo.ms) return memo.iso;
-  const iso = new Date(ms).toISOString();
-  memo.ms = ms;
-  memo.iso = iso;
-  return iso;
+  return new Date(ms).toISOString();
 }
-
-/**
- * The last time formatted. A contract create formats the same millisecond four times (its list row's two times,
- * the answer, the event), and Date#toISOString was the costliest call of the create path. A cache of a pure
- * function: nothing any sandbox could observe, so it is shared by all of them.
- */
-const memo = { ms: Number.NaN, iso: '' };
 
 export function sqlTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

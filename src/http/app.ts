@@ -4,7 +4,6 @@
  * connection), and the process stays up.
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { ApiGate } from './faults.js';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { mountResource } from './router.js';
@@ -17,8 +16,8 @@ export interface AppOptions {
   control: Hono;
   /** Runs before every route (the request journal). */
   middleware?: MiddlewareHandler[];
-  /** Runs on /api/* before the resources (API faults): inside the route, so it adds no middleware level. */
-  apiGate?: ApiGate;
+  /** Runs on /api/* before the resources (API faults), known paths or not. */
+  apiFaults?: MiddlewareHandler;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -26,21 +25,13 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  if (options.apiFaults) app.use('/api/*', options.apiFaults);
   for (const resource of resources) {
-    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
+    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }
   app.route('/__sandbox', options.control);
 
-  app.notFound(async (c) => {
-    // The API gate (faults) covers every /api path, known or not, as a middleware on /api/* did.
-    const wait = options.apiGate && (c.req.path === '/api' || c.req.path.startsWith('/api/')) ? options.apiGate(c) : undefined;
-    if (wait) {
-      try {
-        await wait;
-      } catch (error) {
-        return renderError(error, c);
-      }
-    }
+  app.notFound((c) => {
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
     // A known control path asked with another method: 405 naming the allowed ones, as /api answers.
     const allowed = c.req.path.startsWith('/__sandbox/') ? allowedMethods(app, c.req.path) : [];

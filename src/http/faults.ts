@@ -1,20 +1,20 @@
 /**
- * The API-faults gate: what runs on every /api request before its handler. It asks the fault registry
+ * The API-faults middleware, mounted on /api/* (known paths or not): what runs on every /api request first. It asks the fault registry
  * (faults/faults.ts) what the request meets, waits out the latency and answers with the fault's refusal.
  *
  * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
  * It is the one place besides the clock that arms a wall-clock timer, on purpose.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Faults } from '../faults/faults.js';
 import { readBodyText } from './body.js';
 
-/** Runs before an /api handler: nothing to wait for, or a promise to await (it may reject with an ApiError). */
-export type ApiGate = (c: Context) => Promise<void> | undefined;
-
-/** Bodies are read within `maxBodyBytes`; with no fault set (the usual case) a request costs one length check. */
-export function faultGate(faults: Faults, maxBodyBytes: number): ApiGate {
-  return (c) => (faults.size === 0 ? undefined : apply(c, faults, maxBodyBytes));
+/** Bodies are read within `maxBodyBytes`; a refusal is thrown as the fault's ApiError, rendered like any other. */
+export function faultMiddleware(faults: Faults, maxBodyBytes: number): MiddlewareHandler {
+  return async (c, next) => {
+    if (faults.size > 0) await apply(c, faults, maxBodyBytes);
+    await next();
+  };
 }
 
 async function apply(c: Context, faults: Faults, maxBodyBytes: number): Promise<void> {

@@ -7,7 +7,6 @@ import { authenticate, requirePlatformPrincipal } from './auth.js';
 import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
-import type { ApiGate } from './faults.js';
 import { RawJson, type ResourceSpec, matchOperation, wireName } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
@@ -15,16 +14,11 @@ import { parseWith } from '../core/validation.js';
 export interface RouterOptions {
   maxBodyBytes: number;
   apiKeyHeader: string;
-  /** Runs first (API faults); a promise it returns is awaited, and may reject with the answer. */
-  gate?: ApiGate | undefined;
 }
 
 export function mountResource(app: Hono, resource: ResourceSpec, services: Services, options: RouterOptions): void {
-  resource.setup?.(services);
   const wireNames = actionsByWireName(resource);
   app.all(resource.path, async (c) => {
-    const wait = options.gate?.(c);
-    if (wait) await wait;
     if (c.req.method !== 'POST') {
       throw new ApiError(405, `Method ${c.req.method} is not allowed on ${resource.path}; every operation is a POST`, undefined, {
         Allow: 'POST',
@@ -52,7 +46,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx);
     const result = answer instanceof Promise ? await answer : answer;
-    if (result.body instanceof RawJson) return c.body(result.body.stream(), result.status as 200, result.body.headers());
+    if (result.body instanceof RawJson) return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body, result.status as 200);
   });
 }

@@ -53,51 +53,34 @@ export interface JournalFilter {
 }
 
 /**
- * What the middleware keeps per request: numbers and UTF-8 bytes, no per-request objects. The strings (path,
- * query, headers, both bodies) are copied into one byte arena off the JS heap (see `EntryBytes`), and slots
- * are reused round the ring. An entry lives for `limit` requests, long enough that every object it held used to
- * be promoted to the old generation and collected there: that cost more than the recording itself (measured in
- * docs/benchmarks.md). Parsing, redacting and building the entry wait until someone reads the journal (or the
- * log needs the entry).
+ * What the middleware keeps per request: the strings as they came (headers as a flat name/value list, the bodies'
+ * JSON text). Parsing, redacting and building the entry wait until someone reads the journal (or the log needs
+ * the entry), and the built entry is kept with it.
  */
 interface Stored {
   id: number;
   atMs: number;
   method: string;
+  path: string;
+  /** The raw query string, '' when none. */
+  query: string;
   status: number;
   durationMs: number;
   platformId: string | undefined;
-  /**
-   * Where this entry's strings start in the arena, and where each ends: path, query (empty when none), headers
-   * (names and values joined by NUL), request body, response body. Offsets only: a slot holding a reference to a
-   * young buffer made every scavenge keep whole requests alive in about half the runs (measured, not understood).
-   */
-  start: number;
-  ends: Int32Array;
-  /** BODY_NONE, BODY_TEXT (in the arena), or the size in bytes of a body kept only as its size. */
-  requestBody: number;
-  responseBody: number;
+  headers: readonly string[];
+  requestBody: Captured;
+  responseBody: Captured;
   /** The entry as shown, built on first read. */
   view: JournalEntry | undefined;
 }
 
-const BODY_NONE = -1;
-const BODY_TEXT = -2;
-const PATH = 0;
-const QUERY = 1;
-const HEADERS = 2;
-const REQUEST = 3;
-const RESPONSE = 4;
-
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 export class RequestJournal {
-  /** A ring of `limit` slots: the oldest entry sits at `first`, the newest `size - 1` slots after it. */
+  /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
   private ring: Stored[] = [];
   private first = 0;
-  private count = 0;
   private nextId = 1;
-  private readonly bytes = new EntryBytes();
 
   constructor(
     private readonly services: Services,
@@ -115,16 +98,13 @@ export class RequestJournal {
   private readonly listeners: ((entry: JournalEntry) => void)[] = [];
 
   get size(): number {
-    return this.count;
+    return this.ring.length;
   }
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    const kept = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
-    this.ring = kept;
+    this.ring = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
     this.first = 0;
-    this.count = kept.length;
-    if (kept.length === 0) this.bytes.reset();
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -132,33 +112,23 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e), (e) => this.bytes.text(e, PATH)));
+    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e)));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
     return shown.map((e) => this.view(e));
   }
 
   /** The entries, oldest first. */
   private entries(): Stored[] {
-    const out: Stored[] = [];
-    for (let i = 0; i < this.count; i++) out.push(this.ring[(this.first + i) % this.limit]!);
-    return out;
+    return [...this.ring.slice(this.first), ...this.ring.slice(0, this.first)];
   }
 
-  /** The entries other than the newest (the one being written), oldest first; and the oldest of them. */
-  private readonly olderEntries = {
-    all: (): Stored[] => this.entries().slice(0, -1),
-    oldest: (): Stored | undefined => (this.count >= 2 ? this.ring[this.first] : undefined),
-  };
-
-  /** The slot for a new entry: a fresh one while the ring fills, then the oldest one's. */
-  private nextSlot(): Stored {
-    if (this.count < this.limit) {
-      const at = (this.first + this.count++) % this.limit;
-      return (this.ring[at] ??= emptySlot());
+  private add(entry: Stored): void {
+    if (this.ring.length < this.limit) {
+      this.ring.push(entry);
+      return;
     }
-    const slot = this.ring[this.first]!;
+    this.ring[this.first] = entry;
     this.first = (this.first + 1) % this.limit;
-    return slot;
   }
 
   /** The Hono middleware that records each request; mount it before every route. */
@@ -180,32 +150,33 @@ export class RequestJournal {
         return c.body(sent as string, arg as 200, JSON_HEADERS);
       }) as typeof c.json;
       await next();
-      const headers = c.req.raw.headers;
-      const status = c.res.status;
-      let requestBody = keepBodies ? requestText(c.req.raw) : undefined;
-      if (requestBody instanceof Promise) requestBody = await requestBody;
-      const responseBody = keepBodies || status >= 400 ? captured(sent) : undefined;
+      const requestBody = keepBodies ? await requestText(c.req.raw) : undefined;
       const id = this.nextId++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
+      const headers = c.req.raw.headers;
+      const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
-      const stored = this.limit > 0 ? this.nextSlot() : emptySlot();
-      stored.id = id;
-      stored.atMs = atMs;
-      stored.method = c.req.method;
-      stored.status = status;
-      stored.durationMs = elapsedSince(started);
-      stored.view = undefined;
-      stored.platformId = this.platformOf(headers, requestBody, sent);
-      stored.requestBody = bodyKind(requestBody);
-      stored.responseBody = bodyKind(responseBody);
-      // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
-      this.bytes.write(stored, this.olderEntries, c.req.path, mark >= 0 ? url.slice(mark + 1) : '', rawHeaders(c.env, headers), textOf(requestBody), textOf(responseBody));
-      // Built for the log and not kept: kept, every logged request's view would live as long as its entry.
+      const entry: Stored = {
+        id,
+        atMs,
+        method: c.req.method,
+        path: c.req.path,
+        query: mark >= 0 ? url.slice(mark + 1) : '',
+        status,
+        durationMs: elapsedSince(started),
+        platformId: this.platformOf(headers, requestBody, sent),
+        // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
+        headers: rawHeaders(c.env, headers),
+        requestBody,
+        responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
+        view: undefined,
+      };
+      if (this.limit > 0) this.add(entry);
       if (log) {
-        const entry = this.buildView(stored);
-        for (const listener of this.listeners) listener(entry);
+        const view = this.view(entry);
+        for (const listener of this.listeners) listener(view);
       }
     };
   }
@@ -217,33 +188,23 @@ export class RequestJournal {
 
   private buildView(stored: Stored): JournalEntry {
     // Read back through URL, which writes the query the way the request's URL object shows it.
-    const rawQuery = this.bytes.text(stored, QUERY);
-    const query = rawQuery === '' ? '' : new URL(`http://query/?${rawQuery}`).search.slice(1);
-    const requestBody = this.storedBody(stored, REQUEST, stored.requestBody);
-    const responseBody = this.storedBody(stored, RESPONSE, stored.responseBody);
-    const parsed = parseBody(requestBody);
-    const headers = this.bytes.text(stored, HEADERS);
+    const query = stored.query === '' ? '' : new URL(`http://query/?${stored.query}`).search.slice(1);
+    const parsed = parseBody(stored.requestBody);
     return {
       id: stored.id,
       at: isoTime(stored.atMs),
       method: stored.method,
-      path: this.bytes.text(stored, PATH),
+      path: stored.path,
       ...(query !== '' ? { query } : {}),
       ...actionField(parsed),
       status: stored.status,
       durationMs: stored.durationMs,
-      request: { headers: this.headers(headers === '' ? [] : headers.split('\0')), ...(requestBody !== undefined ? { body: redact(parsed) } : {}) },
-      response: responseBody !== undefined ? { body: redact(parseBody(responseBody)) } : {},
+      request: { headers: this.headers(stored.headers), ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}) },
+      response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
     };
   }
 
-  private storedBody(stored: Stored, index: number, kind: number): Captured {
-    if (kind === BODY_NONE) return undefined;
-    if (kind === BODY_TEXT) return this.bytes.text(stored, index);
-    return { truncated: true, bytes: kind };
-  }
-
-  private headers(pairs: string[]): Record<string, string> {
+  private headers(pairs: readonly string[]): Record<string, string> {
     const out: Record<string, string> = {};
     for (let i = 0; i + 1 < pairs.length; i += 2) {
       const name = pairs[i]!.toLowerCase();
@@ -294,115 +255,6 @@ type Captured = string | { truncated: true; bytes: number } | undefined;
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
-}
-
-function emptySlot(): Stored {
-  return {
-    id: 0,
-    atMs: 0,
-    method: '',
-    status: 0,
-    durationMs: 0,
-    platformId: undefined,
-    start: 0,
-    ends: new Int32Array(5),
-    requestBody: BODY_NONE,
-    responseBody: BODY_NONE,
-    view: undefined,
-  };
-}
-
-function bodyKind(body: Captured): number {
-  return body === undefined ? BODY_NONE : typeof body === 'string' ? BODY_TEXT : body.bytes;
-}
-
-function textOf(body: Captured): string {
-  return typeof body === 'string' ? body : '';
-}
-
-/**
- * The strings of journal entries as UTF-8, in one arena outside the JS heap, written round it like the ring:
- * the live entries sit between the oldest one's start and `head`, wrapping at the end. When a new entry does
- * not fit beside them, the arena doubles and the live entries are copied to its start (offsets in their slots
- * moved), so it grows to what `limit` entries need and stays there until the journal is emptied.
- */
-class EntryBytes {
-  private arena = Buffer.allocUnsafe(ARENA_BYTES);
-  private head = 0;
-
-  reset(): void {
-    if (this.arena.length > ARENA_BYTES) this.arena = Buffer.allocUnsafe(ARENA_BYTES);
-    this.head = 0;
-  }
-
-  text(stored: Stored, index: number): string {
-    return this.arena.toString('utf8', index === 0 ? stored.start : stored.ends[index - 1]!, stored.ends[index]!);
-  }
-
-  write(stored: Stored, older: OlderEntries, path: string, query: string, headers: readonly string[], request: string, response: string): void {
-    let room = path.length + query.length + request.length + response.length + headers.length;
-    for (const h of headers) room += h.length;
-    // A UTF-16 code unit takes at most three bytes of UTF-8.
-    room *= 3;
-    const at = this.place(room, older);
-    const arena = this.arena;
-    const ends = stored.ends;
-    let end = at;
-    stored.start = at;
-    end += arena.write(path, end, 'utf8');
-    ends[PATH] = end;
-    end += arena.write(query, end, 'utf8');
-    ends[QUERY] = end;
-    for (let i = 0; i < headers.length; i++) {
-      if (i > 0) arena[end++] = 0;
-      end += arena.write(headers[i]!, end, 'utf8');
-    }
-    ends[HEADERS] = end;
-    end += arena.write(request, end, 'utf8');
-    ends[REQUEST] = end;
-    end += arena.write(response, end, 'utf8');
-    ends[RESPONSE] = end;
-    this.head = end;
-  }
-
-  /** Where `room` bytes can go without touching a live entry; grows the arena when nowhere. */
-  private place(room: number, older: OlderEntries): number {
-    const oldest = older.oldest()?.start;
-    if (oldest === undefined) {
-      if (room > this.arena.length) this.arena = Buffer.allocUnsafe(Math.max(2 * this.arena.length, room));
-      return 0;
-    }
-    if (this.head >= oldest) {
-      if (this.head + room <= this.arena.length) return this.head;
-      if (room < oldest) return 0;
-    } else if (this.head + room < oldest) return this.head;
-    return this.grow(room, older.all());
-  }
-
-  private grow(room: number, live: Stored[]): number {
-    let used = 0;
-    for (const e of live) used += e.ends[RESPONSE]! - e.start;
-    const next = Buffer.allocUnsafe(Math.max(2 * this.arena.length, 2 * (used + room)));
-    let at = 0;
-    for (const e of live) {
-      const size = e.ends[RESPONSE]! - e.start;
-      this.arena.copy(next, at, e.start, e.start + size);
-      const delta = at - e.start;
-      e.start += delta;
-      for (let i = 0; i < e.ends.length; i++) e.ends[i]! += delta;
-      at += size;
-    }
-    this.arena = next;
-    this.head = at;
-    return at;
-  }
-}
-
-const ARENA_BYTES = 1024 * 1024;
-
-interface OlderEntries {
-  all(): Stored[];
-  oldest(): Stored | undefined;
 }
 
 /** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */
@@ -472,12 +324,11 @@ function matcher(
   filter: JournalFilter,
   services: Services,
   view: (entry: Stored) => JournalEntry,
-  pathOf: (entry: Stored) => string,
 ): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
   if (filter.path) {
     const path = filter.path;
-    tests.push(path.endsWith('*') ? (e) => pathOf(e).startsWith(path.slice(0, -1)) : (e) => pathOf(e) === path);
+    tests.push(path.endsWith('*') ? (e) => e.path.startsWith(path.slice(0, -1)) : (e) => e.path === path);
   }
   if (filter.method) {
     const method = filter.method.toUpperCase();

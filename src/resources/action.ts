@@ -19,32 +19,9 @@ export interface Reply {
   body: Record<string, unknown> | RawJson;
 }
 
-/**
- * A body already serialised to UTF-8, in pieces (long lists built from cached blocks of rows); the router sends
- * the pieces as they are. Bytes, not a string: node writes a 16 MB string to a socket through a second, UTF-8
- * encoded copy, and that copy was most of a 100,000-contract list. Pieces, not one buffer: copying them into one
- * body cost a 16 MB allocation per list and ~10 ms; streamed, the socket takes them as they are.
- */
+/** A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. */
 export class RawJson {
-  constructor(readonly pieces: readonly Uint8Array[]) {}
-
-  headers(): Record<string, string> {
-    let size = 0;
-    for (const piece of this.pieces) size += piece.length;
-    return { 'Content-Type': 'application/json', 'Content-Length': String(size) };
-  }
-
-  stream(): ReadableStream<Uint8Array> {
-    const pieces = this.pieces;
-    let next = 0;
-    return new ReadableStream<Uint8Array>({
-      pull(controller) {
-        // A few pieces per pull: @hono/node-server writes each chunk and waits for the socket to drain.
-        for (let n = 0; n < 8 && next < pieces.length; n++) controller.enqueue(pieces[next++]!);
-        if (next >= pieces.length) controller.close();
-      },
-    });
-  }
+  constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
 }
 
 export interface ActionSpec<S extends z.ZodType = z.ZodType> {
@@ -69,8 +46,6 @@ export interface ResourceSpec {
   /** Picks the action for bodies that do not follow the `data.<selector>` rule (the token endpoint). */
   select?: (body: Record<string, unknown>) => string;
   actions: Record<string, ActionSpec<any>>;
-  /** Runs once when the resource is mounted on a sandbox (e.g. to register derived values on the store). */
-  setup?: (services: Services) => void;
 }
 
 /** An action as a resource file writes it: the schema comes as a function, called once on first use. */
@@ -100,26 +75,24 @@ export function reply(
 }
 
 /**
- * A list reply from rows that are JSON already: `{"<field>": [rows…], "code": "200", "message": "…"}`,
- * the same bytes `reply()` would give for the parsed rows.
+ * `{"<field>": [rows…], "code": "200", "message": …}` from rows already serialised as JSON (UTF-8): the same text
+ * `reply(200, message, {[field]: rows})` gives for the parsed rows.
  */
-/**
- * `{"<field>": [rows…], "code": "200", "message": …}` from JSON array elements already serialised as UTF-8
- * (single rows, or blocks of rows already joined by commas, as Table.joinedWhere gives them), sent as they are.
- */
-export function listReply(message: string, field: string, parts: readonly Uint8Array[]): Reply {
-  const pieces: Uint8Array[] = [Buffer.from(`{${JSON.stringify(field)}:[`)];
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) pieces.push(SEPARATOR);
-    pieces.push(parts[i]!);
-  }
-  pieces.push(Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`));
-  return { status: 200, body: new RawJson(pieces) };
+export function listReply(message: string, field: string, rows: readonly Uint8Array[]): Reply {
+  const head = Buffer.from(`{${JSON.stringify(field)}:[`);
+  const tail = Buffer.from(`],"code":"200","message":${JSON.stringify(message)}}`);
+  let size = head.length + tail.length + Math.max(0, rows.length - 1);
+  for (const row of rows) size += row.length;
+  const body = Buffer.allocUnsafe(size);
+  let at = head.copy(body, 0);
+  rows.forEach((row, i) => {
+    if (i > 0) body[at++] = 0x2c; // ','
+    body.set(row, at);
+    at += row.length;
+  });
+  tail.copy(body, at);
+  return { status: 200, body: new RawJson(body) };
 }
-
-/** The byte between a list's elements; Table.joinedWhere joins rows inside a block with the same one. */
-export const LIST_SEPARATOR = 0x2c; // ','
-const SEPARATOR = Uint8Array.of(LIST_SEPARATOR);
 
 /** A body `{"data": {...}}`: the wrapper every operation except the token variants uses. */
 export function dataBody<T extends z.ZodRawShape>(shape: T) {

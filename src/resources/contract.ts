@@ -3,19 +3,14 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { archiveContract, createContract, findContract } from '../domain/contracts.js';
-import { LIST_SEPARATOR, type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from './action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, reply } from './action.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 import { sendToRecipients } from '../domain/sending.js';
 import { recipientList } from './recipient-fields.js';
 
-const LIST_ROW = 'listRow';
-
-/**
- * One contract as the list shows it, serialised once per change of the record (Table.derived), as UTF-8 bytes:
- * small Buffers share node's pool slabs, outside the JS heap the garbage collector walks.
- */
+/** One contract as the list shows it, as UTF-8 JSON (kept by the table until the contract changes: Table.viewsWhere). */
 function contractRow(c: ContractRecord): Buffer {
   return Buffer.from(JSON.stringify({
     createTime: isoTime(c.createTime),
@@ -29,7 +24,6 @@ function contractRow(c: ContractRecord): Buffer {
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
   selector: 'action',
-  setup: ({ store }) => store.contracts.precompute(LIST_ROW, contractRow),
   actions: {
     list: defineAction({
       summary: 'List the contracts of a client',
@@ -37,7 +31,7 @@ export const contractResource: ResourceSpec = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const rows = ctx.store.contracts.joinedWhere('client', requireClient(ctx).clientKey, LIST_ROW, contractRow, LIST_SEPARATOR);
+        const rows = ctx.store.contracts.viewsWhere('client', requireClient(ctx).clientKey, contractRow);
         return listReply('Contracts found', 'contracts', rows);
       },
     }),

@@ -1,5 +1,5 @@
 /**
- * Plain-fs helpers of the data file (no lowdb, so the compaction worker can use them too).
+ * Plain-fs helpers of the data file.
  *
  * Replacing a file so that it is never seen half-written, even across a crash or power loss: write a temporary
  * file, fsync it, rename it over the target, fsync the folder (so the rename itself is durable).

@@ -1,6 +1,5 @@
 /**
- * Persistence of the store to a data file: a JSON snapshot (written through lowdb, atomically) plus an
- * append-only journal of changed records beside it (`<file>.journal`, JSON lines). See docs/persistence.md.
+ * Persistence of the store to a data file: a JSON snapshot (replaced atomically) plus an append-only journal of changed records beside it (`<file>.journal`, JSON lines). See docs/persistence.md.
  *
  * Why a journal: rewriting the whole snapshot on every flush costs O(store) per flush, so the cost of a
  * request would grow with the store. Instead each flush appends one line holding the records that changed
@@ -12,16 +11,15 @@
  * Why generations: compaction writes the new snapshot (atomic rename) and then empties the journal. A crash
  * between the two leaves an old journal beside a newer snapshot; its lines carry the older generation and are
  * skipped on load, so stale record states never overwrite newer ones.
+ *
+ * Compaction runs on the main thread, a slice of records per turn of the event loop (`serialise`), while appends
+ * go on beside it (`rotate`). It used to run on a worker thread at a lowered priority; removing that cost less
+ * than 10 % on every `--data` figure (docs/benchmarks.md, "Simplification").
  */
-import { existsSync } from 'node:fs';
 import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
-import type { Adapter } from 'lowdb';
 import { monotonicNow } from '../core/clock.js';
 import { ConfigError } from '../config/options.js';
-import type { CompactJob, CompactResult } from './compact-worker.js';
 import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
 import { readIfExists, replaceFile, syncFolder } from './atomic-file.js';
 import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
@@ -30,11 +28,11 @@ import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
 export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
 
 /**
- * lowdb adapter for the snapshot. Unlike lowdb's JSONFile it fsyncs the temporary file before renaming it over
- * the data file (and the folder after), so the snapshot survives power loss, not only a killed process; and it
- * carries the journal generation in the file without putting it into the live data.
+ * The snapshot file. It is replaced through a temporary file that is fsynced before it is renamed over the data
+ * file (and the folder after), so the snapshot survives power loss, not only a killed process; it carries the
+ * journal generation in the file without putting it into the live data.
  */
-export class SnapshotFile implements Adapter<StoreData> {
+export class SnapshotFile {
   generation = 0;
   /** Size of the last snapshot read or written, in bytes. */
   bytes = 0;
@@ -67,11 +65,6 @@ export class SnapshotFile implements Adapter<StoreData> {
     return data;
   }
 
-  /** lowdb's Adapter interface: the state at the moment of the call. */
-  async write(data: StoreData): Promise<void> {
-    await this.writeText(JSON.stringify({ ...data, generation: this.generation }));
-  }
-
   /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
   async writeText(text: string): Promise<void> {
     await replaceFile(this.file, this.tmp, text);
@@ -90,7 +83,7 @@ export interface LoadedState {
   rotatedExists: boolean;
 }
 
-/** The journal set aside while the worker folds it into a new snapshot. */
+/** The journal set aside while a compaction writes the next snapshot (see `Persistence.rotate`). */
 export function rotatedJournal(journalFile: string): string {
   return `${journalFile}.compacting`;
 }
@@ -131,27 +124,11 @@ export async function loadState(snapshot: SnapshotFile, journalFile: string): Pr
   return { data, replayed, validBytes, rotatedExists };
 }
 
-/**
- * Where the compaction worker's script is: beside this module. tsc writes dist/store/compact-worker.js next to
- * dist/store/persist.js (library), and the CLI bundle (dist/cli.js, which holds this module) gets a bundled
- * dist/compact-worker.js next to it (scripts/bundle-cli.mjs). Run from the TypeScript sources (tests), there is
- * no compiled worker beside it: compaction then runs on the main thread unless a worker is given explicitly.
- */
-export function defaultCompactWorker(): URL | undefined {
-  const url = new URL('./compact-worker.js', import.meta.url);
-  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
-  return url;
-}
-
 export interface PersistenceOptions {
   flushMs: number;
   /** Compaction threshold floor (bytes of journal); tests lower it. */
   minCompactBytes?: number;
-  /** Script of the compaction worker; compaction runs on the main thread when absent. */
-  compactWorker?: URL | undefined;
   onError?: (error: unknown) => void;
-  /** A compaction worker failed; compaction falls back to the main thread. */
-  onWarning?: (message: string) => void;
 }
 
 /**
@@ -170,18 +147,13 @@ export class Persistence {
   /** Monotonic time of the oldest change not yet written. */
   private oldestChange = 0;
   private closed = false;
-  private abandoned = false;
-  /** A graceful stop folds everything on the main thread anyway: no new worker compaction is started. */
-  private closing = false;
   private readonly tidyOnStart: boolean;
   private failures = 0;
   private lastError: unknown;
   private readonly minCompactBytes: number;
   private readonly rotatedFile: string;
-  private compactWorker: URL | undefined;
-  /** The worker compaction under way (never rejects), and its thread. */
+  /** The compaction writing the next snapshot beside the appends (see `rotate`); never rejects. */
   private compacting: Promise<void> | undefined;
-  private worker: Worker | undefined;
 
   constructor(
     private readonly snapshot: SnapshotFile,
@@ -197,7 +169,6 @@ export class Persistence {
     this.journalBytes = state.journalBytes;
     this.minCompactBytes = options.minCompactBytes ?? MIN_COMPACT_BYTES;
     this.rotatedFile = rotatedJournal(journalFile);
-    this.compactWorker = options.compactWorker;
   }
 
   /** Opens the journal for appending, cutting off a torn tail first. */
@@ -235,7 +206,7 @@ export class Persistence {
     return this.dirtyCount > 0 || this.needsSnapshot;
   }
 
-  /** Writes everything pending now and waits for it. */
+  /** Writes everything pending now (and a compaction under way) and waits for it. */
   async flush(): Promise<void> {
     this.clearTimer();
     let failed = 0;
@@ -250,19 +221,18 @@ export class Persistence {
       // A disk that keeps refusing (full, read-only) must not hang a graceful stop forever.
       if (this.failures > before && ++failed >= 3) throw this.lastError;
     }
-  }
-
-  /** Waits for the worker compaction under way, if any (tests, close). */
-  async settled(): Promise<void> {
-    while (this.compacting) await this.compacting;
+    // A compaction under way is part of what is pending: the data file is complete once it has been renamed.
+    if (this.compacting) {
+      await this.compacting;
+      await this.flush();
+    }
   }
 
   /** Flushes, folds the journal into the snapshot (so the data file alone holds everything) and closes. */
   async close(): Promise<void> {
-    this.closing = true;
     await this.flush();
-    await this.settled();
-    // A failed worker leaves needsSnapshot set: flush again so the fallback runs here.
+    await this.compacting;
+    // A failed compaction leaves a whole snapshot pending.
     await this.flush();
     if (this.journalBytes > 0) {
       this.needsSnapshot = true;
@@ -277,9 +247,7 @@ export class Persistence {
   /** Lets go of the files without writing what is pending: what a killed process leaves (tests play crashes). */
   async abandon(): Promise<void> {
     this.closed = true;
-    this.abandoned = true;
     this.clearTimer();
-    await this.worker?.terminate();
     await this.compacting;
     await this.running?.catch(() => undefined);
     await this.journal?.close();
@@ -321,26 +289,22 @@ export class Persistence {
 
   private async writeOnce(): Promise<void> {
     if (this.needsSnapshot) {
-      // The whole state from memory (start, reset, restore, fallback): never while the worker writes the file.
-      await this.settled();
+      // The whole state from memory (start, reset, restore, after a failure): never beside another snapshot write.
+      await this.compacting;
       await this.compact();
       return;
     }
-    if (!this.compacting && this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) {
-      if (!this.compactWorker || this.closing) {
-        await this.compact();
-        return;
-      }
-      await this.rotate();
-    }
+    if (!this.compacting && this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) await this.rotate();
     if (this.dirtyCount > 0) await this.append();
   }
 
   /**
-   * Starts a compaction off the main thread: the journal of generation g is set aside (renamed) and a fresh one
-   * takes generation g+1 lines from now on; a worker folds snapshot(g) + the set-aside journal into
-   * snapshot(g+1). Until the worker's rename, a load reads snapshot(g) + both journals; after it, snapshot(g+1)
-   * + the new journal (the set-aside one's lines are older than the snapshot and skipped).
+   * Starts a compaction that lets appends go on: the journal of generation g is set aside (renamed), a fresh one
+   * takes generation g+1 lines from now on, and snapshot(g+1) is written from memory beside them. Until its
+   * rename a load reads snapshot(g) + both journals; after it, snapshot(g+1) + the new journal (the set-aside
+   * one's lines are older than the snapshot and skipped). A compaction that held the appends back kept writes
+   * acknowledged meanwhile in memory for as long as it took, seconds on a busy machine: longer than the flush
+   * window a write may wait (test/crash.test.ts kills the CLI during one).
    */
   private async rotate(): Promise<void> {
     await this.journal!.close();
@@ -355,51 +319,23 @@ export class Persistence {
     await syncFolder(dirname(this.journalFile));
     this.journalBytes = 0;
     const generation = ++this.snapshot.generation;
-    const job: CompactJob = { snapshot: this.snapshot.file, tmp: this.snapshot.tmp, journal: this.rotatedFile, generation };
-    const finished = this.runWorker(this.compactWorker!, job).then(
-      async (bytes) => {
-        this.snapshot.bytes = bytes;
-        // Every line in it is in snapshot(g+1) now.
-        await unlink(this.rotatedFile).catch(() => undefined);
-      },
-      (error: unknown) => {
-        if (this.abandoned) return; // abandoned: as a killed process would, leave the files as they are
-        // Never lose data: the state in memory is complete, so the next flush writes a snapshot from it here
-        // (removing the set-aside journal), and later compactions stay on the main thread.
-        this.compactWorker = undefined;
-        this.options.onWarning?.(`compaction worker failed (${String(error)}); compacting on the main thread from now on`);
+    this.compacting = this.writeSnapshot(generation)
+      .catch((error: unknown) => {
+        // The state in memory is complete: the next flush writes a whole snapshot (and removes the set-aside journal).
         this.needsSnapshot = true;
         this.dirtyCount = Math.max(this.dirtyCount, 1);
+        this.options.onError?.(error);
         if (!this.closed) this.schedule();
-      },
-    );
-    this.compacting = finished.finally(() => {
-      this.compacting = undefined;
-      this.worker = undefined;
-    });
+      })
+      .finally(() => {
+        this.compacting = undefined;
+      });
   }
 
-  private async runWorker(script: URL, job: CompactJob): Promise<number> {
-    // Imported on the first compaction, not at start: most sandboxes never compact, and start time is measured.
-    const { Worker } = await import('node:worker_threads');
-    return new Promise((resolve, reject) => {
-      let worker: Worker;
-      try {
-        worker = new Worker(script);
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      this.worker = worker;
-      worker.once('message', (result: CompactResult) => {
-        if (result.ok) resolve(result.bytes);
-        else reject(new Error(result.error));
-        void worker.terminate();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`worker exited (${code}) before answering`)));
-      worker.postMessage(job);
-    });
+  private async writeSnapshot(generation: number): Promise<void> {
+    await this.snapshot.writeText(await serialise(this.data(), generation));
+    // Every line set aside is in snapshot(g+1) now.
+    await unlink(this.rotatedFile).catch(() => undefined);
   }
 
   private async append(): Promise<void> {

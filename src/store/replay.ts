@@ -1,6 +1,5 @@
 /**
- * Replaying journal lines on top of a snapshot: shared by the loader (persist.ts, main thread) and the
- * compaction worker (compact-worker.ts), so both read the files by exactly the same rules. Plain JSON, no lowdb.
+ * Replaying journal lines on top of a snapshot, for the loader (persist.ts). Plain JSON.
  */
 import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
 

@@ -1,11 +1,10 @@
 /**
- * The store: the only code that touches lowdb. In memory by default; with a data file, changes are persisted
- * by `Persistence` (persist.ts): a lowdb JSON snapshot that is only ever replaced atomically, plus a journal of
- * changed records appended once per flush window, so a request costs the same with 10 or 100,000 records
+ * The store: the state as one plain object of collections, in memory by default; with a data file, changes are
+ * persisted by `Persistence` (persist.ts): a JSON snapshot that is only ever replaced atomically, plus a journal
+ * of changed records appended once per flush window, so a request costs the same with 10 or 100,000 records
  * stored. Nothing outside store/ knows how.
  */
-import { Low, Memory } from 'lowdb';
-import { Persistence, SnapshotFile, defaultCompactWorker, loadState } from './persist.js';
+import { Persistence, SnapshotFile, loadState } from './persist.js';
 import {
   type ClientRecord,
   type CollectionName,
@@ -30,17 +29,12 @@ export interface StoreOptions {
   flushMs?: number;
   /** Journal size (bytes) below which it is never compacted; tests lower it. */
   minCompactBytes?: number;
-  /**
-   * Script of the compaction worker thread; `false` compacts on the main thread. Default: the compiled worker
-   * beside the store's code (always there in dist/; absent when running from the TypeScript sources).
-   */
-  compactWorker?: URL | false;
 }
 
 export const DEFAULT_FLUSH_MS = 50;
 
 export class Store {
-  private readonly db: Low<StoreData>;
+  private state: StoreData;
   private persistence: Persistence | undefined;
   readonly persistent: boolean;
 
@@ -54,10 +48,9 @@ export class Store {
   readonly webhooks: Table<WebhookRecord>;
   readonly tokens: Table<TokenRecord>;
 
-  private constructor(db: Low<StoreData>, persistent: boolean) {
-    this.db = db;
+  private constructor(data: StoreData, persistent: boolean) {
+    this.state = data;
     this.persistent = persistent;
-    const data = db.data;
     // Each table reports the key of every record it inserts, updates or deletes: that is what gets journaled.
     const changed = (collection: CollectionName) => (key: string) => this.persistence?.changed(collection, key);
     this.platforms = new Table(data.platforms, (r) => r.platformId, { apiKey: (r) => r.apiKey }, changed('platforms'));
@@ -78,22 +71,18 @@ export class Store {
 
   /** Opens a store. `loaded` tells whether an existing data file was read (so fixtures are not applied again). */
   static async open(options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
-    if (!options.file) return { store: new Store(new Low<StoreData>(new Memory<StoreData>(), emptyData()), false), loaded: false };
+    if (!options.file) return { store: new Store(emptyData(), false), loaded: false };
     const snapshot = new SnapshotFile(options.file);
-    const db = new Low<StoreData>(snapshot, emptyData());
     const journalFile = `${options.file}.journal`;
-    // Low.read() would read the snapshot alone; the journal's changes are replayed on top of it.
+    // The snapshot, with the journal's changes replayed on top of it.
     const state = await loadState(snapshot, journalFile);
     const loaded = state.data !== null;
-    db.data = normalise(state.data ?? emptyData());
-    const store = new Store(db, true);
-    const persistence = new Persistence(snapshot, journalFile, () => db.data, {
+    const store = new Store(normalise(state.data ?? emptyData()), true);
+    const persistence = new Persistence(snapshot, journalFile, () => store.state, {
       flushMs: options.flushMs ?? DEFAULT_FLUSH_MS,
       ...(options.minCompactBytes !== undefined ? { minCompactBytes: options.minCompactBytes } : {}),
-      compactWorker: options.compactWorker === false ? undefined : (options.compactWorker ?? defaultCompactWorker()),
       // Never crash the server over a disk hiccup: the changes stay pending and the next flush tries again.
       onError: (error) => process.emitWarning(`esign-sandbox: could not write the data file: ${String(error)}`),
-      onWarning: (message) => process.emitWarning(`esign-sandbox: ${message}`),
     }, { snapshotExists: snapshot.bytes > 0, journalBytes: state.validBytes, rotatedExists: state.rotatedExists });
     await persistence.start(state.validBytes);
     store.persistence = persistence;
@@ -102,13 +91,12 @@ export class Store {
 
   /** The live state object (for snapshots; treat as read-only). */
   get data(): StoreData {
-    return this.db.data;
+    return this.state;
   }
 
   /** Replaces the whole state (reset, restore) and rebuilds the indexes. */
   replace(data: StoreData): void {
-    this.db.data = normalise(data);
-    const d = this.db.data;
+    const d = (this.state = normalise(data));
     this.platforms.rebuild(d.platforms);
     this.clients.rebuild(d.clients);
     this.users.rebuild(d.users);
@@ -124,11 +112,6 @@ export class Store {
   /** Writes pending changes now and waits until they are on disk. */
   async flush(): Promise<void> {
     await this.persistence?.flush();
-  }
-
-  /** Waits until a compaction running on the worker thread (if any) has replaced the snapshot. */
-  async compacted(): Promise<void> {
-    await this.persistence?.settled();
   }
 
   /** Flushes everything, folds the journal into the snapshot and releases the files. */
