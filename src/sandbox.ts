@@ -22,6 +22,7 @@ import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { controlRoutes } from './http/control/index.js';
+import { pageRoutes } from './http/pages/index.js';
 import { faultGate } from './http/faults.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
@@ -134,9 +135,12 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
+    pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [
       journal.middleware({
-        skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/'),
+        // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.
+        skip: (path) =>
+          path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || path === '/__sandbox/ui' || path.startsWith('/__sandbox/ui/'),
         // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
         skipBodies: (path) => path === '/__sandbox/state',
       }),

@@ -47,7 +47,7 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   app.route('/recipients', recipientRoutes(control, maxBodyBytes));
   app.route('/contracts', contractRoutes(control));
   app.route('/emails', emailRoutes(control));
-  app.route('/sign', signPageRoutes(control, deps.baseUrl));
+  app.route('/sign', signPageRoutes());
   app.route('/webhook-deliveries', webhookDeliveryRoutes(control));
   app.route(
     '/webhook-faults',
