@@ -2,7 +2,9 @@
  * An HTML contract as a reader sees it: its placeholder tags filled with their values. The real service marks
  * a recipient's special placeholders in the HTML with `<signN>`, `<dateN>`, `<fullnameN>`, `<emailN>`, N being the
  * id the four share [D:placeholder/pdfspecial]; ordinary placeholders are marked `<placeholderN>` with their own
- * id (the sandbox's reading of the editor's markup). The result is NOT safe to show as it is: the page sanitises it.
+ * id (the sandbox's reading of the editor's markup). The sandbox gives each special placeholder an id of its own,
+ * so N names the recipient whose special placeholders include id N: `<sign1>` … `<sign4>` all mean the first
+ * recipient's signature. The result is NOT safe to show as it is: the page sanitises it.
  */
 import type { PlaceholderRecord } from '../store/records.js';
 
@@ -15,7 +17,11 @@ export function filledHtml(html: string, placeholders: readonly PlaceholderRecor
   return html.replace(TAG, (_match, tag: string, id: string) => {
     const name = tag.toLowerCase();
     const special = SPECIAL_TAGS[name];
-    const placeholder = placeholders.find((p) => p.id === id && (special === undefined ? !p.isSpecial : p.isSpecial && p.specialType === special));
+    const owner = special === undefined ? undefined : placeholders.find((p) => p.isSpecial && p.id === id)?.recipientKey;
+    const placeholder =
+      special === undefined
+        ? placeholders.find((p) => !p.isSpecial && p.id === id)
+        : placeholders.find((p) => p.isSpecial && p.recipientKey === owner && p.specialType === special);
     if (!placeholder || placeholder.value === '') {
       return `<span class="placeholder empty">${escapeHtml(placeholder?.name || `${name} ${id}`)}</span>`;
     }
