@@ -38,6 +38,10 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
   // Each action acts through the control service, then goes back where the form was (or shows why it could not).
   const act = (path: string, run: (form: Record<string, string>) => Promise<unknown> | unknown) =>
     app.post(path, async (c) => {
+      // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
+      if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
+        throw new ApiError(415, 'The dashboard takes its own forms (application/x-www-form-urlencoded); use the JSON control API otherwise');
+      }
       const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'));
       const back = form.back?.startsWith(`${BASE}`) && !form.back.startsWith('//') ? form.back : BASE;
       try {
