@@ -21,8 +21,9 @@ import type { FixtureFile } from './fixtures/schema.js';
 import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
 import { answerClientError, answerExpectation } from './http/client-error.js';
-import { controlRoutes, welcome } from './http/control/index.js';
+import { controlRoutes } from './http/control/index.js';
 import { faultMiddleware } from './http/faults.js';
+import { pageRoutes } from './http/pages/index.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
 import { RequestJournal } from './journal/journal.js';
@@ -134,9 +135,12 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
+    pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [
       journal.middleware({
-        skip: (path) => path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/'),
+        // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.
+        skip: (path) =>
+          path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || path === '/__sandbox/ui' || path.startsWith('/__sandbox/ui/'),
         // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
         skipBodies: (path) => path === '/__sandbox/state',
       }),
@@ -144,7 +148,6 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
-  app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
 
   for (const { scenario, source } of startScenarios) {
     try {

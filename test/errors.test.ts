@@ -252,10 +252,19 @@ describe('refused requests change nothing', () => {
 });
 
 describe('first contact and the edges a hostile client probes', () => {
-  it.each(['/', '/__sandbox'])('GET %s points to the API, the control API and the docs', async (path) => {
-    const res = await t.request(path);
+  it('GET /__sandbox points to the dashboard, the API, the control API and the docs; GET / leads to the dashboard', async () => {
+    const res = await t.request('/__sandbox');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'esign-sandbox', api: expect.stringMatching(/\/api$/), control: expect.stringMatching(/\/__sandbox$/), docs: expect.stringMatching(/\/docs$/) });
+    expect(res.body).toMatchObject({
+      name: 'esign-sandbox',
+      dashboard: expect.stringMatching(/\/__sandbox\/ui$/),
+      api: expect.stringMatching(/\/api$/),
+      control: expect.stringMatching(/\/__sandbox$/),
+      docs: expect.stringMatching(/\/docs$/),
+    });
+    const root = await t.request('/');
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/__sandbox/ui');
   });
 
   it.each([

@@ -48,7 +48,7 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
         seenAt: '2026-03-01T09:05:00.000Z',
         actedAt: '2026-03-01T09:10:00.000Z',
         signature: 'Ann',
-        link: `http://127.0.0.1:0/__sandbox/sign/${walk.keys.Ann}`,
+        link: `http://127.0.0.1:0/sharing/${walk.keys.Ann}`,
         createTime: '2026-03-01T09:00:00.000Z',
         // Each step of the recipient (notified, seen, signed) is a change of the recipient.
         changeTime: '2026-03-01T09:10:00.000Z',
@@ -108,18 +108,13 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
 });
 
 describe('GET /__sandbox/sign/{recipientKey}', () => {
-  it('is a small HTML page about the recipient, escaping what the sender wrote', async () => {
-    const walk = await createAndSend(t, [{ name: '<b>Ann</b>' }], undefined, 'Lease <script>');
-    const page = await t.request(`/__sandbox/sign/${walk.keys['<b>Ann</b>']}`);
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('Lease &lt;script&gt;');
-    expect(page.body).not.toContain('<script>');
-    expect(page.body).toContain('state <strong>notified</strong>');
-  });
-
-  it('answers 404 for an unknown recipient', async () => {
-    const page = await t.request('/__sandbox/sign/nope');
-    expect(page.status).toBe(404);
-    expect(page.body).toContain('Recipient not found');
+  it.each([['a known recipient', true], ['an unknown key', false]])('redirects %s to its recipient page under /sharing', async (_name, known) => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }]);
+    const key = known ? walk.keys.Ann! : 'nope';
+    const res = await t.sandbox.app.request(`/__sandbox/sign/${key}`);
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(`/sharing/${key}`);
+    // Following the old link does not view: only the recipient page does, when opened.
+    expect((await walk.inspect()).recipients[0].state).toBe('notified');
   });
 });

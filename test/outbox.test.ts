@@ -33,8 +33,8 @@ describe('request emails', () => {
         toName: 'Ann',
         subject,
         message,
-        text: `Hello Ann,\n\n${message}\n\nOpen the contract: http://127.0.0.1:0/__sandbox/sign/${key}\n`,
-        link: `http://127.0.0.1:0/__sandbox/sign/${key}`,
+        text: `Hello Ann,\n\n${message}\n\nOpen the contract: http://127.0.0.1:0/sharing/${key}\n`,
+        link: `http://127.0.0.1:0/sharing/${key}`,
         contractKey: walk.contractKey,
         clientKey: DEMO.clientKey,
         recipientKey: key,
@@ -78,7 +78,8 @@ describe('request emails', () => {
     const page = await t.request(new URL(mail.link).pathname);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(page.body).toContain(`/__sandbox/recipients/${walk.keys.Ann}/sign`);
+    expect(new URL(mail.link).pathname).toBe(`/sharing/${walk.keys.Ann}`);
+    expect(page.body).toMatch(/<button type="submit" name="verb" value="sign">Sign<\/button>/);
   });
 });
 
@@ -181,7 +182,7 @@ describe('the outbox', () => {
       ['email-2', email('Bob')],
       ['email-3', email('Cid')],
     ]);
-    expect(outbox.list()[0]!.link).toMatch(/^http:\/\/sandbox\.test\/__sandbox\/sign\//);
+    expect(outbox.list()[0]!.link).toMatch(/^http:\/\/sandbox\.test\/sharing\//);
     outbox.dispose();
   });
 
@@ -189,7 +190,7 @@ describe('the outbox', () => {
     const url = await t.sandbox.listen();
     await createAndSend(t, [{ name: 'Ann' }]);
     const [mail] = t.sandbox.outbox.list();
-    expect(mail!.link!.startsWith(`${url}/__sandbox/sign/`)).toBe(true);
+    expect(mail!.link!.startsWith(`${url}/sharing/`)).toBe(true);
     const page = await fetch(mail!.link!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Ann');

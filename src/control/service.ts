@@ -16,7 +16,9 @@ import { type OpContext, type Services, systemContext } from '../domain/context.
 import { updateNotifications } from '../domain/clients.js';
 import { actAsRecipient } from '../domain/lifecycle.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
+import { openPosition } from '../domain/lifecycle-rules.js';
 import { createPlatform, platformByApiKey } from '../domain/platforms.js';
+import { type ResolvedShareLink, resolveShareLink } from '../domain/share-links.js';
 import { sendToRecipients } from '../domain/sending.js';
 import { type TokenSelector, expireTokens, revokeTokens } from '../domain/tokens.js';
 import type { Faults, FaultView } from '../faults/faults.js';
@@ -29,7 +31,7 @@ import { type StoreData, emptyData } from '../store/records.js';
 import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot.js';
 import { Store } from '../store/store.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
-import type { ClientRecord, ContractRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
+import type { ClientRecord, ContractRecord, PlaceholderRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
 import type { DeliveryView, OutageSpec, WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { type ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import type { Health, Platform, RecipientActResult, ResetResult } from './api.js';
@@ -62,6 +64,21 @@ export interface ControlDeps {
   baseUrl(): string;
   /** The default platform's API key and the default client's key (the first of the fixtures). */
   defaults: { apiKey?: string | undefined; clientKey?: string | undefined };
+}
+
+/** What a recipient's page shows (`ControlService.sharePage`). */
+export interface SharePage extends ResolvedShareLink {
+  recipients: RecipientRecord[];
+  placeholders: PlaceholderRecord[];
+  openPosition?: number;
+}
+
+/** One page of the dashboard's contract list. */
+export interface ContractPage {
+  total: number;
+  offset: number;
+  limit: number;
+  contracts: { contract: ContractRecord; recipients: RecipientRecord[] }[];
 }
 
 const LAST_TIME = new Date(TIME_RANGE.max).toISOString();
@@ -221,10 +238,14 @@ export class ControlService {
 
   // ---- recipients and contracts ---------------------------------------------------------------------------
 
-  /** Acts as a recipient (decisions §6): the same domain operation whichever way a recipient acts. */
-  act(recipientKey: string, verb: Verb, input: z.input<ReturnType<typeof actBody>> = {}, cause = 'control'): RecipientActResult {
+  /**
+   * Acts as a recipient (decisions §6): the same domain operation whichever way a recipient acts. `ip` is the
+   * address of the request that acted (the recipient page passes the browser's); the control API and scenarios
+   * act from the sandbox itself, `127.0.0.1` (decisions §11).
+   */
+  act(recipientKey: string, verb: Verb, input: z.input<ReturnType<typeof actBody>> = {}, cause = 'control', options: { ip?: string | undefined } = {}): RecipientActResult {
     const { signature } = parseWith(actBody(), input);
-    const recipient = actAsRecipient(this.context(cause), recipientKey, verb, { signature });
+    const recipient = actAsRecipient(this.context(cause), recipientKey, verb, { signature, ip: options.ip ?? '127.0.0.1' });
     const contract = this.services.store.contracts.get(recipient.contractKey)!;
     return { recipient: inspectRecipient(recipient, this.deps.baseUrl()), contract: { contractKey: contract.contractKey, status: contract.status } };
   }
@@ -250,6 +271,43 @@ export class ControlService {
     const recipient = this.services.store.recipients.get(recipientKey);
     const contract = recipient ? this.services.store.contracts.get(recipient.contractKey) : undefined;
     return { ...(recipient ? { recipient } : {}), ...(contract ? { contract } : {}) };
+  }
+
+  /**
+   * What a share link's page shows (`/sharing/<link>`): the recipient and contract it opens, every recipient of the
+   * contract (whose turn it is), its placeholders, and the open position; undefined for an unknown link.
+   */
+  sharePage(link: string): SharePage | undefined {
+    const resolved = resolveShareLink(this.context('page'), link);
+    if (!resolved) return undefined;
+    const { store } = this.services;
+    const recipients = store.recipients.where('contract', resolved.contract.contractKey).sort((a, b) => a.id - b.id);
+    const open = openPosition(recipients);
+    return { ...resolved, recipients, placeholders: store.placeholders.where('contract', resolved.contract.contractKey), ...(open !== undefined ? { openPosition: open } : {}) };
+  }
+
+  /**
+   * One page of contracts, newest first, for the dashboard: filtered by platform, client and status, with the
+   * total that matched. Only the page's contracts are shaped, so a store of 10,000 stays quick to page through.
+   */
+  contractPage(input: { platformId?: string | undefined; clientKey?: string | undefined; status?: string | undefined; offset?: number; limit?: number } = {}): ContractPage {
+    const { store } = this.services;
+    const all = input.clientKey ? store.contracts.where('client', input.clientKey) : store.contracts.all();
+    const matched = all.filter((c) => (!input.platformId || c.platformId === input.platformId) && (!input.status || c.status === input.status));
+    matched.sort((a, b) => b.createTime - a.createTime || (a.contractKey < b.contractKey ? -1 : 1));
+    const offset = Math.max(0, input.offset ?? 0);
+    const limit = Math.max(1, Math.min(input.limit ?? 25, 200));
+    const contracts = matched.slice(offset, offset + limit).map((contract) => ({
+      contract,
+      recipients: store.recipients.where('contract', contract.contractKey).sort((a, b) => a.id - b.id),
+    }));
+    return { total: matched.length, offset, limit, contracts };
+  }
+
+  /** Every platform with its clients (the dashboard's filters). */
+  platforms(): { platform: PlatformRecord; clients: ClientRecord[] }[] {
+    const { store } = this.services;
+    return store.platforms.all().map((platform) => ({ platform, clients: store.clients.where('platform', platform.platformId) }));
   }
 
   /** Recipients that have been notified (or gone further), each with its contract, for scenario steps that act. */

@@ -38,6 +38,8 @@ type Emit = () => void;
 export interface ActOptions {
   /** For `sign`: a text signature or an image data URI; a generated SVG signature otherwise. */
   signature?: string | undefined;
+  /** The address the act came from, written into its history entries (the audit trail's `ipInfo`). */
+  ip?: string | undefined;
 }
 
 /**
@@ -91,10 +93,11 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
   const now = ctx.clock.now();
   const emits: Emit[] = [];
   const key = recipient.recipientKey;
+  const ip = options.ip !== undefined ? { ip: options.ip } : {};
   // Acting implies viewing: the first view is its own step, with its own event.
   if (!hasSeen(recipient)) {
     ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
-    const status = step(ctx, contract, { event: 'seen', recipientKey: key }, STATUS.seen);
+    const status = step(ctx, contract, { event: 'seen', recipientKey: key, ...ip }, STATUS.seen);
     emits.push(() => emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(contract, status, key)));
   }
   if (cell.to === 'outcome') {
@@ -106,7 +109,7 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
       ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
     });
     if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!);
-    const status = step(ctx, contract, { event: PAST[role], recipientKey: key }, OUTCOME_STATUS[role]);
+    const status = step(ctx, contract, { event: PAST[role], recipientKey: key, ...ip }, OUTCOME_STATUS[role]);
     if (role === 'sign') emits.push(() => emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(contract, status, key)));
     if (role === 'approve') emits.push(() => emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(contract, status, key)));
     settle(ctx, contract, emits, { renotify: false });

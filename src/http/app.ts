@@ -14,6 +14,8 @@ export interface AppOptions {
   maxBodyBytes: number;
   apiKeyHeader: string;
   control: Hono;
+  /** The pages for people: the recipient page, the dashboard and their assets (http/pages). */
+  pages?: Hono;
   /** Runs before every route (the request journal). */
   middleware?: MiddlewareHandler[];
   /** Runs on /api/* before the resources (API faults), known paths or not. */
@@ -29,6 +31,7 @@ export function createApp(options: AppOptions): Hono {
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }
+  if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
 
   app.notFound((c) => {

@@ -46,8 +46,8 @@ export const controlOperations: ControlOperation[] = [
   {
     method: 'get',
     path: '/__sandbox',
-    summary: 'Where everything is: the API, the control API, the docs (GET / answers the same)',
-    response: { status: 200, example: { name: 'esign-sandbox', message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.', api: 'http://127.0.0.1:4010/api', control: 'http://127.0.0.1:4010/__sandbox', health: 'http://127.0.0.1:4010/__sandbox/health', docs: 'http://127.0.0.1:4010/docs', openapi: 'http://127.0.0.1:4010/openapi.json' } },
+    summary: 'Where everything is: the dashboard, the API, the control API, the docs (GET / leads to the dashboard)',
+    response: { status: 200, example: { name: 'esign-sandbox', message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.', dashboard: 'http://127.0.0.1:4010/__sandbox/ui', api: 'http://127.0.0.1:4010/api', control: 'http://127.0.0.1:4010/__sandbox', health: 'http://127.0.0.1:4010/__sandbox/health', docs: 'http://127.0.0.1:4010/docs', openapi: 'http://127.0.0.1:4010/openapi.json' } },
   },
   {
     method: 'get',
@@ -203,7 +203,7 @@ export const controlOperations: ControlOperation[] = [
     response: {
       status: 200,
       example: {
-        recipient: { recipientKey: 'R1a2b3', id: 1, fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', state: 'signed', notifiedAt: NOW, seenAt: NOW, actedAt: NOW, signature: 'Grace Hopper', link: 'http://127.0.0.1:4010/__sandbox/sign/R1a2b3', createTime: NOW, changeTime: NOW },
+        recipient: { recipientKey: 'R1a2b3', id: 1, fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', state: 'signed', notifiedAt: NOW, seenAt: NOW, actedAt: NOW, signature: 'Grace Hopper', link: 'http://127.0.0.1:4010/sharing/R1a2b3', createTime: NOW, changeTime: NOW },
         contract: { contractKey: 'C1a2b3', status: 'Fully signed' },
       },
     },
@@ -223,7 +223,7 @@ export const controlOperations: ControlOperation[] = [
       status: 200,
       example: {
         emails: [
-          { id: 'email-1', kind: 'signing_request', to: 'grace@example.com', toName: 'Grace Hopper', subject: 'Please sign: Service agreement', text: '…', link: 'http://127.0.0.1:4010/__sandbox/sign/R1a2b3', contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', sentAt: NOW, cause: 'api' },
+          { id: 'email-1', kind: 'signing_request', to: 'grace@example.com', toName: 'Grace Hopper', subject: 'Please sign: Service agreement', text: '…', link: 'http://127.0.0.1:4010/sharing/R1a2b3', contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', sentAt: NOW, cause: 'api' },
         ],
       },
     },
@@ -232,9 +232,17 @@ export const controlOperations: ControlOperation[] = [
   {
     method: 'get',
     path: '/__sandbox/sign/{recipientKey}',
-    summary: "The recipient's page that request emails link to (minimal HTML, not JSON)",
+    summary: 'Where request emails used to link: redirects (301) to the recipient page /sharing/{recipientKey}',
     html: true,
   },
+  { method: 'get', path: '/__sandbox/ui', summary: 'The dashboard (HTML): contracts, outbox, webhook deliveries, requests, scenarios, the clock (docs/pages.md)', html: true },
+  { method: 'get', path: '/__sandbox/ui/assets/{file}', summary: "The pages' stylesheet and scripts, served by the sandbox (no CDN)", html: true },
+  { method: 'post', path: '/__sandbox/ui/clock/advance', summary: 'Dashboard form: advance the clock (form field by), then back to the dashboard (303)', html: true },
+  { method: 'post', path: '/__sandbox/ui/clock/set', summary: 'Dashboard form: set the clock (form field to), then back to the dashboard (303)', html: true },
+  { method: 'post', path: '/__sandbox/ui/clock/freeze', summary: 'Dashboard form: freeze the clock, then back to the dashboard (303)', html: true },
+  { method: 'post', path: '/__sandbox/ui/clock/unfreeze', summary: 'Dashboard form: unfreeze the clock, then back to the dashboard (303)', html: true },
+  { method: 'post', path: '/__sandbox/ui/webhook-deliveries/{id}/redeliver', summary: 'Dashboard form: redeliver a webhook delivery, then back to the dashboard (303)', html: true },
+  { method: 'post', path: '/__sandbox/ui/reset', summary: 'Dashboard form: reset the sandbox (after its confirmation), then back to the dashboard (303)', html: true },
   {
     method: 'get',
     path: '/__sandbox/scenarios',

@@ -27,7 +27,7 @@ export interface Email {
   message?: string;
   /** The whole plain-text body. */
   text: string;
-  /** Request emails: the recipient's page on the sandbox, `<baseUrl>/__sandbox/sign/<recipientKey>`. */
+  /** Request emails: the recipient's page on the sandbox, `<baseUrl>/sharing/<recipientKey>`. */
   link?: string;
   contractKey: string;
   clientKey: string;

@@ -49,6 +49,8 @@ export interface HistoryEntry {
   status?: string;
   /** Who or what caused it: `api`, `control`, or a scenario rule/step. */
   cause?: string;
+  /** The address of the request that made a recipient act (its page in a browser; `127.0.0.1` for control and scenarios). */
+  ip?: string;
   detail?: Record<string, unknown>;
 }
 

@@ -29,7 +29,7 @@ export interface ControlRoutesDeps {
 export function controlRoutes(deps: ControlRoutesDeps): Hono {
   const { control, maxBodyBytes } = deps;
   const app = new Hono();
-  // First contact: where everything is (GET / answers the same).
+  // First contact: where everything is (GET / leads to the dashboard).
   app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
   app.get('/health', (c) => c.json(control.health()));
   app.post('/reset', async (c) => {
@@ -49,7 +49,7 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   app.route('/recipients', recipientRoutes(control, maxBodyBytes));
   app.route('/contracts', contractRoutes(control));
   app.route('/emails', emailRoutes(control));
-  app.route('/sign', signPageRoutes(control, deps.baseUrl));
+  app.route('/sign', signPageRoutes());
   app.route('/webhook-deliveries', webhookDeliveryRoutes(control));
   app.route(
     '/webhook-faults',
@@ -61,11 +61,12 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   return app;
 }
 
-/** What `GET /` and `GET /__sandbox` answer: pointers to the API, the control API and the docs. */
+/** What `GET /__sandbox` answers: pointers to the dashboard, the API, the control API and the docs. */
 export function welcome(origin: string) {
   return {
     name: 'esign-sandbox',
     message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.',
+    dashboard: `${origin}/__sandbox/ui`,
     api: `${origin}/api`,
     control: `${origin}/__sandbox`,
     health: `${origin}/__sandbox/health`,

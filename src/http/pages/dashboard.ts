@@ -1,0 +1,314 @@
+/**
+ * The dashboard, /__sandbox/ui (decisions §13): contracts, outbox, webhook deliveries, the request journal and
+ * scenarios, with the clock and a reset. Server-rendered; it keeps itself current by polling its own URL
+ * (dashboard.js). It reads and acts only through the control service; scenarios come from the scenario engine,
+ * which sits above the control service. Buttons are forms that post and come back (303), so they work from the
+ * keyboard and without script.
+ */
+import { type Context, Hono } from 'hono';
+import { html } from 'hono/html';
+import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
+import type { ControlService } from '../../control/service.js';
+import { ApiError } from '../../core/errors.js';
+import { STATUS } from '../../domain/lifecycle-rules.js';
+import { type Html, sendPage, shell, when } from './layout.js';
+
+export interface DashboardDeps {
+  control: ControlService;
+  scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+}
+
+const BASE = '/__sandbox/ui';
+const TABS = [
+  ['contracts', 'Contracts'],
+  ['emails', 'Outbox'],
+  ['webhooks', 'Webhooks'],
+  ['requests', 'Requests'],
+  ['scenarios', 'Scenarios'],
+] as const;
+type Tab = (typeof TABS)[number][0];
+const PAGE_SIZE = 25;
+const STEPS = ['1m', '10m', '1h', '1d', '7d'];
+
+export function dashboardRoutes(deps: DashboardDeps): Hono {
+  const { control } = deps;
+  const app = new Hono();
+  app.get('/', async (c) => sendPage(c, await dashboard(c, deps)));
+
+  // Each action acts through the control service, then goes back where the form was (or shows why it could not).
+  const act = (path: string, run: (form: Record<string, string>) => Promise<unknown> | unknown) =>
+    app.post(path, async (c) => {
+      // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
+      if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
+        throw new ApiError(415, 'The dashboard takes its own forms (application/x-www-form-urlencoded); use the JSON control API otherwise');
+      }
+      const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const back = form.back?.startsWith(`${BASE}`) && !form.back.startsWith('//') ? form.back : BASE;
+      try {
+        await run({ ...form, ...c.req.param() });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return c.redirect(withParam(back, 'error', error.message), 303);
+      }
+      return c.redirect(back, 303);
+    });
+  act('/clock/advance', (f) => control.advanceClock({ by: f.by ?? '' }));
+  act('/clock/set', (f) => control.setClock({ to: f.to ?? '' }));
+  act('/clock/freeze', () => control.freezeClock());
+  act('/clock/unfreeze', () => control.unfreezeClock());
+  act('/webhook-deliveries/:id/redeliver', (f) => control.redeliver(f.id ?? ''));
+  act('/reset', () => control.reset());
+  return app;
+}
+
+function withParam(url: string, name: string, value: string): string {
+  const u = new URL(url, 'http://x');
+  u.searchParams.set(name, value);
+  return `${u.pathname}${u.search}`;
+}
+
+async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
+  const q = c.req.query();
+  const tab: Tab = TABS.some(([t]) => t === q.tab) ? (q.tab as Tab) : 'contracts';
+  const here = c.req.url.slice(new URL(c.req.url).origin.length);
+  const clock = deps.control.clockState();
+  const body = html`<header class="bar">
+  <span class="brand">esign-sandbox</span><span class="sub">dashboard</span>
+  <a href="/docs">API reference</a>
+  <span class="spacer"></span>
+  <details class="reset"><summary>Reset…</summary><div>
+    <p>Back to the seeded state: every record made since the start, the outbox, the webhook log and the journal go.</p>
+    <form method="post" action="${BASE}/reset"><input type="hidden" name="back" value="${BASE}" /><button type="submit" class="danger">Yes, reset the sandbox</button></form>
+  </div></details>
+</header>
+<nav class="tabs" aria-label="Dashboard sections">
+  ${TABS.map(([t, label]) => html`<a href="${BASE}?tab=${t}" ${t === tab ? html`aria-current="page"` : ''}>${label}</a>`)}
+</nav>
+<main id="live" data-poll="1500">
+  ${q.error ? html`<p class="notice bad" role="alert">${q.error}</p>` : ''}
+  <section class="card clock" aria-label="Sandbox clock">
+    <span>Sandbox time</span> <span class="now" data-testid="clock-now">${when(clock.now)}</span>
+    <span class="badge ${clock.mode === 'frozen' ? 'pending' : 'done'}">${clock.mode === 'frozen' ? 'frozen' : 'running'}</span>
+    ${clock.pendingTimers ? html`<span class="muted">${clock.pendingTimers} timer(s), next ${when(clock.nextTimerAt)}</span>` : ''}
+    <form method="post" action="${BASE}/clock/advance"><input type="hidden" name="back" value="${here}" />
+      ${STEPS.map((by) => html`<button type="submit" class="secondary" name="by" value="${by}" aria-label="Advance the clock by ${by}">+${by}</button>`)}
+    </form>
+    <form method="post" action="${BASE}/clock/set"><input type="hidden" name="back" value="${here}" />
+      <label for="clock-to">Set to</label> <input id="clock-to" name="to" placeholder="2026-01-05T09:00:00Z" size="22" required />
+      <button type="submit" class="secondary">Set</button>
+    </form>
+    <form method="post" action="${BASE}/clock/${clock.mode === 'frozen' ? 'unfreeze' : 'freeze'}"><input type="hidden" name="back" value="${here}" />
+      <button type="submit" class="secondary">${clock.mode === 'frozen' ? 'Unfreeze' : 'Freeze'}</button>
+    </form>
+  </section>
+  ${await section(tab, q, here, deps)}
+</main>`;
+  return shell({ title: 'Dashboard', body, bodyClass: 'dashboard', scripts: ['dashboard.js'] });
+}
+
+function section(tab: Tab, q: Record<string, string>, here: string, deps: DashboardDeps): Html | Promise<Html> {
+  switch (tab) {
+    case 'contracts':
+      return contracts(q, deps.control);
+    case 'emails':
+      return emails(q, deps.control);
+    case 'webhooks':
+      return webhooks(q, here, deps.control);
+    case 'requests':
+      return requests(q, deps.control);
+    case 'scenarios':
+      return deps.scenarios().then(scenarios);
+  }
+}
+
+function pageOf(q: Record<string, string>): number {
+  const n = Number(q.page);
+  return Number.isInteger(n) && n > 1 ? n : 1;
+}
+
+function pager(q: Record<string, string>, total: number, offset: number, limit: number): Html {
+  const page = Math.floor(offset / limit) + 1;
+  const link = (p: number) => `${BASE}?${new URLSearchParams({ ...q, page: String(p) }).toString().replace(/(^|&)error=[^&]*/, '')}`;
+  return html`<nav class="pager" aria-label="Pages">
+  <span>${total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + limit, total)} of ${total.toLocaleString('en')}`}</span>
+  ${page > 1 ? html`<a href="${link(page - 1)}">← Newer</a>` : ''}
+  ${offset + limit < total ? html`<a href="${link(page + 1)}">Older →</a>` : ''}
+</nav>`;
+}
+
+const STATUSES = [STATUS.created, STATUS.sent, STATUS.seen, STATUS.approved, STATUS.signed, STATUS.fullySigned, STATUS.archived];
+
+function statusBadge(status: string): Html {
+  return html`<span class="badge s-${status.toLowerCase().replace(/\s+/g, '-')}">${status}</span>`;
+}
+
+function stateBadge(state: string): Html {
+  const done = ['signed', 'approved', 'locked', 'viewed'].includes(state);
+  return html`<span class="badge ${done ? 'done' : state}">${state}</span>`;
+}
+
+function contracts(q: Record<string, string>, control: ControlService): Html {
+  const platforms = control.platforms();
+  const platformId = platforms.find((p) => p.platform.apiKey === q.platform)?.platform.platformId;
+  const page = control.contractPage({ platformId: q.platform ? (platformId ?? '-') : undefined, clientKey: q.client || undefined, status: q.status || undefined, offset: (pageOf(q) - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+  const clients = platforms.filter((p) => !q.platform || p.platform.apiKey === q.platform).flatMap((p) => p.clients);
+  const link = (key: string) => `${BASE}?${new URLSearchParams({ ...q, contract: key }).toString()}`;
+  const selected = q.contract ? contractDetail(q.contract, control) : '';
+  return html`<section aria-labelledby="contracts-title">
+  <h2 id="contracts-title">Contracts</h2>
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="contracts" />
+    <label>Platform <select name="platform"><option value="">all</option>${platforms.map((p) => html`<option value="${p.platform.apiKey}" ${p.platform.apiKey === q.platform ? 'selected' : ''}>${p.platform.name ?? p.platform.apiKey} (${p.platform.apiKey})</option>`)}</select></label>
+    <label>Client <select name="client"><option value="">all</option>${clients.map((cl) => html`<option value="${cl.clientKey}" ${cl.clientKey === q.client ? 'selected' : ''}>${cl.fullname ?? cl.clientKey} (${cl.clientKey})</option>`)}</select></label>
+    <label>Status <select name="status"><option value="">any</option>${STATUSES.map((s) => html`<option ${s === q.status ? 'selected' : ''}>${s}</option>`)}</select></label>
+    <button type="submit" class="secondary">Filter</button>
+  </form>
+  ${selected}
+  <table>
+    <thead><tr><th>Contract</th><th>Client</th><th>Status</th><th>Recipients</th><th>Created</th></tr></thead>
+    <tbody>
+    ${page.contracts.map(
+      ({ contract, recipients }) => html`<tr class="${contract.contractKey === q.contract ? 'selected' : ''}" data-contract="${contract.contractKey}">
+      <td><a href="${link(contract.contractKey)}">${contract.name}</a><br /><span class="mono muted">${contract.contractKey}</span></td>
+      <td>${contract.clientKey}</td>
+      <td>${statusBadge(contract.status)}</td>
+      <td>${recipients.map((r) => html`<div>${r.fullname || r.email} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
+      <td>${when(contract.createTime)}</td>
+    </tr>`,
+    )}
+    </tbody>
+  </table>
+  ${pager(q, page.total, page.offset, page.limit)}
+</section>`;
+}
+
+function contractDetail(key: string, control: ControlService): Html {
+  let c;
+  try {
+    c = control.contract(key);
+  } catch {
+    return html`<p class="notice warn">No contract ${key} (it may be gone after a reset).</p>`;
+  }
+  return html`<section class="card" aria-labelledby="detail-title" data-testid="contract-detail">
+  <h3 id="detail-title">${c.name} ${statusBadge(c.status)} <span class="mono muted">${c.contractKey}</span></h3>
+  <div class="grid2">
+    <div>
+      <h4>Recipients</h4>
+      <table><thead><tr><th>#</th><th>Recipient</th><th>Role</th><th>State</th><th>Page</th></tr></thead><tbody>
+      ${c.recipients.map(
+        (r) => html`<tr><td>${r.position ?? ''}</td><td>${r.fullname}<br /><span class="muted">${r.email}</span></td><td>${r.action}</td><td>${stateBadge(r.state)}</td>
+        <td><a href="${r.link}" target="_blank" rel="noopener">open page</a></td></tr>`,
+      )}
+      </tbody></table>
+      <h4>Placeholders</h4>
+      ${c.placeholders.length === 0 ? html`<p class="muted">none</p>` : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
+      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${p.value.startsWith('data:') ? `${p.value.slice(0, 40)}…` : p.value}</td></tr>`)}
+      </tbody></table>`}
+    </div>
+    <div>
+      <h4>History</h4>
+      <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
+      ${c.history.map(
+        (h) => html`<tr><td>${when(h.at)}</td><td>${h.event}</td><td class="mono">${h.recipientKey ?? ''}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
+      )}
+      </tbody></table>
+    </div>
+  </div>
+</section>`;
+}
+
+function emails(q: Record<string, string>, control: ControlService): Html {
+  const all = control.emails({ to: q.to ?? '' }).reverse();
+  const offset = (pageOf(q) - 1) * PAGE_SIZE;
+  return html`<section aria-labelledby="emails-title">
+  <h2 id="emails-title">Outbox</h2>
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="emails" />
+    <label>To <input name="to" value="${q.to ?? ''}" placeholder="grace@example.com" /></label><button type="submit" class="secondary">Filter</button>
+  </form>
+  ${all.slice(offset, offset + PAGE_SIZE).map(
+    (e) => html`<details class="card" id="email-${e.id}" data-email="${e.kind}">
+    <summary><strong>${e.subject}</strong> · to ${e.toName ? `${e.toName} <${e.to}>` : e.to} · <span class="badge">${e.kind}</span> · <span class="muted">${when(e.sentAt)}</span></summary>
+    ${e.link ? html`<p>Link: <a href="${e.link}">${e.link}</a></p>` : ''}
+    <pre>${e.text}</pre>
+  </details>`,
+  )}
+  ${pager(q, all.length, offset, PAGE_SIZE)}
+</section>`;
+}
+
+function webhooks(q: Record<string, string>, here: string, control: ControlService): Html {
+  const status = q.status === 'pending' || q.status === 'delivered' || q.status === 'failed' ? q.status : undefined;
+  const all = control.deliveries(status ? { status } : {}).reverse();
+  const offset = (pageOf(q) - 1) * PAGE_SIZE;
+  return html`<section aria-labelledby="webhooks-title">
+  <h2 id="webhooks-title">Webhook deliveries</h2>
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="webhooks" />
+    <label>Status <select name="status"><option value="">any</option>${['pending', 'delivered', 'failed'].map((s) => html`<option ${s === q.status ? 'selected' : ''}>${s}</option>`)}</select></label>
+    <button type="submit" class="secondary">Filter</button>
+  </form>
+  ${all.slice(offset, offset + PAGE_SIZE).map(
+    (d) => html`<details class="card" id="delivery-${d.id}" data-delivery="${d.event}">
+    <summary><strong>${d.event}</strong> → <span class="mono">${d.url}</span> · <span class="badge ${d.status}">${d.status}</span> · ${d.attempts.length} attempt(s)${d.nextAttemptAt ? html` · next attempt ${when(d.nextAttemptAt)}` : ''}</summary>
+    <form method="post" action="${BASE}/webhook-deliveries/${d.id}/redeliver"><input type="hidden" name="back" value="${here}" /><button type="submit" class="secondary">Redeliver</button></form>
+    <h4>Headers</h4>
+    <pre>content-type: application/json\nwebhook-id: ${d.webhookId}\nwebhook-timestamp: ${d.attempts.at(-1)?.webhookTimestamp ?? '(at the attempt)'}\nwebhook-signature: v1,… (HMAC-SHA256 with the webhook's secret, made at each attempt)</pre>
+    <h4>Attempts</h4>
+    <table><thead><tr><th>At</th><th>Trigger</th><th>Result</th><th>Took</th></tr></thead><tbody>
+    ${d.attempts.map((a) => html`<tr><td>${when(a.at)}</td><td>${a.trigger}</td><td>${a.statusCode !== undefined ? `HTTP ${a.statusCode}` : ''}${a.error ? html` <span class="badge failed">${a.error}</span>` : ''}</td><td>${Math.round(a.durationMs)} ms</td></tr>`)}
+    </tbody></table>
+    <h4>Payload</h4>
+    <pre>${JSON.stringify(d.payload, null, 2)}</pre>
+  </details>`,
+  )}
+  ${pager(q, all.length, offset, PAGE_SIZE)}
+</section>`;
+}
+
+function requests(q: Record<string, string>, control: ControlService): Html {
+  const filter = Object.fromEntries(['path', 'method', 'status'].filter((k) => q[k]).map((k) => [k, q[k]!]));
+  let list: ReturnType<ControlService['requests']>['requests'] = [];
+  let error = '';
+  try {
+    list = control.requests(filter).requests.reverse();
+  } catch (e) {
+    error = e instanceof ApiError ? e.message : String(e);
+  }
+  const offset = (pageOf(q) - 1) * PAGE_SIZE;
+  return html`<section aria-labelledby="requests-title">
+  <h2 id="requests-title">Request journal</h2>
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="requests" />
+    <label>Path <input name="path" value="${q.path ?? ''}" placeholder="/api/*" /></label>
+    <label>Method <input name="method" value="${q.method ?? ''}" placeholder="POST" size="6" /></label>
+    <label>Status <input name="status" value="${q.status ?? ''}" placeholder="4xx" size="5" /></label>
+    <button type="submit" class="secondary">Filter</button>
+  </form>
+  ${error ? html`<p class="notice bad">${error}</p>` : ''}
+  <table><thead><tr><th>At</th><th>Request</th><th>Action</th><th>Status</th><th>Took</th></tr></thead><tbody>
+  ${list.slice(offset, offset + PAGE_SIZE).map(
+    (r) => html`<tr><td>${when(r.at)}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
+      <pre>${JSON.stringify(r.request.body ?? null, null, 2)}</pre><pre>${JSON.stringify(r.response.body ?? null, null, 2)}</pre></details></td>
+      <td>${r.action ?? ''}</td><td><span class="badge ${r.status >= 400 ? 'failed' : 'done'}">${r.status}</span></td><td>${r.durationMs.toFixed(1)} ms</td></tr>`,
+  )}
+  </tbody></table>
+  ${pager(q, list.length, offset, PAGE_SIZE)}
+</section>`;
+}
+
+function scenarios(list: { bundled: BundledScenario[]; active: ScenarioSummary[] }): Html {
+  return html`<section aria-labelledby="scenarios-title">
+  <h2 id="scenarios-title">Scenarios</h2>
+  ${list.active.length === 0 ? html`<p class="muted">No scenario loaded. Load one with POST /__sandbox/scenarios or --scenario.</p>` : ''}
+  ${list.active.map(
+    (s) => html`<div class="card" data-scenario="${s.name}">
+    <h3>${s.name} <span class="muted">${s.source}</span></h3>
+    ${s.description ? html`<p>${s.description}</p>` : ''}
+    <p>Loaded ${when(s.loadedAt)} · ${s.rules} rule(s) · ${s.steps} step(s) · ${s.pendingTimers} step(s) still to come${s.faults.length ? ` · ${s.faults.length} fault(s)` : ''}</p>
+    <table><thead><tr><th>At</th><th>What</th><th>Outcome</th></tr></thead><tbody>
+    ${s.log.map((e) => html`<tr><td>${when(e.at)}</td><td>${e.what}${e.detail ? html` <span class="muted">${e.detail}</span>` : ''}</td><td>${e.outcome}</td></tr>`)}
+    </tbody></table>
+  </div>`,
+  )}
+  <h3>Bundled</h3>
+  <ul>${list.bundled.map((b) => html`<li><strong>${b.name}</strong>${b.description ? ` · ${b.description}` : ''}</li>`)}</ul>
+</section>`;
+}
+

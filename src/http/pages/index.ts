@@ -1,0 +1,25 @@
+/**
+ * Pages for people (decisions §13): the recipient page /sharing/<shareLink>, the dashboard /__sandbox/ui (GET /
+ * leads there) and the assets both use. Like the control routes, they are users of the control service.
+ */
+import { Hono } from 'hono';
+import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
+import type { ControlService } from '../../control/service.js';
+import { serveAsset } from './assets.js';
+import { dashboardRoutes } from './dashboard.js';
+import { recipientPageRoutes } from './recipient.js';
+
+export interface PageDeps {
+  control: ControlService;
+  scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+  maxBodyBytes: number;
+}
+
+export function pageRoutes(deps: PageDeps): Hono {
+  const app = new Hono();
+  app.get('/', (c) => c.redirect('/__sandbox/ui', 302));
+  app.get('/__sandbox/ui/assets/:file', serveAsset);
+  app.route('/__sandbox/ui', dashboardRoutes(deps));
+  app.route('/sharing', recipientPageRoutes(deps.control, deps.maxBodyBytes));
+  return app;
+}

@@ -1,0 +1,59 @@
+/**
+ * What every sandbox page shares: the HTML shell, the Content-Security-Policy, and the assets (stylesheet and
+ * scripts) served by the sandbox itself, so the pages work offline and nothing on them comes from elsewhere.
+ */
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+
+export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** Where the pages' assets are served (assets.ts). */
+export const ASSETS = '/__sandbox/ui/assets';
+
+/**
+ * No inline script or style at all, and nothing from another origin: a contract's HTML that slipped past the
+ * sanitiser still could not run script. Images may be data: URIs (drawn signatures).
+ */
+export const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Sends a page with the sandbox's security headers. */
+export function sendPage(c: Context, page: Html, status: 200 | 400 | 404 | 409 | 413 = 200): Response | Promise<Response> {
+  c.header('Content-Security-Policy', CSP);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+  return c.html(page, status);
+}
+
+export function shell(options: { title: string; body: Html; scripts?: string[]; bodyClass?: string }): Html {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${options.title} · esign-sandbox</title>
+    <link rel="stylesheet" href="${ASSETS}/pages.css" />
+    ${(options.scripts ?? []).map((file) => html`<script src="${ASSETS}/${file}" defer></script>`)}
+  </head>
+  <body class="${options.bodyClass ?? ''}">
+    ${options.body}
+  </body>
+</html>`;
+}
+
+/** A sandbox time for people: `2026-11-21 09:00:00 UTC`. */
+export function when(iso: string | number | undefined): string {
+  if (iso === undefined) return '';
+  const date = typeof iso === 'number' ? new Date(iso) : new Date(iso);
+  return Number.isNaN(date.getTime()) ? String(iso) : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,176 @@
+/**
+ * The recipient page, /sharing/<shareLink> (decisions §13): what a recipient sees when it follows the link in
+ * its request email. Opening it is a view (decisions §6); its one action, by role, goes through the control
+ * service's `act` like POST /__sandbox/recipients/{key}/{verb}, with cause `page` and the browser's address, so
+ * events, webhooks, emails and history are the same whichever way a recipient acts.
+ */
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { html, raw } from 'hono/html';
+import type { ControlService, SharePage } from '../../control/service.js';
+import { ApiError } from '../../core/errors.js';
+import { filledHtml } from '../../domain/contract-html.js';
+import { STATUS, blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
+import type { RecipientRecord } from '../../store/records.js';
+import { type Html, sendPage, shell, when } from './layout.js';
+import { sanitiseContractHtml } from './sanitise.js';
+
+const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: string; intro: string }>> = {
+  sign: { verb: 'sign', button: 'Sign', intro: 'Sign this contract' },
+  approve: { verb: 'approve', button: 'Approve', intro: 'Approve this contract' },
+  lock: { verb: 'lock', button: 'Lock', intro: 'Lock this contract' },
+  view: { verb: 'view', button: '', intro: 'Read this contract' },
+};
+
+export function recipientPageRoutes(control: ControlService, maxBodyBytes: number): Hono {
+  const app = new Hono();
+
+  app.get('/:link', async (c) => {
+    const link = c.req.param('link');
+    let page = control.sharePage(link);
+    if (!page) return notFound(c);
+    // Opening the page is the recipient's view, once: only a notified recipient that has not viewed yet views here.
+    if (page.recipient.state === 'notified' && page.contract.status !== STATUS.archived) {
+      control.act(page.recipient.recipientKey, 'view', {}, 'page', { ip: clientIp(c) });
+      page = control.sharePage(link)!;
+    }
+    return sendPage(c, await render(page));
+  });
+
+  app.post('/:link', bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text('Request body too large', 413) }), async (c) => {
+    const page = control.sharePage(c.req.param('link'));
+    if (!page) return notFound(c);
+    const form = await c.req.parseBody();
+    const verb = typeof form.verb === 'string' ? form.verb : '';
+    if (verb !== 'sign' && verb !== 'approve' && verb !== 'lock') {
+      return sendPage(c, await render(page, `Nothing to do: "${verb}" is not an action of this page.`), 400);
+    }
+    const field = form.mode === 'draw' ? form.drawn : form.signature;
+    const signature = typeof field === 'string' ? field.trim() : '';
+    if (verb === 'sign' && signature === '') {
+      return sendPage(c, await render(page, 'Type your name or draw your signature, then press Sign.'), 400);
+    }
+    try {
+      control.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', { ip: clientIp(c) });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const status = error.status === 409 || error.status === 404 ? error.status : 400;
+      return sendPage(c, await render(control.sharePage(c.req.param('link')) ?? page, error.message), status);
+    }
+    // After the act, the page itself shows what happened (and a reload does not post again).
+    return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);
+  });
+
+  return app;
+}
+
+/** The address the browser's request came from (undefined in process, where there is no socket). */
+function clientIp(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress?.replace(/^::ffff:/, '');
+}
+
+function notFound(c: Context) {
+  return sendPage(
+    c,
+    shell({
+      title: 'Link not found',
+      bodyClass: 'recipient',
+      body: html`${bar()}<main><h1>This link does not open a contract</h1><p>No recipient or share link has this address. It may be from before the sandbox was reset.</p></main>`,
+    }),
+    404,
+  );
+}
+
+function bar(): Html {
+  return html`<header class="bar"><span class="brand">esign-sandbox</span><span class="sub">Recipient page · a sandbox: nothing signed here is binding</span></header>`;
+}
+
+async function render(page: SharePage, error?: string): Promise<Html> {
+  const { recipient, contract } = page;
+  const role = ROLE[recipient.action];
+  const canAct = recipient.action !== 'view' && recipient.state === 'seen' && contract.status !== STATUS.archived;
+  const body = html`${bar()}
+<main>
+  <h1>${contract.name}</h1>
+  <p class="muted">
+    For <strong>${recipient.fullname || recipient.email || recipient.recipientKey}</strong>${recipient.email ? html` &lt;${recipient.email}&gt;` : ''}
+    · your part: <span class="badge">${recipient.action}</span> · contract status: <span class="badge" data-testid="contract-status">${contract.status}</span>
+  </p>
+  ${error ? html`<p class="notice bad" role="alert">${error}</p>` : ''}
+  <div role="status">${statusNotices(page)}</div>
+  ${await documentView(page)}
+  ${canAct ? actionForm(recipient, role) : ''}
+</main>`;
+  return shell({ title: contract.name, body, bodyClass: 'recipient', scripts: canAct && recipient.action === 'sign' ? ['signature_pad.js', 'recipient.js'] : [] });
+}
+
+/**
+ * The document: an HTML contract's content with its placeholders filled, sanitised. A PDF contract's pages, with
+ * this recipient's fields marked (decisions §12), belong here once contracts can hold a PDF.
+ */
+async function documentView(page: SharePage): Promise<Html> {
+  const content = await sanitiseContractHtml(filledHtml(page.contract.value, page.placeholders));
+  return html`<article class="document" aria-label="Contract">${raw(content)}</article>`;
+}
+
+function statusNotices(page: SharePage): Html[] {
+  const { recipient: r, contract } = page;
+  const out: Html[] = [];
+  if (contract.status === STATUS.archived) out.push(html`<p class="notice bad">This contract is archived: it can no longer be signed, approved or locked.</p>`);
+  if (r.state === 'waiting' && contract.status !== STATUS.archived) {
+    if (contract.status === STATUS.created) {
+      out.push(html`<p class="notice warn">This contract has not been sent yet. You will get an email when it is your turn.</p>`);
+    } else {
+      const first = page.recipients.filter((other) => other.position === page.openPosition && blocksOrder(other) && !isDone(other));
+      const names = first.map((o) => html`<strong>${o.fullname || o.email || o.recipientKey}</strong> (to ${o.action})`);
+      out.push(
+        html`<p class="notice warn">It is not your turn yet. This contract is waiting for ${joinHtml(names)} first; you will get an email when it is your turn.</p>`,
+      );
+    }
+  }
+  if (r.state === 'signed') out.push(html`<p class="notice ok">You signed this contract on ${when(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`);
+  if (r.state === 'approved') out.push(html`<p class="notice ok">You approved this contract on ${when(r.actedAt)}.</p>`);
+  if (r.state === 'locked') out.push(html`<p class="notice ok">You locked this contract on ${when(r.actedAt)}.</p>`);
+  if (r.state === 'viewed') out.push(html`<p class="notice ok">You were sent this contract to read; you viewed it on ${when(r.seenAt)}. There is nothing for you to sign.</p>`);
+  if (contract.status === STATUS.fullySigned) out.push(html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed.</p>`);
+  return out;
+}
+
+function signatureView(signature: string): Html {
+  return signature.startsWith('data:image/') ? html`<img class="signature" alt="your drawn signature" src="${signature}">` : html`<span class="signature-shown">${signature}</span>`;
+}
+
+function joinHtml(parts: Html[]): Html {
+  return html`${parts.map((part, i) => html`${i === 0 ? '' : i === parts.length - 1 ? ' and ' : ', '}${part}`)}`;
+}
+
+function actionForm(recipient: RecipientRecord, role: (typeof ROLE)[keyof typeof ROLE]): Html {
+  if (recipient.action !== 'sign') {
+    return html`<form method="post" class="action card" aria-labelledby="act-title">
+  <h2 id="act-title">${role.intro}</h2>
+  <p>You have read the contract above. Press <strong>${role.button}</strong> to ${role.verb} it; this cannot be undone.</p>
+  <button type="submit" name="verb" value="${role.verb}">${role.button}</button>
+</form>`;
+  }
+  return html`<form method="post" id="sign-form" class="action card" aria-labelledby="act-title">
+  <h2 id="act-title">${role.intro}</h2>
+  <fieldset id="mode-choice" hidden>
+    <legend>How do you want to sign?</legend>
+    <label><input type="radio" name="mode" value="type" checked /> Type my name</label>
+    <label><input type="radio" name="mode" value="draw" /> Draw my signature</label>
+  </fieldset>
+  <div id="type-box" class="row">
+    <label for="signature">Type your full name as your signature</label>
+    <input id="signature" name="signature" type="text" maxlength="200" autocomplete="name" required />
+  </div>
+  <div id="draw-box" hidden>
+    <p id="pad-label"><strong>Draw your signature</strong> in the box with a mouse, pen or finger.</p>
+    <canvas id="signature-pad" role="img" aria-labelledby="pad-label"></canvas>
+    <div class="row"><button type="button" class="secondary" id="clear-pad">Clear drawing</button></div>
+  </div>
+  <input type="hidden" name="drawn" value="" />
+  <p id="pad-error" class="muted" role="alert"></p>
+  <button type="submit" name="verb" value="sign">Sign</button>
+</form>`;
+}

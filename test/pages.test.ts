@@ -1,0 +1,94 @@
+/** The recipient page and the dashboard in process (app.request()): headers, sanitising, paging, the ip of an act. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAndSend } from './contract-walk.js';
+import { type TestSandbox, testSandbox } from './helpers.js';
+
+let t: TestSandbox;
+beforeAll(async () => {
+  t = await testSandbox({ clock: 'frozen', start: '2026-11-21T09:00:00Z' });
+});
+afterAll(() => t.close());
+
+describe('the recipient page', () => {
+  it('sends a CSP that allows no inline script and nothing from another origin', async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }]);
+    const page = await t.request(`/sharing/${walk.keys.Ann}`);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+  });
+
+  it("never lets a contract's script, handlers, styles or remote images through", async () => {
+    const value = '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script><img src="https://evil.test/x.png"><iframe src="/"></iframe><a href="javascript:alert(1)">x</a><p style="color:red">s</p>';
+    const { body } = await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Hostile', value }, recipients: [{ fullname: 'Bo', email: 'bo@example.com', action: 'sign' }] } }, await t.demoAuth());
+    const key = (await t.control(`/contracts/${body.contract.contractKey}`)).body.recipients[0].recipientKey;
+    const page = (await t.request(`/sharing/${key}`)).body as string;
+    const article = page.slice(page.indexOf('<article'), page.indexOf('</article>'));
+    expect(article).toContain('<p>Hi <b>there</b></p>');
+    for (const bad of ['<script', 'onclick', 'evil.test', '<iframe', 'javascript:', 'style=']) expect(article, bad).not.toContain(bad);
+  });
+
+  it('escapes what the sender wrote around the contract', async () => {
+    const walk = await createAndSend(t, [{ name: '<b>Ann</b>' }], undefined, 'Lease <script>');
+    const page = (await t.request(`/sharing/${walk.keys['<b>Ann</b>']}`)).body as string;
+    expect(page).toContain('Lease &lt;script&gt;');
+    expect(page).toContain('&lt;b&gt;Ann&lt;/b&gt;');
+  });
+
+  it('acts with cause page; the control API writes 127.0.0.1 as the address', async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
+    await t.request(`/sharing/${walk.keys.Ann}`, { method: 'POST', body: new URLSearchParams({ verb: 'sign', signature: 'Ann A.' }) });
+    await walk.act('Bob', 'sign');
+    const history = (await walk.inspect()).history.filter((h: any) => h.event === 'signed');
+    expect(history.map((h: any) => [h.cause, h.ip])).toEqual([
+      ['page', '127.0.0.1'],
+      ['control', '127.0.0.1'],
+    ]);
+  });
+
+  it.each([
+    ['no verb', {}, 400, 'is not an action of this page'],
+    ['a sign with no signature', { verb: 'sign', signature: '  ' }, 400, 'Type your name or draw your signature'],
+    ['another role', { verb: 'approve' }, 409, 'has the role &quot;sign&quot;'],
+  ])('shows why it refuses %s', async (_name, form, status, message) => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }]);
+    const res = await t.request(`/sharing/${walk.keys.Ann}`, { method: 'POST', body: new URLSearchParams(form as Record<string, string>) });
+    expect(res.status).toBe(status);
+    expect(res.body).toContain(message);
+    expect((await walk.inspect()).recipients[0].state).not.toBe('signed');
+  });
+});
+
+describe('the dashboard', () => {
+  it('is where / leads', async () => {
+    const res = await t.sandbox.app.request('/');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/__sandbox/ui');
+  });
+
+  it('pages through many contracts, 25 at a time, newest first, and filters by status', async () => {
+    const auth = await t.demoAuth();
+    for (let i = 0; i < 60; i++) await t.post('/api/contract', { data: { action: 'create', contract: { name: `Bulk ${i}`, value: '<p>x</p>' } } }, auth);
+    const total = t.sandbox.control.contractPage().total;
+    const first = (await t.request('/__sandbox/ui?tab=contracts&status=Created')).body as string;
+    const created = t.sandbox.control.contractPage({ status: 'Created' }).total;
+    expect(first).toContain(`1–25 of ${created}`);
+    expect(first.match(/data-contract="/g)).toHaveLength(25);
+    const second = (await t.request('/__sandbox/ui?tab=contracts&status=Created&page=2')).body as string;
+    expect(second).toContain(`26–50 of ${created}`);
+    expect(total).toBeGreaterThan(created);
+  });
+
+  it('is left out of the request journal (it polls itself)', async () => {
+    await t.request('/__sandbox/ui');
+    expect((await t.control('/requests?path=/__sandbox/ui*')).body.requests).toEqual([]);
+  });
+
+  it('answers a clock form with a way back, and shows a bad time as an error', async () => {
+    const res = await t.request('/__sandbox/ui/clock/set', { method: 'POST', body: new URLSearchParams({ to: 'soon', back: '/__sandbox/ui?tab=emails' }) });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/__sandbox\/ui\?tab=emails&error=Cannot\+read\+time/);
+  });
+});
