@@ -204,3 +204,13 @@ describe('a journal of size 0', () => {
     await off.close();
   });
 });
+
+describe('secrets outside bodies', () => {
+  it('redacts secret-named query parameters and the Proxy-Authorization header, keeping the rest', async () => {
+    await t.request('/api/contract?access_token=tok123&apiKey=key456&page=2', { headers: { 'proxy-authorization': 'Basic c2VjcmV0', 'x-trace': 'keep' } });
+    const [entry] = await journal('?path=/api/contract');
+    expect(entry!.query).toBe('access_token=%5Bredacted%5D&apiKey=%5Bredacted%5D&page=2');
+    expect(entry!.request.headers).toMatchObject({ 'proxy-authorization': '[redacted]', 'x-trace': 'keep' });
+    expect(JSON.stringify(await journal())).not.toMatch(/tok123|key456|c2VjcmV0/);
+  });
+});

@@ -187,8 +187,7 @@ export class RequestJournal {
   }
 
   private buildView(stored: Stored): JournalEntry {
-    // Read back through URL, which writes the query the way the request's URL object shows it.
-    const query = stored.query === '' ? '' : new URL(`http://query/?${stored.query}`).search.slice(1);
+    const query = stored.query === '' ? '' : redactQuery(stored.query);
     const parsed = parseBody(stored.requestBody);
     return {
       id: stored.id,
@@ -209,7 +208,7 @@ export class RequestJournal {
     for (let i = 0; i + 1 < pairs.length; i += 2) {
       const name = pairs[i]!.toLowerCase();
       const value = pairs[i + 1]!;
-      out[name] = name === 'authorization' || name === this.apiKeyHeader || name === 'cookie' ? REDACTED : name in out ? `${out[name]}, ${value}` : value;
+      out[name] = SECRET_HEADERS.has(name) || name === this.apiKeyHeader ? REDACTED : name in out ? `${out[name]}, ${value}` : value;
     }
     return out;
   }
@@ -310,6 +309,20 @@ function parseBody(body: Captured): unknown {
 }
 
 /** A deep copy with every secret-bearing field replaced. */
+/** Headers that carry credentials: kept as `[redacted]`, like the configured API-key header. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/**
+ * The query as the request's URL object writes it, with the value of every parameter named like a secret
+ * (`?access_token=…`, `?apiKey=…`) redacted: clients put tokens in query strings too.
+ */
+function redactQuery(raw: string): string {
+  const url = new URL(`http://query/?${raw}`);
+  const secret = [...new Set(url.searchParams.keys())].filter((name) => SECRET_FIELDS.has(name.toLowerCase()));
+  for (const name of secret) url.searchParams.set(name, REDACTED);
+  return url.search.slice(1);
+}
+
 export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 64) return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
