@@ -9,6 +9,7 @@ import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { mountResource } from './router.js';
 import { resources } from '../resources/index.js';
+import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 
 export interface AppOptions {
   services: Services;
@@ -19,6 +20,8 @@ export interface AppOptions {
   middleware?: MiddlewareHandler[];
   /** Runs on /api/* before the resources (API faults): inside the route, so it adds no middleware level. */
   apiGate?: ApiGate;
+  /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
+  documents?: Omit<DocumentRouteOptions, 'apiKeyHeader' | 'gate'>;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -29,6 +32,7 @@ export function createApp(options: AppOptions): Hono {
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
   }
+  if (options.documents) mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
   app.route('/__sandbox', options.control);
 
   app.notFound(async (c) => {
@@ -41,7 +45,8 @@ export function createApp(options: AppOptions): Hono {
         return renderError(error, c);
       }
     }
-    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
+    const paths = [...resources.map((r) => r.path), ...(options.documents ? DOCUMENT_PATHS : [])];
+    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
     return c.json({ code: 404, message: `No such path: ${c.req.method} ${c.req.path}${hint}` }, 404);
   });
 
