@@ -73,10 +73,11 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
   });
 
   it('places the signers\' fields in their boxes, and the unsigned download shows the empty boxes', async () => {
-    [grace, alan] = await send(contractKey, [
+    const keys = await send(contractKey, [
       { fullname: 'Grace Hopper', email: 'grace@example.com' },
       { fullname: 'Alan Turing', email: 'alan@example.com' },
     ]);
+    [grace, alan] = [keys[0]!, keys[1]!];
     const res = await place(contractKey, [
       { placeholderKey: `${grace}_4`, specialType: 4, insertion: [box(1, 100, 400)] },
       { placeholderKey: `${grace}_2`, specialType: 2, insertion: [box(1, 100, 470, 300, 30)] },
@@ -243,7 +244,7 @@ describe('placements on a PDF contract are checked against the real pages', () =
     contractKey = await pdfContract();
     // A landscape page: 842 × 595 points, so the page is 1000 × 706.7 API units.
     expect((await upload(t, `contractKey=${contractKey}&${Q}`, await makePdf(2, [842, 595]), API)).status).toBe(201);
-    [signer] = await send(contractKey, [{ fullname: 'Ada Lovelace', email: 'ada@example.com' }]);
+    signer = (await send(contractKey, [{ fullname: 'Ada Lovelace', email: 'ada@example.com' }]))[0]!;
   });
 
   it.each([
