@@ -34,9 +34,11 @@ export async function inspectPdf(bytes: Uint8Array): Promise<Pick<DocumentRef, '
   if (!tail.includes('%%EOF')) throw uploadError('The PDF in field "pdf" is truncated or damaged: it has no "%%EOF" marker at its end');
   let doc: PDFDocument;
   try {
+    // Encrypted objects do not parse strictly: a lenient read first, so that encryption is named as such.
+    await PDFDocument.load(bytes, { updateMetadata: false });
     doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
   } catch (error) {
-    if (error instanceof EncryptedPDFError) throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
+    if (error instanceof EncryptedPDFError || (error instanceof Error && error.message.includes('is encrypted'))) throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
     throw uploadError(`The PDF in field "pdf" cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   if (doc.isEncrypted) throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
