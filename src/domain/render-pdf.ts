@@ -4,7 +4,23 @@
  * boxes on an uploaded PDF; the audit trail pages. Every function works on a PDFDocument and sandbox times given
  * to it, so the same contract state always gives the same bytes.
  */
-import { type PDFFont, PDFDocument, type PDFPage, StandardFonts, rgb } from 'pdf-lib';
+import {
+  type PDFFont,
+  PDFDocument,
+  type PDFName,
+  type PDFOperator,
+  type PDFPage,
+  StandardFonts,
+  beginText,
+  endText,
+  moveText,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingRgbColor,
+  setFontAndSize,
+  showText,
+} from 'pdf-lib';
 import type { Block, Run } from './html-document.js';
 
 /** A4 in points, the page size of rendered HTML contracts (decisions §12). */
@@ -40,16 +56,30 @@ export function setMetadata(doc: PDFDocument, title: string, at: Date): void {
   doc.setModificationDate(at);
 }
 
+/** The standard fonts, each embedded on first use only (embedding one decompresses its metrics). */
 async function fontsOf(doc: PDFDocument): Promise<Fonts> {
-  const [regular, bold, italic, boldItalic, script, mono] = await Promise.all([
-    doc.embedFont(StandardFonts.Helvetica),
-    doc.embedFont(StandardFonts.HelveticaBold),
-    doc.embedFont(StandardFonts.HelveticaOblique),
-    doc.embedFont(StandardFonts.HelveticaBoldOblique),
-    doc.embedFont(StandardFonts.TimesRomanItalic),
-    doc.embedFont(StandardFonts.Courier),
-  ]);
-  return { regular: regular!, bold: bold!, italic: italic!, boldItalic: boldItalic!, script: script!, mono: mono! };
+  const cache = new Map<StandardFonts, PDFFont>();
+  const font = (name: StandardFonts) => () => {
+    let f = cache.get(name);
+    if (!f) cache.set(name, (f = doc.embedStandardFont(name)));
+    return f;
+  };
+  const lazy = {
+    regular: font(StandardFonts.Helvetica),
+    bold: font(StandardFonts.HelveticaBold),
+    italic: font(StandardFonts.HelveticaOblique),
+    boldItalic: font(StandardFonts.HelveticaBoldOblique),
+    script: font(StandardFonts.TimesRomanItalic),
+    mono: font(StandardFonts.Courier),
+  };
+  return {
+    get regular() { return lazy.regular(); },
+    get bold() { return lazy.bold(); },
+    get italic() { return lazy.italic(); },
+    get boldItalic() { return lazy.boldItalic(); },
+    get script() { return lazy.script(); },
+    get mono() { return lazy.mono(); },
+  };
 }
 
 // ---- text that the standard fonts can show ---------------------------------------------------------------
@@ -73,6 +103,26 @@ function clean(text: string): string {
 
 // ---- HTML blocks onto pages --------------------------------------------------------------------------------
 
+/**
+ * Text widths from a per-document cache of glyph widths: pdf-lib measures a string glyph by glyph (kerning
+ * included, though drawText does not kern), which made measuring every word most of a 20-page layout's time.
+ */
+class Measure {
+  private readonly glyphs = new Map<PDFFont, Map<string, number>>();
+
+  width(font: PDFFont, text: string, size: number): number {
+    let own = this.glyphs.get(font);
+    if (!own) this.glyphs.set(font, (own = new Map()));
+    let total = 0;
+    for (const ch of text) {
+      let w = own.get(ch);
+      if (w === undefined) own.set(ch, (w = font.widthOfTextAtSize(ch, 1)));
+      total += w;
+    }
+    return total * size;
+  }
+}
+
 interface Piece {
   text: string;
   font: PDFFont;
@@ -87,6 +137,8 @@ type Line = Piece[];
 /** Lays the blocks out on A4 pages; answers the number of pages. */
 export async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<number> {
   const fonts = await fontsOf(doc);
+  const measure = new Measure();
+  const wrap = (runs: Run[], fonts: Fonts, size: number, width: number) => wrapRuns(runs, fonts, size, width, measure);
   const width = A4.width - 2 * MARGIN;
   let page = doc.addPage([A4.width, A4.height]);
   let y = A4.height - MARGIN;
@@ -160,13 +212,41 @@ export async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<n
   return pages.length;
 }
 
+/** Each page's resource name of each font, made once per page. */
+const fontKeys = new WeakMap<PDFPage, Map<PDFFont, PDFName>>();
+
+function fontKey(page: PDFPage, font: PDFFont): PDFName {
+  let keys = fontKeys.get(page);
+  if (!keys) fontKeys.set(page, (keys = new Map()));
+  let key = keys.get(font);
+  if (!key) keys.set(font, (key = page.node.newFontDictionary(font.name, font.ref)));
+  return key;
+}
+
+/**
+ * Draws a line: neighbouring pieces in the same font become one text operation, written as PDF operators
+ * directly. PDFPage.drawText validates its options and saves the graphics state on every call, which was most of
+ * a 20-page contract's time; the text drawn is the same.
+ */
 function drawLine(page: PDFPage, line: Line, x: number, y: number): void {
+  const ops: PDFOperator[] = [pushGraphicsState(), setFillingRgbColor(INK.red, INK.green, INK.blue)];
   let at = x;
-  for (const piece of line) {
-    if (!piece.space) page.drawText(piece.text, { x: at, y, size: piece.size, font: piece.font, color: INK });
-    if (piece.underline) page.drawLine({ start: { x: at, y: y - 1.5 }, end: { x: at + piece.width, y: y - 1.5 }, thickness: 0.5, color: INK });
-    at += piece.width;
+  for (let i = 0; i < line.length; ) {
+    const first = line[i]!;
+    let text = '';
+    let width = 0;
+    let j = i;
+    for (; j < line.length && line[j]!.font === first.font && line[j]!.size === first.size && line[j]!.underline === first.underline; j++) {
+      text += line[j]!.text;
+      width += line[j]!.width;
+    }
+    if (text.trim()) ops.push(beginText(), setFontAndSize(fontKey(page, first.font), first.size), moveText(at, y), showText(first.font.encodeText(text)), endText());
+    if (first.underline) page.drawLine({ start: { x: at, y: y - 1.5 }, end: { x: at + width, y: y - 1.5 }, thickness: 0.5, color: INK });
+    at += width;
+    i = j;
   }
+  ops.push(popGraphicsState());
+  if (ops.length > 3) page.pushOperators(...ops);
 }
 
 function fontFor(fonts: Fonts, run: Run): PDFFont {
@@ -177,7 +257,7 @@ function fontFor(fonts: Fonts, run: Run): PDFFont {
 }
 
 /** Breaks styled runs into lines no wider than `width`: at spaces, at `<br>`, and inside words too long for a line. */
-function wrap(runs: Run[], fonts: Fonts, size: number, width: number): Line[] {
+function wrapRuns(runs: Run[], fonts: Fonts, size: number, width: number, measure: Measure): Line[] {
   const lines: Line[] = [];
   let line: Line = [];
   let used = 0;
@@ -198,20 +278,20 @@ function wrap(runs: Run[], fonts: Fonts, size: number, width: number): Line[] {
       const space = token.trim() === '';
       const text = space ? ' ' : token;
       if (space && line.length === 0) continue;
-      let w = font.widthOfTextAtSize(text, size);
+      let w = measure.width(font, text, size);
       if (!space && used + w > width && line.length) end();
       if (!space && w > width) {
         // A word wider than the line: split it where it overflows.
         let rest = text;
-        while (font.widthOfTextAtSize(rest, size) > width) {
+        while (measure.width(font, rest, size) > width) {
           let cut = rest.length - 1;
-          while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width - used) cut--;
+          while (cut > 1 && measure.width(font, rest.slice(0, cut), size) > width - used) cut--;
           const part = rest.slice(0, cut);
-          line.push({ text: part, font, size, width: font.widthOfTextAtSize(part, size), underline: !!run.underline, space: false });
+          line.push({ text: part, font, size, width: measure.width(font, part, size), underline: !!run.underline, space: false });
           end();
           rest = rest.slice(cut);
         }
-        w = font.widthOfTextAtSize(rest, size);
+        w = measure.width(font, rest, size);
         line.push({ text: rest, font, size, width: w, underline: !!run.underline, space: false });
         used += w;
         continue;
