@@ -228,6 +228,7 @@ function signedDate(value: string): string {
 const EVENT_NAMES: Record<string, string> = {
   created: 'Created',
   sent: 'Sent',
+  notified: 'Notified',
   seen: 'Seen',
   signed: 'Signed',
   approved: 'Approved',
