@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DEMO, type TestSandbox, testSandbox } from './helpers.js';
 import { download, makePdf, upload } from './documents-kit.js';
+import { parseCli } from '../src/config/cli-args.js';
+import { ConfigError, resolveConfig } from '../src/config/options.js';
 
 const API = { apiKey: DEMO.apiKey } as const;
 const Q = `clientKey=${DEMO.clientKey}`;
@@ -177,5 +179,15 @@ describe('fuzzing the multipart endpoint', () => {
       expect(res.body.code === '201' || res.body.code === res.status).toBe(true);
     }), { numRuns: 60, seed: 16 });
     expect((await t.control('/health')).status).toBe(200);
+  });
+});
+
+describe('the upload limit option', () => {
+  it('is 15 MB by default and set with --max-upload or ESIGN_SANDBOX_MAX_UPLOAD', () => {
+    expect(resolveConfig({}, { port: 0 }).maxUploadBytes).toBe(15 * 1024 * 1024);
+    expect(resolveConfig(parseCli(['--max-upload', '20mb'], {}).options, { port: 0 }).maxUploadBytes).toBe(20 * 1024 * 1024);
+    expect(resolveConfig(parseCli([], { ESIGN_SANDBOX_MAX_UPLOAD: '512kb' }).options, { port: 0 }).maxUploadBytes).toBe(512 * 1024);
+    expect(() => resolveConfig({ maxUpload: 'lots' }, { port: 0 })).toThrow(ConfigError);
+    expect(() => resolveConfig({ maxUpload: 'lots' }, { port: 0 })).toThrow('max-upload must be a positive size');
   });
 });

@@ -149,6 +149,8 @@ async function readPdfField(c: Context, maxUploadBytes: number): Promise<Uint8Ar
 }
 
 async function readLimited(request: Request, maxBody: number, maxFile: number): Promise<Uint8Array> {
+  // An API fault that matches on bodies reads the body as text first, which a binary upload does not survive.
+  if (request.bodyUsed) throw ApiError.badRequest('The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf');
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(maxFile);
   if (!request.body) return new Uint8Array();
