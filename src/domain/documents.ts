@@ -34,11 +34,10 @@ export async function inspectPdf(bytes: Uint8Array): Promise<Pick<DocumentRef, '
   if (!tail.includes('%%EOF')) throw uploadError('The PDF in field "pdf" is truncated or damaged: it has no "%%EOF" marker at its end');
   let doc: PDFDocument;
   try {
-    // Encrypted objects do not parse strictly: a lenient read first, so that encryption is named as such.
-    await PDFDocument.load(bytes, { updateMetadata: false });
     doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
   } catch (error) {
-    if (error instanceof EncryptedPDFError || (error instanceof Error && error.message.includes('is encrypted'))) throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
+    // Encrypted objects may not parse strictly: a lenient second read tells whether encryption was the reason.
+    if (isEncryptedError(error) || (await encrypted(bytes))) throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
     throw uploadError(`The PDF in field "pdf" cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   if (doc.isEncrypted) throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
@@ -52,6 +51,19 @@ export async function inspectPdf(bytes: Uint8Array): Promise<Pick<DocumentRef, '
   const bad = pages.findIndex((p) => !(p.width > 0 && p.height > 0 && Number.isFinite(p.width) && Number.isFinite(p.height)));
   if (bad >= 0) throw uploadError(`The PDF in field "pdf" cannot be read: page ${bad} has no usable size`);
   return { pages: pages.map((p) => ({ width: round2(p.width), height: round2(p.height) })) };
+}
+
+function isEncryptedError(error: unknown): boolean {
+  return error instanceof EncryptedPDFError || (error instanceof Error && error.message.includes('is encrypted'));
+}
+
+async function encrypted(bytes: Uint8Array): Promise<boolean> {
+  try {
+    await PDFDocument.load(bytes, { updateMetadata: false });
+    return false;
+  } catch (error) {
+    return isEncryptedError(error);
+  }
 }
 
 function uploadError(message: string): ApiError {
