@@ -278,6 +278,24 @@ describe('placements on a PDF contract are checked against the real pages', () =
   });
 });
 
+describe('ordinary placeholders placed on a PDF contract', () => {
+  it('draws the value in its box', async () => {
+    const key = await pdfContract('Basic fields');
+    await upload(t, `contractKey=${key}&${Q}`, await makePdf(1), API);
+    const made = await t.post('/api/placeholder', { data: { action: 'create', clientKey: DEMO.clientKey, contractKey: key, placeholder: { name: 'rent', value: '950 EUR' } } }, API);
+    // The pdfbasic placement (placeholder update with insertion) stores the same insertion items as special ones.
+    const store = t.sandbox.services.store;
+    store.placeholders.update(made.body.placeholder.placeholderKey, { insertion: [{ id: '1', pageId: '0', positionX: '600', positionY: '100', width: '300', height: '40' }] });
+    const pages = await readPdf((await download(t, `/api/download_pdf?contractKey=${key}&${Q}`, API)).bytes);
+    const unit = pages[0]!.width / 1000;
+    const item = pages[0]!.items.find((i) => i.text === '950 EUR');
+    expect(item).toBeDefined();
+    expect(item!.x).toBeGreaterThanOrEqual(600 * unit);
+    expect(item!.top).toBeGreaterThan(100 * unit);
+    expect(item!.top).toBeLessThanOrEqual(140 * unit);
+  });
+});
+
 describe('templates and copies keep the PDF', () => {
   it('converting a PDF contract gives a PDF template with the same file, and its contracts are PDF contracts', async () => {
     const key = await pdfContract('Source');

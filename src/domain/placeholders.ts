@@ -145,9 +145,15 @@ function nextInsertionId(insertions: InsertionRecord[]): string {
 /**
  * On a PDF contract every placement must land on a page of the uploaded file (decisions §12): checked on the
  * placement as it will be stored (an update by `id` merged with the placement it changes), before anything is
- * written. Items that remove a placement (`action: "delete"`) need no box.
+ * written. Items that remove a placement (`action: "delete"`) need no box. `targets[i]` is the placeholder that
+ * `items[i]` places (special or ordinary: the pdfbasic placement takes the same check).
  */
-function checkPdfPlacements(contract: ContractRecord, items: Placement[], targets: PlaceholderRecord[], path: string): void {
+export function checkPdfPlacements(
+  contract: ContractRecord,
+  items: { insertion?: Partial<InsertionRecord>[] | undefined }[],
+  targets: PlaceholderRecord[],
+  path: string,
+): void {
   const document = contract.document;
   if (!document) {
     throw ApiError.conflict(`Contract ${contract.contractKey} has no PDF yet; upload it with POST /api/upload_pdf before placing fields on it`);
