@@ -33,6 +33,7 @@ import { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import type { Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
+import { DocumentStore } from './store/documents.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export type { ResetResult } from './control/api.js';
@@ -95,6 +96,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
   const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
+  const documents = await DocumentStore.open(config.data);
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
@@ -125,6 +127,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     seedOptions,
     baseUrl: () => baseUrl,
     defaults: defaults_,
+    documents,
   });
   const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
 
@@ -134,6 +137,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
     pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [

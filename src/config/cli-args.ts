@@ -20,6 +20,7 @@ Options
       --clock <mode>        real (follows wall time) or frozen             (default real)
       --start <iso>         Sandbox time at start, e.g. 2026-01-05T09:00:00Z
       --max-body <size>     Largest request body, e.g. 10mb, 512kb         (default 10mb)
+      --max-upload <size>   Largest PDF upload (upload_pdf), e.g. 15mb     (default 15mb)
       --api-key-header <h>  Header that carries the API key                (default X-Service-Key)
       --tls                 Serve HTTPS with a self-signed certificate made at start
                             (its path is printed: trust it with NODE_EXTRA_CA_CERTS)
@@ -34,8 +35,8 @@ Options
 
 Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESIGN_SANDBOX_HOST,
 ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
-ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_API_KEY_HEADER,
-ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
+ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
+ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
 ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
 commas). Flags win over variables.
 
@@ -60,6 +61,7 @@ const FLAGS = {
   clock: { type: 'string' },
   start: { type: 'string' },
   'max-body': { type: 'string' },
+  'max-upload': { type: 'string' },
   'api-key-header': { type: 'string' },
   tls: { type: 'boolean' },
   'tls-cert': { type: 'string' },
@@ -115,6 +117,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true;
   assign('clock', clock as SandboxOptions['clock']);
   assign('start', get('start'));
   assign('maxBody', get('max-body'));
+  assign('maxUpload', get('max-upload'));
   assign('apiKeyHeader', get('api-key-header'));
   const flag = (name: FlagName): boolean | undefined => {
     if (values[name] === true) return true;

@@ -26,6 +26,8 @@ export interface SandboxOptions {
   start?: string | number | Date;
   /** Largest accepted request body: bytes, or a size like "10mb". Default 10 MB. */
   maxBody?: number | string;
+  /** Largest accepted PDF upload (POST /api/upload_pdf): bytes, or a size like "15mb". Default 15 MB. */
+  maxUpload?: number | string;
   /** Header that carries the API key. Default X-Service-Key. */
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
@@ -58,6 +60,7 @@ export interface ResolvedConfig {
   clock: 'real' | 'frozen';
   start?: number | undefined;
   maxBodyBytes: number;
+  maxUploadBytes: number;
   apiKeyHeader: string;
   flushMs: number;
   log: LogFormat;
@@ -78,6 +81,8 @@ export const DEFAULT_JOURNAL_LIMIT = 1000;
 export type LogFormat = 'pretty' | 'json' | 'none';
 export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'none'];
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+/** The real service's UI refuses PDFs over 15 MB [real-service.md §5]. */
+export const DEFAULT_MAX_UPLOAD = 15 * 1024 * 1024;
 export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 
 /** The package's root (…/dist/config.js → …), where the bundled fixtures and scenarios live. */
@@ -118,6 +123,7 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     clock,
     start: options.start === undefined ? undefined : parseStart(options.start),
     maxBodyBytes: options.maxBody === undefined ? DEFAULT_MAX_BODY : parseSize(options.maxBody),
+    maxUploadBytes: options.maxUpload === undefined ? DEFAULT_MAX_UPLOAD : uploadSize(options.maxUpload),
     apiKeyHeader: apiKeyHeader.toLowerCase(),
     flushMs: options.flushMs ?? 50,
     log: checkLog(options.log),
@@ -158,6 +164,14 @@ export function parseSize(size: number | string): number {
     }
   }
   throw new ConfigError(`max-body must be a positive size like 10mb, 512kb or a number of bytes (got "${String(size)}")`);
+}
+
+function uploadSize(size: number | string): number {
+  try {
+    return parseSize(size);
+  } catch {
+    throw new ConfigError(`max-upload must be a positive size like 15mb, 512kb or a number of bytes (got "${String(size)}")`);
+  }
 }
 
 function checkLog(log: LogFormat | undefined): LogFormat {

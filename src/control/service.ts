@@ -30,6 +30,7 @@ import type { Email, Outbox } from '../outbox/outbox.js';
 import { type StoreData, emptyData } from '../store/records.js';
 import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot.js';
 import { Store } from '../store/store.js';
+import { type DocumentEntries, DocumentStore } from '../store/documents.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
 import type { ClientRecord, ContractRecord, PlaceholderRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
 import type { DeliveryView, OutageSpec, WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -64,6 +65,8 @@ export interface ControlDeps {
   baseUrl(): string;
   /** The default platform's API key and the default client's key (the first of the fixtures). */
   defaults: { apiKey?: string | undefined; clientKey?: string | undefined };
+  /** Uploaded PDFs: part of the state, so snapshots carry them and resets drop them. */
+  documents?: DocumentStore | undefined;
 }
 
 /** What a recipient's page shows (`ControlService.sharePage`). */
@@ -80,6 +83,9 @@ export interface ContractPage {
   limit: number;
   contracts: { contract: ContractRecord; recipients: RecipientRecord[] }[];
 }
+
+/** A snapshot with the uploaded PDFs it refers to, base64 under `"<platformId>/<sha256>"` (docs/documents.md). */
+export type SnapshotWithDocuments = Snapshot & { documents?: DocumentEntries };
 
 const LAST_TIME = new Date(TIME_RANGE.max).toISOString();
 
@@ -166,6 +172,7 @@ export class ControlService {
     // Re-seeding with the same seed gives the same keys again.
     services.ids = createIdSource(this.deps.seedOptions.seed);
     await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
+    await this.deps.documents?.replace([]);
     services.bus.emit({ type: 'sandbox.reset' });
     return { scope: 'all' };
   }
@@ -177,6 +184,7 @@ export class ControlService {
     const seed = await this.seededData();
     const removed = deleteTenantRecords(store, platform.platformId);
     const restored = restoreTenantRecords(store, seed, apiKey, platform.platformId);
+    await this.deps.documents?.clearPlatform(platform.platformId);
     // Timers belong to their modules: each clears its own for this platform on this event.
     bus.emit({ type: 'sandbox.reset', platformId: platform.platformId });
     return { scope: 'platform', apiKey, platformId: platform.platformId, removed, restored };
@@ -197,18 +205,26 @@ export class ControlService {
   }
 
   /** The whole state as one JSON-ready document (GET /__sandbox/state). */
-  snapshot(): Snapshot {
+  snapshot(): SnapshotWithDocuments {
     const { clock, store } = this.services;
     const now = isoTime(clock.now());
-    return { format: SNAPSHOT_FORMAT, version: 1, savedAt: now, clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' }, store: structuredClone(store.data) };
+    const snapshot: SnapshotWithDocuments = { format: SNAPSHOT_FORMAT, version: 1, savedAt: now, clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' }, store: structuredClone(store.data) };
+    if (this.deps.documents) {
+      // Only the files records still refer to: a replaced upload is not carried along.
+      const used = referencedDocuments(snapshot.store);
+      snapshot.documents = this.deps.documents.entries((platformId, sha) => used.has(`${platformId}/${sha}`));
+    }
+    return snapshot;
   }
 
   /** Puts a snapshot back, validated first and refused whole when wrong. */
   async restore(input: unknown): Promise<Snapshot> {
     const snapshot = parseSnapshot(input);
+    const files = this.snapshotDocuments(snapshot, input);
     const { clock, store, bus } = this.services;
     clock.clearTimers();
     store.replace(structuredClone(snapshot.store));
+    if (files) await this.deps.documents!.replace(files);
     if (snapshot.clock) {
       await clock.set(Date.parse(snapshot.clock.now));
       if (snapshot.clock.mode === 'frozen') clock.freeze();
@@ -217,6 +233,24 @@ export class ControlService {
     // Emails, deliveries and the journal are observations of the old state: modules clear them on this event.
     bus.emit({ type: 'sandbox.reset' });
     return snapshot;
+  }
+
+  /** The files a snapshot carries, checked against their hashes and against every record that refers to one. */
+  private snapshotDocuments(snapshot: Snapshot, input: unknown): ReturnType<typeof DocumentStore.decode>['files'] | undefined {
+    if (!this.deps.documents) return undefined;
+    const raw = (input as { documents?: unknown }).documents ?? {};
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw ApiError.badRequest('Invalid snapshot: documents must be an object of "<platformId>/<sha256>": "<base64>"', [{ path: 'documents', message: 'Must be an object' }]);
+    }
+    const { files, errors } = DocumentStore.decode(raw as DocumentEntries);
+    const present = new Set(files.map((f) => `${f.platformId}/${f.sha}`));
+    for (const name of referencedDocuments(snapshot.store)) {
+      if (!present.has(name)) errors.push({ path: `documents.${name}`, message: 'A contract or template refers to this file, but the snapshot does not carry it' });
+    }
+    if (errors.length) {
+      throw ApiError.badRequest(`Invalid snapshot: ${errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    }
+    return files;
   }
 
   // ---- tokens ---------------------------------------------------------------------------------------------
@@ -467,4 +501,11 @@ export class ControlService {
     this.deps.journal.clear(platformId);
     return { cleared: 'platform' };
   }
+}
+
+/** `"<platformId>/<sha256>"` of every uploaded file a contract or template refers to. */
+function referencedDocuments(data: StoreData): Set<string> {
+  const used = new Set<string>();
+  for (const r of [...Object.values(data.contracts), ...Object.values(data.templates)]) if (r.document) used.add(`${r.platformId}/${r.document.sha256}`);
+  return used;
 }

@@ -4,6 +4,7 @@ import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
 import { copyPlaceholders } from './placeholders.js';
+import { documentFields } from './pdf-geometry.js';
 
 export const ARCHIVED = 'Archived';
 
@@ -31,6 +32,8 @@ export interface NewContract {
   name: string;
   value?: string | undefined;
   templateKey?: string | undefined;
+  /** `pdf`: no content yet, the file comes with POST /api/upload_pdf. Default `html`; from a template, the template's. */
+  contractType?: 'html' | 'pdf' | undefined;
   userKey: string;
 }
 
@@ -42,14 +45,18 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     if (!template || template.clientKey !== client.clientKey) throw ApiError.notFound('Template not found');
     value = template.value;
   }
+  const contractKey = input.contractKey ?? ctx.ids.key();
+  // A PDF template's contracts are PDF contracts with its file; a PDF contract made from scratch waits for its upload.
+  const pdf = template ? documentFields(template, { contractKey }, client.clientKey) : input.contractType === 'pdf' ? { contractType: 'pdf' as const, value: '' } : {};
   const contract = ctx.store.contracts.insert({
-    contractKey: input.contractKey ?? ctx.ids.key(),
+    contractKey,
     clientKey: client.clientKey,
     platformId: client.platformId,
     userKey: input.userKey,
     name: input.name,
     value,
     ...(template ? { templateKey: template.templateKey } : {}),
+    ...pdf,
     status: 'Created',
     nextRecipientId: 1,
     nextPlaceholderPosition: 1,

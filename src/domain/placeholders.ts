@@ -5,6 +5,8 @@
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, ContractRecord, InsertionRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
+import type { FieldError } from '../core/errors.js';
+import { contractTypeOf, placementErrors } from './pdf-geometry.js';
 
 export const SPECIAL_TYPES = {
   1: 'Date signed',
@@ -118,6 +120,7 @@ export function placeSpecialPlaceholders(ctx: OpContext, contract: ContractRecor
     }
     return p;
   });
+  if (contractTypeOf(contract) === 'pdf') checkPdfPlacements(contract, items, targets, path);
   const now = ctx.clock.now();
   let last = targets[0]!;
   items.forEach((item, i) => {
@@ -137,4 +140,35 @@ export function placeSpecialPlaceholders(ctx: OpContext, contract: ContractRecor
 function nextInsertionId(insertions: InsertionRecord[]): string {
   const numeric = insertions.map((x) => Number(x.id)).filter(Number.isFinite);
   return String((numeric.length ? Math.max(...numeric) : 0) + 1);
+}
+
+/**
+ * On a PDF contract every placement must land on a page of the uploaded file (decisions §12): checked on the
+ * placement as it will be stored (an update by `id` merged with the placement it changes), before anything is
+ * written. Items that remove a placement (`action: "delete"`) need no box. `targets[i]` is the placeholder that
+ * `items[i]` places (special or ordinary: the pdfbasic placement takes the same check).
+ */
+export function checkPdfPlacements(
+  contract: ContractRecord,
+  items: { insertion?: Partial<InsertionRecord>[] | undefined }[],
+  targets: PlaceholderRecord[],
+  path: string,
+): void {
+  const document = contract.document;
+  if (!document) {
+    throw ApiError.conflict(`Contract ${contract.contractKey} has no PDF yet; upload it with POST /api/upload_pdf before placing fields on it`);
+  }
+  const errors: FieldError[] = [];
+  items.forEach((item, i) => {
+    const current = targets[i]!.insertion;
+    (item.insertion ?? []).forEach((raw, j) => {
+      if (raw.action === 'delete') return;
+      const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
+      const existing = fields.id !== undefined ? current.find((x) => x.id === fields.id) : undefined;
+      errors.push(...placementErrors(document, { ...existing, ...fields }, `${path}.${i}.insertion.${j}`));
+    });
+  });
+  if (errors.length) {
+    throw ApiError.badRequest(`Placement does not fit the contract's PDF: ${errors[0]!.path}: ${errors[0]!.message}`, errors);
+  }
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, ContractRecord, TemplateRecord } from '../store/records.js';
 import { copyPlaceholders } from './placeholders.js';
+import { documentFields } from './pdf-geometry.js';
 
 export interface NewTemplate {
   /** A fixed key (fixtures and scenarios); generated when absent. */
@@ -10,6 +11,12 @@ export interface NewTemplate {
   name: string;
   value: string;
   userKey: string;
+}
+
+/** The PDF a copy keeps (its file shared, `value` its own path): see pdf-geometry.ts `documentFields`. */
+function keepPdf(ctx: OpContext, template: TemplateRecord, source: ContractRecord | TemplateRecord): TemplateRecord {
+  const fields = documentFields(source, { templateKey: template.templateKey }, template.clientKey);
+  return Object.keys(fields).length ? ctx.store.templates.update(template.templateKey, fields) : template;
 }
 
 /** A template of this client, or 404: keys of other clients answer as if they did not exist. */
@@ -36,13 +43,13 @@ export function createTemplate(ctx: OpContext, client: ClientRecord, fields: New
 
 /** A new template with the contract's content and placeholders (values cleared). */
 export function convertContract(ctx: OpContext, client: ClientRecord, contract: ContractRecord, fields: { name: string; userKey: string }): TemplateRecord {
-  const template = createTemplate(ctx, client, { name: fields.name, value: contract.value, userKey: fields.userKey });
+  const template = keepPdf(ctx, createTemplate(ctx, client, { name: fields.name, value: contract.value, userKey: fields.userKey }), contract);
   copyPlaceholders(ctx, { contractKey: contract.contractKey }, { templateKey: template.templateKey }, client);
   return template;
 }
 
 export function duplicateTemplate(ctx: OpContext, client: ClientRecord, source: TemplateRecord): TemplateRecord {
-  const copy = createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey });
+  const copy = keepPdf(ctx, createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey }), source);
   copyPlaceholders(ctx, { templateKey: source.templateKey }, { templateKey: copy.templateKey }, client);
   return copy;
 }

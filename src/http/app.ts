@@ -8,6 +8,7 @@ import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { mountResource } from './router.js';
 import { resources } from '../resources/index.js';
+import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 
 export interface AppOptions {
   services: Services;
@@ -20,6 +21,8 @@ export interface AppOptions {
   middleware?: MiddlewareHandler[];
   /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
+  documents?: Omit<DocumentRouteOptions, 'apiKeyHeader'>;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -31,11 +34,13 @@ export function createApp(options: AppOptions): Hono {
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }
+  if (options.documents) mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader });
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
 
   app.notFound((c) => {
-    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
+    const paths = [...resources.map((r) => r.path), ...(options.documents ? DOCUMENT_PATHS : [])];
+    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
     // A known control path asked with another method: 405 naming the allowed ones, as /api answers.
     const allowed = c.req.path.startsWith('/__sandbox/') ? allowedMethods(app, c.req.path) : [];
     if (allowed.length > 0) {

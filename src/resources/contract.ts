@@ -36,15 +36,24 @@ export const contractResource: ResourceSpec = {
       },
     }),
     create: defineAction({
-      summary: 'Create a contract from a template or with HTML content; with recipients, create and send',
+      summary: 'Create a contract from a template, with HTML content, or as a PDF contract (contractType "pdf"); with recipients, create and send',
       scope: 'client',
       schema: () => dataBody({
         action: z.literal('create'),
         clientKey: clientKeyField(),
         userKey: z.string().min(1).optional(),
         contract: z
-          .object({ name: z.string().min(1, 'Must not be empty'), value: z.string().optional(), templateKey: z.string().min(1).optional() })
-          .refine((c) => (c.value === undefined) !== (c.templateKey === undefined), {
+          .object({
+            name: z.string().min(1, 'Must not be empty'),
+            value: z.string().optional(),
+            templateKey: z.string().min(1).optional(),
+            // `pdf`: the file follows with POST /api/upload_pdf [real-service.md §5]; `html` (the default) takes `value`.
+            contractType: z.enum(['html', 'pdf'], 'Must be "html" or "pdf"').optional(),
+          })
+          .refine((c) => c.contractType !== 'pdf' || (c.value === undefined && c.templateKey === undefined), {
+            message: 'A contract with contractType "pdf" takes no value or templateKey: upload its file with POST /api/upload_pdf',
+          })
+          .refine((c) => c.contractType === 'pdf' || (c.value === undefined) !== (c.templateKey === undefined), {
             message: 'Give exactly one of contract.value (HTML content) or contract.templateKey',
           }),
         recipients: recipientList().optional(),

@@ -54,6 +54,20 @@ export interface HistoryEntry {
   detail?: Record<string, unknown>;
 }
 
+export type ContractType = 'html' | 'pdf';
+
+/**
+ * An uploaded PDF as a record refers to it: the bytes live in the document store (store/documents.ts) under the
+ * owning platform, addressed by their SHA-256, so a converted or duplicated contract shares them.
+ */
+export interface DocumentRef {
+  /** SHA-256 of the file, hex: its address in the document store. */
+  sha256: string;
+  bytes: number;
+  /** Each page's size in PDF points (1/72 inch), in page order. */
+  pages: { width: number; height: number }[];
+}
+
 export interface ContractRecord {
   contractKey: string;
   clientKey: string;
@@ -62,6 +76,10 @@ export interface ContractRecord {
   name: string;
   value: string;
   templateKey?: string;
+  /** `html` (content in `value`) or `pdf` (an uploaded file, `document`); absent on records older than PDFs: html. */
+  contractType?: ContractType;
+  /** The uploaded PDF of a `pdf` contract, once uploaded. */
+  document?: DocumentRef;
   status: string;
   /** Next recipient `id` inside this contract (ids are sequential per contract). */
   nextRecipientId: number;
@@ -133,6 +151,9 @@ export interface TemplateRecord {
   userKey: string;
   name: string;
   value: string;
+  /** As on contracts: `html` unless a PDF was uploaded to the template. */
+  contractType?: ContractType;
+  document?: DocumentRef;
   nextPlaceholderPosition: number;
   createTime: number;
   changeTime: number;

@@ -1,0 +1,186 @@
+/**
+ * A contract's HTML as a short list of blocks (headings, paragraphs, list items, tables, rules) made of styled
+ * text runs, with its placeholders filled: the one reading of the HTML that both the PDF and the DOCX renderers
+ * lay out, so the two files always say the same thing. Parsed with htmlparser2 (forgiving, like a browser);
+ * anything else (images, scripts, styles, forms) is left out, its text kept where it has any.
+ *
+ * Placeholders in the HTML are the real service's tags: `<placeholderN>` for the ordinary placeholder whose `id`
+ * is N, and `<signN>`, `<dateN>`, `<fullnameN>`, `<emailN>` for a recipient's special placeholders
+ * [real-service.md §6: "the N in the HTML tags <signN>, <dateN>, <fullnameN>, <emailN>"]. A tag is replaced by its
+ * placeholder's value; a tag whose placeholder is unknown or still empty keeps its own text.
+ */
+import { parseDocument } from 'htmlparser2';
+
+export interface Run {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+}
+
+export type Block =
+  | { kind: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; runs: Run[] }
+  | { kind: 'paragraph'; runs: Run[] }
+  | { kind: 'item'; ordered: boolean; number: number; depth: number; runs: Run[] }
+  | { kind: 'table'; rows: { header: boolean; cells: Run[][] }[] }
+  | { kind: 'rule' };
+
+/** Answers the text a placeholder tag stands for (`placeholder3`, `sign1`, …), or undefined to keep its content. */
+export type Fill = (tag: string) => string | undefined;
+
+type Doc = ReturnType<typeof parseDocument>;
+type Node = Doc['children'][number];
+type Parent = { children: Node[] };
+type Style = Omit<Run, 'text'>;
+
+const SKIPPED = new Set(['script', 'style', 'head', 'title', 'template', 'noscript', 'iframe', 'object', 'svg', 'select', 'button']);
+const BLOCKS = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'blockquote', 'pre', 'address', 'center', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'form', 'fieldset', 'body', 'html', 'nav']);
+export const PLACEHOLDER_TAG = /^(placeholder|sign|date|fullname|email)\d+$/;
+
+export function htmlToBlocks(html: string, fill: Fill): Block[] {
+  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true });
+  const out: Block[] = [];
+  let runs: Run[] = [];
+  const flush = () => {
+    const trimmed = trimRuns(runs);
+    if (trimmed.length) out.push({ kind: 'paragraph', runs: trimmed });
+    runs = [];
+  };
+
+  const inline = (nodes: Node[], style: Style, into: Run[]) => {
+    for (const node of nodes) {
+      if (node.type === 'text') {
+        const text = (node as unknown as { data: string }).data.replace(/\s+/g, ' ');
+        if (text) into.push({ text, ...style });
+        continue;
+      }
+      if (node.type !== 'tag') continue;
+      const el = node as unknown as { name: string; children: Node[] };
+      if (SKIPPED.has(el.name)) continue;
+      if (el.name === 'br') into.push({ text: '\n', ...style });
+      else if (PLACEHOLDER_TAG.test(el.name)) {
+        const value = fill(el.name);
+        if (value !== undefined && value !== '') into.push({ text: value.replace(/\s+/g, ' '), ...style });
+        else inline(el.children, style, into);
+      } else inline(el.children, { ...style, ...styleOf(el.name) }, into);
+    }
+  };
+
+  const block = (nodes: Node[], style: Style, list?: { ordered: boolean; depth: number }) => {
+    for (const node of nodes) {
+      if (node.type === 'text' || (node.type === 'tag' && !isBlockTag((node as unknown as { name: string }).name))) {
+        inline([node], style, runs);
+        continue;
+      }
+      if (node.type !== 'tag') continue;
+      const el = node as unknown as { name: string; children: Node[]; attribs: Record<string, string> };
+      if (SKIPPED.has(el.name)) continue;
+      const heading = /^h([1-6])$/.exec(el.name);
+      if (heading) {
+        flush();
+        const headingRuns: Run[] = [];
+        inline(el.children, { ...style, bold: true }, headingRuns);
+        const trimmed = trimRuns(headingRuns);
+        if (trimmed.length) out.push({ kind: 'heading', level: Number(heading[1]) as 1, runs: trimmed });
+      } else if (el.name === 'hr') {
+        flush();
+        out.push({ kind: 'rule' });
+      } else if (el.name === 'ul' || el.name === 'ol') {
+        flush();
+        let number = Number(el.attribs.start ?? '1');
+        if (!Number.isFinite(number)) number = 1;
+        for (const child of el.children) {
+          if (child.type !== 'tag' || (child as unknown as { name: string }).name !== 'li') {
+            block([child], style, { ordered: el.name === 'ol', depth: (list?.depth ?? -1) + 1 });
+            continue;
+          }
+          const li = child as unknown as { children: Node[] };
+          const depth = (list?.depth ?? -1) + 1;
+          // The item's own text first; a nested list inside it follows as deeper items.
+          const own = li.children.filter((n) => !(n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name)));
+          const nested = li.children.filter((n) => n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name));
+          const itemRuns: Run[] = [];
+          inline(own, style, itemRuns);
+          out.push({ kind: 'item', ordered: el.name === 'ol', number: number++, depth, runs: trimRuns(itemRuns) });
+          block(nested, style, { ordered: el.name === 'ol', depth });
+        }
+      } else if (el.name === 'table') {
+        flush();
+        const rows = tableRows(el as unknown as Parent).map((tr) => ({
+          header: tr.cells.every((c) => c.header),
+          cells: tr.cells.map((c) => {
+            const cellRuns: Run[] = [];
+            inline(c.children, c.header ? { ...style, bold: true } : style, cellRuns);
+            return trimRuns(cellRuns);
+          }),
+        }));
+        if (rows.length) out.push({ kind: 'table', rows });
+      } else {
+        flush();
+        block(el.children, { ...style, ...styleOf(el.name) }, list);
+        flush();
+      }
+    }
+  };
+
+  block(doc.children, {});
+  flush();
+  return out;
+}
+
+function isBlockTag(name: string): boolean {
+  return BLOCKS.has(name) || /^h[1-6]$/.test(name) || name === 'ul' || name === 'ol' || name === 'table' || name === 'hr' || name === 'li';
+}
+
+function styleOf(tag: string): Style {
+  if (tag === 'b' || tag === 'strong') return { bold: true };
+  if (tag === 'i' || tag === 'em' || tag === 'cite') return { italic: true };
+  if (tag === 'u' || tag === 'ins') return { underline: true };
+  return {};
+}
+
+function tableRows(table: Parent): { cells: { header: boolean; children: Node[] }[] }[] {
+  const rows: { cells: { header: boolean; children: Node[] }[] }[] = [];
+  const walk = (parent: Parent) => {
+    for (const node of parent.children) {
+      if (node.type !== 'tag') continue;
+      const el = node as unknown as { name: string; children: Node[] };
+      if (el.name === 'tr') {
+        const cells = el.children
+          .filter((c) => c.type === 'tag' && ['td', 'th'].includes((c as unknown as { name: string }).name))
+          .map((c) => ({ header: (c as unknown as { name: string }).name === 'th', children: (c as unknown as Parent).children }));
+        if (cells.length) rows.push({ cells });
+      } else if (['thead', 'tbody', 'tfoot'].includes(el.name)) walk(el as unknown as Parent);
+    }
+  };
+  walk(table);
+  return rows;
+}
+
+/** Collapses the spaces HTML collapses: none at the start or end of a block, none after a line break. */
+function trimRuns(runs: Run[]): Run[] {
+  const out: Run[] = [];
+  let atLineStart = true;
+  for (const run of runs) {
+    let text = run.text;
+    if (text === '\n') {
+      if (out.length && out[out.length - 1]!.text !== '\n') out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/ +$/, '');
+      out.push({ ...run });
+      atLineStart = true;
+      continue;
+    }
+    if (atLineStart) text = text.replace(/^ +/, '');
+    else if (out.length && out[out.length - 1]!.text.endsWith(' ')) text = text.replace(/^ +/, '');
+    if (!text) continue;
+    out.push({ ...run, text });
+    atLineStart = false;
+  }
+  while (out.length && (out[out.length - 1]!.text === '\n' || out[out.length - 1]!.text.trim() === '')) out.pop();
+  if (out.length) out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/ +$/, '');
+  return out;
+}
+
+/** The plain text of some runs. */
+export function runsText(runs: Run[]): string {
+  return runs.map((r) => r.text).join('');
+}

@@ -1,0 +1,191 @@
+/**
+ * The document endpoints, which take no JSON `data` envelope [real-service.md §5]: keys in the query string,
+ * credentials as on every /api call (Bearer token, or the API-key header plus `clientKey`), answers that are
+ * files. Errors are ApiErrors, rendered by app.ts like every other /api refusal.
+ *
+ * - `POST /api/upload_pdf?contractKey=K&clientKey=C` (or `templateKey=T`): multipart/form-data, the file in field `pdf`.
+ * - `GET /api/download_pdf?contractKey=K&clientKey=C`: the contract as a PDF, made now.
+ * - `GET /api/download_docx?contractKey=K&clientKey=C`: an HTML contract as a DOCX.
+ * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the uploaded file as it was
+ *   uploaded (what `value` of a PDF contract or template points at).
+ */
+import type { Context, Hono } from 'hono';
+import { authenticate } from './auth.js';
+import { clientFor } from '../domain/clients.js';
+import type { OpContext, Services } from '../domain/context.js';
+import { findContract } from '../domain/contracts.js';
+import type { DocumentOwner } from '../domain/documents.js';
+import { ApiError, quote } from '../core/errors.js';
+import { isoTime } from '../core/time-format.js';
+import type { DocumentStore } from '../store/documents.js';
+
+export interface DocumentRouteOptions {
+  documents: DocumentStore;
+  /** Largest accepted file, bytes (`--max-upload`). */
+  maxUploadBytes: number;
+  apiKeyHeader: string;
+}
+
+/** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
+const MULTIPART_SLACK = 64 * 1024;
+
+export const DOCUMENT_PATHS = ['/api/upload_pdf', '/api/download_pdf', '/api/download_docx', '/api/contract_pdf/{contractKey}', '/api/template_pdf/{templateKey}'];
+
+export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
+  const { documents } = options;
+  // pdf-lib, docx and htmlparser2 are most of a megabyte of code: loaded by the first document request, so a
+  // start that serves none does not compile them (it kept `esign-sandbox` within its start figure).
+  let domain: Promise<typeof import('../domain/documents.js')> | undefined;
+  const load = () => (domain ??= import('../domain/documents.js'));
+  const route = (path: string, method: 'GET' | 'POST', handle: (c: Context, ctx: OpContext) => Promise<Response>) => {
+    app.all(path, async (c) => {
+      if (c.req.method !== method && !(method === 'GET' && c.req.method === 'HEAD')) {
+        throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use ${method}`, undefined, { Allow: method === 'GET' ? 'GET, HEAD' : method });
+      }
+      return handle(c, authorised(c, services, options.apiKeyHeader));
+    });
+  };
+
+  route('/api/upload_pdf', 'POST', async (c, ctx) => {
+    const owner = ownerFromQuery(c);
+    const bytes = await readPdfField(c, options.maxUploadBytes);
+    const record = await (await load()).uploadPdf(ctx, documents, ctx.client!, owner, bytes);
+    const noun = 'contractKey' in owner ? 'contract' : 'template';
+    // The real service's answer is undocumented; it follows the pattern of its other writes (decisions §11).
+    return c.json({
+      [noun]: {
+        [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
+        changeTime: isoTime(record.changeTime),
+        contractType: 'pdf',
+        value: record.value,
+        pages: record.document!.pages.length,
+        bytes: record.document!.bytes,
+        sha256: record.document!.sha256,
+      },
+      code: '201',
+      message: 'PDF uploaded',
+    }, 201);
+  });
+
+  route('/api/download_pdf', 'GET', async (c, ctx) => {
+    const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
+    return file(c, await (await load()).contractPdf(ctx, documents, contract), 'application/pdf', `${contract.name}.pdf`);
+  });
+
+  route('/api/download_docx', 'GET', async (c, ctx) => {
+    const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
+    return file(c, await (await load()).contractDocx(ctx, contract), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', `${contract.name}.docx`);
+  });
+
+  for (const kind of ['contract', 'template'] as const) {
+    route(`/api/${kind}_pdf/:key`, 'GET', async (c, ctx) => {
+      const key = c.req.param('key') ?? '';
+      const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
+      const { record, bytes } = (await load()).uploadedFile(ctx, documents, ctx.client!, owner);
+      return file(c, bytes, 'application/pdf', `${record.name}.pdf`);
+    });
+  }
+}
+
+/** Who calls, and for which client: the /api rules (http/auth.ts, domain/clients.ts) with `clientKey` from the query. */
+function authorised(c: Context, services: Services, apiKeyHeader: string): OpContext {
+  const headers = c.req.raw.headers;
+  const authorization = headers.get('authorization');
+  const apiKey = authorization === null ? headers.get(apiKeyHeader) : null;
+  const principal = authenticate(services, { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined }, apiKeyHeader);
+  const ctx: OpContext = { store: services.store, clock: services.clock, bus: services.bus, ids: services.ids, cause: 'api', principal, client: undefined };
+  ctx.client = clientFor(ctx, principal, c.req.query('clientKey') || undefined, 'clientKey');
+  return ctx;
+}
+
+function requiredQuery(c: Context, name: string): string {
+  const value = c.req.query(name);
+  if (value === undefined || value === '') {
+    throw ApiError.badRequest(`Query parameter ${name} is required, e.g. ${c.req.path}?${name}=<KEY>&clientKey=<CLIENT_KEY>`, [{ path: name, message: 'Required' }]);
+  }
+  return value;
+}
+
+function ownerFromQuery(c: Context): DocumentOwner {
+  const contractKey = c.req.query('contractKey') || undefined;
+  const templateKey = c.req.query('templateKey') || undefined;
+  if (contractKey !== undefined && templateKey !== undefined) {
+    throw ApiError.badRequest('Give contractKey or templateKey in the query, not both', [{ path: 'templateKey', message: 'Give one owner only' }]);
+  }
+  if (contractKey === undefined && templateKey === undefined) {
+    throw ApiError.badRequest('Query parameter contractKey (or templateKey) is required: POST /api/upload_pdf?contractKey=<KEY>&clientKey=<CLIENT_KEY>', [
+      { path: 'contractKey', message: 'Required' },
+    ]);
+  }
+  return contractKey !== undefined ? { contractKey } : { templateKey: templateKey! };
+}
+
+/** The `pdf` file of a multipart/form-data body, within the upload limit (413 past it). */
+async function readPdfField(c: Context, maxUploadBytes: number): Promise<Uint8Array> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
+    throw new ApiError(415, `Content-Type must be multipart/form-data with the file in field "pdf" (got ${type ? quote(type, 100) : 'none'})`);
+  }
+  const body = await readLimited(c.req.raw, maxUploadBytes + MULTIPART_SLACK, maxUploadBytes);
+  let form: FormData;
+  try {
+    // Node's own multipart parser (undici, behind Response.formData).
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw ApiError.badRequest('Request body is not valid multipart/form-data (check the boundary and that the body is complete)');
+  }
+  const field = form.get('pdf');
+  if (field === null) {
+    const names = [...new Set([...form.keys()])];
+    throw ApiError.badRequest(`No field "pdf" in the form${names.length ? ` (got ${names.map((n) => quote(n, 40)).join(', ')})` : ''}; send the file as pdf=@file.pdf`, [
+      { path: 'pdf', message: 'Required' },
+    ]);
+  }
+  if (typeof field === 'string') {
+    throw ApiError.badRequest('Field "pdf" must be a file (a part with a filename), not a text value; send it as pdf=@file.pdf', [{ path: 'pdf', message: 'Not a file' }]);
+  }
+  if (field.size > maxUploadBytes) throw tooLarge(maxUploadBytes, field.size);
+  return new Uint8Array(await field.arrayBuffer());
+}
+
+async function readLimited(request: Request, maxBody: number, maxFile: number): Promise<Uint8Array> {
+  // An API fault that matches on bodies reads the body as text first, which a binary upload does not survive.
+  if (request.bodyUsed) throw ApiError.badRequest('The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf');
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(maxFile);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw ApiError.badRequest('Request body was cut off before its end');
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
+    if (size > maxBody) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxFile);
+    }
+    chunks.push(chunk.value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+function tooLarge(maxFile: number, size?: number): ApiError {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return new ApiError(413, `The file is larger than the upload limit of ${maxFile} bytes (${mb(maxFile)})${size ? `: it is ${size} bytes` : ''}; start the sandbox with --max-upload to change it`);
+}
+
+function file(c: Context, bytes: Uint8Array, type: string, name: string): Response {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    'content-type': type,
+    'content-length': String(bytes.byteLength),
+    'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    'cache-control': 'no-store',
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * Uploaded documents (PDF files): the bytes that records only refer to (records.ts `DocumentRef`).
+ *
+ * Kept in memory per platform, addressed by the file's SHA-256, so one platform can never reach another's file
+ * even with the same content, and a converted or duplicated contract shares its source's file. With a data file
+ * (`--data state.json`) each file is also written beside it, `state.json.files/<platformId>/<sha256>.pdf`, each
+ * replaced atomically (temporary file, fsync, rename) like the data file; they are read back when the store opens.
+ * The bytes are written before the record that refers to them, so a crash leaves at worst an unreferenced file.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { syncFolder } from './atomic-file.js';
+
+/** A snapshot's documents: `"<platformId>/<sha256>"` → the file as base64. */
+export type DocumentEntries = Record<string, string>;
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export class DocumentStore {
+  private readonly files = new Map<string, Map<string, Uint8Array>>();
+
+  private constructor(private readonly folder: string | undefined) {}
+
+  /** An in-memory store, or one kept beside `dataFile` (its files read back now). */
+  static async open(dataFile?: string): Promise<DocumentStore> {
+    const store = new DocumentStore(dataFile ? `${dataFile}.files` : undefined);
+    if (store.folder) await store.load(store.folder);
+    return store;
+  }
+
+  /** The folder the files are kept in, when persistent. */
+  get location(): string | undefined {
+    return this.folder;
+  }
+
+  /** Keeps a file for a platform; answers its address (SHA-256). Resolves once it is on disk when persistent. */
+  async put(platformId: string, bytes: Uint8Array): Promise<string> {
+    const sha = sha256Hex(bytes);
+    const own = this.tenant(platformId);
+    if (own.has(sha)) return sha;
+    if (this.folder) await writeFileAtomically(join(this.folder, safeName(platformId)), `${sha}.pdf`, bytes);
+    own.set(sha, bytes);
+    return sha;
+  }
+
+  /** A platform's file, or undefined: another platform's file with the same address is not found. */
+  get(platformId: string, sha: string): Uint8Array | undefined {
+    return this.files.get(platformId)?.get(sha);
+  }
+
+  /** Every file, base64, for a snapshot; `keep` limits it to the files records still refer to. */
+  entries(keep?: (platformId: string, sha: string) => boolean): DocumentEntries {
+    const out: DocumentEntries = {};
+    for (const [platformId, own] of this.files) {
+      for (const [sha, bytes] of own) if (!keep || keep(platformId, sha)) out[`${platformId}/${sha}`] = Buffer.from(bytes).toString('base64');
+    }
+    return out;
+  }
+
+  /** Reads snapshot entries back, checking each address against its content; answers the wrong entries. */
+  static decode(entries: DocumentEntries): { files: { platformId: string; sha: string; bytes: Uint8Array }[]; errors: { path: string; message: string }[] } {
+    const files: { platformId: string; sha: string; bytes: Uint8Array }[] = [];
+    const errors: { path: string; message: string }[] = [];
+    for (const [name, base64] of Object.entries(entries)) {
+      const slash = name.lastIndexOf('/');
+      const platformId = name.slice(0, slash);
+      const sha = name.slice(slash + 1);
+      if (slash <= 0 || !SHA256.test(sha) || typeof base64 !== 'string') {
+        errors.push({ path: `documents.${name}`, message: 'Must be "<platformId>/<sha256>": "<base64 of the file>"' });
+        continue;
+      }
+      const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
+      if (sha256Hex(bytes) !== sha) {
+        errors.push({ path: `documents.${name}`, message: 'The file does not match its SHA-256' });
+        continue;
+      }
+      files.push({ platformId, sha, bytes });
+    }
+    return { files, errors };
+  }
+
+  /** Replaces every file (restore, full reset). */
+  async replace(files: { platformId: string; sha: string; bytes: Uint8Array }[]): Promise<void> {
+    this.files.clear();
+    if (this.folder) await rm(this.folder, { recursive: true, force: true });
+    for (const f of files) await this.put(f.platformId, f.bytes);
+  }
+
+  /** Drops one platform's files (per-tenant reset). */
+  async clearPlatform(platformId: string): Promise<void> {
+    this.files.delete(platformId);
+    if (this.folder) await rm(join(this.folder, safeName(platformId)), { recursive: true, force: true });
+  }
+
+  private tenant(platformId: string): Map<string, Uint8Array> {
+    let own = this.files.get(platformId);
+    if (!own) this.files.set(platformId, (own = new Map()));
+    return own;
+  }
+
+  private async load(folder: string): Promise<void> {
+    let platforms: string[];
+    try {
+      platforms = await readdir(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const dir of platforms) {
+      const platformId = decodeURIComponent(dir);
+      for (const name of await readdir(join(folder, dir)).catch(() => [] as string[])) {
+        const sha = name.replace(/\.pdf$/, '');
+        if (!SHA256.test(sha) || !name.endsWith('.pdf')) continue; // temporary files of an interrupted write
+        const bytes = new Uint8Array(await readFile(join(folder, dir, name)));
+        if (sha256Hex(bytes) === sha) this.tenant(platformId).set(sha, bytes);
+      }
+    }
+  }
+}
+
+/** Platform ids are letters and digits; anything else is escaped so it cannot leave the folder. */
+function safeName(platformId: string): string {
+  return encodeURIComponent(platformId).replace(/\./g, '%2E');
+}
+
+async function writeFileAtomically(folder: string, name: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const tmp = join(folder, `${name}.${process.pid}.tmp`);
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, join(folder, name));
+  await syncFolder(folder);
+}
