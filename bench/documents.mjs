@@ -79,7 +79,7 @@ export async function documentFigures({ quick = process.env.BENCH_QUICK === '1',
     const htmlTimes = [];
     for (let i = 0; i < samples; i++) htmlTimes.push((await get(`/api/download_pdf?contractKey=${htmlKey}&clientKey=${clientKey}`)).ms);
     const htmlMedian = quantile(htmlTimes, 0.5);
-    add({ figure: `download_pdf, ${pages}-page HTML contract: median`, ours: htmlMedian, unit: 'ms', target: `< ${DOWNLOAD_TARGET_MS} ms`, verdict: htmlMedian < DOWNLOAD_TARGET_MS ? 'ok' : 'MISSED' });
+    add({ figure: `download_pdf, ${pages}-page HTML contract: median`, ours: htmlMedian, unit: 'ms', target: `< ${DOWNLOAD_TARGET_MS} ms`, verdict: htmlMedian < DOWNLOAD_TARGET_MS ? 'met' : 'MISSED' });
     add({ figure: `download_pdf, ${pages}-page HTML contract: p99`, ours: quantile(htmlTimes, 0.99), unit: 'ms', target: 'reported', verdict: 'reported', note: `${samples} downloads one after the other` });
 
     // 2. A 20-page uploaded PDF with 40 placed fields, signed by both recipients (signatures, audit trail).
@@ -103,7 +103,7 @@ export async function documentFigures({ quick = process.env.BENCH_QUICK === '1',
     for (let i = 0; i < samples; i++) pdfTimes.push((await get(`/api/download_pdf?contractKey=${pdfKey}&clientKey=${clientKey}`)).ms);
     const pdfMedian = quantile(pdfTimes, 0.5);
     const placed = placeholders.reduce((n, p) => n + p.insertion.length, 0);
-    add({ figure: `download_pdf, 20-page uploaded PDF, ${placed} fields, signed: median`, ours: pdfMedian, unit: 'ms', target: `< ${DOWNLOAD_TARGET_MS} ms`, verdict: pdfMedian < DOWNLOAD_TARGET_MS ? 'ok' : 'MISSED' });
+    add({ figure: `download_pdf, 20-page uploaded PDF, ${placed} fields, signed: median`, ours: pdfMedian, unit: 'ms', target: `< ${DOWNLOAD_TARGET_MS} ms`, verdict: pdfMedian < DOWNLOAD_TARGET_MS ? 'met' : 'MISSED' });
     add({ figure: `download_pdf, 20-page uploaded PDF, ${placed} fields, signed: p99`, ours: quantile(pdfTimes, 0.99), unit: 'ms', target: 'reported', verdict: 'reported', note: 'with signatures drawn and the audit trail page' });
 
     // 3. Upload of a 10 MB PDF: 20 pages plus 10 MB of incompressible data attached to the document.
@@ -130,7 +130,7 @@ export async function documentFigures({ quick = process.env.BENCH_QUICK === '1',
     const grownMb = (after - before) / 1024 / 1024;
     add({
       figure: 'heap after 100 downloads, minus the heap before', ours: grownMb, unit: 'MB', target: `< ${MEMORY_SLACK_MB} MB`,
-      verdict: grownMb < MEMORY_SLACK_MB ? 'ok' : 'MISSED', note: `heap ${(before / 1024 / 1024).toFixed(1)} MB before, ${(after / 1024 / 1024).toFixed(1)} MB after, both after a full GC`,
+      verdict: grownMb < MEMORY_SLACK_MB ? 'met' : 'MISSED', note: `heap ${(before / 1024 / 1024).toFixed(1)} MB before, ${(after / 1024 / 1024).toFixed(1)} MB after, both after a full GC`,
     });
   } finally {
     await sandbox.close();

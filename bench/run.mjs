@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { postRequest, repeat, timeEach } from './keep-alive.mjs';
+import { documentFigures } from './documents.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -504,8 +505,13 @@ function printTable() {
   for (const r of rows.filter((r) => r.note)) console.log(`  · ${r.figure}: ${r.note}`);
 }
 
+/** Documents (bench/documents.mjs): download_pdf of a 20-page HTML contract and of a 20-page PDF with 40 fields, a 10 MB upload, memory after 100 downloads. */
+async function benchDocuments() {
+  for (const r of await documentFigures({ quick: QUICK })) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 async function main() {
-  const steps = [benchStartup, benchInProcess, benchCreate, benchVolume, benchClock, benchWebhooks];
+  const steps = [benchStartup, benchInProcess, benchCreate, benchVolume, benchClock, benchWebhooks, benchDocuments];
   const only = process.argv[2];
   for (const step of steps) {
     if (only && !step.name.toLowerCase().includes(only.toLowerCase())) continue;
