@@ -71,7 +71,7 @@ const cases: Case[] = [
     name: 'an unknown action, naming the valid ones',
     send: () => asClient('/api/contract', { data: { action: 'explode' } }),
     status: 400,
-    message: 'Unknown action "explode" for /api/contract; valid actions: list, create, archive',
+    message: 'Unknown action "explode" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
     paths: ['data.action'],
   },
   { name: 'a missing action', send: () => asClient('/api/recipient', { data: {} }), status: 400, message: 'data.action is required; valid actions for /api/recipient: list, send, update, delete' },

@@ -46,14 +46,16 @@ export function findClient(ctx: OpContext, platformId: string, clientKey: string
  * The client an operation acts for (decisions §4): a client token acts for its own client only (403 when the body
  * names another); platform credentials name the client in `field`.
  */
-export function clientFor(ctx: OpContext, principal: Principal, clientKey: string | undefined, field = 'data.clientKey'): ClientRecord {
+export function clientFor(ctx: OpContext, principal: Principal, given: string | undefined, field = 'data.clientKey'): ClientRecord {
+  // Real clients send `clientKey: ""` for "none" (decisions §11).
+  const clientKey = given === '' ? undefined : given;
   if (principal.kind === 'client-token') {
     if (clientKey !== undefined && clientKey !== principal.clientKey) {
       throw ApiError.forbidden(`This client token belongs to another client than ${field} ${quote(clientKey)}`);
     }
     return findClient(ctx, principal.platformId, principal.clientKey);
   }
-  if (clientKey === undefined || clientKey === '') {
+  if (clientKey === undefined) {
     const how = principal.kind === 'api-key' ? 'with the API-key header' : 'with a platform token';
     throw ApiError.badRequest(`${field} is required ${how}`, [{ path: field, message: 'Required' }]);
   }

@@ -19,7 +19,7 @@ export function specialKey(recipientKey: string, code: SpecialType): string {
   return `${recipientKey}_${code}`;
 }
 
-type Owner = { contractKey: string } | { templateKey: string };
+export type Owner = { contractKey: string } | { templateKey: string };
 
 function ownerIndex(owner: Owner): ['contract' | 'template', string] {
   return 'contractKey' in owner ? ['contract', owner.contractKey] : ['template', owner.templateKey];
@@ -46,10 +46,10 @@ export function addPlaceholder(
   ctx: OpContext,
   owner: Owner,
   client: ClientRecord,
-  fields: { name: string; value: string; key?: string; special?: { type: SpecialType; recipientKey: string } },
+  fields: { name: string; value: string; key?: string; special?: { type: SpecialType; recipientKey: string }; position?: number },
 ): PlaceholderRecord {
   const now = ctx.clock.now();
-  const position = nextPosition(ctx, owner);
+  const position = fields.position ?? nextPosition(ctx, owner);
   return ctx.store.placeholders.insert({
     placeholderKey: fields.key ?? ctx.ids.key(),
     ...owner,
@@ -68,9 +68,15 @@ export function addPlaceholder(
   });
 }
 
+/**
+ * A recipient's four special placeholders share one `id`, the N of the HTML tags `<signN>`, `<dateN>`,
+ * `<fullnameN>`, `<emailN>` [D:placeholder/pdfspecial], [E].
+ */
 export function addSpecialPlaceholders(ctx: OpContext, contract: ContractRecord, client: ClientRecord, recipient: RecipientRecord): void {
+  const position = nextPosition(ctx, { contractKey: contract.contractKey });
   for (const code of [1, 2, 3, 4] as const) {
     addPlaceholder(ctx, { contractKey: contract.contractKey }, client, {
+      position,
       key: specialKey(recipient.recipientKey, code),
       name: SPECIAL_TYPES[code],
       value: '',
@@ -87,11 +93,17 @@ export function deleteSpecialPlaceholders(ctx: OpContext, recipientKey: string):
  * Copies the ordinary placeholders of one owner to another with their values cleared (template convert,
  * duplicate, and contract-from-template). Special placeholders belong to recipients, so they stay behind.
  */
-export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client: ClientRecord): void {
+export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client: ClientRecord, options: { keepValues?: boolean } = {}): Map<string, string> {
+  // Old key to new key: "create and fill" from a template names the template's placeholders.
+  const keys = new Map<string, string>();
   for (const p of placeholdersOf(ctx, from)) {
     if (p.isSpecial) continue;
-    addPlaceholder(ctx, to, client, { name: p.name, value: '' });
+    const copy = addPlaceholder(ctx, to, client, { name: p.name, value: options.keepValues ? p.value : '' });
+    const extra = { ...(p.isTable ? { isTable: true } : {}), ...(p.fillingType !== undefined ? { fillingType: p.fillingType } : {}) };
+    if (Object.keys(extra).length > 0) ctx.store.placeholders.update(copy.placeholderKey, extra);
+    keys.set(p.placeholderKey, copy.placeholderKey);
   }
+  return keys;
 }
 
 /** Where one special placeholder goes: insertion items added, or updated when their `id` exists. */

@@ -2,7 +2,7 @@
  * Mounts ResourceSpecs on a Hono app. Each request walks one path: method → body → operation → credentials
  * → validation → client → handler. Every refusal on the way is an ApiError, rendered by app.ts.
  */
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { authenticate, requirePlatformPrincipal } from './auth.js';
 import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
@@ -11,6 +11,7 @@ import type { ApiGate } from './faults.js';
 import { RawJson, type ResourceSpec, matchOperation, wireName } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
+import { rememberWarnings } from '../core/warnings.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;
@@ -50,12 +51,24 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       ctx.client = clientFor(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
-    const answer = action.handle(input, ctx);
+    const answer = action.handle(input, ctx, { header: (name) => c.req.header(name) });
     const result = answer instanceof Promise ? await answer : answer;
+    if (result.warnings?.length) warn(c, result.warnings);
     if (result.body instanceof RawJson) return c.body(result.body.stream(), result.status as 200, result.body.headers());
     return c.json(result.body, result.status as 200);
   });
 }
+
+/**
+ * Compatibility warnings (decisions §11) as `X-Sandbox-Warning` headers, one per warning, and on the request for
+ * the request journal's entry.
+ */
+function warn(c: Context, warnings: readonly string[]): void {
+  for (const w of warnings) c.header(SANDBOX_WARNING, w, { append: true });
+  rememberWarnings(c.req.raw, warnings);
+}
+
+export const SANDBOX_WARNING = 'X-Sandbox-Warning';
 
 function describeAction(resource: ResourceSpec, name: string): string {
   return `${wireName(resource, name)} on ${resource.path}`;

@@ -10,6 +10,7 @@ import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { rememberedBodyText } from '../core/body-text.js';
+import { rememberedWarnings } from '../core/warnings.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
 
@@ -35,6 +36,8 @@ export interface JournalEntry {
   durationMs: number;
   request: { headers: Record<string, string>; body?: unknown };
   response: { body?: unknown };
+  /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (decisions §11). */
+  warnings?: string[];
 }
 
 export interface JournalFilter {
@@ -79,6 +82,7 @@ interface Stored {
   responseBody: number;
   /** The entry as shown, built on first read. */
   view: JournalEntry | undefined;
+  warnings: readonly string[] | undefined;
 }
 
 const BODY_NONE = -1;
@@ -197,6 +201,7 @@ export class RequestJournal {
       stored.status = status;
       stored.durationMs = elapsedSince(started);
       stored.view = undefined;
+      stored.warnings = rememberedWarnings(c.req.raw);
       stored.platformId = this.platformOf(headers, requestBody, sent);
       stored.requestBody = bodyKind(requestBody);
       stored.responseBody = bodyKind(responseBody);
@@ -234,6 +239,7 @@ export class RequestJournal {
       durationMs: stored.durationMs,
       request: { headers: this.headers(headers === '' ? [] : headers.split('\0')), ...(requestBody !== undefined ? { body: redact(parsed) } : {}) },
       response: responseBody !== undefined ? { body: redact(parseBody(responseBody)) } : {},
+      ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
     };
   }
 
@@ -309,6 +315,7 @@ function emptySlot(): Stored {
     requestBody: BODY_NONE,
     responseBody: BODY_NONE,
     view: undefined,
+    warnings: undefined,
   };
 }
 

@@ -17,6 +17,16 @@ export type Scope = 'public' | 'platform' | 'client';
 export interface Reply {
   status: number;
   body: Record<string, unknown> | RawJson;
+  /**
+   * Compatibility warnings (decisions §11): the sandbox accepted what a source says the real service treats
+   * differently. Sent as `X-Sandbox-Warning` and kept in the request journal.
+   */
+  warnings?: string[];
+}
+
+/** What a handler may read of the HTTP request besides its body: headers, by case-insensitive name. */
+export interface RequestInfo {
+  header(name: string): string | undefined;
 }
 
 /**
@@ -56,7 +66,9 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   clientKey?: { of: (input: z.infer<S>) => string | undefined; path: string };
   /** The `action`/`type` value the caller sends (defaults to the action's name in the table). */
   wireName?: string;
-  handle: (input: z.infer<S>, ctx: OpContext) => Reply | Promise<Reply>;
+  handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
+  /** The success body, field by field, for the OpenAPI document (validated against real answers by a test). */
+  readonly response?: z.ZodType;
   /** A request body that works, for docs and OpenAPI. */
   example?: unknown;
 }
@@ -74,14 +86,18 @@ export interface ResourceSpec {
 }
 
 /** An action as a resource file writes it: the schema comes as a function, called once on first use. */
-export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema'> & { schema: () => S };
+export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema' | 'response'> & { schema: () => S; response?: () => z.ZodType };
 
 export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
   const schema = lazy(definition.schema);
+  const response = definition.response ? lazy(definition.response) : undefined;
   return {
     ...definition,
     get schema() {
       return schema();
+    },
+    get response() {
+      return response?.();
     },
   };
 }
@@ -128,6 +144,12 @@ export function dataBody<T extends z.ZodRawShape>(shape: T) {
 
 /** `data.clientKey`: optional in the schema; whether it is needed depends on the credentials (auth.ts). */
 export const clientKeyField = lazy(() => z.string().optional());
+
+/**
+ * An optional key (`userKey`, `recipientKey`, `templateKey`): real clients send `""` for "none", and the real service
+ * takes it as absent (decisions §11).
+ */
+export const optionalKeyField = lazy(() => z.string().optional().transform((v) => (v === '' ? undefined : v)));
 
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));

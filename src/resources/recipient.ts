@@ -4,7 +4,7 @@ import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { changeRecipient, removeRecipient } from '../domain/lifecycle.js';
 import { recipientsOf } from '../domain/recipients.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 import { sendToRecipients } from '../domain/sending.js';
@@ -43,7 +43,7 @@ export const recipientResource: ResourceSpec = {
       schema: () => dataBody({
         action: z.literal('send'),
         clientKey: clientKeyField(),
-        userKey: z.string().min(1).optional(),
+        userKey: optionalKeyField(),
         contractKey: keyField(),
         recipients: recipientList().optional(),
       }),
@@ -69,7 +69,7 @@ export const recipientResource: ResourceSpec = {
       }),
       example: { data: { action: 'update', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 } } },
       handle(input, ctx) {
-        const { recipientKey, clientKey: _client, ...fields } = input.data.recipient;
+        const { recipientKey, clientKey: _client, id: _id, ...fields } = input.data.recipient;
         const recipient = changeRecipient(ctx, findContract(ctx, requireClient(ctx), input.data.contractKey), recipientKey, fields);
         return reply(201, 'Recipient updated', { recipient: { changeTime: isoTime(recipient.changeTime) } });
       },

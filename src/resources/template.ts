@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { convertContract, createTemplate, duplicateTemplate, findTemplate } from '../domain/templates.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import { fillPlaceholders } from '../domain/filling.js';
+import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
 import { sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
@@ -22,14 +24,18 @@ export const templateResource: ResourceSpec = {
       schema: () => dataBody({
         action: z.literal('create'),
         clientKey: clientKeyField(),
-        userKey: z.string().min(1).optional(),
+        userKey: optionalKeyField(),
         template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
+        // "Create and fill" [D:template/create-fill]: placeholders made with the template.
+        placeholders: fillList().optional(),
       }),
       example: { data: { action: 'create', template: { name: 'NDA', value: '<p>Mutual NDA…</p>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
-        return created(createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey }), 'Template created');
+        const template = createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey });
+        if (input.data.placeholders?.length) fillPlaceholders(ctx, { templateKey: template.templateKey }, client, input.data.placeholders, 'data.placeholders');
+        return created(template, 'Template created');
       },
     }),
     convert: defineAction({
@@ -38,7 +44,7 @@ export const templateResource: ResourceSpec = {
       schema: () => dataBody({
         action: z.literal('convert'),
         clientKey: clientKeyField(),
-        userKey: z.string().min(1).optional(),
+        userKey: optionalKeyField(),
         template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField() }),
       }),
       example: { data: { action: 'convert', template: { name: 'From contract', contractKey: '<CONTRACT_KEY>' } } },

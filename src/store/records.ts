@@ -60,6 +60,8 @@ export interface ContractRecord {
   name: string;
   value: string;
   templateKey?: string;
+  /** The text form the caller gave (`docx`, `empty`, `ai`, …); absent for a contract made from HTML content. */
+  contractType?: string;
   status: string;
   /** Next recipient `id` inside this contract (ids are sequential per contract). */
   nextRecipientId: number;
@@ -83,6 +85,8 @@ export interface RecipientRecord {
   email?: string;
   customMessage?: string;
   position?: number;
+  /** The real service's RecipientType: an internal (user of the client) or external recipient. */
+  type?: 'internal' | 'external';
   action: RecipientRole;
   state: RecipientState;
   notifiedAt?: number;
@@ -119,6 +123,11 @@ export interface PlaceholderRecord {
   isSpecial: boolean;
   specialType?: 1 | 2 | 3 | 4;
   recipientKey?: string;
+  /** A table placeholder: `value` holds the table as JSON `{columns, rows}`. */
+  isTable?: boolean;
+  /** PlaceholderFill: 1 none, 2 creator, 3 any, 4 specific recipient (`externalRecipientKey`). */
+  fillingType?: string;
+  externalRecipientKey?: string;
   insertion: InsertionRecord[];
   createTime: number;
   changeTime: number;

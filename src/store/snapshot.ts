@@ -50,6 +50,7 @@ const contract = lazy(() => z.object({
   name: z.string(),
   value: z.string(),
   templateKey: z.string().optional(),
+  contractType: z.string().optional(),
   status: z.string(),
   nextRecipientId: z.number().int(),
   nextPlaceholderPosition: z.number().int(),
@@ -65,6 +66,7 @@ const recipient = lazy(() => z.object({
   email: z.string().optional(),
   customMessage: z.string().optional(),
   position: z.number().int().optional(),
+  type: z.enum(['internal', 'external']).optional(),
   action: z.enum(['sign', 'approve', 'view', 'lock']),
   state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
   notifiedAt: time().optional(),
@@ -96,6 +98,9 @@ const placeholder = lazy(() => z.object({
   isSpecial: z.boolean(),
   specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
   recipientKey: z.string().optional(),
+  isTable: z.boolean().optional(),
+  fillingType: z.string().optional(),
+  externalRecipientKey: z.string().optional(),
   insertion: z.array(insertion()),
 }));
 const template = lazy(() => z.object({
