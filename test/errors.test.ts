@@ -74,13 +74,13 @@ const cases: Case[] = [
     message: 'Unknown action "explode" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
     paths: ['data.action'],
   },
-  { name: 'a missing action', send: () => asClient('/api/recipient', { data: {} }), status: 400, message: 'data.action is required; valid actions for /api/recipient: list, send, update, delete' },
+  { name: 'a missing action', send: () => asClient('/api/recipient', { data: {} }), status: 400, message: 'data.action is required; valid actions for /api/recipient: list, create, send, update, delete' },
   { name: 'an unknown settings type', send: () => asClient('/api/settings', { data: { type: 'sms' } }), status: 400, message: 'Unknown type "sms" for /api/settings; valid types: email_notifications' },
   // 401
   { name: 'no credentials', send: () => t.post('/api/contract', { data: { action: 'list' } }), status: 401, message: 'Missing credentials' },
   { name: 'an unknown token', send: () => t.post('/api/contract', { data: { action: 'list' } }, { bearer: 'nope' }), status: 401, message: 'Invalid access token' },
   { name: 'a malformed Authorization header', send: () => raw('/api/contract', '{"data":{"action":"list"}}', { ...json, authorization: 'Basic abc' }), status: 401, message: 'Bearer <access_token>' },
-  { name: 'a wrong API key header', send: () => t.post('/api/contract', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: 'nope' }), status: 401, message: 'Invalid API key' },
+  { name: 'a wrong API key header', send: () => t.post('/api/contract', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: 'nope' }), status: 403, message: 'Invalid API key' },
   { name: 'a wrong secret', send: () => t.post('/api/token', { data: { action: 'create', apiKey: DEMO.apiKey, secret: 'x' } }), status: 401, message: 'Invalid API key or secret' },
   {
     name: 'a revoked token',

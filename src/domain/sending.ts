@@ -3,7 +3,7 @@
  * are added, named ones updated, then the contract is sent (lifecycle.ts).
  */
 import { type OpContext, requireClient } from './context.js';
-import { assertOpen } from './contracts.js';
+import { assertOpen, recordHistory } from './contracts.js';
 import { assertKeepsFullySigned, sendContract } from './lifecycle.js';
 import { type RecipientFields, addRecipient, assertChangeable, changesRecipient, findRecipient, updateRecipient } from './recipients.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
@@ -43,5 +43,12 @@ export function applyRecipients(ctx: OpContext, contract: ContractRecord, items:
     if (!current) added.push(addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, changes[i]!));
     else if (changesRecipient(current, changes[i]!)) updateRecipient(ctx, current, changes[i]!);
   });
+  if (added.length > 0) {
+    recordHistory(ctx, ctx.store.contracts.get(contract.contractKey)!, {
+      event: 'recipients_added',
+      status: contract.status,
+      detail: { recipients: added.map((r) => r.recipientKey) },
+    });
+  }
   return added;
 }

@@ -3,7 +3,7 @@
  * → validation → client → handler. Every refusal on the way is an ApiError, rendered by app.ts.
  */
 import type { Context, Hono } from 'hono';
-import { authenticate, requirePlatformPrincipal } from './auth.js';
+import { apiKeyOf, authenticate, requirePlatformPrincipal } from './auth.js';
 import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
@@ -39,7 +39,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
     if (action.scope !== 'public') {
       const headers = c.req.raw.headers;
       const authorization = headers.get('authorization');
-      const apiKey = authorization === null ? headers.get(options.apiKeyHeader) : null;
+      const apiKey = authorization === null ? apiKeyOf(headers, options.apiKeyHeader) : undefined;
       ctx.principal = authenticate(services, { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined }, options.apiKeyHeader);
     }
     const input = parseWith(action.schema, body);

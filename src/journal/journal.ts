@@ -94,6 +94,8 @@ const REQUEST = 3;
 const RESPONSE = 4;
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+/** The real service's API-key header, accepted beside the configured one (http/auth.ts): redacted the same. */
+const REAL_KEY_HEADER = 'x-sendforsign-key';
 
 export class RequestJournal {
   /** A ring of `limit` slots: the oldest entry sits at `first`, the newest `size - 1` slots after it. */
@@ -254,7 +256,7 @@ export class RequestJournal {
     for (let i = 0; i + 1 < pairs.length; i += 2) {
       const name = pairs[i]!.toLowerCase();
       const value = pairs[i + 1]!;
-      out[name] = name === 'authorization' || name === this.apiKeyHeader || name === 'cookie' ? REDACTED : name in out ? `${out[name]}, ${value}` : value;
+      out[name] = name === 'authorization' || name === this.apiKeyHeader || name === REAL_KEY_HEADER || name === 'cookie' ? REDACTED : name in out ? `${out[name]}, ${value}` : value;
     }
     return out;
   }
@@ -268,7 +270,7 @@ export class RequestJournal {
     const { store } = this.services;
     const bearer = /^Bearer\s+(\S+)/i.exec(headers.get('authorization') ?? '')?.[1];
     if (bearer) return store.tokens.get(bearer)?.platformId;
-    const header = headers.get(this.apiKeyHeader);
+    const header = headers.get(this.apiKeyHeader) ?? headers.get(REAL_KEY_HEADER);
     const body = header === null ? parseBody(requestBody) : undefined;
     const apiKey =
       header ??

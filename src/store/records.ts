@@ -49,6 +49,8 @@ export interface HistoryEntry {
   status?: string;
   /** Who or what caused it: `api`, `control`, or a scenario rule/step. */
   cause?: string;
+  /** The address of the request that caused it, where a person acted through a page (the audit trail's ipInfo). */
+  ip?: string;
   detail?: Record<string, unknown>;
 }
 
@@ -161,6 +163,25 @@ export interface WebhookRecord {
   changeTime: number;
 }
 
+/**
+ * An extra share link of a contract, made with `contract_share_link` [C:share-link-block.tsx]. A recipient's own
+ * link is its recipientKey and is not stored here.
+ */
+export interface ShareLinkRecord {
+  shareLink: string;
+  contractKey: string;
+  clientKey: string;
+  platformId: string;
+  /** Sequential per contract. */
+  id: number;
+  /** The owner's control link (its own key). */
+  controlLink: string;
+  /** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view. */
+  view: '1' | '2' | '3' | '4';
+  createTime: number;
+  changeTime: number;
+}
+
 export type TokenKind = 'platform' | 'client';
 
 export interface TokenRecord {
@@ -185,6 +206,7 @@ export interface StoreData {
   templates: Record<string, TemplateRecord>;
   webhooks: Record<string, WebhookRecord>;
   tokens: Record<string, TokenRecord>;
+  shareLinks: Record<string, ShareLinkRecord>;
 }
 
 export const COLLECTIONS = [
@@ -197,6 +219,7 @@ export const COLLECTIONS = [
   'templates',
   'webhooks',
   'tokens',
+  'shareLinks',
 ] as const;
 
 export type CollectionName = (typeof COLLECTIONS)[number];
@@ -213,5 +236,6 @@ export function emptyData(): StoreData {
     templates: {},
     webhooks: {},
     tokens: {},
+    shareLinks: {},
   };
 }

@@ -40,6 +40,7 @@ const historyEntry = lazy(() => z.object({
   recipientKey: z.string().optional(),
   status: z.string().optional(),
   cause: z.string().optional(),
+  ip: z.string().optional(),
   detail: z.record(z.string(), z.unknown()).optional(),
 }));
 const contract = lazy(() => z.object({
@@ -135,6 +136,16 @@ const token = lazy(() => z.object({
   revokedAt: time().optional(),
 }));
 
+const shareLink = lazy(() => z.object({
+  shareLink: key(),
+  contractKey: key(),
+  clientKey: key(),
+  ...owned(),
+  id: z.number().int(),
+  controlLink: key(),
+  view: z.enum(['1', '2', '3', '4']),
+}));
+
 /** Unknown fields are kept (passthrough), so a snapshot written by a newer version still loads. */
 const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
 
@@ -149,6 +160,8 @@ export const storeDataSchema = lazy(() => z.object({
   templates: table(template()),
   webhooks: table(webhook()),
   tokens: table(token()),
+  // Absent in snapshots written before share links existed.
+  shareLinks: table(shareLink()).default({}),
 }));
 
 export const snapshotSchema = lazy(() => z.object({
@@ -177,6 +190,7 @@ const KEY_FIELD: Record<(typeof COLLECTIONS)[number], string> = {
   templates: 'templateKey',
   webhooks: 'webhookKey',
   tokens: 'token',
+  shareLinks: 'shareLink',
 };
 
 /**
@@ -211,6 +225,8 @@ export function referenceErrors(data: StoreData): FieldError[] {
   for (const name of ['users', 'contracts', 'recipients', 'placeholders', 'templates', 'webhooks'] as const) refer(name, 'clientKey', 'clients');
   refer('tokens', 'clientKey', 'clients', true);
   refer('recipients', 'contractKey', 'contracts');
+  refer('shareLinks', 'contractKey', 'contracts');
+  refer('shareLinks', 'clientKey', 'clients');
   refer('placeholders', 'contractKey', 'contracts', true);
   refer('placeholders', 'templateKey', 'templates', true);
   for (const [k, p] of Object.entries(data.placeholders)) {
