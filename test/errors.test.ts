@@ -75,7 +75,7 @@ const cases: Case[] = [
     paths: ['data.action'],
   },
   { name: 'a missing action', send: () => asClient('/api/recipient', { data: {} }), status: 400, message: 'data.action is required; valid actions for /api/recipient: list, create, send, update, delete' },
-  { name: 'an unknown settings type', send: () => asClient('/api/settings', { data: { type: 'sms' } }), status: 400, message: 'Unknown type "sms" for /api/settings; valid types: email_notifications' },
+  { name: 'an unknown settings type', send: () => asClient('/api/settings', { data: { type: 'sms' } }), status: 400, message: 'Unknown type "sms" for /api/settings; valid types: email_notifications, brandings' },
   // 401
   { name: 'no credentials', send: () => t.post('/api/contract', { data: { action: 'list' } }), status: 401, message: 'Missing credentials' },
   { name: 'an unknown token', send: () => t.post('/api/contract', { data: { action: 'list' } }, { bearer: 'nope' }), status: 401, message: 'Invalid access token' },

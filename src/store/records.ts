@@ -17,6 +17,17 @@ export interface EmailNotificationSettings {
   signed: boolean;
 }
 
+/** Settings `brandings` [D:settings/branding]: stored as given. */
+export interface BrandingSettings {
+  emailFrom?: string | undefined;
+  emailDomain?: string | undefined;
+  recipientLinkDomain?: string | undefined;
+  emailExplainer?: string | undefined;
+  emailLogo?: string | undefined;
+  emailButtonColor?: string | undefined;
+  recipientPageBranding?: boolean | undefined;
+}
+
 export interface ClientRecord {
   clientKey: string;
   platformId: string;
@@ -25,6 +36,7 @@ export interface ClientRecord {
   organization?: string;
   customKey?: string;
   notification: EmailNotificationSettings;
+  branding?: BrandingSettings;
   createTime: number;
   changeTime: number;
 }

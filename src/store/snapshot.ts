@@ -24,6 +24,15 @@ const client = lazy(() => z.object({
   organization: z.string().optional(),
   customKey: z.string().optional(),
   notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
+  branding: z.object({
+    emailFrom: z.string().optional(),
+    emailDomain: z.string().optional(),
+    recipientLinkDomain: z.string().optional(),
+    emailExplainer: z.string().optional(),
+    emailLogo: z.string().optional(),
+    emailButtonColor: z.string().optional(),
+    recipientPageBranding: z.boolean().optional(),
+  }).optional(),
 }));
 const user = lazy(() => z.object({
   userKey: key(),
