@@ -7,8 +7,8 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { ApiGate } from './faults.js';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
-import { mountResource } from './router.js';
-import { resources } from '../resources/index.js';
+import { mountEndpoints, mountResource } from './router.js';
+import { plainResources, resources } from '../resources/index.js';
 
 export interface AppOptions {
   services: Services;
@@ -29,6 +29,9 @@ export function createApp(options: AppOptions): Hono {
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
   }
+  for (const resource of plainResources) {
+    mountEndpoints(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader, gate: options.apiGate });
+  }
   app.route('/__sandbox', options.control);
 
   app.notFound(async (c) => {
@@ -41,7 +44,7 @@ export function createApp(options: AppOptions): Hono {
         return renderError(error, c);
       }
     }
-    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${resources.map((r) => r.path).join(', ')}` : '';
+    const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${[...resources, ...plainResources].map((r) => r.path).join(', ')}` : '';
     return c.json({ code: 404, message: `No such path: ${c.req.method} ${c.req.path}${hint}` }, 404);
   });
 

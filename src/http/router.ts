@@ -8,7 +8,7 @@ import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import type { ApiGate } from './faults.js';
-import { RawJson, type ResourceSpec, matchOperation, wireName } from '../resources/action.js';
+import { type PlainResource, RawJson, type Reply, type ResourceSpec, matchOperation, wireName } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
 import { rememberWarnings } from '../core/warnings.js';
@@ -52,11 +52,41 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
     }
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx, { header: (name) => c.req.header(name) });
-    const result = answer instanceof Promise ? await answer : answer;
-    if (result.warnings?.length) warn(c, result.warnings);
-    if (result.body instanceof RawJson) return c.body(result.body.stream(), result.status as 200, result.body.headers());
-    return c.json(result.body, result.status as 200);
+    return send(c, answer instanceof Promise ? await answer : answer);
   });
+}
+
+/**
+ * Mounts a plain endpoint resource (no `{data: {action}}` envelope): one spec per method, input from the query string
+ * and the flat JSON body; the same gate, credentials, errors and journal as mountResource.
+ */
+export function mountEndpoints(app: Hono, resource: PlainResource, services: Services, options: RouterOptions): void {
+  const methods = resource.endpoints.map((e) => e.method);
+  app.all(resource.path, async (c) => {
+    const wait = options.gate?.(c);
+    if (wait) await wait;
+    const endpoint = resource.endpoints.find((e) => e.method === c.req.method);
+    if (!endpoint) {
+      throw new ApiError(405, `Method ${c.req.method} is not allowed on ${resource.path}; use ${methods.join(', ')}`, undefined, { Allow: methods.join(', ') });
+    }
+    const query = Object.fromEntries(new URL(c.req.url).searchParams);
+    const body = endpoint.method === 'GET' ? {} : await readJsonObject(c.req.raw, options.maxBodyBytes, { emptyAs: {} });
+    const ctx: OpContext = { store: services.store, clock: services.clock, bus: services.bus, ids: services.ids, cause: 'api', principal: undefined, client: undefined };
+    const headers = c.req.raw.headers;
+    const authorization = headers.get('authorization');
+    const apiKey = authorization === null ? apiKeyOf(headers, options.apiKeyHeader) : undefined;
+    ctx.principal = authenticate(services, { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined }, options.apiKeyHeader);
+    const input = parseWith(endpoint.schema, { ...query, ...body });
+    if (endpoint.scope === 'client') ctx.client = clientFor(ctx, ctx.principal, (input as { clientKey?: string }).clientKey, 'clientKey');
+    const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name) });
+    return send(c, answer instanceof Promise ? await answer : answer);
+  });
+}
+
+function send(c: Context, result: Reply): Response {
+  if (result.warnings?.length) warn(c, result.warnings);
+  if (result.body instanceof RawJson) return c.body(result.body.stream(), result.status as 200, result.body.headers());
+  return c.json(result.body, result.status as 200);
 }
 
 /**

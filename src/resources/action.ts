@@ -16,7 +16,8 @@ export type Scope = 'public' | 'platform' | 'client';
 
 export interface Reply {
   status: number;
-  body: Record<string, unknown> | RawJson;
+  /** An object (every envelope operation), raw bytes (long lists), or an array (the plain endpoints' lists). */
+  body: Record<string, unknown> | RawJson | unknown[];
   /**
    * Compatibility warnings (decisions §11): the sandbox accepted what a source says the real service treats
    * differently. Sent as `X-Sandbox-Warning` and kept in the request journal.
@@ -89,6 +90,46 @@ export interface ResourceSpec {
 export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema' | 'response'> & { schema: () => S; response?: () => z.ZodType };
 
 export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
+  const schema = lazy(definition.schema);
+  const response = definition.response ? lazy(definition.response) : undefined;
+  return {
+    ...definition,
+    get schema() {
+      return schema();
+    },
+    get response() {
+      return response?.();
+    },
+  };
+}
+
+/**
+ * A plain endpoint: the real service's component-only paths that take no `{data: {action}}` envelope
+ * (`/api/contract_event`, `/api/event_status`, `/api/contract_share_link`) [C]. One spec per method; the input is the
+ * query string's parameters merged with the flat JSON body (for methods with a body), validated by `schema`.
+ * Same credentials, error rendering and journal as the envelope operations.
+ */
+export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  summary: string;
+  /** `client`: acts for one client (`clientKey` in the input, or a client token); `authenticated`: any credentials. */
+  scope: 'client' | 'authenticated';
+  readonly schema: S;
+  handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
+  readonly response?: z.ZodType;
+  /** A query string or body that works, for docs and OpenAPI. */
+  example?: Record<string, unknown>;
+}
+
+export interface PlainResource {
+  /** e.g. `/api/contract_share_link` */
+  path: string;
+  endpoints: EndpointSpec<any>[];
+}
+
+export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema' | 'response'> & { schema: () => S; response?: () => z.ZodType };
+
+export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointSpec<S> {
   const schema = lazy(definition.schema);
   const response = definition.response ? lazy(definition.response) : undefined;
   return {
