@@ -68,8 +68,6 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   /** The `action`/`type` value the caller sends (defaults to the action's name in the table). */
   wireName?: string;
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
-  /** The success body, field by field, for the OpenAPI document (validated against real answers by a test). */
-  readonly response?: z.ZodType;
   /** A request body that works, for docs and OpenAPI. */
   example?: unknown;
 }
@@ -87,18 +85,14 @@ export interface ResourceSpec {
 }
 
 /** An action as a resource file writes it: the schema comes as a function, called once on first use. */
-export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema' | 'response'> & { schema: () => S; response?: () => z.ZodType };
+export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema'> & { schema: () => S };
 
 export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
   const schema = lazy(definition.schema);
-  const response = definition.response ? lazy(definition.response) : undefined;
   return {
     ...definition,
     get schema() {
       return schema();
-    },
-    get response() {
-      return response?.();
     },
   };
 }
@@ -116,7 +110,6 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   scope: 'client' | 'authenticated';
   readonly schema: S;
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
-  readonly response?: z.ZodType;
   /** A query string or body that works, for docs and OpenAPI. */
   example?: Record<string, unknown>;
 }
@@ -127,18 +120,14 @@ export interface PlainResource {
   endpoints: EndpointSpec<any>[];
 }
 
-export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema' | 'response'> & { schema: () => S; response?: () => z.ZodType };
+export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema'> & { schema: () => S };
 
 export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointSpec<S> {
   const schema = lazy(definition.schema);
-  const response = definition.response ? lazy(definition.response) : undefined;
   return {
     ...definition,
     get schema() {
       return schema();
-    },
-    get response() {
-      return response?.();
     },
   };
 }
