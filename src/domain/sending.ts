@@ -18,7 +18,8 @@ export interface SendItem extends RecipientFields {
 
 export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items: SendItem[]): void {
   assertOpen(contract, 'be sent');
-  applyRecipients(ctx, contract, items);
+  // The `sent` history entry lists the recipients: no entry of their own.
+  changeRecipients(ctx, contract, items);
   sendContract(ctx, ctx.store.contracts.get(contract.contractKey)!);
 }
 
@@ -27,6 +28,18 @@ export function sendToRecipients(ctx: OpContext, contract: ContractRecord, items
  * recipients [D:recipient/create]). Every item is checked before anything changes. Answers the new recipients.
  */
 export function applyRecipients(ctx: OpContext, contract: ContractRecord, items: SendItem[]): RecipientRecord[] {
+  const added = changeRecipients(ctx, contract, items);
+  if (added.length > 0) {
+    recordHistory(ctx, ctx.store.contracts.get(contract.contractKey)!, {
+      event: 'recipients_added',
+      status: contract.status,
+      detail: { recipients: added.map((r) => r.recipientKey) },
+    });
+  }
+  return added;
+}
+
+function changeRecipients(ctx: OpContext, contract: ContractRecord, items: SendItem[]): RecipientRecord[] {
   const client = requireClient(ctx);
   assertOpen(contract, 'change recipients');
   // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
@@ -43,12 +56,5 @@ export function applyRecipients(ctx: OpContext, contract: ContractRecord, items:
     if (!current) added.push(addRecipient(ctx, ctx.store.contracts.get(contract.contractKey)!, client, changes[i]!));
     else if (changesRecipient(current, changes[i]!)) updateRecipient(ctx, current, changes[i]!);
   });
-  if (added.length > 0) {
-    recordHistory(ctx, ctx.store.contracts.get(contract.contractKey)!, {
-      event: 'recipients_added',
-      status: contract.status,
-      detail: { recipients: added.map((r) => r.recipientKey) },
-    });
-  }
   return added;
 }
