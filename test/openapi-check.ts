@@ -39,7 +39,7 @@ export function checkApiResponse(method: string, url: string, status: number, bo
   const operation = doc.paths[path]?.[method.toLowerCase()];
   // Unknown paths and methods answer the common error body.
   const schema = operation
-    ? operation.responses[String(status)]?.content?.['application/json']?.schema
+    ? (operation.responses[String(status)] ?? (status >= 400 ? operation.responses.default : undefined))?.content?.['application/json']?.schema
     : status === 404 || status === 405 || status >= 500 || status === 429
       ? doc.components.schemas.Error
       : undefined;

@@ -26,7 +26,7 @@ export interface SandboxOptions {
   start?: string | number | Date;
   /** Largest accepted request body: bytes, or a size like "10mb". Default 10 MB. */
   maxBody?: number | string;
-  /** Header that carries the API key. Default X-Service-Key. */
+  /** Header that carries the API key. Default X-Service-Key; the real service's X-Sendforsign-Key is always accepted too. */
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
   flushMs?: number;

@@ -140,6 +140,7 @@ function resourceOperation(resource: ResourceSpec): Json {
     responses: {
       ...successResponses(entries.map(([name, action]) => ({ title: wireName(name, action), schema: outputSchema(requiredResponse(resource.path, name)) }))),
       ...errorResponses(),
+      ...INJECTED,
     },
   };
 }
@@ -178,6 +179,7 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
     responses: {
       ...successResponses([{ title: endpoint.method, schema: outputSchema(response()) }]),
       ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
+      ...INJECTED,
     },
   };
 }
@@ -190,6 +192,14 @@ function errorResponses(only?: string[]): Json {
   }
   return out;
 }
+
+/** An /api answer with any other status comes only from a fault injected on purpose (`status` of POST /__sandbox/faults). */
+const INJECTED: Json = {
+  default: {
+    description: 'Any other status, only when injected on purpose (POST /__sandbox/faults `status`, e.g. 502)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
 
 function controlOperation(op: ControlOperation): Json {
   const parameters: Json[] = [];
