@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+import { asOutsider, outsiders } from './outsiders.js';
 
 const SQL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -110,5 +111,61 @@ describe('user list', () => {
     const res = await t.post('/api/user', { data: { action: 'list' } }, { bearer: platform });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/data.clientKey is required/);
+  });
+});
+
+describe('client list', () => {
+  it('lists the platform\'s clients with ISO times and multiple: true, "200" "Clients found"', async () => {
+    await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Acme', email: 'a@acme.test' } } }, { bearer: platform });
+    const res = await t.post('/api/client', { data: { action: 'list' } }, { bearer: platform });
+    expect(res.status).toBe(200);
+    expect(res.body.code).toBe('200');
+    expect(res.body.message).toBe('Clients found');
+    expect(res.body.clients.map((c: { clientKey: string }) => c.clientKey)).toContain(DEMO.clientKey);
+    const acme = res.body.clients.find((c: { fullname: string }) => c.fullname === 'Acme');
+    expect(acme).toEqual({
+      createTime: expect.stringMatching(ISO_TIME),
+      changeTime: expect.stringMatching(ISO_TIME),
+      clientKey: expect.any(String),
+      fullname: 'Acme',
+      email: 'a@acme.test',
+      organization: '',
+      customKey: '',
+      multiple: true,
+    });
+  });
+
+  it.each([
+    ['the API key header X-Sendforsign-Key', { apiKey: DEMO.apiKey, header: 'x-sendforsign-key' }],
+    ['the API key header X-Service-Key', { apiKey: DEMO.apiKey }],
+  ])('works with %s', async (_n, auth) => {
+    expect((await t.post('/api/client', { data: { action: 'list' } }, auth)).status).toBe(200);
+  });
+
+  it('refuses a client token (403) and never shows another platform\'s clients', async () => {
+    expect((await t.post('/api/client', { data: { action: 'list' } }, { bearer: await t.clientToken() })).status).toBe(403);
+    const other = await t.control('/platforms', { apiKey: 'otherPlatform', secret: 's' });
+    const res = await t.post('/api/client', { data: { action: 'list' } }, { apiKey: other.body.apiKey });
+    expect(res.body.clients).toEqual([]);
+  });
+});
+
+describe('client update', () => {
+  it('changes the given fields, answering 201 with changeTime and clientKey', async () => {
+    await t.control('/clock/advance', { by: '1m' });
+    const res = await t.post('/api/client', { data: { action: 'update', client: { clientKey: DEMO.clientKey, organization: 'New Org' } } }, { bearer: platform });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ client: { changeTime: '2026-03-01 09:01:00', clientKey: DEMO.clientKey }, code: '201', message: 'Client updated' });
+    const read = await t.post('/api/client', { data: { action: 'read', client: { clientKey: DEMO.clientKey } } }, { bearer: platform });
+    expect(read.body.client).toMatchObject({ organization: 'New Org', fullname: expect.any(String) });
+  });
+
+  it('answers 404 for a client of another platform, and 403 for a client token of another client', async () => {
+    const other = await t.control('/platforms', { apiKey: 'otherPlatform2', secret: 's' });
+    const res = await t.post('/api/client', { data: { action: 'update', client: { clientKey: DEMO.clientKey, fullname: 'x' } } }, { apiKey: other.body.apiKey });
+    expect(res.status).toBe(404);
+    const [sibling] = (await outsiders(t)).filter((o) => o.clientKey === undefined);
+    const res2 = await t.post('/api/client', asOutsider(sibling!, { data: { action: 'update', client: { clientKey: DEMO.clientKey, fullname: 'x' } } }), sibling!.auth);
+    expect(res2.status).toBe(403);
   });
 });

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { Scope } from '../src/resources/action.js';
-import { resources } from '../src/resources/index.js';
+import { plainResources, resources } from '../src/resources/index.js';
 import {
   FUZZ_RUNS,
   FUZZ_SEED,
@@ -52,6 +52,12 @@ async function world(): Promise<World> {
   const contractKey = created.body.contract.contractKey as string;
   const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth);
   const hooks = await t.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: 'http://127.0.0.1:9/hook', signed: true }] } }, auth);
+  const placeholder = await t.post('/api/placeholder', { data: { action: 'create', contractKey, placeholder: { name: 'fuzz', value: 'x' } } }, auth);
+  const link = await t.request('/api/contract_share_link', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${(auth as { bearer: string }).bearer}` },
+    body: JSON.stringify({ contractKey }),
+  });
   return {
     t,
     keys: {
@@ -63,6 +69,8 @@ async function world(): Promise<World> {
       CONTRACT_KEY: contractKey,
       RECIPIENT_KEY: recipients.body.recipients[0].recipientKey,
       WEBHOOK_KEY: hooks.body.webhooks[0].webhookKey,
+      PLACEHOLDER_KEY: placeholder.body.placeholder.placeholderKey,
+      SHARE_LINK: link.body.shareLink.shareLink,
       CLIENT_TOKEN: await t.clientToken(),
     },
   };
@@ -194,6 +202,43 @@ describe('fuzzing every API operation', () => {
       }
     }
     await expectHealthy(t);
+  });
+});
+
+const endpoints = plainResources.flatMap((resource) =>
+  resource.endpoints.map((endpoint) => ({ label: `${endpoint.method} ${resource.path}`, path: resource.path, endpoint })),
+);
+
+describe('fuzzing the plain endpoints (no envelope)', () => {
+  let w: World | undefined;
+  afterEach(async () => {
+    await w?.t.close();
+    w = undefined;
+  });
+
+  it.each(endpoints)('$label answers hostile input with a JSON 4xx and keeps state on refusal', async ({ path, endpoint }) => {
+    w = await world();
+    const { t, keys } = w;
+    const example = fillExample(endpoint.example ?? {}, keys) as Record<string, unknown>;
+    const queryValue = fc.oneof(fc.string(), fc.constantFrom('', '0', '-1', '1e999', '__proto__', keys.CONTRACT_KEY!, '%00', 'a&b=c'));
+    await fc.assert(
+      fc.asyncProperty(hostileBody, contentType, fc.dictionary(fc.constantFrom('contractKey', 'clientKey', 'id', 'view', '__proto__', 'x'), queryValue), authArbitrary(endpoint.scope === 'client' ? 'client' : 'platform'), async (body, type, query, auth) => {
+        const headers = await headersFor(t, auth);
+        const before = snapshot(t);
+        const search = new URLSearchParams(endpoint.method === 'GET' ? { ...(example as Record<string, string>), ...query } : query).toString();
+        const text = endpoint.method === 'GET' ? '' : render(example, body);
+        const res = await t.request(`${path}?${search}`, {
+          method: endpoint.method,
+          headers: { ...headers, ...(type === undefined || endpoint.method === 'GET' ? {} : { 'content-type': type }) },
+          ...(endpoint.method === 'GET' ? {} : { body: text }),
+        });
+        expectWellFormed(res, `${search} ${text}`);
+        if (res.status >= 400) expect(snapshot(t), `state changed by a refused ${endpoint.method} ${path}: ${search} ${text.slice(0, 300)}`).toBe(before);
+        expectPrototypesClean();
+        await expectHealthy(t);
+      }),
+      fuzzOptions,
+    );
   });
 });
 

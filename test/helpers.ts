@@ -4,6 +4,7 @@
  */
 import type { SandboxOptions } from '../src/config/options.js';
 import { type Sandbox, createSandbox } from '../src/sandbox.js';
+import { checkApiResponse } from './openapi-check.js';
 
 export const DEMO = { apiKey: 'sandboxApiKey', secret: 'sandboxSecret', clientKey: 'demoClient', userKey: 'demoUser', templateKey: 'demoTemplate' } as const;
 
@@ -42,6 +43,8 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
     } catch {
       /* not JSON: keep the text so the assertion shows it */
     }
+    // Every /api answer is checked against the OpenAPI document (openapi-check.ts).
+    checkApiResponse(init.method ?? 'GET', path, res.status, body);
     return { status: res.status, body, headers: res.headers };
   };
   const post = (path: string, body: unknown, auth?: Auth) => {

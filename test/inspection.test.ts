@@ -93,7 +93,7 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
       auth,
     );
     const { placeholders } = await walk.inspect();
-    expect(placeholders.find((p: any) => p.name === 'price')).toMatchObject({ value: '100 EUR', isSpecial: false, type: 'text' });
+    expect(placeholders.find((p: any) => p.name === 'price')).toMatchObject({ value: '100 EUR', isSpecial: false, type: '1' });
     expect(placeholders.find((p: any) => p.placeholderKey === `${walk.keys.Ann}_1`).insertion).toEqual([{ id: '1', pageId: '0', width: '100', height: '20' }]);
   });
 

@@ -465,7 +465,16 @@ describe('events', () => {
     expect(signed).toMatchObject({
       type: 'contract.signed',
       timestamp: '2026-03-01T10:00:00.000Z',
-      data: { contractKey: walk.contractKey, clientKey: DEMO.clientKey, recipientKey: walk.keys.Ann, status: 'Signed' },
+      data: {
+        contractKey: walk.contractKey,
+        clientKey: DEMO.clientKey,
+        name: expect.any(String),
+        createTime: '2026-03-01T09:00:00.000Z',
+        recipientKey: walk.keys.Ann,
+        email: expect.stringContaining('@'),
+        fullname: 'Ann',
+        status: 'Signed',
+      },
       cause: 'control',
     });
     const notified = walk.raw.find((e) => e.type === 'recipient.notified')!;
@@ -478,7 +487,8 @@ describe('events', () => {
       cause: 'api',
     });
     const fully = walk.raw.filter(isContractEvent).find((e) => e.type === 'contract.fully_signed')!;
-    expect(Object.keys(fully.data).sort()).toEqual(['clientKey', 'contractKey', 'status']);
+    // No recipient acted on its own in the completion step: the payload names none.
+    expect(Object.keys(fully.data).sort()).toEqual(['clientKey', 'contractKey', 'createTime', 'name', 'status']);
   });
 });
 

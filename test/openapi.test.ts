@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../src/resources/index.js';
 import { type TestSandbox, testSandbox } from './helpers.js';
+import { checkApiResponse } from './openapi-check.js';
 
 let t: TestSandbox;
 let doc: any;
@@ -117,6 +118,26 @@ describe('the docs page', () => {
   it('answers 404 for any other file under /docs/assets', async () => {
     for (const file of ['index.html', 'package.json', '..%2Fpackage.json', 'swagger-ui.js']) {
       expect((await t.request(`/docs/assets/${file}`)).status, file).toBe(404);
+    }
+  });
+});
+
+describe('response schemas', () => {
+  it('describes every /api operation\'s success body, closed, so a wrong field name fails the check every test runs', () => {
+    expect(() => checkApiResponse('POST', '/api/contract', 200, { contracts: [], code: '200', message: 'Contracts found' })).not.toThrow();
+    expect(() => checkApiResponse('POST', '/api/contract', 200, { contract: [], code: '200', message: 'Contracts found' })).toThrow(/does not match/);
+    expect(() => checkApiResponse('POST', '/api/contract', 201, { contract: { createTime: 'x', contractKey: 'k', extra: 1 }, code: '201', message: 'm' })).toThrow(/does not match/);
+    expect(() => checkApiResponse('POST', '/api/contract', 202, { code: '202', message: 'm' })).toThrow(/does not list/);
+    expect(() => checkApiResponse('GET', '/api/event_status', 200, [{ id: 1, name: 'Created', colour: '#fff' }])).toThrow(/does not match/);
+  });
+
+  it('documents the injected fault statuses and the plain endpoints, and control operations take no credentials', () => {
+    for (const status of ['429', '500', '503']) expect(doc.paths['/api/contract'].post.responses[status], status).toBeDefined();
+    expect(Object.keys(doc.paths['/api/contract_share_link']).sort()).toEqual(['delete', 'get', 'post', 'put']);
+    expect(doc.paths['/api/contract_event'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['contractKey', 'clientKey']);
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (!path.startsWith('/__sandbox')) continue;
+      for (const op of Object.values<any>(item)) expect(op.security, path).toEqual([]);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Auth, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+import { asOutsider, outsiders } from './outsiders.js';
 
 let t: TestSandbox;
 let auth: Auth;
@@ -30,6 +31,7 @@ describe('recipient send', () => {
       recipientKey: expect.stringMatching(/^[A-Za-z0-9]+$/),
       id: '1',
       name: 'Ann',
+      fullname: 'Ann',
       email: 'ann@x.test',
       customMessage: '',
       position: '2',
@@ -135,5 +137,101 @@ describe('recipient delete', () => {
     const other = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'B', value: 'x' } } }, auth)).body.contract.contractKey;
     const res = await t.post('/api/recipient', { data: { action: 'delete', contractKey: other, recipient: { recipientKey: ann.recipientKey } } }, auth);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('recipient create', () => {
+  const add = (recipients: object[], extra: object = {}, as: Auth = auth) =>
+    t.post('/api/recipient', { data: { action: 'create', contractKey, recipients, ...extra } }, as);
+
+  it('adds recipients without sending, answering result true with "Recipient created"', async () => {
+    const res = await add([{ fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1, customMessage: 'Hi' }]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: true, code: '200', message: 'Recipient created' });
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey } } }, auth);
+    expect(read.body.contract.status).toBe('Created');
+    expect((await t.control('/emails')).body.emails).toEqual([]);
+  });
+
+  it('gives each new recipient its four special placeholders sharing one id', async () => {
+    await add([{ email: 'a@x.test' }, { email: 'b@x.test' }]);
+    const [a] = await list();
+    const res = await t.request('/api/placeholder', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${(auth as { bearer: string }).bearer}`, 'x-sendforsign-component': 'true' },
+      body: JSON.stringify({ data: { action: 'list', contractKey } }),
+    });
+    const specials = res.body.placeholders.filter((p: { externalRecipientKey: string }) => p.externalRecipientKey === a.recipientKey);
+    expect(specials.map((p: { placeholderKey: string }) => p.placeholderKey)).toEqual([1, 2, 3, 4].map((n) => `${a.recipientKey}_${n}`));
+    expect(new Set(specials.map((p: { id: string }) => p.id)).size).toBe(1);
+  });
+
+  it('is sent later by send without recipients', async () => {
+    await add([{ email: 'a@x.test' }]);
+    expect((await send()).status).toBe(200);
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey } } }, auth);
+    expect(read.body.contract.status).toBe('Sent');
+  });
+
+  it.each([
+    ['the components\' shape (type, id 0, empty userKey)', [{ fullname: 'A', email: 'a@x.test', action: 'sign', position: 1, type: 'external', id: 0 }], { userKey: '' }],
+    ['a numeric type', [{ email: 'a@x.test', type: 1 }], {}],
+    ['an empty recipientKey', [{ email: 'a@x.test', recipientKey: '' }], {}],
+  ])('takes %s', async (_n, recipients, extra) => {
+    expect((await add(recipients, extra)).status).toBe(200);
+    expect(await list()).toHaveLength(1);
+  });
+
+  it.each([
+    ['an empty list', [], 'data.recipients'],
+    ['no email', [{ fullname: 'A' }], 'data.recipients.0.email'],
+    ['an existing recipientKey', [{ recipientKey: 'x', email: 'a@x.test' }], 'data.recipients'],
+    ['an unknown type', [{ email: 'a@x.test', type: 'robot' }], 'data.recipients.0.type'],
+  ])('refuses %s', async (_n, recipients, path) => {
+    const res = await add(recipients);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('refuses an archived contract (409)', async () => {
+    await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey } } }, auth);
+    expect((await add([{ email: 'a@x.test' }])).status).toBe(409);
+  });
+
+  it('works with the API key header and the platform token, clientKey in the body', async () => {
+    expect((await add([{ email: 'a@x.test' }], { clientKey: DEMO.clientKey }, { apiKey: DEMO.apiKey, header: 'x-sendforsign-key' })).status).toBe(200);
+    expect((await add([{ email: 'b@x.test' }], { clientKey: DEMO.clientKey }, { bearer: await t.platformToken() })).status).toBe(200);
+    expect(await list()).toHaveLength(2);
+  });
+});
+
+describe('recipient list with getShareLinks', () => {
+  it('adds each recipient\'s share link (its key), whether it is done, and its type', async () => {
+    await send([{ fullname: 'Ann', email: 'ann@x.test', type: 'internal' }, { email: 'bo@x.test' }]);
+    const [ann] = await list();
+    await t.control(`/recipients/${ann.recipientKey}/sign`, {});
+    const res = await t.post('/api/recipient', { data: { action: 'list', contractKey, userKey: DEMO.userKey, getShareLinks: true } }, auth);
+    expect(res.body.recipients.map((r: Record<string, unknown>) => [r.shareLink === r.recipientKey, r.isDone, r.type])).toEqual([
+      [true, true, '1'],
+      [true, false, '2'],
+    ]);
+  });
+
+  it('leaves the share link fields out without getShareLinks', async () => {
+    await send([{ email: 'bo@x.test' }]);
+    expect((await list())[0]).not.toHaveProperty('shareLink');
+  });
+});
+
+describe('recipient operations across tenants', () => {
+  it.each([
+    ['create', { recipients: [{ email: 'a@x.test' }] }],
+    ['list', { getShareLinks: true }],
+  ])('%s answers 404 for another client\'s or platform\'s contract', async (action, extra) => {
+    for (const o of await outsiders(t)) {
+      const res = await t.post('/api/recipient', asOutsider(o, { data: { action, contractKey, ...extra } }), o.auth);
+      expect(res.status, o.name).toBe(404);
+      expect(res.body.message).toBe('Contract not found');
+    }
   });
 });

@@ -20,7 +20,7 @@ describe('snapshots', () => {
     const res = await t.control('/state');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ format: 'esign-sandbox-state', version: 1, clock: { now: '2026-03-01T09:00:00.000Z', mode: 'frozen' } });
-    expect(Object.keys(res.body.store).sort()).toEqual(['clients', 'contracts', 'placeholders', 'platforms', 'recipients', 'templates', 'tokens', 'users', 'version', 'webhooks']);
+    expect(Object.keys(res.body.store).sort()).toEqual(['clients', 'contracts', 'placeholders', 'platforms', 'recipients', 'shareLinks', 'templates', 'tokens', 'users', 'version', 'webhooks']);
     expect(Object.values<any>(res.body.store.contracts).map((c) => c.name)).toEqual(['Kept']);
   });
 

@@ -100,7 +100,6 @@ describe('credentials', () => {
     ['no credentials', {}, /Missing credentials/],
     ['a malformed Authorization header', { authorization: 'Basic abc' }, /Bearer/],
     ['an unknown token', { authorization: 'Bearer nope' }, /Invalid access token/],
-    ['an unknown API key', { 'x-service-key': 'nope' }, /Invalid API key/],
   ])('answers 401 for %s', async (_name, headers, message) => {
     const res = await t.request('/api/user', {
       method: 'POST',
@@ -110,6 +109,32 @@ describe('credentials', () => {
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(401);
     expect(res.body.message).toMatch(message);
+  });
+
+  it.each([
+    ['x-service-key'],
+    ['x-sendforsign-key'],
+  ])('answers 403 for an unknown API key in %s, as the real service documents', async (header) => {
+    const res = await t.request('/api/user', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [header]: 'nope' },
+      body: JSON.stringify({ data: { action: 'list', clientKey: DEMO.clientKey } }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 403, message: 'Invalid API key: no platform has this key' });
+  });
+
+  it.each([
+    ['X-Service-Key', 'application/json'],
+    ['X-Sendforsign-Key', 'application/json'],
+    ['X-Sendforsign-Key', 'application/vnd.api+json'],
+  ])('accepts the API key in %s with a %s body, as real clients send it', async (header, type) => {
+    const res = await t.request('/api/user', {
+      method: 'POST',
+      headers: { 'content-type': type, accept: 'application/vnd.api+json', [header]: DEMO.apiKey },
+      body: JSON.stringify({ data: { action: 'list', clientKey: DEMO.clientKey } }),
+    });
+    expect(res.status).toBe(200);
   });
 
   it('accepts the API-key header with data.clientKey, and needs the clientKey', async () => {

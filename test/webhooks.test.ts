@@ -53,7 +53,7 @@ describe('a delivery', () => {
     expect(JSON.parse(got!.body)).toEqual({
       type: 'contract.created',
       timestamp: FROZEN.start,
-      data: { contractKey, clientKey: DEMO.clientKey, status: 'Created' },
+      data: { contractKey, clientKey: DEMO.clientKey, name: expect.stringMatching(/^Contract \d+$/), status: 'Created', createTime: FROZEN.start },
     });
   });
 

@@ -28,7 +28,7 @@ export interface SandboxOptions {
   maxBody?: number | string;
   /** Largest accepted PDF upload (POST /api/upload_pdf): bytes, or a size like "15mb". Default 15 MB. */
   maxUpload?: number | string;
-  /** Header that carries the API key. Default X-Service-Key. */
+  /** Header that carries the API key. Default X-Service-Key; the real service's X-Sendforsign-Key is always accepted too. */
   apiKeyHeader?: string;
   /** Longest time (ms) an acknowledged write waits before it reaches the data file. Default 50. */
   flushMs?: number;

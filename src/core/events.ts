@@ -24,10 +24,17 @@ export const WEBHOOK_FLAG_FOR: Record<ContractEventType, 'created' | 'sent' | 's
   'contract.fully_signed': 'fullySigned',
 };
 
+/** The payload's `data` (real-service.md §9 lists what the real service's payload is reported to carry). */
 export interface ContractEventData {
   contractKey: string;
   clientKey: string;
+  /** The contract's name and create time (ISO 8601). */
+  name?: string;
+  createTime?: string;
+  /** The acting recipient, where one acted (seen, signed, approved). */
   recipientKey?: string;
+  email?: string;
+  fullname?: string;
   status: string;
   [extra: string]: unknown;
 }

@@ -5,7 +5,7 @@
  */
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext, Principal } from './context.js';
-import type { ClientRecord, EmailNotificationSettings, UserRecord } from '../store/records.js';
+import type { BrandingSettings, ClientRecord, EmailNotificationSettings, UserRecord } from '../store/records.js';
 import { definedFields } from './fields.js';
 import { type NewUser, addUsers } from './users.js';
 
@@ -46,14 +46,16 @@ export function findClient(ctx: OpContext, platformId: string, clientKey: string
  * The client an operation acts for (decisions §4): a client token acts for its own client only (403 when the body
  * names another); platform credentials name the client in `field`.
  */
-export function clientFor(ctx: OpContext, principal: Principal, clientKey: string | undefined, field = 'data.clientKey'): ClientRecord {
+export function clientFor(ctx: OpContext, principal: Principal, given: string | undefined, field = 'data.clientKey'): ClientRecord {
+  // Real clients send `clientKey: ""` for "none" (decisions §11).
+  const clientKey = given === '' ? undefined : given;
   if (principal.kind === 'client-token') {
     if (clientKey !== undefined && clientKey !== principal.clientKey) {
       throw ApiError.forbidden(`This client token belongs to another client than ${field} ${quote(clientKey)}`);
     }
     return findClient(ctx, principal.platformId, principal.clientKey);
   }
-  if (clientKey === undefined || clientKey === '') {
+  if (clientKey === undefined) {
     const how = principal.kind === 'api-key' ? 'with the API-key header' : 'with a platform token';
     throw ApiError.badRequest(`${field} is required ${how}`, [{ path: field, message: 'Required' }]);
   }
@@ -66,4 +68,26 @@ export function updateNotifications(ctx: OpContext, client: ClientRecord, change
     notification: { approved: change.approved ?? client.notification.approved, signed: change.signed ?? client.notification.signed },
     changeTime: ctx.clock.now(),
   });
+}
+
+/** The clients of a platform (client `list` [D:client/list]), oldest first. */
+export function clientsOf(ctx: OpContext, platformId: string): ClientRecord[] {
+  return ctx.store.clients.where('platform', platformId).sort((a, b) => a.createTime - b.createTime);
+}
+
+/** Client `update` [D:client/update]: only the fields given change. */
+export function updateClient(
+  ctx: OpContext,
+  client: ClientRecord,
+  change: { fullname?: string | undefined; email?: string | undefined; organization?: string | undefined; customKey?: string | undefined },
+): ClientRecord {
+  return ctx.store.clients.update(client.clientKey, { ...definedFields(change), changeTime: ctx.clock.now() });
+}
+
+/**
+ * Settings `brandings` [D:settings/branding]: kept on the client, the fields given replacing the stored ones. The
+ * sandbox sends no mail and has no plans, so it stores them (GET /__sandbox/state shows them) and applies none.
+ */
+export function updateBranding(ctx: OpContext, client: ClientRecord, change: BrandingSettings): ClientRecord {
+  return ctx.store.clients.update(client.clientKey, { branding: { ...client.branding, ...definedFields({ ...change }) }, changeTime: ctx.clock.now() });
 }

@@ -2,9 +2,12 @@
 import type { OpContext } from './context.js';
 import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
+import { isoTime } from '../core/time-format.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
-import { copyPlaceholders } from './placeholders.js';
+import { copyPlaceholders, placeholdersOf } from './placeholders.js';
 import { documentFields } from './pdf-geometry.js';
+import { type FillItem, fillPlaceholders, filledHtml } from './filling.js';
+import { findTemplate } from './templates.js';
 
 export const ARCHIVED = 'Archived';
 
@@ -32,9 +35,11 @@ export interface NewContract {
   name: string;
   value?: string | undefined;
   templateKey?: string | undefined;
-  /** `pdf`: no content yet, the file comes with POST /api/upload_pdf. Default `html`; from a template, the template's. */
-  contractType?: 'html' | 'pdf' | undefined;
+  /** `pdf`: no content yet, the file comes with POST /api/upload_pdf; `html` (the default), `docx`, `empty`, `ai` as the real clients send them. From a template, the template's. */
+  contractType?: string | undefined;
   userKey: string;
+  /** "Create and fill": values for the new contract's placeholders (by key, or by name). */
+  placeholders?: readonly FillItem[] | undefined;
 }
 
 export function createContract(ctx: OpContext, client: ClientRecord, input: NewContract): ContractRecord {
@@ -56,6 +61,7 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     name: input.name,
     value,
     ...(template ? { templateKey: template.templateKey } : {}),
+    ...(input.contractType !== undefined && input.contractType !== 'pdf' ? { contractType: input.contractType } : {}),
     ...pdf,
     status: 'Created',
     nextRecipientId: 1,
@@ -64,13 +70,82 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     changeTime: now,
     history: [{ at: now, event: 'created', status: 'Created', cause: ctx.cause }],
   });
-  if (template) copyPlaceholders(ctx, { templateKey: template.templateKey }, { contractKey: contract.contractKey }, client);
-  emitContractEvent(ctx, 'contract.created', client.platformId, {
+  const aliases = template ? copyPlaceholders(ctx, { templateKey: template.templateKey }, { contractKey: contract.contractKey }, client) : undefined;
+  if (input.placeholders?.length) fillPlaceholders(ctx, { contractKey: contract.contractKey }, client, input.placeholders, 'data.placeholders', aliases);
+  emitContractEvent(ctx, 'contract.created', client.platformId, contractEventData(contract));
+  return ctx.store.contracts.get(contract.contractKey)!;
+}
+
+/**
+ * What every contract event carries (real-service.md §9: the payload is reported to include the contract's name,
+ * status and createTime), plus the acting recipient's key, email and full name when a recipient acted.
+ */
+export function contractEventData(contract: ContractRecord, status = contract.status, recipient?: { recipientKey: string; email?: string | undefined; fullname?: string | undefined }) {
+  return {
     contractKey: contract.contractKey,
-    clientKey: client.clientKey,
-    status: contract.status,
+    clientKey: contract.clientKey,
+    name: contract.name,
+    status,
+    createTime: isoTime(contract.createTime),
+    ...(recipient ? { recipientKey: recipient.recipientKey, email: recipient.email ?? '', fullname: recipient.fullname ?? '' } : {}),
+  };
+}
+
+export interface ContractChange {
+  name?: string | undefined;
+  value?: string | undefined;
+  templateKey?: string | undefined;
+  contractType?: string | undefined;
+  placeholders?: readonly FillItem[] | undefined;
+}
+
+/**
+ * Contract `update`: rename, new content (value, or a template's content and placeholders), contract type, placeholder
+ * values [D:contract/update], [C:contract-editor.tsx]. An archived contract takes none (409). The content of a sent
+ * contract is fixed, since recipients may have seen it (a sandbox choice: no source says); renaming and filling stay open.
+ */
+export function updateContract(ctx: OpContext, client: ClientRecord, contract: ContractRecord, change: ContractChange): ContractRecord {
+  assertOpen(contract, 'be updated');
+  const content = change.value !== undefined || change.templateKey !== undefined || change.contractType !== undefined;
+  if (content && contract.status !== 'Created') {
+    throw ApiError.conflict(`Contract has been sent (status ${contract.status}); its content can no longer change`);
+  }
+  const template = change.templateKey !== undefined ? findTemplate(ctx, client, change.templateKey) : undefined;
+  const patch: Partial<ContractRecord> = {};
+  if (change.name !== undefined) patch.name = change.name;
+  if (change.value !== undefined) patch.value = change.value;
+  if (change.contractType !== undefined) patch.contractType = change.contractType;
+  if (template) {
+    patch.value = template.value;
+    patch.templateKey = template.templateKey;
+  }
+  const changed = Object.keys(patch).concat(change.placeholders?.length ? ['placeholders'] : []);
+  recordHistory(ctx, contract, { event: 'updated', status: contract.status, detail: { changed } }, patch);
+  const owner = { contractKey: contract.contractKey };
+  const aliases = template ? copyPlaceholders(ctx, { templateKey: template.templateKey }, owner, client) : undefined;
+  if (change.placeholders?.length) fillPlaceholders(ctx, owner, client, change.placeholders, 'data.placeholders', aliases);
+  return ctx.store.contracts.get(contract.contractKey)!;
+}
+
+/**
+ * Contract `duplicate` [C:contract-list.tsx]: a new contract in `Created` with the same name, content, type and
+ * ordinary placeholders (values kept: a copy, unlike template duplicate); recipients and history stay behind.
+ */
+export function duplicateContract(ctx: OpContext, client: ClientRecord, source: ContractRecord, userKey: string): ContractRecord {
+  const copy = createContract(ctx, client, {
+    name: source.name,
+    value: source.value,
+    contractType: source.contractType,
+    userKey,
   });
-  return contract;
+  if (source.templateKey !== undefined) ctx.store.contracts.update(copy.contractKey, { templateKey: source.templateKey });
+  copyPlaceholders(ctx, { contractKey: source.contractKey }, { contractKey: copy.contractKey }, client, { keepValues: true });
+  return ctx.store.contracts.get(copy.contractKey)!;
+}
+
+/** The contract's HTML with its placeholder values filled in (`returnValue: true` → `contractValue`). */
+export function contractValue(ctx: OpContext, contract: ContractRecord): string {
+  return filledHtml(contract.value, placeholdersOf(ctx, { contractKey: contract.contractKey }));
 }
 
 export function archiveContract(ctx: OpContext, contract: ContractRecord): ContractRecord {

@@ -11,7 +11,7 @@ import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
 import type { ContractRecord, HistoryEntry, RecipientRecord, RecipientRole } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { assertOpen, recordHistory } from './contracts.js';
+import { assertOpen, contractEventData, recordHistory } from './contracts.js';
 import {
   OUTCOME,
   OUTCOME_STATUS,
@@ -68,7 +68,7 @@ export function sendContract(ctx: OpContext, contract: ContractRecord): void {
     },
     { status },
   );
-  const emits: Emit[] = [() => emitContractEvent(ctx, 'contract.sent', contract.platformId, eventData(contract, status))];
+  const emits: Emit[] = [() => emitContractEvent(ctx, 'contract.sent', contract.platformId, eventData(ctx, contract, status))];
   settle(ctx, contract, emits, { renotify: true });
   run(emits);
 }
@@ -98,7 +98,7 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
   if (!hasSeen(recipient)) {
     ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
     const status = step(ctx, contract, { event: 'seen', recipientKey: key, ...ip }, STATUS.seen);
-    emits.push(() => emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(contract, status, key)));
+    emits.push(() => emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(ctx, contract, status, key)));
   }
   if (cell.to === 'outcome') {
     const role = recipient.action;
@@ -110,8 +110,8 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
     });
     if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!);
     const status = step(ctx, contract, { event: PAST[role], recipientKey: key, ...ip }, OUTCOME_STATUS[role]);
-    if (role === 'sign') emits.push(() => emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(contract, status, key)));
-    if (role === 'approve') emits.push(() => emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(contract, status, key)));
+    if (role === 'sign') emits.push(() => emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)));
+    if (role === 'approve') emits.push(() => emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(ctx, contract, status, key)));
     settle(ctx, contract, emits, { renotify: false });
   }
   run(emits);
@@ -180,7 +180,7 @@ function settle(ctx: OpContext, contract: ContractRecord, emits: Emit[], options
   }
   if (contract.status !== STATUS.fullySigned && allSigned(recipientsOf(ctx, contract.contractKey))) {
     const status = step(ctx, contract, { event: 'fully_signed' }, STATUS.fullySigned);
-    emits.push(() => emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(contract, status)));
+    emits.push(() => emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(ctx, contract, status)));
   }
   notifyDue(ctx, contract, emits, options.renotify);
 }
@@ -207,8 +207,8 @@ function run(emits: Emit[]): void {
   for (const emit of emits) emit();
 }
 
-function eventData(contract: ContractRecord, status: string, recipientKey?: string) {
-  return { contractKey: contract.contractKey, clientKey: contract.clientKey, ...(recipientKey !== undefined ? { recipientKey } : {}), status };
+function eventData(ctx: OpContext, contract: ContractRecord, status: string, recipientKey?: string) {
+  return contractEventData(contract, status, recipientKey !== undefined ? (ctx.store.recipients.get(recipientKey) ?? { recipientKey }) : undefined);
 }
 
 function refusalMessage(ctx: OpContext, contract: ContractRecord, r: RecipientRecord, verb: Verb, refusal: Refusal): string {

@@ -7,9 +7,12 @@
 import type { FieldError } from '../core/errors.js';
 import type { ContractRecord, ContractType, DocumentRef, InsertionRecord, TemplateRecord } from '../store/records.js';
 
-/** Records written before PDF contracts existed carry no type: they are HTML. */
+/**
+ * Whether a record's content is an uploaded PDF or HTML. Records written before PDF contracts existed carry no
+ * type, and the components' text forms (`docx`, `empty`, `ai`) hold HTML too.
+ */
 export function contractTypeOf(record: Pick<ContractRecord | TemplateRecord, 'contractType'>): ContractType {
-  return record.contractType ?? 'html';
+  return record.contractType === 'pdf' ? 'pdf' : 'html';
 }
 
 /**

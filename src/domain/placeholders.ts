@@ -21,7 +21,7 @@ export function specialKey(recipientKey: string, code: SpecialType): string {
   return `${recipientKey}_${code}`;
 }
 
-type Owner = { contractKey: string } | { templateKey: string };
+export type Owner = { contractKey: string } | { templateKey: string };
 
 function ownerIndex(owner: Owner): ['contract' | 'template', string] {
   return 'contractKey' in owner ? ['contract', owner.contractKey] : ['template', owner.templateKey];
@@ -48,10 +48,20 @@ export function addPlaceholder(
   ctx: OpContext,
   owner: Owner,
   client: ClientRecord,
-  fields: { name: string; value: string; key?: string; special?: { type: SpecialType; recipientKey: string } },
+  fields: {
+    name: string;
+    value: string;
+    key?: string;
+    special?: { type: SpecialType; recipientKey: string };
+    position?: number;
+    /** PlaceholderType [C:enum.ts]: '1' internal (default), '2' external. */
+    type?: '1' | '2';
+    fillingType?: string | undefined;
+    externalRecipientKey?: string | undefined;
+  },
 ): PlaceholderRecord {
   const now = ctx.clock.now();
-  const position = nextPosition(ctx, owner);
+  const position = fields.position ?? nextPosition(ctx, owner);
   return ctx.store.placeholders.insert({
     placeholderKey: fields.key ?? ctx.ids.key(),
     ...owner,
@@ -60,7 +70,10 @@ export function addPlaceholder(
     id: String(position),
     name: fields.name,
     value: fields.value,
-    type: fields.special ? 'special' : 'text',
+    // PlaceholderType [C:enum.ts]: '1' internal, '2' external; a recipient fills its special ones.
+    type: fields.special ? '2' : (fields.type ?? '1'),
+    ...(fields.fillingType !== undefined ? { fillingType: fields.fillingType } : {}),
+    ...(fields.externalRecipientKey !== undefined ? { externalRecipientKey: fields.externalRecipientKey } : {}),
     position,
     isSpecial: fields.special !== undefined,
     ...(fields.special ? { specialType: fields.special.type, recipientKey: fields.special.recipientKey } : {}),
@@ -70,9 +83,15 @@ export function addPlaceholder(
   });
 }
 
+/**
+ * A recipient's four special placeholders share one `id`, the N of the HTML tags `<signN>`, `<dateN>`,
+ * `<fullnameN>`, `<emailN>` [D:placeholder/pdfspecial], [E].
+ */
 export function addSpecialPlaceholders(ctx: OpContext, contract: ContractRecord, client: ClientRecord, recipient: RecipientRecord): void {
+  const position = nextPosition(ctx, { contractKey: contract.contractKey });
   for (const code of [1, 2, 3, 4] as const) {
     addPlaceholder(ctx, { contractKey: contract.contractKey }, client, {
+      position,
       key: specialKey(recipient.recipientKey, code),
       name: SPECIAL_TYPES[code],
       value: '',
@@ -89,11 +108,75 @@ export function deleteSpecialPlaceholders(ctx: OpContext, recipientKey: string):
  * Copies the ordinary placeholders of one owner to another with their values cleared (template convert,
  * duplicate, and contract-from-template). Special placeholders belong to recipients, so they stay behind.
  */
-export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client: ClientRecord): void {
+export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client: ClientRecord, options: { keepValues?: boolean } = {}): Map<string, string> {
+  // Old key to new key: "create and fill" from a template names the template's placeholders.
+  const keys = new Map<string, string>();
   for (const p of placeholdersOf(ctx, from)) {
     if (p.isSpecial) continue;
-    addPlaceholder(ctx, to, client, { name: p.name, value: '' });
+    const copy = addPlaceholder(ctx, to, client, { name: p.name, value: options.keepValues ? p.value : '' });
+    const extra = { ...(p.isTable ? { isTable: true } : {}), ...(p.fillingType !== undefined ? { fillingType: p.fillingType } : {}) };
+    if (Object.keys(extra).length > 0) ctx.store.placeholders.update(copy.placeholderKey, extra);
+    keys.set(p.placeholderKey, copy.placeholderKey);
   }
+  return keys;
+}
+
+/** A placeholder of this contract or template, or 404 (keys of other owners answer as if they did not exist). */
+export function findPlaceholder(ctx: OpContext, owner: Owner, placeholderKey: string): PlaceholderRecord {
+  const p = ctx.store.placeholders.get(placeholderKey);
+  const [, key] = ownerIndex(owner);
+  if (!p || ('contractKey' in owner ? p.contractKey : p.templateKey) !== key) throw ApiError.notFound(`Placeholder ${quote(placeholderKey)} not found`);
+  return p;
+}
+
+/** The recipient named to fill a placeholder (fillingType 4) must be a recipient of its contract (404 otherwise). */
+export function checkFiller(ctx: OpContext, owner: Owner, recipientKey: string): void {
+  const r = ctx.store.recipients.get(recipientKey);
+  if (!r || !('contractKey' in owner) || r.contractKey !== owner.contractKey) throw ApiError.notFound(`Recipient ${quote(recipientKey)} not found`);
+}
+
+export interface PlaceholderChange {
+  name?: string | undefined;
+  value?: string | undefined;
+  fillingType?: string | undefined;
+  /** The recipient who fills it (fillingType 4); `null` clears it. */
+  externalRecipientKey?: string | null | undefined;
+  table?: { columns: string[]; rows: unknown[][] } | undefined;
+}
+
+/**
+ * Ordinary and table `update` [D:placeholder/update], [D:placeholder/update-table]. Special placeholders get their
+ * values from signing, so only their placements change (placeSpecialPlaceholders). A table value is kept as its JSON.
+ */
+export function updatePlaceholder(ctx: OpContext, p: PlaceholderRecord, change: PlaceholderChange): PlaceholderRecord {
+  if (p.isSpecial) {
+    throw ApiError.conflict(`Placeholder ${p.placeholderKey} is a recipient's special placeholder; its value comes from signing`);
+  }
+  if (change.externalRecipientKey) checkFiller(ctx, p.contractKey !== undefined ? { contractKey: p.contractKey } : { templateKey: p.templateKey! }, change.externalRecipientKey);
+  const patch: Partial<PlaceholderRecord> = { changeTime: ctx.clock.now() };
+  if (change.name !== undefined) patch.name = change.name;
+  if (change.value !== undefined) patch.value = change.value;
+  if (change.fillingType !== undefined) patch.fillingType = change.fillingType;
+  if (change.externalRecipientKey) patch.externalRecipientKey = change.externalRecipientKey;
+  if (change.table !== undefined) {
+    patch.value = JSON.stringify(change.table);
+    patch.isTable = true;
+  }
+  const updated = ctx.store.placeholders.update(p.placeholderKey, patch);
+  if (change.externalRecipientKey === null || change.externalRecipientKey === '') {
+    const { externalRecipientKey: _gone, ...rest } = updated;
+    ctx.store.placeholders.delete(p.placeholderKey);
+    return ctx.store.placeholders.insert(rest);
+  }
+  return updated;
+}
+
+/** Placeholder `delete` [C:placeholder-html-block.tsx], [E]: ordinary ones only; special ones go with their recipient. */
+export function deletePlaceholder(ctx: OpContext, p: PlaceholderRecord): void {
+  if (p.isSpecial) {
+    throw ApiError.conflict(`Placeholder ${p.placeholderKey} is a recipient's special placeholder; it goes when the recipient is deleted`);
+  }
+  ctx.store.placeholders.delete(p.placeholderKey);
 }
 
 /** Where one special placeholder goes: insertion items added, or updated when their `id` exists. */
@@ -128,6 +211,12 @@ export function placeSpecialPlaceholders(ctx: OpContext, contract: ContractRecor
     const insertions: InsertionRecord[] = p.insertion.map((x) => ({ ...x }));
     for (const raw of item.insertion ?? []) {
       const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
+      // `action: "delete"` removes a placement [C:pdf-page.tsx]; an id that is not placed is already gone.
+      if (fields.action === 'delete') {
+        const at = insertions.findIndex((x) => x.id === fields.id);
+        if (at >= 0) insertions.splice(at, 1);
+        continue;
+      }
       const existing = fields.id !== undefined ? insertions.find((x) => x.id === fields.id) : undefined;
       if (existing) Object.assign(existing, fields);
       else insertions.push({ ...fields, id: fields.id ?? nextInsertionId(insertions) });

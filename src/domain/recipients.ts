@@ -10,6 +10,7 @@ export interface RecipientFields {
   fullname?: string | undefined;
   email?: string | undefined;
   position?: number | undefined;
+  type?: 'internal' | 'external' | undefined;
 }
 
 export function recipientsOf(ctx: OpContext, contractKey: string): RecipientRecord[] {

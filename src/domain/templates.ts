@@ -2,7 +2,7 @@
 import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, ContractRecord, TemplateRecord } from '../store/records.js';
-import { copyPlaceholders } from './placeholders.js';
+import { copyPlaceholders, placeholdersOf } from './placeholders.js';
 import { documentFields } from './pdf-geometry.js';
 
 export interface NewTemplate {
@@ -52,4 +52,25 @@ export function duplicateTemplate(ctx: OpContext, client: ClientRecord, source: 
   const copy = keepPdf(ctx, createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey }), source);
   copyPlaceholders(ctx, { templateKey: source.templateKey }, { templateKey: copy.templateKey }, client);
   return copy;
+}
+
+export function templatesOf(ctx: OpContext, client: ClientRecord): TemplateRecord[] {
+  return ctx.store.templates.where('client', client.clientKey);
+}
+
+/** Template `update` [D:template/update]: rename, new content; only the fields given change. */
+export function updateTemplate(ctx: OpContext, template: TemplateRecord, change: { name?: string | undefined; value?: string | undefined }): TemplateRecord {
+  const patch: Partial<TemplateRecord> = { changeTime: ctx.clock.now() };
+  if (change.name !== undefined) patch.name = change.name;
+  if (change.value !== undefined) patch.value = change.value;
+  return ctx.store.templates.update(template.templateKey, patch);
+}
+
+/**
+ * Template `delete` [C:template-list.tsx], [E]: the template and its placeholders go; contracts made from it keep
+ * their content (they were copies) and still name it as their templateKey.
+ */
+export function deleteTemplate(ctx: OpContext, template: TemplateRecord): void {
+  for (const p of placeholdersOf(ctx, { templateKey: template.templateKey })) ctx.store.placeholders.delete(p.placeholderKey);
+  ctx.store.templates.delete(template.templateKey);
 }

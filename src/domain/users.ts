@@ -56,3 +56,28 @@ export function ownerUser(ctx: OpContext, clientKey: string, userKey: string | u
 export function usersOf(ctx: OpContext, clientKey: string): UserRecord[] {
   return ctx.store.users.where('client', clientKey);
 }
+
+export interface UserQuery {
+  userKey?: string | undefined;
+  fullname?: string | undefined;
+  email?: string | undefined;
+  customKey?: string | undefined;
+}
+
+/**
+ * User `read` [D:user/read]: the user of this client matching every field given (the key, or a name, email or
+ * custom key), the oldest first when several match; 404 when none does.
+ */
+export function findUser(ctx: OpContext, clientKey: string, query: UserQuery): UserRecord {
+  const wanted = Object.entries(query).filter(([, v]) => v !== undefined && v !== '');
+  const user = usersOf(ctx, clientKey)
+    .sort((a, b) => a.createTime - b.createTime)
+    .find((u) => wanted.every(([k, v]) => (u as unknown as Record<string, unknown>)[k] === v));
+  if (!user || wanted.length === 0) throw ApiError.notFound('User not found');
+  return user;
+}
+
+/** User `update` [D:user/update]: only the fields given change. */
+export function updateUser(ctx: OpContext, user: UserRecord, change: Omit<UserQuery, 'userKey'>): UserRecord {
+  return ctx.store.users.update(user.userKey, { ...definedFields(change), changeTime: ctx.clock.now() });
+}

@@ -41,6 +41,26 @@ export function webhooksOf(ctx: OpContext, client: ClientRecord): WebhookRecord[
   return ctx.store.webhooks.where('client', client.clientKey);
 }
 
+/** Webhooks of this client by key, in the order given; one unknown key answers 404. */
+export function findWebhooks(ctx: OpContext, client: ClientRecord, webhookKeys: string[]): WebhookRecord[] {
+  return webhookKeys.map((webhookKey) => {
+    const w = ctx.store.webhooks.get(webhookKey);
+    if (!w || w.clientKey !== client.clientKey) throw ApiError.notFound(`Webhook ${quote(webhookKey)} not found`);
+    return w;
+  });
+}
+
+/** Webhook `update` [D:webhook/update]: each item's given fields change; one unknown key changes none. */
+export function updateWebhooks(ctx: OpContext, client: ClientRecord, changes: (Partial<NewWebhook> & { webhookKey: string })[]): WebhookRecord[] {
+  findWebhooks(ctx, client, changes.map((c) => c.webhookKey));
+  const now = ctx.clock.now();
+  return changes.map(({ webhookKey, ...fields }) => {
+    const patch: Partial<WebhookRecord> = { changeTime: now };
+    for (const [k, v] of Object.entries(fields)) if (v !== undefined) (patch as Record<string, unknown>)[k] = v;
+    return ctx.store.webhooks.update(webhookKey, patch);
+  });
+}
+
 /** Deletes webhooks of this client; one unknown key deletes none. Pending retries go with them (`webhook.deleted`). */
 export function deleteWebhooks(ctx: OpContext, client: ClientRecord, webhookKeys: string[]): void {
   for (const webhookKey of webhookKeys) {

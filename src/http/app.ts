@@ -6,8 +6,8 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Services } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
-import { mountResource } from './router.js';
-import { resources } from '../resources/index.js';
+import { mountEndpoints, mountResource } from './router.js';
+import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 
 export interface AppOptions {
@@ -34,12 +34,15 @@ export function createApp(options: AppOptions): Hono {
   for (const resource of resources) {
     mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
   }
+  for (const resource of plainResources) {
+    mountEndpoints(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
+  }
   if (options.documents) mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader });
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
 
   app.notFound((c) => {
-    const paths = [...resources.map((r) => r.path), ...(options.documents ? DOCUMENT_PATHS : [])];
+    const paths = [...[...resources, ...plainResources].map((r) => r.path), ...(options.documents ? DOCUMENT_PATHS : [])];
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
     // A known control path asked with another method: 405 naming the allowed ones, as /api answers.
     const allowed = c.req.path.startsWith('/__sandbox/') ? allowedMethods(app, c.req.path) : [];

@@ -10,7 +10,7 @@
  *   uploaded (what `value` of a PDF contract or template points at).
  */
 import type { Context, Hono } from 'hono';
-import { authenticate } from './auth.js';
+import { apiKeyOf, authenticate } from './auth.js';
 import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
@@ -91,8 +91,8 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
 function authorised(c: Context, services: Services, apiKeyHeader: string): OpContext {
   const headers = c.req.raw.headers;
   const authorization = headers.get('authorization');
-  const apiKey = authorization === null ? headers.get(apiKeyHeader) : null;
-  const principal = authenticate(services, { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined }, apiKeyHeader);
+  const apiKey = authorization === null ? apiKeyOf(headers, apiKeyHeader) : undefined;
+  const principal = authenticate(services, { authorization: authorization ?? undefined, apiKey }, apiKeyHeader);
   const ctx: OpContext = { store: services.store, clock: services.clock, bus: services.bus, ids: services.ids, cause: 'api', principal, client: undefined };
   ctx.client = clientFor(ctx, principal, c.req.query('clientKey') || undefined, 'clientKey');
   return ctx;

@@ -10,6 +10,7 @@ import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
 import { rememberedBodyText } from '../core/body-text.js';
+import { rememberedWarnings } from '../core/warnings.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
 
@@ -35,6 +36,8 @@ export interface JournalEntry {
   durationMs: number;
   request: { headers: Record<string, string>; body?: unknown };
   response: { body?: unknown };
+  /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (decisions §11). */
+  warnings?: string[];
 }
 
 export interface JournalFilter {
@@ -72,9 +75,12 @@ interface Stored {
   responseBody: Captured;
   /** The entry as shown, built on first read. */
   view: JournalEntry | undefined;
+  warnings: readonly string[] | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+/** The real service's API-key header, accepted beside the configured one (http/auth.ts): redacted the same. */
+const REAL_KEY_HEADER = 'x-sendforsign-key';
 
 export class RequestJournal {
   /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
@@ -172,6 +178,7 @@ export class RequestJournal {
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         view: undefined,
+        warnings: rememberedWarnings(c.req.raw),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -200,6 +207,7 @@ export class RequestJournal {
       durationMs: stored.durationMs,
       request: { headers: this.headers(stored.headers), ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}) },
       response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
+      ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
     };
   }
 
@@ -222,7 +230,7 @@ export class RequestJournal {
     const { store } = this.services;
     const bearer = /^Bearer\s+(\S+)/i.exec(headers.get('authorization') ?? '')?.[1];
     if (bearer) return store.tokens.get(bearer)?.platformId;
-    const header = headers.get(this.apiKeyHeader);
+    const header = headers.get(this.apiKeyHeader) ?? headers.get(REAL_KEY_HEADER);
     const body = header === null ? parseBody(requestBody) : undefined;
     const apiKey =
       header ??
@@ -310,7 +318,7 @@ function parseBody(body: Captured): unknown {
 
 /** A deep copy with every secret-bearing field replaced. */
 /** Headers that carry credentials: kept as `[redacted]`, like the configured API-key header. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', REAL_KEY_HEADER]);
 
 /**
  * The query as the request's URL object writes it, with the value of every parameter named like a secret

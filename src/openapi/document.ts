@@ -8,8 +8,9 @@
  * with one named example per action; the description tables the actions and the credentials each takes.
  */
 import { z } from 'zod';
-import type { ActionSpec, ResourceSpec, Scope } from '../resources/action.js';
-import { resources } from '../resources/index.js';
+import type { ActionSpec, EndpointSpec, PlainResource, ResourceSpec, Scope } from '../resources/action.js';
+import { plainResources, resources } from '../resources/index.js';
+import { ENDPOINT_RESPONSES, responseOf } from '../resources/responses.js';
 import { VERSION } from '../config/version.js';
 import { type ControlOperation, controlOperations } from './control.js';
 
@@ -27,12 +28,15 @@ export interface DocumentOptions {
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Body not JSON, no `data` wrapper, unknown action, or validation failure (every failing field in `errors`)',
   '401': 'No credentials, unknown, revoked or expired token (`Token expired`), wrong API key or secret',
-  '403': 'A client token used for another client, or a platform-only operation',
+  '403': 'An invalid API key, a client token used for another client, or a platform-only operation',
   '404': 'Unknown key, or a key of another client or platform',
   '405': 'A method other than POST',
   '409': 'State conflict: archived contract, recipient acting out of turn',
   '413': 'Body over the size limit',
   '415': 'Content-Type is not JSON',
+  '429': 'Only when injected on purpose (POST /__sandbox/faults): too many requests, with Retry-After',
+  '500': 'Only when injected on purpose (POST /__sandbox/faults); a sandbox bug also answers a JSON 500',
+  '503': 'Only when injected on purpose (POST /__sandbox/faults): service unavailable, with Retry-After',
 };
 
 const SCOPE_TEXT: Record<Scope, string> = {
@@ -47,6 +51,40 @@ export function jsonSchema(schema: z.ZodType): Json {
   delete out.$schema;
   return out;
 }
+
+/** A zod schema as JSON Schema 2020-12, as the sandbox sends it (responses). */
+export function outputSchema(schema: z.ZodType): Json {
+  const out = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+/** The HTTP statuses a success schema answers: its `code` (string or number), 201 for the token bodies, 200 for arrays. */
+function statusesOf(schema: Json): string[] {
+  if (schema.type === 'array') return ['200'];
+  const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  if (variants) return [...new Set(variants.flatMap(statusesOf))];
+  const code = (schema.properties as Record<string, Json> | undefined)?.code;
+  return code?.const !== undefined ? [String(code.const)] : ['201'];
+}
+
+/** Success responses by status: each status's body is any of the schemas of the operations that answer it. */
+function successResponses(schemas: { title: string; schema: Json }[]): Json {
+  const byStatus = new Map<string, Json[]>();
+  for (const { title, schema } of schemas) {
+    for (const status of statusesOf(schema)) byStatus.set(status, [...(byStatus.get(status) ?? []), { title, ...schema }]);
+  }
+  const out: Json = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a.localeCompare(b))) {
+    out[status] = {
+      description: status === '200' ? 'Found or done' : 'Created or changed',
+      content: { 'application/json': { schema: list.length === 1 ? list[0] : { anyOf: list } } },
+    };
+  }
+  return out;
+}
+
+const API_SECURITY: Json[] = [{ bearerToken: [] }, { apiKeyHeader: [] }, { sendforsignKey: [] }];
 
 function wireName(name: string, action: ActionSpec): string {
   return action.wireName ?? name;
@@ -65,7 +103,7 @@ function resourceOperation(resource: ResourceSpec): Json {
   const rows = entries.map(([name, action]) => `| \`${wireName(name, action)}\` | ${action.summary} | ${SCOPE_TEXT[action.scope]} |`);
   const scopes = new Set(entries.map(([, a]) => a.scope));
   const security: Json[] = [];
-  if ([...scopes].some((s) => s !== 'public')) security.push({ bearerToken: [] }, { apiKeyHeader: [] });
+  if ([...scopes].some((s) => s !== 'public')) security.push(...API_SECURITY);
   if (scopes.has('public')) security.push({});
   const examples: Json = {};
   for (const [name, action] of entries) {
@@ -100,9 +138,48 @@ function resourceOperation(resource: ResourceSpec): Json {
       },
     },
     responses: {
-      '200': { description: 'Done (most reads and changes)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
-      '201': { description: 'Created (creates, token create and revoke, some updates)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
+      ...successResponses(entries.map(([name, action]) => ({ title: wireName(name, action), schema: outputSchema(requiredResponse(resource.path, name)) }))),
       ...errorResponses(),
+      ...INJECTED,
+    },
+  };
+}
+
+function requiredResponse(path: string, name: string): z.ZodType {
+  const schema = responseOf(path, name);
+  if (!schema) throw new Error(`no response schema for ${name} on ${path} (src/resources/responses.ts)`);
+  return schema;
+}
+
+/** A plain endpoint (no envelope): query parameters for GET, a flat JSON body otherwise. */
+function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Json {
+  const noun = resource.path.replace('/api/', '');
+  const input = jsonSchema(endpoint.schema) as { properties?: Record<string, Json>; required?: string[] };
+  const get = endpoint.method === 'GET';
+  const response = ENDPOINT_RESPONSES[resource.path]?.[endpoint.method];
+  if (!response) throw new Error(`no response schema for ${endpoint.method} ${resource.path} (src/resources/responses.ts)`);
+  return {
+    operationId: `${noun}_${endpoint.method.toLowerCase()}`,
+    tags: ['API'],
+    summary: endpoint.summary,
+    description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${
+      endpoint.scope === 'client' ? 'Credentials as the other operations; `clientKey` names the client with platform credentials.' : 'Any credentials.'
+    }`,
+    security: API_SECURITY,
+    ...(get
+      ? {
+          parameters: Object.entries(input.properties ?? {}).map(([name, schema]) => ({
+            name,
+            in: 'query',
+            required: input.required?.includes(name) ?? false,
+            schema,
+          })),
+        }
+      : { requestBody: { required: true, content: { 'application/json': { schema: input, ...(endpoint.example ? { example: endpoint.example } : {}) } } } }),
+    responses: {
+      ...successResponses([{ title: endpoint.method, schema: outputSchema(response()) }]),
+      ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
+      ...INJECTED,
     },
   };
 }
@@ -115,6 +192,14 @@ function errorResponses(only?: string[]): Json {
   }
   return out;
 }
+
+/** An /api answer with any other status comes only from a fault injected on purpose (`status` of POST /__sandbox/faults). */
+const INJECTED: Json = {
+  default: {
+    description: 'Any other status, only when injected on purpose (POST /__sandbox/faults `status`, e.g. 502)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
 
 function controlOperation(op: ControlOperation): Json {
   const parameters: Json[] = [];
@@ -130,6 +215,8 @@ function controlOperation(op: ControlOperation): Json {
   return {
     operationId: `sandbox_${op.method}_${op.path.replace('/__sandbox/', '').replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_')}`,
     tags: ['Sandbox control'],
+    // The control API takes no credentials.
+    security: [],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     ...(parameters.length ? { parameters } : {}),
@@ -153,9 +240,66 @@ function controlOperation(op: ControlOperation): Json {
   };
 }
 
+/**
+ * The document endpoints (http/documents.ts, docs/documents.md): not envelopes, and not JSON on success, so they are
+ * described here as they are rather than derived from a resource table.
+ */
+function documentOperations(): Record<string, Json> {
+  const query = (name: string, description: string, required = true) => ({ name, in: 'query', required, schema: { type: 'string' }, description });
+  const clientKey = query('clientKey', 'The client, with platform credentials (a client token names its own)', false);
+  const errors = errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']);
+  const file = (type: string, description: string) => ({ '200': { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } }, ...errors, ...INJECTED });
+  const get = (operationId: string, summary: string, parameters: Json[], type: string, description: string) => ({
+    get: { operationId, tags: ['API'], summary, security: API_SECURITY, parameters, responses: file(type, description) },
+  });
+  const pdf = 'application/pdf';
+  const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  return {
+    '/api/upload_pdf': {
+      post: {
+        operationId: 'upload_pdf',
+        tags: ['API'],
+        summary: 'Upload the PDF of a PDF contract or template (multipart/form-data, field `pdf`)',
+        security: API_SECURITY,
+        parameters: [query('contractKey', 'The contract (or give templateKey)', false), query('templateKey', 'The template (or give contractKey)', false), clientKey],
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } } } } },
+        responses: {
+          '201': {
+            description: 'PDF uploaded',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['code', 'message'],
+                  properties: {
+                    contract: { $ref: '#/components/schemas/UploadedPdf' },
+                    template: { $ref: '#/components/schemas/UploadedPdf' },
+                    code: { const: '201' },
+                    message: { const: 'PDF uploaded' },
+                  },
+                },
+              },
+            },
+          },
+          ...errors,
+          ...INJECTED,
+        },
+      },
+    },
+    '/api/download_pdf': get('download_pdf', 'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed', [query('contractKey', 'The contract'), clientKey], pdf, 'The PDF'),
+    '/api/download_docx': get('download_docx', 'An HTML contract as a DOCX (PDF contracts: 400)', [query('contractKey', 'The contract'), clientKey], docx, 'The DOCX'),
+    '/api/contract_pdf/{contractKey}': get('contract_pdf', 'The uploaded PDF of a PDF contract, as uploaded (its `value`)', [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey], pdf, 'The uploaded PDF'),
+    '/api/template_pdf/{templateKey}': get('template_pdf', 'The uploaded PDF of a PDF template, as uploaded (its `value`)', [{ name: 'templateKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey], pdf, 'The uploaded PDF'),
+  };
+}
+
 export function openApiDocument(options: DocumentOptions = {}): Json {
-  const paths: Record<string, Json> = {};
+  const paths: Record<string, Json> = { ...documentOperations() };
   for (const resource of resources) paths[resource.path] = { post: resourceOperation(resource) };
+  for (const resource of plainResources) {
+    paths[resource.path] = Object.fromEntries(resource.endpoints.map((e) => [e.method.toLowerCase(), endpointOperation(resource, e)]));
+  }
   for (const op of [...controlOperations, ...(options.extraControl ?? [])]) {
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: controlOperation(op) };
   }
@@ -177,16 +321,26 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
       securitySchemes: {
         bearerToken: { type: 'http', scheme: 'bearer', description: 'A platform or client token from POST /api/token (1800 s of sandbox time)' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: options.apiKeyHeader ?? 'X-Service-Key', description: 'The platform API key' },
+        sendforsignKey: { type: 'apiKey', in: 'header', name: 'X-Sendforsign-Key', description: 'The platform API key in the real service\'s header (always accepted)' },
       },
       schemas: {
-        Success: {
+        UploadedPdf: {
           type: 'object',
-          description: 'Resource fields sit at the top level beside code and message. Token create answers only access_token, token_type and expires_in.',
-          properties: { code: { type: ['string', 'integer'] }, message: { type: 'string' } },
-          additionalProperties: true,
+          additionalProperties: false,
+          properties: {
+            contractKey: { type: 'string' },
+            templateKey: { type: 'string' },
+            changeTime: { type: 'string', description: 'ISO 8601' },
+            contractType: { const: 'pdf' },
+            value: { type: 'string', description: 'The path that serves the file (/api/contract_pdf/… or /api/template_pdf/…)' },
+            pages: { type: 'integer' },
+            bytes: { type: 'integer' },
+            sha256: { type: 'string' },
+          },
         },
         Error: {
           type: 'object',
+          additionalProperties: false,
           required: ['code', 'message'],
           properties: {
             code: { type: 'integer', description: 'Equals the HTTP status' },

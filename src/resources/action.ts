@@ -16,7 +16,18 @@ export type Scope = 'public' | 'platform' | 'client';
 
 export interface Reply {
   status: number;
-  body: Record<string, unknown> | RawJson;
+  /** An object (every envelope operation), raw bytes (long lists), or an array (the plain endpoints' lists). */
+  body: Record<string, unknown> | RawJson | unknown[];
+  /**
+   * Compatibility warnings (decisions §11): the sandbox accepted what a source says the real service treats
+   * differently. Sent as `X-Sandbox-Warning` and kept in the request journal.
+   */
+  warnings?: string[];
+}
+
+/** What a handler may read of the HTTP request besides its body: headers, by case-insensitive name. */
+export interface RequestInfo {
+  header(name: string): string | undefined;
 }
 
 /** A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. */
@@ -33,7 +44,7 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   clientKey?: { of: (input: z.infer<S>) => string | undefined; path: string };
   /** The `action`/`type` value the caller sends (defaults to the action's name in the table). */
   wireName?: string;
-  handle: (input: z.infer<S>, ctx: OpContext) => Reply | Promise<Reply>;
+  handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A request body that works, for docs and OpenAPI. */
   example?: unknown;
 }
@@ -52,6 +63,41 @@ export interface ResourceSpec {
 export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema'> & { schema: () => S };
 
 export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
+  const schema = lazy(definition.schema);
+  return {
+    ...definition,
+    get schema() {
+      return schema();
+    },
+  };
+}
+
+/**
+ * A plain endpoint: the real service's component-only paths that take no `{data: {action}}` envelope
+ * (`/api/contract_event`, `/api/event_status`, `/api/contract_share_link`) [C]. One spec per method; the input is the
+ * query string's parameters merged with the flat JSON body (for methods with a body), validated by `schema`.
+ * Same credentials, error rendering and journal as the envelope operations.
+ */
+export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  summary: string;
+  /** `client`: acts for one client (`clientKey` in the input, or a client token); `authenticated`: any credentials. */
+  scope: 'client' | 'authenticated';
+  readonly schema: S;
+  handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
+  /** A query string or body that works, for docs and OpenAPI. */
+  example?: Record<string, unknown>;
+}
+
+export interface PlainResource {
+  /** e.g. `/api/contract_share_link` */
+  path: string;
+  endpoints: EndpointSpec<any>[];
+}
+
+export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema'> & { schema: () => S };
+
+export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointSpec<S> {
   const schema = lazy(definition.schema);
   return {
     ...definition,
@@ -101,6 +147,12 @@ export function dataBody<T extends z.ZodRawShape>(shape: T) {
 
 /** `data.clientKey`: optional in the schema; whether it is needed depends on the credentials (auth.ts). */
 export const clientKeyField = lazy(() => z.string().optional());
+
+/**
+ * An optional key (`userKey`, `recipientKey`, `templateKey`): real clients send `""` for "none", and the real service
+ * takes it as absent (decisions §11).
+ */
+export const optionalKeyField = lazy(() => z.string().optional().transform((v) => (v === '' ? undefined : v)));
 
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));

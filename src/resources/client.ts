@@ -1,13 +1,13 @@
 /**
- * POST /api/client: create (platform credentials) and read. Creating a client also creates its users; the
+ * POST /api/client: create and list (platform credentials), read and update. Creating a client also creates its users; the
  * first is the default user (domain/clients.ts).
  */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
-import { createClient } from '../domain/clients.js';
+import { clientsOf, createClient, updateClient } from '../domain/clients.js';
 import { type ResourceSpec, dataBody, defineAction, keyField, reply } from './action.js';
 import type { ClientRecord } from '../store/records.js';
-import { sqlTime } from '../core/time-format.js';
+import { isoTime, sqlTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
 
 const userInput = lazy(() => z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }));
@@ -61,6 +61,38 @@ export const clientResource: ResourceSpec = {
             users: users.map((u) => ({ createTime: sqlTime(u.createTime), default: u.default, userKey: u.userKey })),
           },
         });
+      },
+    }),
+    list: defineAction({
+      summary: 'List the clients of the platform (platform token or API-key header)',
+      scope: 'platform',
+      schema: () => dataBody({ action: z.literal('list') }),
+      example: { data: { action: 'list' } },
+      handle(_input, ctx) {
+        const clients = clientsOf(ctx, ctx.principal!.platformId).map((c) => ({
+          ...clientView(c),
+          createTime: isoTime(c.createTime),
+          changeTime: isoTime(c.changeTime),
+          // The docs show `multiple: true` on every item [D:client/list]; its meaning is not documented.
+          multiple: true,
+        }));
+        return reply(200, 'Clients found', { clients });
+      },
+    }),
+    update: defineAction({
+      summary: 'Change a client\'s name, email, organization or custom key',
+      scope: 'client',
+      schema: () => dataBody({
+        action: z.literal('update'),
+        clientKey: z.string().optional(),
+        client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
+      }),
+      clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
+      example: { data: { action: 'update', client: { clientKey: '<CLIENT_KEY>', organization: 'Analytical Engines plc' } } },
+      handle(input, ctx) {
+        const { clientKey: _key, ...change } = input.data.client;
+        const c = updateClient(ctx, requireClient(ctx), change);
+        return reply(201, 'Client updated', { client: { changeTime: sqlTime(c.changeTime), clientKey: c.clientKey } });
       },
     }),
     read: defineAction({

@@ -1,4 +1,7 @@
-import type { ResourceSpec } from './action.js';
+import type { PlainResource, ResourceSpec } from './action.js';
+import { contractEventResource } from './contract-event.js';
+import { contractShareLinkResource } from './contract-share-link.js';
+import { eventStatusResource } from './event-status.js';
 import { clientResource } from './client.js';
 import { contractResource } from './contract.js';
 import { placeholderResource } from './placeholder.js';
@@ -21,3 +24,6 @@ export const resources: ResourceSpec[] = [
   settingsResource,
   webhookResource,
 ];
+
+/** The real service's component-only endpoints without the `{data: {action}}` envelope (real-service.md §5). */
+export const plainResources: PlainResource[] = [contractEventResource, eventStatusResource, contractShareLinkResource];

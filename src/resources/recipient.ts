@@ -1,13 +1,15 @@
-/** POST /api/recipient: list, send, update, delete. */
+/** POST /api/recipient: list (with share links), create (add without sending), send, update, delete. */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { changeRecipient, removeRecipient } from '../domain/lifecycle.js';
+import { isDone } from '../domain/lifecycle-rules.js';
+import { ApiError } from '../core/errors.js';
 import { recipientsOf } from '../domain/recipients.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
-import { sendToRecipients } from '../domain/sending.js';
+import { applyRecipients, sendToRecipients } from '../domain/sending.js';
 import { recipientList, recipientUpdate } from './recipient-fields.js';
 
 export const recipientResource: ResourceSpec = {
@@ -17,7 +19,14 @@ export const recipientResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the recipients of a contract',
       scope: 'client',
-      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), contractKey: keyField() }),
+      schema: () => dataBody({
+        action: z.literal('list'),
+        clientKey: clientKeyField(),
+        userKey: optionalKeyField(),
+        contractKey: keyField(),
+        // The components ask for each recipient's link, whether it is done, and its type [C].
+        getShareLinks: z.boolean().optional(),
+      }),
       example: { data: { action: 'list', contractKey: '<CONTRACT_KEY>' } },
       handle(input, ctx) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
@@ -25,7 +34,9 @@ export const recipientResource: ResourceSpec = {
           recipientKey: r.recipientKey,
           // The service shows id and position as strings in list results (decisions §2).
           id: String(r.id),
+          // The docs say `name`; the components and [E] read `fullname`: both are given.
           name: r.fullname ?? '',
+          fullname: r.fullname ?? '',
           email: r.email ?? '',
           customMessage: r.customMessage ?? '',
           ...(r.position !== undefined ? { position: String(r.position) } : {}),
@@ -33,8 +44,37 @@ export const recipientResource: ResourceSpec = {
           clientKey: r.clientKey,
           createTime: isoTime(r.createTime),
           changeTime: isoTime(r.changeTime),
+          // A recipient's own share link is its key (real-service.md: …/sharing/{recipientKey or shareLink}).
+          ...(input.data.getShareLinks ? { shareLink: r.recipientKey, isDone: isDone(r), type: r.type === 'internal' ? '1' : '2' } : {}),
         }));
         return reply(200, 'Recipients found', { recipients });
+      },
+    }),
+    create: defineAction({
+      summary: 'Add recipients to a contract without sending it (each gets its four special placeholders)',
+      scope: 'client',
+      schema: () => dataBody({
+        action: z.literal('create'),
+        clientKey: clientKeyField(),
+        userKey: optionalKeyField(),
+        contractKey: keyField(),
+        recipients: recipientList().min(1, 'Give at least one recipient'),
+      }),
+      example: {
+        data: { action: 'create', contractKey: '<CONTRACT_KEY>', recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', position: 1 }] },
+      },
+      handle(input, ctx) {
+        const client = requireClient(ctx);
+        if (input.data.userKey !== undefined) ownerUser(ctx, client.clientKey, input.data.userKey);
+        const contract = findContract(ctx, client, input.data.contractKey);
+        // Only new recipients here [D:recipient/create]; changing one is `update` (or an item of `send`).
+        if (input.data.recipients.some((r) => r.recipientKey !== undefined)) {
+          throw ApiError.badRequest('recipient create adds new recipients; change an existing one with action "update"', [
+            { path: 'data.recipients', message: 'Must not name a recipientKey' },
+          ]);
+        }
+        applyRecipients(ctx, contract, input.data.recipients);
+        return reply(200, 'Recipient created', { result: true });
       },
     }),
     send: defineAction({
@@ -43,7 +83,7 @@ export const recipientResource: ResourceSpec = {
       schema: () => dataBody({
         action: z.literal('send'),
         clientKey: clientKeyField(),
-        userKey: z.string().min(1).optional(),
+        userKey: optionalKeyField(),
         contractKey: keyField(),
         recipients: recipientList().optional(),
       }),
@@ -69,7 +109,7 @@ export const recipientResource: ResourceSpec = {
       }),
       example: { data: { action: 'update', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 } } },
       handle(input, ctx) {
-        const { recipientKey, clientKey: _client, ...fields } = input.data.recipient;
+        const { recipientKey, clientKey: _client, id: _id, ...fields } = input.data.recipient;
         const recipient = changeRecipient(ctx, findContract(ctx, requireClient(ctx), input.data.contractKey), recipientKey, fields);
         return reply(201, 'Recipient updated', { recipient: { changeTime: isoTime(recipient.changeTime) } });
       },

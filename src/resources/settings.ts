@@ -1,7 +1,7 @@
-/** POST /api/settings: email notifications per client. This endpoint selects by `data.type`, not `action`. */
+/** POST /api/settings: email notifications and branding per client. This endpoint selects by `data.type`, not `action`. */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
-import { updateNotifications } from '../domain/clients.js';
+import { updateBranding, updateNotifications } from '../domain/clients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
 
 export const settingsResource: ResourceSpec = {
@@ -21,6 +21,28 @@ export const settingsResource: ResourceSpec = {
       example: { data: { type: 'email_notifications', notification: { approved: false, signed: false } } },
       handle(input, ctx) {
         updateNotifications(ctx, requireClient(ctx), input.data.notification);
+        return reply(201, 'Settings updated');
+      },
+    }),
+    brandings: defineAction({
+      summary: 'Set a client\'s branding: sender, domains, explainer, logo, button colour (stored; the sandbox sends no mail)',
+      scope: 'client',
+      schema: () => dataBody({
+        type: z.literal('brandings'),
+        clientKey: clientKeyField(),
+        branding: z.object({
+          emailFrom: z.string().max(200).optional(),
+          emailDomain: z.string().max(253).optional(),
+          recipientLinkDomain: z.string().max(253).optional(),
+          emailExplainer: z.string().max(10_000).optional(),
+          emailLogo: z.string().refine((u) => u === '' || (URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), 'Must be an http:// or https:// URL').optional(),
+          emailButtonColor: z.string().regex(/^#[0-9a-fA-F]{6}$|^#[0-9a-fA-F]{3}$/, 'Must be a hex colour like #1677ff').optional(),
+          recipientPageBranding: z.boolean().optional(),
+        }),
+      }),
+      example: { data: { type: 'brandings', branding: { emailFrom: 'Acme Legal', emailButtonColor: '#1677ff' } } },
+      handle(input, ctx) {
+        updateBranding(ctx, requireClient(ctx), input.data.branding);
         return reply(201, 'Settings updated');
       },
     }),

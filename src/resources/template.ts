@@ -1,11 +1,13 @@
-/** POST /api/template: create, convert (from a contract), read, duplicate. */
+/** POST /api/template: list, create (and fill), convert (from a contract), read, update, duplicate, delete. */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
-import { convertContract, createTemplate, duplicateTemplate, findTemplate } from '../domain/templates.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { convertContract, createTemplate, deleteTemplate, duplicateTemplate, findTemplate, templatesOf, updateTemplate } from '../domain/templates.js';
+import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import { fillPlaceholders } from '../domain/filling.js';
+import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
-import { sqlTime } from '../core/time-format.js';
+import { isoTime, sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 
 function created(template: TemplateRecord, message: string) {
@@ -16,20 +18,37 @@ export const templateResource: ResourceSpec = {
   path: '/api/template',
   selector: 'action',
   actions: {
+    list: defineAction({
+      summary: 'List the templates of a client',
+      scope: 'client',
+      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), userKey: optionalKeyField() }),
+      example: { data: { action: 'list' } },
+      handle(_input, ctx) {
+        // No source shows this answer's code and message; they follow the documented lists (decisions §11).
+        const templates = templatesOf(ctx, requireClient(ctx))
+          .sort((a, b) => a.createTime - b.createTime)
+          .map((t) => ({ templateKey: t.templateKey, name: t.name, createTime: isoTime(t.createTime), changeTime: isoTime(t.changeTime) }));
+        return reply(200, 'Templates found', { templates });
+      },
+    }),
     create: defineAction({
       summary: 'Create a template',
       scope: 'client',
       schema: () => dataBody({
         action: z.literal('create'),
         clientKey: clientKeyField(),
-        userKey: z.string().min(1).optional(),
+        userKey: optionalKeyField(),
         template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
+        // "Create and fill" [D:template/create-fill]: placeholders made with the template.
+        placeholders: fillList().optional(),
       }),
       example: { data: { action: 'create', template: { name: 'NDA', value: '<p>Mutual NDA…</p>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
-        return created(createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey }), 'Template created');
+        const template = createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey });
+        if (input.data.placeholders?.length) fillPlaceholders(ctx, { templateKey: template.templateKey }, client, input.data.placeholders, 'data.placeholders');
+        return created(template, 'Template created');
       },
     }),
     convert: defineAction({
@@ -38,7 +57,7 @@ export const templateResource: ResourceSpec = {
       schema: () => dataBody({
         action: z.literal('convert'),
         clientKey: clientKeyField(),
-        userKey: z.string().min(1).optional(),
+        userKey: optionalKeyField(),
         template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField() }),
       }),
       example: { data: { action: 'convert', template: { name: 'From contract', contractKey: '<CONTRACT_KEY>' } } },
@@ -63,6 +82,34 @@ export const templateResource: ResourceSpec = {
         return reply(200, 'Template found', {
           template: { createTime: sqlTime(t.createTime), changeTime: sqlTime(t.changeTime), templateKey: t.templateKey, name: t.name, value: t.value },
         });
+      },
+    }),
+    update: defineAction({
+      summary: 'Change a template: rename, new content',
+      scope: 'client',
+      schema: () => dataBody({
+        action: z.literal('update'),
+        clientKey: clientKeyField(),
+        userKey: optionalKeyField(),
+        template: z.object({ templateKey: keyField(), name: z.string().min(1, 'Must not be empty').optional(), value: z.string().optional() }),
+      }),
+      example: { data: { action: 'update', template: { templateKey: '<TEMPLATE_KEY>', name: 'NDA v2' } } },
+      handle(input, ctx) {
+        const { templateKey, ...change } = input.data.template;
+        const t = updateTemplate(ctx, findTemplate(ctx, requireClient(ctx), templateKey), change);
+        return reply(201, 'Template updated', { template: { createTime: sqlTime(t.createTime), changeTime: sqlTime(t.changeTime), templateKey: t.templateKey } });
+      },
+    }),
+    delete: defineAction({
+      summary: 'Delete a template and its placeholders',
+      scope: 'client',
+      schema: () => dataBody({ action: z.literal('delete'), clientKey: clientKeyField(), userKey: optionalKeyField(), template: z.object({ templateKey: keyField() }) }),
+      example: { data: { action: 'delete', template: { templateKey: '<TEMPLATE_KEY>' } } },
+      handle(input, ctx) {
+        const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
+        deleteTemplate(ctx, t);
+        // No source shows this answer; it follows the documented writes (decisions §11).
+        return reply(201, 'Template deleted', { template: { templateKey: t.templateKey } });
       },
     }),
     duplicate: defineAction({

@@ -1,7 +1,7 @@
-/** POST /api/webhook: create, list, delete (domain/webhooks.ts). List answers 201, as the spec shows. */
+/** POST /api/webhook: create, list, read, update, delete (domain/webhooks.ts). List and read answer 201, as the docs show. */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
-import { createWebhook, deleteWebhooks, webhooksOf } from '../domain/webhooks.js';
+import { createWebhook, deleteWebhooks, findWebhooks, updateWebhooks, webhooksOf } from '../domain/webhooks.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
@@ -65,6 +65,34 @@ export const webhookResource: ResourceSpec = {
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
         return reply(201, 'Webhooks found', { webhooks: webhooksOf(ctx, requireClient(ctx)).map(webhookView) });
+      },
+    }),
+    read: defineAction({
+      summary: 'Read webhooks by key (answers 201, as the service does)',
+      scope: 'client',
+      schema: () => dataBody({
+        action: z.literal('read'),
+        clientKey: clientKeyField(),
+        webhooks: z.array(z.object({ webhookKey: keyField() })).min(1, 'Give at least one webhook').max(100),
+      }),
+      example: { data: { action: 'read', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
+      handle(input, ctx) {
+        const found = findWebhooks(ctx, requireClient(ctx), input.data.webhooks.map((w) => w.webhookKey));
+        return reply(201, 'Webhooks read', { webhooks: found.map(webhookView) });
+      },
+    }),
+    update: defineAction({
+      summary: 'Change webhooks: URL and event flags (only the fields given)',
+      scope: 'client',
+      schema: () => dataBody({
+        action: z.literal('update'),
+        clientKey: clientKeyField(),
+        webhooks: z.array(webhookInput().partial().extend({ webhookKey: keyField() })).min(1, 'Give at least one webhook').max(100),
+      }),
+      example: { data: { action: 'update', webhooks: [{ webhookKey: '<WEBHOOK_KEY>', seen: false }] } },
+      handle(input, ctx) {
+        const updated = updateWebhooks(ctx, requireClient(ctx), input.data.webhooks);
+        return reply(201, 'Webhooks updated', { webhooks: updated.map((w) => ({ webhookKey: w.webhookKey, changeTime: isoTime(w.changeTime) })) });
       },
     }),
     delete: defineAction({

@@ -17,6 +17,17 @@ export interface EmailNotificationSettings {
   signed: boolean;
 }
 
+/** Settings `brandings` [D:settings/branding]: stored as given. */
+export interface BrandingSettings {
+  emailFrom?: string | undefined;
+  emailDomain?: string | undefined;
+  recipientLinkDomain?: string | undefined;
+  emailExplainer?: string | undefined;
+  emailLogo?: string | undefined;
+  emailButtonColor?: string | undefined;
+  recipientPageBranding?: boolean | undefined;
+}
+
 export interface ClientRecord {
   clientKey: string;
   platformId: string;
@@ -25,6 +36,7 @@ export interface ClientRecord {
   organization?: string;
   customKey?: string;
   notification: EmailNotificationSettings;
+  branding?: BrandingSettings;
   createTime: number;
   changeTime: number;
 }
@@ -76,8 +88,11 @@ export interface ContractRecord {
   name: string;
   value: string;
   templateKey?: string;
-  /** `html` (content in `value`) or `pdf` (an uploaded file, `document`); absent on records older than PDFs: html. */
-  contractType?: ContractType;
+  /**
+   * `html` (content in `value`; also when absent, as on older records), `pdf` (an uploaded file, `document`), or the
+   * text form a client gave (`docx`, `empty`, `ai`).
+   */
+  contractType?: string;
   /** The uploaded PDF of a `pdf` contract, once uploaded. */
   document?: DocumentRef;
   status: string;
@@ -103,6 +118,8 @@ export interface RecipientRecord {
   email?: string;
   customMessage?: string;
   position?: number;
+  /** The real service's RecipientType: an internal (user of the client) or external recipient. */
+  type?: 'internal' | 'external';
   action: RecipientRole;
   state: RecipientState;
   notifiedAt?: number;
@@ -139,6 +156,11 @@ export interface PlaceholderRecord {
   isSpecial: boolean;
   specialType?: 1 | 2 | 3 | 4;
   recipientKey?: string;
+  /** A table placeholder: `value` holds the table as JSON `{columns, rows}`. */
+  isTable?: boolean;
+  /** PlaceholderFill: 1 none, 2 creator, 3 any, 4 specific recipient (`externalRecipientKey`). */
+  fillingType?: string;
+  externalRecipientKey?: string;
   insertion: InsertionRecord[];
   createTime: number;
   changeTime: number;
@@ -175,6 +197,25 @@ export interface WebhookRecord {
   changeTime: number;
 }
 
+/**
+ * An extra share link of a contract, made with `contract_share_link` [C:share-link-block.tsx]. A recipient's own
+ * link is its recipientKey and is not stored here.
+ */
+export interface ShareLinkRecord {
+  shareLink: string;
+  contractKey: string;
+  clientKey: string;
+  platformId: string;
+  /** Sequential per contract. */
+  id: number;
+  /** The owner's control link (its own key). */
+  controlLink: string;
+  /** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view. */
+  view: '1' | '2' | '3' | '4';
+  createTime: number;
+  changeTime: number;
+}
+
 export type TokenKind = 'platform' | 'client';
 
 export interface TokenRecord {
@@ -199,6 +240,7 @@ export interface StoreData {
   templates: Record<string, TemplateRecord>;
   webhooks: Record<string, WebhookRecord>;
   tokens: Record<string, TokenRecord>;
+  shareLinks: Record<string, ShareLinkRecord>;
 }
 
 export const COLLECTIONS = [
@@ -211,6 +253,7 @@ export const COLLECTIONS = [
   'templates',
   'webhooks',
   'tokens',
+  'shareLinks',
 ] as const;
 
 export type CollectionName = (typeof COLLECTIONS)[number];
@@ -227,5 +270,6 @@ export function emptyData(): StoreData {
     templates: {},
     webhooks: {},
     tokens: {},
+    shareLinks: {},
   };
 }

@@ -25,6 +25,15 @@ const client = lazy(() => z.object({
   organization: z.string().optional(),
   customKey: z.string().optional(),
   notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
+  branding: z.object({
+    emailFrom: z.string().optional(),
+    emailDomain: z.string().optional(),
+    recipientLinkDomain: z.string().optional(),
+    emailExplainer: z.string().optional(),
+    emailLogo: z.string().optional(),
+    emailButtonColor: z.string().optional(),
+    recipientPageBranding: z.boolean().optional(),
+  }).optional(),
 }));
 const user = lazy(() => z.object({
   userKey: key(),
@@ -41,6 +50,7 @@ const historyEntry = lazy(() => z.object({
   recipientKey: z.string().optional(),
   status: z.string().optional(),
   cause: z.string().optional(),
+  ip: z.string().optional(),
   detail: z.record(z.string(), z.unknown()).optional(),
 }));
 const contract = lazy(() => z.object({
@@ -51,6 +61,7 @@ const contract = lazy(() => z.object({
   name: z.string(),
   value: z.string(),
   templateKey: z.string().optional(),
+  contractType: z.string().optional(),
   status: z.string(),
   nextRecipientId: z.number().int(),
   nextPlaceholderPosition: z.number().int(),
@@ -66,6 +77,7 @@ const recipient = lazy(() => z.object({
   email: z.string().optional(),
   customMessage: z.string().optional(),
   position: z.number().int().optional(),
+  type: z.enum(['internal', 'external']).optional(),
   action: z.enum(['sign', 'approve', 'view', 'lock']),
   state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
   notifiedAt: time().optional(),
@@ -97,6 +109,9 @@ const placeholder = lazy(() => z.object({
   isSpecial: z.boolean(),
   specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
   recipientKey: z.string().optional(),
+  isTable: z.boolean().optional(),
+  fillingType: z.string().optional(),
+  externalRecipientKey: z.string().optional(),
   insertion: z.array(insertion()),
 }));
 const template = lazy(() => z.object({
@@ -131,6 +146,16 @@ const token = lazy(() => z.object({
   revokedAt: time().optional(),
 }));
 
+const shareLink = lazy(() => z.object({
+  shareLink: key(),
+  contractKey: key(),
+  clientKey: key(),
+  ...owned(),
+  id: z.number().int(),
+  controlLink: key(),
+  view: z.enum(['1', '2', '3', '4']),
+}));
+
 /** Unknown fields are kept (passthrough), so a snapshot written by a newer version still loads. */
 const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
 
@@ -145,6 +170,8 @@ export const storeDataSchema = lazy(() => z.object({
   templates: table(template()),
   webhooks: table(webhook()),
   tokens: table(token()),
+  // Absent in snapshots written before share links existed.
+  shareLinks: table(shareLink()).default({}),
 }));
 
 export const snapshotSchema = lazy(() => z.object({
@@ -173,6 +200,7 @@ const KEY_FIELD: Record<(typeof COLLECTIONS)[number], string> = {
   templates: 'templateKey',
   webhooks: 'webhookKey',
   tokens: 'token',
+  shareLinks: 'shareLink',
 };
 
 /**
@@ -209,6 +237,8 @@ export function referenceErrors(data: StoreData): FieldError[] {
   for (const name of ['users', 'contracts', 'recipients', 'placeholders', 'templates', 'webhooks'] as const) refer(name, 'clientKey', 'clients');
   refer('tokens', 'clientKey', 'clients', true);
   refer('recipients', 'contractKey', 'contracts');
+  refer('shareLinks', 'contractKey', 'contracts');
+  refer('shareLinks', 'clientKey', 'clients');
   refer('placeholders', 'contractKey', 'contracts', true);
   refer('placeholders', 'templateKey', 'templates', true);
   for (const [k, p] of Object.entries(data.placeholders)) {

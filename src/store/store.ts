@@ -12,6 +12,7 @@ import {
   type PlaceholderRecord,
   type PlatformRecord,
   type RecipientRecord,
+  type ShareLinkRecord,
   type StoreData,
   type TemplateRecord,
   type TokenRecord,
@@ -47,6 +48,7 @@ export class Store {
   readonly templates: Table<TemplateRecord>;
   readonly webhooks: Table<WebhookRecord>;
   readonly tokens: Table<TokenRecord>;
+  readonly shareLinks: Table<ShareLinkRecord>;
 
   private constructor(data: StoreData, persistent: boolean) {
     this.state = data;
@@ -67,6 +69,8 @@ export class Store {
     this.templates = new Table(data.templates, (r) => r.templateKey, { client: (r) => r.clientKey }, changed('templates'));
     this.webhooks = new Table(data.webhooks, (r) => r.webhookKey, { client: (r) => r.clientKey }, changed('webhooks'));
     this.tokens = new Table(data.tokens, (r) => r.token, { platform: (r) => r.platformId }, changed('tokens'));
+    // Keyed by the link itself, so resolving a link is one lookup; the contract index lists a contract's links.
+    this.shareLinks = new Table(data.shareLinks, (r) => r.shareLink, { contract: (r) => r.contractKey }, changed('shareLinks'));
   }
 
   /** Opens a store. `loaded` tells whether an existing data file was read (so fixtures are not applied again). */
@@ -106,6 +110,7 @@ export class Store {
     this.templates.rebuild(d.templates);
     this.webhooks.rebuild(d.webhooks);
     this.tokens.rebuild(d.tokens);
+    this.shareLinks.rebuild(d.shareLinks);
     this.persistence?.replaced();
   }
 

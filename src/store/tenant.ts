@@ -48,6 +48,6 @@ export function restoreTenantRecords(store: Store, seed: StoreData, apiKey: stri
 }
 
 function keyOf(name: (typeof TENANT_COLLECTIONS)[number], record: Record<string, unknown>): string {
-  const field = { clients: 'clientKey', users: 'userKey', contracts: 'contractKey', recipients: 'recipientKey', placeholders: 'placeholderKey', templates: 'templateKey', webhooks: 'webhookKey', tokens: 'token' }[name];
+  const field = { clients: 'clientKey', users: 'userKey', contracts: 'contractKey', recipients: 'recipientKey', placeholders: 'placeholderKey', templates: 'templateKey', webhooks: 'webhookKey', tokens: 'token', shareLinks: 'shareLink' }[name];
   return String(record[field]);
 }

@@ -1,0 +1,22 @@
+/** GET /api/contract_event: a contract's audit trail, a JSON array [C:document-timeline-block.tsx]. */
+import { z } from 'zod';
+import { requireClient } from '../domain/context.js';
+import { findContract } from '../domain/contracts.js';
+import { auditTrail } from '../domain/audit-trail.js';
+import { type PlainResource, clientKeyField, defineEndpoint, keyField } from './action.js';
+
+export const contractEventResource: PlainResource = {
+  path: '/api/contract_event',
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
+      scope: 'client',
+      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField() }),
+      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
+      handle(input, ctx) {
+        return { status: 200, body: auditTrail(ctx, findContract(ctx, requireClient(ctx), input.contractKey)) };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,77 @@
+/**
+ * /api/contract_share_link: a contract's extra share links, flat bodies and a query string, no envelope
+ * [C:share-link-block.tsx], [C:share-link-line.tsx]. GET lists (a JSON array), POST creates, PUT changes the view,
+ * DELETE removes. No source shows the write answers; they follow the documented writes (decisions §11).
+ */
+import { z } from 'zod';
+import { type OpContext, requireClient } from '../domain/context.js';
+import { findContract } from '../domain/contracts.js';
+import { changeShareLinkView, createShareLink, deleteShareLink, findShareLink, shareLinksOf } from '../domain/contract-share-links.js';
+import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
+import type { ShareLinkRecord } from '../store/records.js';
+import { isoTime } from '../core/time-format.js';
+import { lazy } from '../core/lazy.js';
+
+/** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view; numbers accepted. */
+const viewField = lazy(() => z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform((v) => String(v) as '1' | '2' | '3' | '4'));
+
+/** A link's `id`: a number, or its digits as a string (a query string has only strings). */
+const idField = lazy(() => z.union([z.number().int().min(1), z.string().regex(/^[1-9]\d*$/, 'Must be a link id (1, 2, …)').transform(Number)]));
+
+function linkView(l: ShareLinkRecord) {
+  return { id: l.id, shareLink: l.shareLink, controlLink: l.controlLink, createTime: isoTime(l.createTime), changeTime: isoTime(l.changeTime), view: l.view };
+}
+
+function contractOf(ctx: OpContext, contractKey: string) {
+  return findContract(ctx, requireClient(ctx), contractKey);
+}
+
+export const contractShareLinkResource: PlainResource = {
+  path: '/api/contract_share_link',
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      summary: 'List the extra share links of a contract',
+      scope: 'client',
+      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField() }),
+      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
+      handle(input, ctx) {
+        return { status: 200, body: shareLinksOf(ctx, contractOf(ctx, input.contractKey)).map(linkView) };
+      },
+    }),
+    defineEndpoint({
+      method: 'POST',
+      summary: 'Make a new share link for a contract (view "4" unless given)',
+      scope: 'client',
+      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), view: viewField().optional() }),
+      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
+      handle(input, ctx) {
+        const link = createShareLink(ctx, contractOf(ctx, input.contractKey), input.view);
+        return reply(201, 'Share link created', { shareLink: linkView(link) });
+      },
+    }),
+    defineEndpoint({
+      method: 'PUT',
+      summary: 'Change what a share link lets its holder do (view: 1 sign, 2 approve, 3 lock, 4 view)',
+      scope: 'client',
+      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), id: idField(), shareLink: z.string().min(1).optional(), view: viewField() }),
+      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>', id: 1, shareLink: '<SHARE_LINK>', view: '1' },
+      handle(input, ctx) {
+        const link = findShareLink(ctx, contractOf(ctx, input.contractKey), input.id, input.shareLink);
+        return reply(201, 'Share link updated', { shareLink: linkView(changeShareLinkView(ctx, link, input.view)) });
+      },
+    }),
+    defineEndpoint({
+      method: 'DELETE',
+      summary: 'Delete a share link',
+      scope: 'client',
+      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), id: idField() }),
+      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>', id: 1 },
+      handle(input, ctx) {
+        const link = findShareLink(ctx, contractOf(ctx, input.contractKey), input.id);
+        deleteShareLink(ctx, link);
+        return reply(201, 'Share link deleted', { shareLink: { id: link.id, shareLink: link.shareLink } });
+      },
+    }),
+  ],
+};

@@ -1,0 +1,226 @@
+/**
+ * The success bodies of every /api operation, field by field (the OpenAPI document's response schemas). Objects are
+ * closed: a field the sandbox sends that is not described here fails the response validation test, so this table and
+ * the handlers cannot drift apart. Fields the handlers send only sometimes are optional.
+ */
+import { z } from 'zod';
+
+const iso = () => z.string().meta({ description: 'ISO 8601 time with milliseconds, UTC', examples: ['2026-03-01T09:00:00.000Z'] });
+const sql = () => z.string().meta({ description: '`YYYY-MM-DD HH:MM:SS`, UTC', examples: ['2026-03-01 09:00:00'] });
+const key = () => z.string().meta({ description: 'An opaque key of letters and digits' });
+
+/** `{...fields, code: "<status>", message}`; `numeric` where the real service sends the code as a number. */
+function ok(status: 200 | 201, fields: z.ZodRawShape = {}, numeric = false) {
+  return z.strictObject({ ...fields, code: numeric ? z.literal(status) : z.literal(String(status)), message: z.string() });
+}
+
+const token = () => z.strictObject({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() });
+
+const clientFields = () => ({
+  createTime: sql(),
+  changeTime: sql(),
+  clientKey: key(),
+  fullname: z.string(),
+  email: z.string(),
+  organization: z.string(),
+  customKey: z.string(),
+});
+
+const userFields = () => ({ userKey: key(), fullname: z.string(), email: z.string(), customKey: z.string() });
+
+const contractCreated = () => z.strictObject({ createTime: iso(), contractKey: key(), contractValue: z.string().optional() });
+
+const recipientItem = () => z.strictObject({
+  recipientKey: key(),
+  id: z.string(),
+  name: z.string(),
+  fullname: z.string(),
+  email: z.string(),
+  customMessage: z.string(),
+  position: z.string().optional(),
+  action: z.enum(['view', 'sign', 'approve', 'lock']),
+  clientKey: key(),
+  createTime: iso(),
+  changeTime: iso(),
+  shareLink: z.string().optional(),
+  isDone: z.boolean().optional(),
+  type: z.enum(['1', '2']).optional(),
+});
+
+const insertion = () => z.strictObject({
+  id: z.string(),
+  pageId: z.string().optional(),
+  width: z.string().optional(),
+  height: z.string().optional(),
+  positionX: z.string().optional(),
+  positionY: z.string().optional(),
+  action: z.string().optional(),
+  clientKey: z.string().optional(),
+});
+
+const placeholderBase = () => ({
+  id: z.string(),
+  createTime: iso(),
+  changeTime: iso(),
+  name: z.string(),
+  value: z.string(),
+  type: z.string(),
+  placeholderKey: key(),
+});
+
+const webhookItem = () => z.strictObject({
+  webhookKey: key(),
+  url: z.string(),
+  secret: z.string(),
+  created: z.boolean(),
+  seen: z.boolean(),
+  sent: z.boolean(),
+  approved: z.boolean(),
+  signed: z.boolean(),
+  fullySigned: z.boolean(),
+  createTime: iso(),
+  changeTime: iso(),
+});
+
+export const shareLinkItem = () => z.strictObject({
+  id: z.number().int(),
+  shareLink: key(),
+  controlLink: key(),
+  createTime: iso(),
+  changeTime: iso(),
+  view: z.enum(['1', '2', '3', '4']),
+});
+
+/** Success bodies by path and action name (the names of the ResourceSpec tables). */
+export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
+  '/api/token': {
+    createPlatformToken: token,
+    createClientToken: token,
+    revokeToken: () => ok(201, {}, true),
+  },
+  '/api/client': {
+    create: () => ok(201, {
+      client: z.strictObject({ createTime: sql(), clientKey: key(), users: z.array(z.strictObject({ createTime: sql(), default: z.boolean(), userKey: key() })) }),
+    }),
+    list: () => ok(200, { clients: z.array(z.strictObject({ ...clientFields(), createTime: iso(), changeTime: iso(), multiple: z.literal(true) })) }),
+    update: () => ok(201, { client: z.strictObject({ changeTime: sql(), clientKey: key() }) }),
+    read: () => ok(200, { client: z.strictObject(clientFields()) }),
+  },
+  '/api/user': {
+    list: () => ok(200, { users: z.array(z.strictObject({ createTime: iso(), changeTime: iso(), ...userFields() })) }),
+    create: () => ok(201, { user: z.strictObject({ createTime: sql(), userKey: key() }) }),
+    read: () => ok(200, { user: z.strictObject({ createTime: sql(), changeTime: sql(), ...userFields() }) }),
+    update: () => ok(201, { user: z.strictObject({ changeTime: sql(), userKey: key() }) }),
+  },
+  '/api/contract': {
+    list: () => ok(200, {
+      contracts: z.array(z.strictObject({ createTime: iso(), changeTime: iso(), contractKey: key(), name: z.string(), status: z.string() })),
+    }),
+    create: () => ok(201, { contract: contractCreated() }),
+    read: () => ok(200, {
+      contract: z.strictObject({
+        createTime: iso(),
+        changeTime: iso(),
+        contractKey: key(),
+        name: z.string(),
+        status: z.string().meta({ description: 'Created, Sent, Seen, Approved, Signed, Fully signed or Archived' }),
+        statusId: z.number().int().nullable(),
+        value: z.string(),
+        contractType: z.string().meta({ description: '`html` for HTML content, else the type given (`docx`, `empty`, `ai`)' }),
+        templateKey: z.string().nullable(),
+        userKey: key(),
+      }),
+    }),
+    update: () => ok(201, { contract: z.strictObject({ createTime: iso(), changeTime: iso(), contractKey: key(), contractValue: z.string().optional() }) }),
+    duplicate: () => ok(201, { contract: z.strictObject({ createTime: iso(), contractKey: key() }) }, true),
+    archive: () => ok(200, { contract: z.strictObject({ contractKey: key(), name: z.string() }) }),
+  },
+  '/api/recipient': {
+    list: () => ok(200, { recipients: z.array(recipientItem()) }),
+    create: () => ok(200, { result: z.literal(true) }),
+    send: () => ok(200, { result: z.literal(true) }),
+    update: () => ok(201, { recipient: z.strictObject({ changeTime: iso() }) }),
+    delete: () => ok(200, { result: z.literal(true) }),
+  },
+  '/api/template': {
+    list: () => ok(200, { templates: z.array(z.strictObject({ templateKey: key(), name: z.string(), createTime: iso(), changeTime: iso() })) }),
+    create: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
+    convert: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
+    read: () => ok(200, { template: z.strictObject({ createTime: sql(), changeTime: sql(), templateKey: key(), name: z.string(), value: z.string() }) }),
+    update: () => ok(201, { template: z.strictObject({ createTime: sql(), changeTime: sql(), templateKey: key() }) }),
+    delete: () => ok(201, { template: z.strictObject({ templateKey: key() }) }),
+    duplicate: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
+  },
+  '/api/placeholder': {
+    list: () => ok(200, {
+      placeholders: z.array(z.strictObject({
+        ...placeholderBase(),
+        position: z.number().int(),
+        fillingType: z.string(),
+        isTable: z.boolean(),
+        insertion: z.array(insertion()),
+        isSpecial: z.boolean().optional(),
+        specialType: z.number().int().nullable().optional(),
+        externalRecipientKey: z.string().nullable().optional(),
+      })),
+    }),
+    create: () => ok(201, { placeholder: z.strictObject({ ...placeholderBase(), position: z.string() }) }, true),
+    update: () => z.union([
+      ok(201, { placeholder: z.strictObject({ ...placeholderBase(), position: z.null() }) }),
+      ok(201, {
+        placeholder: z.strictObject({
+          ...placeholderBase(),
+          isTable: z.literal(true),
+          position: z.string(),
+          fillingType: z.string(),
+          externalRecipientKey: z.string().nullable(),
+        }),
+      }, true),
+      ok(201, { placeholder: z.strictObject({ createTime: iso(), changeTime: iso() }) }, true),
+    ]),
+    delete: () => ok(201, { placeholder: z.strictObject({ placeholderKey: key() }) }),
+  },
+  '/api/settings': {
+    email_notifications: () => ok(201),
+    brandings: () => ok(201),
+  },
+  '/api/webhook': {
+    create: () => ok(201, { webhooks: z.array(z.strictObject({ createTime: iso(), url: z.string(), secret: z.string(), webhookKey: key() })) }),
+    list: () => ok(201, { webhooks: z.array(webhookItem()) }),
+    read: () => ok(201, { webhooks: z.array(webhookItem()) }),
+    update: () => ok(201, { webhooks: z.array(z.strictObject({ webhookKey: key(), changeTime: iso() })) }),
+    delete: () => ok(201, { webhooks: z.array(z.strictObject({ webhookKey: key() })) }),
+  },
+};
+
+/** Success bodies of the plain endpoints, by path and method. */
+export const ENDPOINT_RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
+  '/api/contract_event': {
+    GET: () => z.array(z.strictObject({
+      id: z.number().int(),
+      createTime: iso(),
+      status: z.number().int().meta({ description: 'The step\'s id in GET /api/event_status (7 Archived)' }),
+      email: z.string(),
+      name: z.string(),
+      ipInfo: z.string(),
+      priority: z.number().int().nullable(),
+      shareLink: z.string().nullable(),
+      controlLink: z.string().nullable(),
+      userId: z.string().nullable(),
+    })),
+  },
+  '/api/event_status': {
+    GET: () => z.array(z.strictObject({ id: z.number().int(), name: z.string(), color: z.string() })),
+  },
+  '/api/contract_share_link': {
+    GET: () => z.array(shareLinkItem()),
+    POST: () => ok(201, { shareLink: shareLinkItem() }),
+    PUT: () => ok(201, { shareLink: shareLinkItem() }),
+    DELETE: () => ok(201, { shareLink: z.strictObject({ id: z.number().int(), shareLink: key() }) }),
+  },
+};
+
+/** The success body of an operation, or undefined when the table lacks it (a test keeps the table complete). */
+export function responseOf(path: string, name: string): z.ZodType | undefined {
+  return RESPONSES[path]?.[name]?.();
+}
