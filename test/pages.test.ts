@@ -10,6 +10,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the recipient page', () => {
+  it("opens a link made with contract_share_link as the contract's recipient in the link's role", async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }]);
+    const headers = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
+    const made = await t.request('/api/contract_share_link', { method: 'POST', headers, body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey }) });
+    expect(made.status).toBe(201);
+    const links = await t.request(`/api/contract_share_link?clientKey=demoClient&contractKey=${walk.contractKey}`, { headers });
+    const extra = (links.body as { shareLink: string; id: number }[]).find((l) => l.shareLink !== walk.keys.Ann)!;
+    // A new link's view is '4' (view): Ann signs, so no recipient of this contract views, and the link opens nothing.
+    expect((await t.request(`/sharing/${extra.shareLink}`)).status).toBe(404);
+    const changed = await t.request('/api/contract_share_link', { method: 'PUT', headers, body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey, shareLink: extra.shareLink, id: extra.id, view: '1' }) });
+    expect(changed.status).toBe(201);
+    const page = await t.request(`/sharing/${extra.shareLink}`);
+    expect(page.status).toBe(200);
+    expect(page.body as string).toContain('Ann');
+    expect(page.body as string).toMatch(/<button[^>]*>\s*Sign\s*<\/button>/);
+  });
+
   it('sends a CSP that allows no inline script and nothing from another origin', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const page = await t.request(`/sharing/${walk.keys.Ann}`);

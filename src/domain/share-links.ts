@@ -1,10 +1,16 @@
 /**
  * Share links: what `/sharing/<link>` opens. A recipient's own share link is its recipient key, as on the real
  * service ("Share/recipient link …/sharing/{recipientKey or shareLink}" [C:config.ts]); the holder acts as that
- * recipient, in its role.
+ * recipient, in its role. A link made with `contract_share_link` carries a `view` ('1' sign, '2' approve, '3' lock,
+ * '4' view; decisions §11) and no recipient: it opens as the contract's recipient in that role, the first (by id)
+ * that has not finished, else the first; a contract with no recipient in that role has nothing to open there.
  */
 import type { OpContext } from './context.js';
-import type { ContractRecord, RecipientRecord } from '../store/records.js';
+import { resolveExtraShareLink } from './contract-share-links.js';
+import { isDone } from './lifecycle-rules.js';
+import type { ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
+
+const ROLE_OF_VIEW: Readonly<Record<string, RecipientRole>> = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' };
 
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
@@ -15,5 +21,14 @@ export interface ResolvedShareLink {
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
-  return recipient && contract ? { recipient, contract } : undefined;
+  if (recipient && contract) return { recipient, contract };
+  const extra = resolveExtraShareLink(ctx, link);
+  if (!extra) return undefined;
+  const role = ROLE_OF_VIEW[extra.link.view];
+  const inRole = ctx.store.recipients
+    .where('contract', extra.contract.contractKey)
+    .filter((r) => r.action === role)
+    .sort((a, b) => a.id - b.id);
+  const holder = inRole.find((r) => !isDone(r)) ?? inRole[0];
+  return holder ? { recipient: holder, contract: extra.contract } : undefined;
 }
