@@ -17,6 +17,7 @@ import { type AuditTrail, type Stamp, appendAuditTrail, drawStamps, layoutBlocks
 import { renderDocx } from './render-docx.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
 import type { ClientRecord, ContractRecord, DocumentRef, HistoryEntry, PlaceholderRecord, TemplateRecord } from '../store/records.js';
+import { tagOf } from './placeholder-tags.js';
 
 export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
@@ -177,10 +178,9 @@ export function contractBlocks(ctx: OpContext, contract: ContractRecord, placeho
   const recipients = new Map<string, { fullname?: string | undefined; email?: string | undefined }>();
   for (const p of placeholders) {
     if (!p.isSpecial) {
-      byTag.set(`placeholder${p.id}`, p.value);
+      byTag.set(tagOf(p), p.value);
       continue;
     }
-    const tag = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' }[p.specialType ?? 1];
     let value = p.value;
     if (p.specialType === 1 && value) value = signedDate(value);
     if (p.specialType === 4 && value) {
@@ -189,7 +189,7 @@ export function contractBlocks(ctx: OpContext, contract: ContractRecord, placeho
       const r = recipients.get(p.recipientKey ?? '')!;
       value = value.startsWith('data:') ? `Signed: ${r.fullname || r.email || 'signature'}` : value;
     }
-    byTag.set(`${tag}${p.id}`, value);
+    byTag.set(tagOf(p), value);
   }
   const fill: Fill = (tag) => byTag.get(tag);
   return htmlToBlocks(contract.value, fill);

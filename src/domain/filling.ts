@@ -10,6 +10,7 @@ import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, PlaceholderRecord } from '../store/records.js';
 import { type Owner, addPlaceholder, placeholdersOf } from './placeholders.js';
+import { escapeHtml, tagOf } from './placeholder-tags.js';
 
 export interface TableValue {
   columns: string[];
@@ -62,14 +63,12 @@ export function fillPlaceholders(
   });
 }
 
-const SPECIAL_TAG = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' } as const;
-
 /** The HTML with every placeholder tag that has a value filled in (values escaped; signatures as images). */
 export function filledHtml(html: string, placeholders: readonly PlaceholderRecord[]): string {
   let out = html;
   for (const p of placeholders) {
     if (p.value === '') continue;
-    const tag = p.isSpecial && p.specialType ? `${SPECIAL_TAG[p.specialType]}${p.id}` : `placeholder${p.id}`;
+    const tag = tagOf(p);
     const content = p.specialType === 4 && p.value.startsWith('data:image/') ? `<img src="${escapeHtml(p.value)}" alt="signature">` : renderValue(p);
     const element = new RegExp(`<${tag}(\\s[^>]*)?>[\\s\\S]*?</${tag}>|<${tag}(\\s[^>]*)?/?>`, 'gi');
     out = out.replace(element, (_m, a1: string | undefined, a2: string | undefined) => `<${tag}${a1 ?? a2 ?? ''}>${content}</${tag}>`);
@@ -88,8 +87,4 @@ function renderValue(p: PlaceholderRecord): string {
   const head = table.columns.map((c) => `<th>${escapeHtml(String(c))}</th>`).join('');
   const rows = table.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(String(v ?? ''))}</td>`).join('')}</tr>`).join('');
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 }

@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { html, raw } from 'hono/html';
 import type { ControlService, SharePage } from '../../control/service.js';
 import { ApiError } from '../../core/errors.js';
-import { filledHtml } from '../../domain/contract-html.js';
+import { readableHtml } from '../../domain/contract-html.js';
 import { STATUS, blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell, when } from './layout.js';
@@ -110,7 +110,7 @@ async function render(page: SharePage, error?: string): Promise<Html> {
  * this recipient's fields marked (decisions §12), belong here once contracts can hold a PDF.
  */
 async function documentView(page: SharePage): Promise<Html> {
-  const content = await sanitiseContractHtml(filledHtml(page.contract.value, page.placeholders));
+  const content = await sanitiseContractHtml(readableHtml(page.contract.value, page.placeholders));
   return html`<article class="document" aria-label="Contract">${raw(content)}</article>`;
 }
 
