@@ -5,9 +5,31 @@
  * (docs/benchmarks.md). The library entry (dist/index.js) stays as tsc wrote it. faker stays outside: it is
  * imported only when fixtures generate data.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { parse } from 'yaml';
+
+// This build's id: a hash of the code tsc wrote (the .js files beside a .d.ts), so the same sources give the same
+// id. The bundle carries it (ESIGN_BUILD_ID) and so does the fixture cache below: the bundle trusts only the
+// validations of its own build (src/fixtures/build-cache.ts).
+const hash = createHash('sha1');
+const compiled = (f) => f.endsWith('.js') && existsSync(join('dist', f.replace(/\.js$/, '.d.ts')));
+for (const file of readdirSync('dist', { recursive: true }).filter(compiled).sort()) hash.update(file).update(readFileSync(join('dist', file)));
+const buildId = hash.digest('hex');
+
+// The bundled fixtures, parsed and validated here with the fixture schema of this very build, by the SHA-1 of
+// their text. A file that fails validation is left out, so the start reports its errors as for any other file.
+const { fixtureFileSchema } = await import(pathToFileURL(join(process.cwd(), 'dist/fixtures/schema.js')).href);
+const files = {};
+for (const name of readdirSync('fixtures').filter((f) => /\.ya?ml$/i.test(f))) {
+  const text = readFileSync(join('fixtures', name), 'utf8');
+  const result = fixtureFileSchema().safeParse(parse(text) ?? {});
+  if (result.success) files[createHash('sha1').update(text).digest('hex')] = result.data;
+}
+writeFileSync('dist/fixtures-checked.json', JSON.stringify({ build: buildId, files }));
 
 /**
  * zod re-exports every locale (`export * as locales`, in classic and in core), reachable from the `z` namespace object, so no bundler
@@ -73,4 +95,5 @@ await build({
   plugins: [englishOnlyZodLocales, noZodFromJsonSchema],
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
   banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
+  define: { ESIGN_BUILD_ID: JSON.stringify(buildId) },
 });
