@@ -1,7 +1,8 @@
 /**
  * A value built on first use and kept: `const schema = lazy(() => z.object(…))`, read as `schema()`. The zod
- * schemas are built this way so that a start builds none of them (about 400 zod calls, a tenth of the start
- * time with the garbage they leave); each is built by the first request, fixture or scenario that needs it.
+ * schemas are built this way so that a start builds none of them; each is built by the first request, fixture or
+ * scenario that needs it. A performance device that earns its place: with every schema built at import, the CLI
+ * started at 1.42× bare Hono; built on first use, 1.10× (target ≤ 1.3×; docs/benchmarks.md, "Simplification").
  * What it holds is a constant of the code (the same for every sandbox), not sandbox state.
  */
 export function lazy<T>(build: () => T): () => T {
