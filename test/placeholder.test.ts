@@ -281,3 +281,30 @@ describe('placeholder operations across tenants', () => {
     }
   });
 });
+
+describe('basic placement (pdfbasic): an ordinary placeholder placed with insertion items', () => {
+  it.each([
+    ['without isSpecial', {}],
+    ['with isSpecial: false', { isSpecial: false }],
+  ])('places it %s, answers numeric 201, and updates a placement by its id', async (_how, flag) => {
+    const p = await createPlaceholder();
+    const first = await update([{ placeholderKey: p.placeholderKey, ...flag, insertion: [{ id: '1', pageId: '0', width: '200', height: '30', positionX: '100', positionY: '300', action: 'update', clientKey: 'demoClient' }] }]);
+    expect(first.status).toBe(201);
+    expect(first.body.code).toBe(201);
+    await update([{ placeholderKey: p.placeholderKey, ...flag, insertion: [{ id: '1', positionY: '350', action: 'update', clientKey: 'demoClient' }] }]);
+    const state = await t.control(`/contracts/${contractKey}`);
+    const placed = state.body.placeholders.find((x: { placeholderKey: string }) => x.placeholderKey === p.placeholderKey);
+    expect(placed.insertion).toEqual([{ id: '1', pageId: '0', width: '200', height: '30', positionX: '100', positionY: '350', action: 'update', clientKey: 'demoClient' }]);
+  });
+
+  it.each([
+    ['a special placeholder placed as a basic one', () => ({ placeholderKey: `${recipientKey}_4` }), 404, /not found among this contract's ordinary placeholders/],
+    ['an ordinary placeholder placed as a special one', async () => ({ placeholderKey: (await createPlaceholder()).placeholderKey, isSpecial: true, specialType: 4 }), 404, /special placeholders are <recipientKey>_<1..4>/],
+    ['a special placement without its specialType', () => ({ placeholderKey: `${recipientKey}_4`, isSpecial: true }), 400, /specialType: Required for a special placeholder/],
+    ['a specialType on a basic placement', async () => ({ placeholderKey: (await createPlaceholder()).placeholderKey, specialType: 2 }), 400, /Only a special placeholder/],
+  ])('refuses %s', async (_what, item, status, message) => {
+    const res = await update([{ ...(await item()), insertion: [{ id: '1', pageId: '0', width: '10', height: '10', positionX: '1', positionY: '1' }] }]);
+    expect(res.status).toBe(status);
+    expect(res.body.message).toMatch(message);
+  });
+});

@@ -146,7 +146,7 @@ export interface PlaceholderChange {
 
 /**
  * Ordinary and table `update` [D:placeholder/update], [D:placeholder/update-table]. Special placeholders get their
- * values from signing, so only their placements change (placeSpecialPlaceholders). A table value is kept as its JSON.
+ * values from signing, so only their placements change (placePlaceholders). A table value is kept as its JSON.
  */
 export function updatePlaceholder(ctx: OpContext, p: PlaceholderRecord, change: PlaceholderChange): PlaceholderRecord {
   if (p.isSpecial) {
@@ -179,24 +179,32 @@ export function deletePlaceholder(ctx: OpContext, p: PlaceholderRecord): void {
   ctx.store.placeholders.delete(p.placeholderKey);
 }
 
-/** Where one special placeholder goes: insertion items added, or updated when their `id` exists. */
+/** Where one placeholder goes: insertion items added, or updated when their `id` exists. */
 export interface Placement {
   placeholderKey: string;
-  specialType: number;
+  /** A recipient's special placeholder (its `specialType` must match), or else an ordinary one. */
+  isSpecial?: boolean | undefined;
+  specialType?: number | undefined;
   insertion?: Partial<InsertionRecord>[] | undefined;
 }
 
 /**
- * Places special placeholders (insertions in a PDF contract). Every item is checked before any is written, so a bad
- * item leaves the contract unchanged. `path` names the list in error messages. Returns the last one placed.
+ * Places placeholders (insertions in a PDF contract): special ones (`isSpecial: true`, with their `specialType`) or
+ * ordinary ones (the pdfbasic placement). Every item is checked before any is written, so a bad item leaves the
+ * contract unchanged. `path` names the list in error messages. Returns the last one placed.
  */
-export function placeSpecialPlaceholders(ctx: OpContext, contract: ContractRecord, items: Placement[], path: string): PlaceholderRecord {
+export function placePlaceholders(ctx: OpContext, contract: ContractRecord, items: Placement[], path: string): PlaceholderRecord {
   const targets = items.map((item, i) => {
     const p = ctx.store.placeholders.get(item.placeholderKey);
-    if (!p || p.contractKey !== contract.contractKey || !p.isSpecial) {
-      throw ApiError.notFound(`Placeholder ${quote(item.placeholderKey)} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`);
+    const special = item.isSpecial === true;
+    if (!p || p.contractKey !== contract.contractKey || p.isSpecial !== special) {
+      throw ApiError.notFound(
+        special
+          ? `Placeholder ${quote(item.placeholderKey)} not found; special placeholders are <recipientKey>_<1..4> of a recipient of this contract`
+          : `Placeholder ${quote(item.placeholderKey)} not found among this contract's ordinary placeholders (special ones need isSpecial: true and their specialType)`,
+      );
     }
-    if (p.specialType !== item.specialType) {
+    if (special && p.specialType !== item.specialType) {
       throw ApiError.badRequest(`specialType ${item.specialType} does not match placeholder ${p.placeholderKey} (type ${p.specialType})`, [
         { path: `${path}.${i}.specialType`, message: `Must be ${p.specialType}` },
       ]);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type OpContext, requireClient } from '../domain/context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { ApiError } from '../core/errors.js';
-import { addPlaceholder, checkFiller, deletePlaceholder, findPlaceholder, placeSpecialPlaceholders, placeholdersOf, updatePlaceholder } from '../domain/placeholders.js';
+import { addPlaceholder, checkFiller, deletePlaceholder, findPlaceholder, placePlaceholders, placeholdersOf, updatePlaceholder } from '../domain/placeholders.js';
 import { findTemplate } from '../domain/templates.js';
 import { type ResourceSpec, clientKeyField, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import type { InsertionRecord, PlaceholderRecord } from '../store/records.js';
@@ -131,15 +131,21 @@ const placeholderChange = lazy(() => z
   })
   .refine((p) => p.value === undefined || p.table === undefined, { message: 'Give value or table, not both', path: ['table'] }));
 
-/** `data.placeholders[]` of a placement update [D:placeholder/pdfspecial]. */
+/**
+ * `data.placeholders[]` of a placement update: a recipient's special placeholder with `isSpecial: true` and its
+ * `specialType` [D:placeholder/pdfspecial], or an ordinary placeholder without them [D:placeholder/pdfbasic].
+ */
 const placements = lazy(() => z
   .array(
-    z.object({
-      placeholderKey: keyField(),
-      isSpecial: z.literal(true, 'Must be true: only special placeholders are placed here'),
-      specialType: specialTypeField(),
-      insertion: z.array(insertion()).max(1000).optional(),
-    }),
+    z
+      .object({
+        placeholderKey: keyField(),
+        isSpecial: z.boolean().optional(),
+        specialType: specialTypeField().optional(),
+        insertion: z.array(insertion()).max(1000).optional(),
+      })
+      .refine((p) => p.isSpecial !== true || p.specialType !== undefined, { message: 'Required for a special placeholder (1, 2, 3 or 4)', path: ['specialType'] })
+      .refine((p) => p.isSpecial === true || p.specialType === undefined, { message: 'Only a special placeholder (isSpecial: true) takes a specialType', path: ['specialType'] }),
   )
   .min(1, 'Give at least one placeholder')
   .max(1000));
@@ -255,14 +261,14 @@ export const placeholderResource: ResourceSpec = {
             : reply(201, 'Placeholder updated', { placeholder: updatedView(p) });
         }
         if (owner.contractKey === undefined) {
-          throw ApiError.badRequest('Special placeholders belong to the recipients of a contract; give data.contractKey', [
+          throw ApiError.badRequest('Placements belong to a contract; give data.contractKey', [
             { path: 'data.templateKey', message: 'Placements need a contract' },
           ]);
         }
         const items = input.data.placeholders!;
         const warnings = [...new Set(items.flatMap((item) => (item.insertion ?? []).flatMap((x) => x.warnings)))];
         const contract = ctx.store.contracts.get(owner.contractKey)!;
-        const last = placeSpecialPlaceholders(
+        const last = placePlaceholders(
           ctx,
           contract,
           items.map((item) => ({ ...item, insertion: item.insertion?.map((x) => x.fields) })),
