@@ -321,6 +321,19 @@ describe('templates and copies keep the PDF', () => {
     expect((await t.control(`/contracts/${contractKey}`)).body.value).toBe(`/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`);
   });
 
+  it('duplicating a PDF contract keeps its file: the copy reads as a PDF contract and serves the same bytes', async () => {
+    const key = await pdfContract('Original');
+    const bytes = await makePdf(2);
+    await upload(t, `contractKey=${key}&${Q}`, bytes, API);
+    const dup = await t.post('/api/contract', { data: { action: 'duplicate', clientKey: DEMO.clientKey, contract: { contractKey: key } } }, API);
+    expect(dup.status).toBe(201);
+    const copyKey = dup.body.contract.contractKey as string;
+    const read = await t.post('/api/contract', { data: { action: 'read', clientKey: DEMO.clientKey, contract: { contractKey: copyKey } } }, API);
+    expect(read.body.contract).toMatchObject({ contractType: 'pdf', value: `/api/contract_pdf/${copyKey}?clientKey=${DEMO.clientKey}` });
+    const file = await download(t, read.body.contract.value, API);
+    expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
+
   it('uploads to a template created with an empty value (templateKey=)', async () => {
     const made = await t.post('/api/template', { data: { action: 'create', clientKey: DEMO.clientKey, template: { name: 'PDF template', value: '' } } }, API);
     const templateKey = made.body.template.templateKey;

@@ -139,6 +139,9 @@ export function duplicateContract(ctx: OpContext, client: ClientRecord, source: 
     userKey,
   });
   if (source.templateKey !== undefined) ctx.store.contracts.update(copy.contractKey, { templateKey: source.templateKey });
+  // A PDF contract's copy shares its uploaded file (files are kept by their hash) under a path of its own.
+  const pdf = documentFields(source, { contractKey: copy.contractKey }, client.clientKey);
+  if (pdf.document) ctx.store.contracts.update(copy.contractKey, pdf);
   copyPlaceholders(ctx, { contractKey: source.contractKey }, { contractKey: copy.contractKey }, client, { keepValues: true });
   return ctx.store.contracts.get(copy.contractKey)!;
 }
