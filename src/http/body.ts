@@ -76,7 +76,15 @@ function cutOff(): ApiError {
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
+  return (await readBytes(request, maxBytes, () => tooLarge(maxBytes))).toString('utf8');
+}
+
+/**
+ * The body's bytes as they stream in, refused with `tooBig()` once past `maxBytes` and with 400 when the client cuts
+ * the upload off (the JSON bodies above, and the PDF uploads of http/documents.ts).
+ */
+export async function readBytes(request: Request, maxBytes: number, tooBig: () => ApiError): Promise<Buffer> {
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -92,9 +100,9 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+      throw tooBig();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -11,6 +11,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { apiKeyOf, authenticate } from './auth.js';
+import { readBytes } from './body.js';
 import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
@@ -153,26 +154,7 @@ async function readLimited(request: Request, maxBody: number, maxFile: number): 
   if (request.bodyUsed) throw ApiError.badRequest('The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf');
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(maxFile);
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw ApiError.badRequest('Request body was cut off before its end');
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > maxBody) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxFile);
-    }
-    chunks.push(chunk.value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+  return new Uint8Array(await readBytes(request, maxBody, () => tooLarge(maxFile)));
 }
 
 function tooLarge(maxFile: number, size?: number): ApiError {
