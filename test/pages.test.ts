@@ -109,3 +109,20 @@ describe('the dashboard', () => {
     expect(res.headers.get('location')).toMatch(/^\/__sandbox\/ui\?tab=emails&error=Cannot\+read\+time/);
   });
 });
+
+describe('the signed PDF on the recipient page', () => {
+  it('is offered once the contract is fully signed, keyed by the share link, and is a real PDF', async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }]);
+    const before = (await t.request(`/sharing/${walk.keys.Ann}`)).body as string;
+    expect(before).not.toContain('Download the signed PDF');
+    await walk.act('Ann', 'sign');
+    const after = (await t.request(`/sharing/${walk.keys.Ann}`)).body as string;
+    const href = /href="([^"]*recipient_download_pdf[^"]*)"[^>]*>Download the signed PDF/.exec(after)?.[1];
+    expect(href).toBe(`/api/recipient_download_pdf?shareLink=${walk.keys.Ann}`);
+    const pdf = await t.sandbox.app.request(href!);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await t.request('/api/recipient_download_pdf?shareLink=nobody')).status).toBe(404);
+  });
+});

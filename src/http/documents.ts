@@ -15,6 +15,7 @@ import { readBytes } from './body.js';
 import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
+import { resolveShareLink } from '../domain/share-links.js';
 import type { DocumentOwner } from '../domain/documents.js';
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
@@ -30,7 +31,7 @@ export interface DocumentRouteOptions {
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
 const MULTIPART_SLACK = 64 * 1024;
 
-export const DOCUMENT_PATHS = ['/api/upload_pdf', '/api/download_pdf', '/api/download_docx', '/api/contract_pdf/{contractKey}', '/api/template_pdf/{templateKey}'];
+export const DOCUMENT_PATHS = ['/api/upload_pdf', '/api/download_pdf', '/api/download_docx', '/api/recipient_download_pdf', '/api/contract_pdf/{contractKey}', '/api/template_pdf/{templateKey}'];
 
 export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
   const { documents } = options;
@@ -46,6 +47,19 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
       return handle(c, authorised(c, services, options.apiKeyHeader));
     });
   };
+
+  // The recipient side, keyed by the share link instead of credentials [real-service.md §5 "recipient_download_pdf"]:
+  // what the recipient page offers once the contract is fully signed.
+  app.all('/api/recipient_download_pdf', async (c) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET`, undefined, { Allow: 'GET, HEAD' });
+    }
+    const ctx: OpContext = { ...services, cause: 'api' };
+    const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
+    if (!resolved) throw ApiError.notFound('Share link not found');
+    const contract = resolved.contract;
+    return file(c, await (await load()).contractPdf({ ...ctx, client: ctx.store.clients.get(contract.clientKey)! }, documents, contract), 'application/pdf', `${contract.name}.pdf`);
+  });
 
   route('/api/upload_pdf', 'POST', async (c, ctx) => {
     const owner = ownerFromQuery(c);

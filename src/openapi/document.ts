@@ -288,6 +288,16 @@ function documentOperations(): Record<string, Json> {
       },
     },
     '/api/download_pdf': get('download_pdf', 'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed', [query('contractKey', 'The contract'), clientKey], pdf, 'The PDF'),
+    '/api/recipient_download_pdf': {
+      get: {
+        operationId: 'recipient_download_pdf',
+        tags: ['API'],
+        summary: 'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
+        security: [],
+        parameters: [query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link")],
+        responses: file(pdf, 'The PDF'),
+      },
+    },
     '/api/download_docx': get('download_docx', 'An HTML contract as a DOCX (PDF contracts: 400)', [query('contractKey', 'The contract'), clientKey], docx, 'The DOCX'),
     '/api/contract_pdf/{contractKey}': get('contract_pdf', 'The uploaded PDF of a PDF contract, as uploaded (its `value`)', [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey], pdf, 'The uploaded PDF'),
     '/api/template_pdf/{templateKey}': get('template_pdf', 'The uploaded PDF of a PDF template, as uploaded (its `value`)', [{ name: 'templateKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey], pdf, 'The uploaded PDF'),

@@ -133,7 +133,9 @@ function statusNotices(page: SharePage): Html[] {
   if (r.state === 'approved') out.push(html`<p class="notice ok">You approved this contract on ${when(r.actedAt)}.</p>`);
   if (r.state === 'locked') out.push(html`<p class="notice ok">You locked this contract on ${when(r.actedAt)}.</p>`);
   if (r.state === 'viewed') out.push(html`<p class="notice ok">You were sent this contract to read; you viewed it on ${when(r.seenAt)}. There is nothing for you to sign.</p>`);
-  if (contract.status === STATUS.fullySigned) out.push(html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed.</p>`);
+  if (contract.status === STATUS.fullySigned) {
+    out.push(html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed. <a href="/api/recipient_download_pdf?shareLink=${r.recipientKey}" download>Download the signed PDF</a></p>`);
+  }
   return out;
 }
 
