@@ -1,6 +1,7 @@
 /** The recipient page and the dashboard in process (app.request()): headers, sanitising, paging, the ip of an act. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAndSend } from './contract-walk.js';
+import { makePdf, readPdf } from './documents-kit.js';
 import { type TestSandbox, testSandbox } from './helpers.js';
 
 let t: TestSandbox;
@@ -124,5 +125,38 @@ describe('the signed PDF on the recipient page', () => {
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await t.request('/api/recipient_download_pdf?shareLink=nobody')).status).toBe(404);
+  });
+});
+
+describe('a PDF contract on the recipient page', () => {
+  it("shows the sandbox's PDF of it inline, lists the recipient's fields by page, and signs like any other", async () => {
+    const auth = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
+    const created = await t.request('/api/contract', { method: 'POST', headers: auth, body: JSON.stringify({ data: { action: 'create', clientKey: 'demoClient', contract: { name: 'Lease PDF', contractType: 'pdf' } } }) });
+    const contractKey = (created.body as any).contract.contractKey as string;
+    const form = new FormData();
+    form.append('pdf', new Blob([await makePdf(2)], { type: 'application/pdf' }), 'lease.pdf');
+    const uploaded = await t.sandbox.app.request(`/api/upload_pdf?contractKey=${contractKey}&clientKey=demoClient`, { method: 'POST', headers: { 'x-service-key': 'sandboxApiKey' }, body: form });
+    expect(uploaded.status).toBe(201);
+    await t.request('/api/recipient', { method: 'POST', headers: auth, body: JSON.stringify({ data: { action: 'create', clientKey: 'demoClient', contractKey, recipients: [{ fullname: 'Pia', email: 'pia@example.com', action: 'sign' }] } }) });
+    const key = (await t.control(`/contracts/${contractKey}`)).body.recipients[0].recipientKey as string;
+    const placed = await t.request('/api/placeholder', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ data: { action: 'update', clientKey: 'demoClient', contractKey, placeholders: [{ placeholderKey: `${key}_4`, isSpecial: true, specialType: 4, insertion: [{ id: '1', pageId: '1', width: '300', height: '60', positionX: '100', positionY: '500' }] }] } }),
+    });
+    expect(placed.status).toBe(201);
+    await t.request('/api/recipient', { method: 'POST', headers: auth, body: JSON.stringify({ data: { action: 'send', clientKey: 'demoClient', contractKey } }) });
+    const page = (await t.request(`/sharing/${key}`)).body as string;
+    const src = `/api/recipient_download_pdf?shareLink=${key}&amp;inline=1`;
+    expect(page).toContain(`<object data="${src}" type="application/pdf"`);
+    expect(page).toMatch(/<li>Signature on page 2<\/li>/);
+    const shown = await t.sandbox.app.request(src.replace('&amp;', '&'));
+    expect(shown.headers.get('content-disposition')).toMatch(/^inline;/);
+    const pages = await readPdf(new Uint8Array(await shown.arrayBuffer()));
+    expect(pages).toHaveLength(2);
+    expect(pages[1]!.text).toContain('Signature');
+    const signed = await t.request(`/sharing/${key}`, { method: 'POST', body: new URLSearchParams({ verb: 'sign', signature: 'Pia P.' }) });
+    expect(signed.status).toBe(303);
+    expect((await t.control(`/contracts/${contractKey}`)).body.status).toBe('Fully signed');
   });
 });

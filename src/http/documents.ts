@@ -58,7 +58,9 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
     const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
     if (!resolved) throw ApiError.notFound('Share link not found');
     const contract = resolved.contract;
-    return file(c, await (await load()).contractPdf({ ...ctx, client: ctx.store.clients.get(contract.clientKey)! }, documents, contract), 'application/pdf', `${contract.name}.pdf`);
+    const bytes = await (await load()).contractPdf({ ...ctx, client: ctx.store.clients.get(contract.clientKey)! }, documents, contract);
+    // `inline=1`: shown in the recipient page rather than saved.
+    return file(c, bytes, 'application/pdf', `${contract.name}.pdf`, c.req.query('inline') === '1' ? 'inline' : 'attachment');
   });
 
   route('/api/upload_pdf', 'POST', async (c, ctx) => {
@@ -176,12 +178,12 @@ function tooLarge(maxFile: number, size?: number): ApiError {
   return new ApiError(413, `The file is larger than the upload limit of ${maxFile} bytes (${mb(maxFile)})${size ? `: it is ${size} bytes` : ''}; start the sandbox with --max-upload to change it`);
 }
 
-function file(c: Context, bytes: Uint8Array, type: string, name: string): Response {
+function file(c: Context, bytes: Uint8Array, type: string, name: string, disposition: 'attachment' | 'inline' = 'attachment'): Response {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
     'content-type': type,
     'content-length': String(bytes.byteLength),
-    'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    'content-disposition': `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'cache-control': 'no-store',
   });
 }

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makePdf } from '../documents-kit.js';
 import { type RunningSandbox, type WebhookReceiver, createWebhookReceiver, startSandbox } from '../../src/index.js';
 import { type PageRecord, recordPage, useBrowser } from './browser.js';
 
@@ -225,6 +226,32 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await expect(page.getByRole('status').innerText()).resolves.toContain('This contract is archived');
     expect(await page.getByRole('button', { name: 'Sign' }).count()).toBe(0);
     expect((inspect(contractKey)).recipients[0]!.state).toBe('notified');
+  });
+
+  it("a PDF contract's page shows its pages in the browser's viewer with the recipient's field listed, and signs", async () => {
+    const { contract } = await api('contract', { action: 'create', contract: { name: 'PDF lease', contractType: 'pdf' } });
+    const form = new FormData();
+    form.append('pdf', new Blob([await makePdf(2)], { type: 'application/pdf' }), 'lease.pdf');
+    const uploaded = await fetch(`${sandbox.url}/api/upload_pdf?contractKey=${contract.contractKey}&clientKey=${sandbox.clientKey}`, { method: 'POST', headers: { 'x-service-key': sandbox.apiKey! }, body: form });
+    expect(uploaded.status).toBe(201);
+    await api('recipient', { action: 'create', contractKey: contract.contractKey, recipients: [{ fullname: 'Pia Pdf', email: 'pia@example.com', action: 'sign' }] });
+    const key = (await api('recipient', { action: 'list', contractKey: contract.contractKey })).recipients[0].recipientKey as string;
+    await api('placeholder', { action: 'update', contractKey: contract.contractKey, placeholders: [{ placeholderKey: `${key}_4`, isSpecial: true, specialType: 4, insertion: [{ id: '1', pageId: '1', width: '300', height: '60', positionX: '100', positionY: '500' }] }] });
+    await api('recipient', { action: 'send', contractKey: contract.contractKey });
+    const page = await open(await emailLink('pia@example.com'));
+    const viewer = page.getByLabel("The contract's pages");
+    await expect(viewer.getAttribute('type')).resolves.toBe('application/pdf');
+    const src = (await viewer.getAttribute('data'))!;
+    const pdf = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return { status: res.status, type: res.headers.get('content-type'), head: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)) };
+    }, src);
+    expect(pdf).toEqual({ status: 200, type: 'application/pdf', head: '%PDF-' });
+    await expect(page.getByRole('list', { name: 'Your fields' }).innerText()).resolves.toBe('Signature on page 2');
+    await page.getByLabel('Type your full name as your signature').fill('Pia Pdf');
+    await page.getByRole('button', { name: 'Sign' }).click();
+    await expect(page.getByRole('status').innerText()).resolves.toContain('You signed this contract');
+    await expect(page.getByRole('link', { name: 'Download the signed PDF' }).getAttribute('href')).resolves.toBe(`/api/recipient_download_pdf?shareLink=${key}`);
   });
 
   it('an unknown link is a 404 page', async () => {

@@ -38,6 +38,8 @@ label { font-weight: 600; }
 .recipient h1 { margin: 0 0 4px; font-size: 26px; }
 .document { background: #fff; border: 1px solid var(--line); border-radius: 4px; padding: 40px 48px; margin: 16px 0; box-shadow: 0 1px 3px rgba(20, 26, 42, .08); min-height: 200px; overflow-wrap: anywhere; }
 .document img { max-width: 100%; }
+.document.pdf { padding: 12px; }
+.pdf-pages { display: block; width: 100%; height: 80vh; min-height: 480px; border: 0; }
 .placeholder { background: #eef3ff; border-bottom: 1px solid #9fb4ea; padding: 0 3px; }
 .placeholder.empty { color: var(--muted); font-style: italic; }
 .placeholder.signature { font-family: "Brush Script MT", "Segoe Script", cursive; font-size: 1.3em; }

@@ -21,6 +21,9 @@ export const CSP = [
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // A PDF contract's pages are the sandbox's own PDF, shown by the browser's viewer (the recipient page).
+  "object-src 'self'",
+  "frame-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -10,6 +10,7 @@ import { html, raw } from 'hono/html';
 import type { ControlService, SharePage } from '../../control/service.js';
 import { ApiError } from '../../core/errors.js';
 import { readableHtml } from '../../domain/contract-html.js';
+import { SPECIAL_TYPES } from '../../domain/placeholders.js';
 import { STATUS, blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell, when } from './layout.js';
@@ -106,11 +107,25 @@ async function render(page: SharePage, error?: string): Promise<Html> {
 }
 
 /**
- * The document: an HTML contract's content with its placeholders filled, sanitised. A PDF contract's pages, with
- * this recipient's fields marked (decisions §12), belong here once contracts can hold a PDF.
+ * The document: an HTML contract's content with its placeholders filled, sanitised. A PDF contract's pages come as
+ * the sandbox's own PDF of it (the download, fields drawn: unfilled ones as dashed, labelled boxes), shown by the
+ * browser's PDF viewer, with this recipient's fields listed by page (decisions §12).
  */
 async function documentView(page: SharePage): Promise<Html> {
-  const content = await sanitiseContractHtml(readableHtml(page.contract.value, page.placeholders));
+  const { contract, recipient } = page;
+  if (contract.contractType === 'pdf') {
+    if (!contract.document) return html`<article class="document" aria-label="Contract"><p class="notice warn">The PDF of this contract has not been uploaded yet.</p></article>`;
+    const src = `/api/recipient_download_pdf?shareLink=${encodeURIComponent(recipient.recipientKey)}&inline=1`;
+    const mine = page.placeholders.filter((p) => p.recipientKey === recipient.recipientKey && p.insertion.length > 0);
+    const fields = mine.flatMap((p) => p.insertion.map((x) => html`<li>${SPECIAL_TYPES[p.specialType ?? 4]} on page ${Number(x.pageId ?? 0) + 1}</li>`));
+    return html`<article class="document pdf" aria-label="Contract">
+  <object data="${src}" type="application/pdf" class="pdf-pages" aria-label="The contract's pages">
+    <p>This browser cannot show the PDF here: <a href="${src}">open the contract's PDF</a>.</p>
+  </object>
+  ${fields.length ? html`<p>Your fields, marked in the PDF:</p><ul class="fields" aria-label="Your fields">${fields}</ul>` : ''}
+</article>`;
+  }
+  const content = await sanitiseContractHtml(readableHtml(contract.value, page.placeholders));
   return html`<article class="document" aria-label="Contract">${raw(content)}</article>`;
 }
 
