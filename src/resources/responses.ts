@@ -4,6 +4,7 @@
  * the handlers cannot drift apart. Fields the handlers send only sometimes are optional.
  */
 import { z } from 'zod';
+import { insertionRecord } from '../store/snapshot.js';
 
 const iso = () => z.string().meta({ description: 'ISO 8601 time with milliseconds, UTC', examples: ['2026-03-01T09:00:00.000Z'] });
 const sql = () => z.string().meta({ description: '`YYYY-MM-DD HH:MM:SS`, UTC', examples: ['2026-03-01 09:00:00'] });
@@ -47,16 +48,7 @@ const recipientItem = () => z.strictObject({
   type: z.enum(['1', '2']).optional(),
 });
 
-const insertion = () => z.strictObject({
-  id: z.string(),
-  pageId: z.string().optional(),
-  width: z.string().optional(),
-  height: z.string().optional(),
-  positionX: z.string().optional(),
-  positionY: z.string().optional(),
-  action: z.string().optional(),
-  clientKey: z.string().optional(),
-});
+const insertion = () => z.strictObject(insertionRecord().shape);
 
 const placeholderBase = () => ({
   id: z.string(),

@@ -85,7 +85,8 @@ const recipient = lazy(() => z.object({
   actedAt: time().optional(),
   signature: z.string().optional(),
 }));
-const insertion = lazy(() => z.object({
+/** A placement of a placeholder as the store keeps it (the API answers it in the same shape, closed). */
+export const insertionRecord = lazy(() => z.object({
   id: z.string(),
   pageId: z.string().optional(),
   width: z.string().optional(),
@@ -112,7 +113,7 @@ const placeholder = lazy(() => z.object({
   isTable: z.boolean().optional(),
   fillingType: z.string().optional(),
   externalRecipientKey: z.string().optional(),
-  insertion: z.array(insertion()),
+  insertion: z.array(insertionRecord()),
 }));
 const template = lazy(() => z.object({
   templateKey: key(),
