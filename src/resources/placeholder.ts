@@ -94,8 +94,8 @@ function placeholderView(p: PlaceholderRecord, component: boolean) {
   };
 }
 
-/** The ordinary `update` answer [D:placeholder/update]: position null, as the docs show. */
-function updatedView(p: PlaceholderRecord) {
+/** A placeholder as create and the ordinary update answer it; only `position` differs between the two. */
+function writtenView(p: PlaceholderRecord, position: string | null) {
   return {
     id: p.id,
     createTime: isoTime(p.createTime),
@@ -104,8 +104,13 @@ function updatedView(p: PlaceholderRecord) {
     value: p.value,
     type: p.type,
     placeholderKey: p.placeholderKey,
-    position: null,
+    position,
   };
+}
+
+/** The ordinary `update` answer [D:placeholder/update]: position null, as the docs show. */
+function updatedView(p: PlaceholderRecord) {
+  return writtenView(p, null);
 }
 
 /** The table `update` answer [D:placeholder/update-table]. */
@@ -201,18 +206,7 @@ export const placeholderResource: ResourceSpec = {
         return reply(
           201,
           'Placeholder created',
-          {
-            placeholder: {
-              id: p.id,
-              createTime: isoTime(p.createTime),
-              changeTime: isoTime(p.changeTime),
-              name: p.name,
-              value: p.value,
-              type: p.type,
-              placeholderKey: p.placeholderKey,
-              position: String(p.position),
-            },
-          },
+          { placeholder: writtenView(p, String(p.position)) },
           { numericCode: true },
         );
       },
