@@ -15,15 +15,25 @@ app.get('/__sandbox/health', (c) => c.json({ status: 'ok', counts: { contracts: 
 function store(name, value) {
   const now = Date.now();
   const contractKey = `k${(++seq).toString(36).padStart(19, '0')}`;
-  const record = { contractKey, name, value, status: 'Created', createTime: now, changeTime: now, history: [{ at: now, event: 'created', status: 'Created' }] };
+  const record = {
+    contractKey,
+    name,
+    value,
+    status: 'Created',
+    createTime: now,
+    changeTime: now,
+    history: [{ at: now, event: 'created', status: 'Created' }],
+  };
   contracts.set(contractKey, record);
   return record;
 }
 
 app.post('/api/contract', async (c) => {
   // The HTTP work any server does for this request: check the content type and that credentials came along.
-  if (!(c.req.header('content-type') ?? '').startsWith('application/json')) return c.json({ code: 415, message: 'JSON only' }, 415);
-  if (!c.req.header('authorization')?.startsWith('Bearer ')) return c.json({ code: 401, message: 'Missing credentials' }, 401);
+  if (!(c.req.header('content-type') ?? '').startsWith('application/json'))
+    return c.json({ code: 415, message: 'JSON only' }, 415);
+  if (!c.req.header('authorization')?.startsWith('Bearer '))
+    return c.json({ code: 401, message: 'Missing credentials' }, 401);
   let body;
   try {
     body = await c.req.json();
@@ -35,16 +45,36 @@ app.post('/api/contract', async (c) => {
   if (data.action === 'list') {
     const list = [];
     for (const r of contracts.values()) {
-      list.push({ createTime: new Date(r.createTime).toISOString(), changeTime: new Date(r.changeTime).toISOString(), contractKey: r.contractKey, name: r.name, status: r.status });
+      list.push({
+        createTime: new Date(r.createTime).toISOString(),
+        changeTime: new Date(r.changeTime).toISOString(),
+        contractKey: r.contractKey,
+        name: r.name,
+        status: r.status,
+      });
     }
     return c.json({ code: 200, message: 'Contracts found', contracts: list });
   }
   const contract = data.contract;
-  if (data.action !== 'create' || !contract || typeof contract !== 'object' || typeof contract.name !== 'string' || contract.name === '' || typeof contract.value !== 'string') {
+  if (
+    data.action !== 'create' ||
+    !contract ||
+    typeof contract !== 'object' ||
+    typeof contract.name !== 'string' ||
+    contract.name === '' ||
+    typeof contract.value !== 'string'
+  ) {
     return c.json({ code: 400, message: 'Invalid contract' }, 400);
   }
   const record = store(contract.name, contract.value);
-  return c.json({ code: 201, message: 'Contract created', contract: { createTime: new Date(record.createTime).toISOString(), contractKey: record.contractKey } }, 201);
+  return c.json(
+    {
+      code: 201,
+      message: 'Contract created',
+      contract: { createTime: new Date(record.createTime).toISOString(), contractKey: record.contractKey },
+    },
+    201,
+  );
 });
 
 // Bench-only: fill the map without HTTP, for the list figures.

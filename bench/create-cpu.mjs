@@ -21,7 +21,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CREATES = Number(process.env.CREATES ?? 50_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const BODY = JSON.stringify({ data: { action: 'create', contract: { name: 'Bench agreement', value: '<p>The parties agree to the terms.</p>' } } });
+const BODY = JSON.stringify({
+  data: { action: 'create', contract: { name: 'Bench agreement', value: '<p>The parties agree to the terms.</p>' } },
+});
 const DEMO = { apiKey: 'sandboxApiKey', secret: 'sandboxSecret', clientKey: 'demoClient' };
 
 if (process.argv[2] === 'server') await serverCpu();
@@ -35,14 +37,34 @@ function cpuMs(pid) {
 
 async function serverCpu() {
   const { default: autocannon } = await import('autocannon');
-  const freePort = () => new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-  const post = async (url, body, headers = {}) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
+  const freePort = () =>
+    new Promise((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address();
+        s.close(() => resolve(port));
+      });
+    });
+  const post = async (url, body, headers = {}) =>
+    (
+      await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+    ).json();
   async function start(kind) {
     const port = await freePort();
     const root = kind === 'before' ? process.env.BEFORE : ROOT;
-    const args = kind === 'bare' ? [join(ROOT, 'bench', 'bare-hono.mjs'), String(port)] : [join(root, 'dist', 'cli.js'), '--port', String(port), '--quiet', ...(process.env.OURS_ARGS ?? '').split(' ').filter(Boolean)];
+    const args =
+      kind === 'bare'
+        ? [join(ROOT, 'bench', 'bare-hono.mjs'), String(port)]
+        : [
+            join(root, 'dist', 'cli.js'),
+            '--port',
+            String(port),
+            '--quiet',
+            ...(process.env.OURS_ARGS ?? '').split(' ').filter(Boolean),
+          ];
     // --trace-gc-nvp: one line per collection with the bytes allocated since the last one, promoted, and its pause.
     const child = spawn(process.execPath, ['--trace-gc-nvp', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
     child.gcLines = [];
@@ -54,19 +76,43 @@ async function serverCpu() {
     });
     const base = `http://127.0.0.1:${port}`;
     for (;;) {
-      try { if ((await fetch(`${base}/__sandbox/health`)).ok) break; } catch { /* not yet */ }
+      try {
+        if ((await fetch(`${base}/__sandbox/health`)).ok) break;
+      } catch {
+        /* not yet */
+      }
       await new Promise((r) => setTimeout(r, 5));
     }
     let token = 'bare';
     if (kind !== 'bare') {
-      const platform = await post(`${base}/api/token`, { data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret } });
-      token = (await post(`${base}/api/token`, { action: 'create', clientKey: DEMO.clientKey }, { authorization: `Bearer ${platform.access_token}` })).access_token;
+      const platform = await post(`${base}/api/token`, {
+        data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret },
+      });
+      token = (
+        await post(
+          `${base}/api/token`,
+          { action: 'create', clientKey: DEMO.clientKey },
+          { authorization: `Bearer ${platform.access_token}` },
+        )
+      ).access_token;
     }
     return { child, base, token };
   }
-  const load = (s, amount) => new Promise((resolve, reject) => {
-    autocannon({ url: `${s.base}/api/contract`, method: 'POST', connections: 10, amount, body: BODY, headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` } }, (error, result) => (error ? reject(error) : result.non2xx ? reject(new Error(`${result.non2xx} non-2xx`)) : resolve(result)));
-  });
+  const load = (s, amount) =>
+    new Promise((resolve, reject) => {
+      autocannon(
+        {
+          url: `${s.base}/api/contract`,
+          method: 'POST',
+          connections: 10,
+          amount,
+          body: BODY,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+        },
+        (error, result) =>
+          error ? reject(error) : result.non2xx ? reject(new Error(`${result.non2xx} non-2xx`)) : resolve(result),
+      );
+    });
   const kinds = process.env.BEFORE ? ['before', 'ours', 'bare'] : ['ours', 'bare'];
   const figures = { before: [], ours: [], bare: [] };
   for (let round = 0; round < ROUNDS; round++) {
@@ -78,12 +124,23 @@ async function serverCpu() {
       await load(s, CREATES);
       const us = ((cpuMs(s.child.pid) - c0) * 1000) / CREATES;
       await new Promise((r) => setTimeout(r, 100));
-      const field = (name) => s.child.gcLines.slice(g0).reduce((sum, line) => sum + Number(new RegExp(` ${name}=([0-9.]+)`).exec(line)?.[1] ?? 0), 0);
+      const field = (name) =>
+        s.child.gcLines
+          .slice(g0)
+          .reduce((sum, line) => sum + Number(new RegExp(` ${name}=([0-9.]+)`).exec(line)?.[1] ?? 0), 0);
       figures[kind].push(us);
       console.log(
         `${kind.padEnd(6)}: ${us.toFixed(1)} µs server CPU per create; per create: ${Math.round(field('allocated') / CREATES)} B allocated, ` +
           `${Math.round(field('promoted') / CREATES)} B promoted, ${((field('pause') * 1000) / CREATES).toFixed(1)} µs GC pause (${s.child.gcLines.length - g0} collections)` +
-          (process.env.GC_DETAIL ? ` ${s.child.gcLines.slice(g0).map((l) => `${/ gc=(\w+)/.exec(l)[1]}:${Math.round(/ allocated=(\d+)/.exec(l)[1] / 1e6)}/${Math.round(/ promoted=(\d+)/.exec(l)[1] / 1e3)}/${Math.round((/ new_space_survived=(\d+)/.exec(l)?.[1] ?? 0) / 1e3)}/${/ fast_promote=([\d.]+)/.exec(l)?.[1]}`).join(' ')}` : ''),
+          (process.env.GC_DETAIL
+            ? ` ${s.child.gcLines
+                .slice(g0)
+                .map(
+                  (l) =>
+                    `${/ gc=(\w+)/.exec(l)[1]}:${Math.round(/ allocated=(\d+)/.exec(l)[1] / 1e6)}/${Math.round(/ promoted=(\d+)/.exec(l)[1] / 1e3)}/${Math.round((/ new_space_survived=(\d+)/.exec(l)?.[1] ?? 0) / 1e3)}/${/ fast_promote=([\d.]+)/.exec(l)?.[1]}`,
+                )
+                .join(' ')}`
+            : ''),
       );
       s.child.kill();
     }
@@ -104,9 +161,19 @@ async function inProcess() {
   const sandbox = await createSandbox({ journalLimit: Number(process.env.JOURNAL ?? 1000) });
   const app = sandbox.app;
   const post = async (path, body, headers = {}) =>
-    (await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
+    (
+      await app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+    ).json();
   const platform = await post('/api/token', { data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret } });
-  const client = await post('/api/token', { action: 'create', clientKey: DEMO.clientKey }, { authorization: `Bearer ${platform.access_token}` });
+  const client = await post(
+    '/api/token',
+    { action: 'create', clientKey: DEMO.clientKey },
+    { authorization: `Bearer ${platform.access_token}` },
+  );
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${client.access_token}` };
   const create = async () => {
     const res = await app.request('/api/contract', { method: 'POST', headers, body: BODY });
@@ -116,7 +183,11 @@ async function inProcess() {
   // 10 in flight, as the throughput benchmark's 10 connections.
   const run = async (n) => {
     let left = n;
-    await Promise.all(Array.from({ length: 10 }, async () => { while (left-- > 0) await create(); }));
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (left-- > 0) await create();
+      }),
+    );
   };
   await run(5000);
   for (let round = 0; round < ROUNDS; round++) {

@@ -21,14 +21,18 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const BARE = join(ROOT, 'bench', 'bare-hono.mjs');
 const QUICK = process.env.BENCH_QUICK === '1';
-const SIZES = QUICK ? { starts: 3, createSeconds: 2, createRounds: 1, chunk: 1000, chunks: 4, timers: 1000, events: 100 } : { starts: 15, createSeconds: 5, createRounds: 3, chunk: 10_000, chunks: 10, timers: 10_000, events: 1000 };
+const SIZES = QUICK
+  ? { starts: 3, createSeconds: 2, createRounds: 1, chunk: 1000, chunks: 4, timers: 1000, events: 100 }
+  : { starts: 15, createSeconds: 5, createRounds: 3, chunk: 10_000, chunks: 10, timers: 10_000, events: 1000 };
 /** Lists per size for the list p99. */
 const LISTS = QUICK ? 20 : 100;
 /** Creates before the chunked runs, so the first chunk does not measure the JIT compiling the handlers (see warm()). */
 const WARMUP = QUICK ? 1000 : 10_000;
 const SETTLE = QUICK ? 500 : 2000;
 const DEMO = { apiKey: 'sandboxApiKey', secret: 'sandboxSecret', clientKey: 'demoClient' };
-const CREATE_BODY = JSON.stringify({ data: { action: 'create', contract: { name: 'Bench agreement', value: '<p>The parties agree to the terms.</p>' } } });
+const CREATE_BODY = JSON.stringify({
+  data: { action: 'create', contract: { name: 'Bench agreement', value: '<p>The parties agree to the terms.</p>' } },
+});
 const LIST_BODY = JSON.stringify({ data: { action: 'list' } });
 
 const rows = [];
@@ -40,7 +44,9 @@ function row(figure, ours, baseline, unit, target, verdict, note) {
   const ratio = typeof ours === 'number' && typeof baseline === 'number' && baseline > 0 ? ours / baseline : undefined;
   const r = { figure, ours, baseline, unit, ratio, target, verdict, ...(note ? { note } : {}) };
   rows.push(r);
-  console.log(`  ${figure}: ${fmt(ours)} ${unit}${baseline !== undefined ? ` (baseline ${fmt(baseline)})` : ''}  ${verdict}`);
+  console.log(
+    `  ${figure}: ${fmt(ours)} ${unit}${baseline !== undefined ? ` (baseline ${fmt(baseline)})` : ''}  ${verdict}`,
+  );
   return r;
 }
 
@@ -67,7 +73,12 @@ function freePort() {
 
 function launch(command, args, options = {}) {
   // Own process group, so stopping npx also stops the node it started.
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' }, detached: true });
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+    detached: true,
+  });
   let output = '';
   // Read in full (a request log is read as a terminal would), kept only up to 64 kB (for error messages).
   const keep = (d) => {
@@ -116,7 +127,10 @@ async function startServer(kind, extra = [], { log = false } = {}) {
   const port = await freePort();
   // --quiet unless `log`: with the request log on (the CLI's default) each request also prints a line to a pipe
   // this process reads, on the same two cores as the load generator.
-  const child = kind === 'bare' ? launch(process.execPath, [BARE, String(port)]) : launch(process.execPath, [CLI, '--port', String(port), ...(log ? [] : ['--quiet']), ...extra]);
+  const child =
+    kind === 'bare'
+      ? launch(process.execPath, [BARE, String(port)])
+      : launch(process.execPath, [CLI, '--port', String(port), ...(log ? [] : ['--quiet']), ...extra]);
   await waitHealthy(port, child);
   return { child, port, url: `http://127.0.0.1:${port}` };
 }
@@ -128,7 +142,11 @@ function rssMb(pid) {
 }
 
 async function json(url, body, headers = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const out = await res.json();
   if (res.status >= 300) throw new Error(`${url}: ${res.status} ${JSON.stringify(out)}`);
   return out;
@@ -136,16 +154,28 @@ async function json(url, body, headers = {}) {
 
 /** A client token for a second client of the demo platform (created here). */
 async function otherClientToken(base) {
-  const platform = await json(`${base}/api/token`, { data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret } });
+  const platform = await json(`${base}/api/token`, {
+    data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret },
+  });
   const auth = { authorization: `Bearer ${platform.access_token}` };
-  const created = await json(`${base}/api/client`, { data: { action: 'create', client: { fullname: 'Warm-up client' } } }, auth);
+  const created = await json(
+    `${base}/api/client`,
+    { data: { action: 'create', client: { fullname: 'Warm-up client' } } },
+    auth,
+  );
   const client = await json(`${base}/api/token`, { action: 'create', clientKey: created.client.clientKey }, auth);
   return client.access_token;
 }
 
 async function clientToken(base) {
-  const platform = await json(`${base}/api/token`, { data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret } });
-  const client = await json(`${base}/api/token`, { action: 'create', clientKey: DEMO.clientKey }, { authorization: `Bearer ${platform.access_token}` });
+  const platform = await json(`${base}/api/token`, {
+    data: { action: 'create', apiKey: DEMO.apiKey, secret: DEMO.secret },
+  });
+  const client = await json(
+    `${base}/api/token`,
+    { action: 'create', clientKey: DEMO.clientKey },
+    { authorization: `Bearer ${platform.access_token}` },
+  );
   return client.access_token;
 }
 
@@ -154,7 +184,8 @@ function cannon(opts) {
   return new Promise((resolve, reject) => {
     autocannon({ method: 'POST', connections: 10, ...opts }, (error, result) => {
       if (error) return reject(error);
-      if (result.non2xx > 0 || result.errors > 0) reject(new Error(`${opts.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+      if (result.non2xx > 0 || result.errors > 0)
+        reject(new Error(`${opts.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
       else resolve({ rps: result['2xx'] / result.duration, p99: result.latency.p99, p50: result.latency.p50 });
     });
   });
@@ -178,7 +209,11 @@ const spread = (r) => `${LISTS} lists: p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} m
 
 /** LISTS lists one after the other on one keep-alive connection, each timed from its write to its last byte. */
 async function listLatency(base, token) {
-  const times = await timeEach(`${base}/api/contract`, postRequest(`${base}/api/contract`, headersFor(token), LIST_BODY), LISTS);
+  const times = await timeEach(
+    `${base}/api/contract`,
+    postRequest(`${base}/api/contract`, headersFor(token), LIST_BODY),
+    LISTS,
+  );
   const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times.at(-1) };
 }
@@ -193,7 +228,10 @@ async function benchStartup() {
     for (const kind of ['ours', 'bare']) {
       const port = await freePort();
       const t0 = performance.now();
-      const child = kind === 'bare' ? launch(process.execPath, [BARE, String(port)]) : launch(process.execPath, [CLI, '--port', String(port)]);
+      const child =
+        kind === 'bare'
+          ? launch(process.execPath, [BARE, String(port)])
+          : launch(process.execPath, [CLI, '--port', String(port)]);
       await waitHealthy(port, child);
       (kind === 'bare' ? bare : ours).push(performance.now() - t0);
       await stop(child);
@@ -210,7 +248,10 @@ async function benchStartup() {
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'esign-sandbox'));
   symlinkSync(join('..', 'esign-sandbox', 'dist', 'cli.js'), join(dir, 'node_modules', '.bin', 'esign-sandbox'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'npx-bench', private: true, dependencies: { 'esign-sandbox': '*' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'npx-bench', private: true, dependencies: { 'esign-sandbox': '*' } }),
+  );
   const npx = [];
   for (let i = 0; i < Math.min(3, SIZES.starts); i++) {
     const port = await freePort();
@@ -224,12 +265,22 @@ async function benchStartup() {
     }
   }
   const n = median(npx);
-  row('`npx esign-sandbox` overhead (median, on top of the start)', n - o, undefined, 'ms', 'reported', 'reported', `npx start ${fmt(n)} ms`);
+  row(
+    '`npx esign-sandbox` overhead (median, on top of the start)',
+    n - o,
+    undefined,
+    'ms',
+    'reported',
+    'reported',
+    `npx start ${fmt(n)} ms`,
+  );
 }
 
 async function benchCreate() {
   const { createRounds: rounds, createSeconds } = SIZES;
-  console.log(`Contract create, client token, 10 connections: ${rounds} rounds of ${createSeconds} s on each server, with the request log (the CLI's default) and --quiet`);
+  console.log(
+    `Contract create, client token, 10 connections: ${rounds} rounds of ${createSeconds} s on each server, with the request log (the CLI's default) and --quiet`,
+  );
   // Rounds of a fresh server each, the three in turn, and the medians: a core of this machine can run at half
   // speed for up to a second at a time, and single runs' ratios ranged 0.47–0.74 over seven runs.
   const runs = { log: [], quiet: [], bare: [] };
@@ -244,13 +295,38 @@ async function benchCreate() {
     }
   }
   const b = median(runs.bare.map((r) => r.rps));
-  const perRound = (kind) => `rounds: ours ${runs[kind].map((r) => Math.round(r.rps)).join(', ')}; bare Hono ${runs.bare.map((r) => Math.round(r.rps)).join(', ')}; ratio per round ${runs[kind].map((r, j) => (r.rps / runs.bare[j].rps).toFixed(2)).join(', ')}`;
+  const perRound = (kind) =>
+    `rounds: ours ${runs[kind].map((r) => Math.round(r.rps)).join(', ')}; bare Hono ${runs.bare.map((r) => Math.round(r.rps)).join(', ')}; ratio per round ${runs[kind].map((r, j) => (r.rps / runs.bare[j].rps).toFixed(2)).join(', ')}`;
   const l = median(runs.log.map((r) => r.rps));
-  row('create: requests per second, request log on (median of rounds)', l, b, 'req/s', '≥ 0.35× bare Hono', l / b >= 0.35 ? 'met' : 'MISSED', `the CLI's default pretty log, read from a pipe by the bench process; ${perRound('log')}`);
+  row(
+    'create: requests per second, request log on (median of rounds)',
+    l,
+    b,
+    'req/s',
+    '≥ 0.35× bare Hono',
+    l / b >= 0.35 ? 'met' : 'MISSED',
+    `the CLI's default pretty log, read from a pipe by the bench process; ${perRound('log')}`,
+  );
   const q = median(runs.quiet.map((r) => r.rps));
-  row('create: requests per second, --quiet (median of rounds)', q, b, 'req/s', '≥ 0.45× bare Hono', q / b >= 0.45 ? 'met' : 'MISSED', perRound('quiet'));
+  row(
+    'create: requests per second, --quiet (median of rounds)',
+    q,
+    b,
+    'req/s',
+    '≥ 0.45× bare Hono',
+    q / b >= 0.45 ? 'met' : 'MISSED',
+    perRound('quiet'),
+  );
   const p99 = Math.max(...runs.quiet.map((r) => r.p99), ...runs.log.map((r) => r.p99));
-  row('create: p99 latency (slowest round, either mode)', p99, Math.max(...runs.bare.map((r) => r.p99)), 'ms', '< 10 ms', p99 < 10 ? 'met' : 'MISSED', `slowest round with the log ${fmt(Math.max(...runs.log.map((r) => r.p99)))} ms, --quiet ${fmt(Math.max(...runs.quiet.map((r) => r.p99)))} ms`);
+  row(
+    'create: p99 latency (slowest round, either mode)',
+    p99,
+    Math.max(...runs.bare.map((r) => r.p99)),
+    'ms',
+    '< 10 ms',
+    p99 < 10 ? 'met' : 'MISSED',
+    `slowest round with the log ${fmt(Math.max(...runs.log.map((r) => r.p99)))} ms, --quiet ${fmt(Math.max(...runs.quiet.map((r) => r.p99)))} ms`,
+  );
   row('memory: RSS idle', idle.quiet, idle.bare, 'MB', 'reported', 'reported');
 }
 
@@ -271,7 +347,18 @@ async function benchInProcess() {
     await sandbox.close();
   }
   const s = median(starts);
-  row('in process: startSandbox() (median)', s, undefined, 'ms', '< 10 ms', s < 10 ? 'met' : 'MISSED', `sorted: ${[...starts].sort((x, y) => x - y).map(fmt).join(', ')}`);
+  row(
+    'in process: startSandbox() (median)',
+    s,
+    undefined,
+    'ms',
+    '< 10 ms',
+    s < 10 ? 'met' : 'MISSED',
+    `sorted: ${[...starts]
+      .sort((x, y) => x - y)
+      .map(fmt)
+      .join(', ')}`,
+  );
   const sandbox = await startSandbox();
   const resets = [];
   try {
@@ -285,7 +372,18 @@ async function benchInProcess() {
     await sandbox.close();
   }
   const r = median(resets);
-  row('in process: sandbox.reset() (median)', r, undefined, 'ms', '< 1 ms', r < 1 ? 'met' : 'MISSED', `sorted: ${[...resets].sort((x, y) => x - y).map(fmt).join(', ')}`);
+  row(
+    'in process: sandbox.reset() (median)',
+    r,
+    undefined,
+    'ms',
+    '< 1 ms',
+    r < 1 ? 'met' : 'MISSED',
+    `sorted: ${[...resets]
+      .sort((x, y) => x - y)
+      .map(fmt)
+      .join(', ')}`,
+  );
 }
 
 /**
@@ -306,7 +404,9 @@ async function warm(base) {
  */
 async function benchVolume() {
   const { chunk, chunks } = SIZES;
-  console.log(`Create rate in ${chunks} chunks of ${chunk}, alternating between an in-memory and a --data sandbox (and bare Hono)`);
+  console.log(
+    `Create rate in ${chunks} chunks of ${chunk}, alternating between an in-memory and a --data sandbox (and bare Hono)`,
+  );
   // Both sandboxes grow side by side, chunk by chunk, so each --data chunk is compared with an in-memory chunk
   // run moments apart at the same store size, not with one measured a minute earlier under other load. Bare
   // Hono takes its turn too, emptied at every chunk: its rate is the machine's speed at a constant store size,
@@ -348,7 +448,9 @@ async function benchVolume() {
       // Listed on both, so that both carry the same work into the next chunk.
       memLists[stored] = await listLatency(mem.url, memToken);
       lists[stored] = await listLatency(data.url, token);
-      const listed = await json(`${data.url}/api/contract`, JSON.parse(LIST_BODY), { authorization: `Bearer ${token}` });
+      const listed = await json(`${data.url}/api/contract`, JSON.parse(LIST_BODY), {
+        authorization: `Bearer ${token}`,
+      });
       lists[stored].count = listed.contracts.length;
       rss[stored] = rssMb(data.child.pid);
     }
@@ -375,9 +477,33 @@ async function benchVolume() {
 
   const growth = lists[large].p99 / lists[small].p99;
   const listGrowth = lists[large].count / lists[small].count;
-  row(`list: p99 with ${small} stored`, lists[small].p99, bareSmall.p99, 'ms', small >= 10_000 ? '< 25 ms' : 'reported', small < 10_000 ? 'reported' : lists[small].p99 < 25 ? 'met' : 'MISSED', `the --data sandbox's list holds ${lists[small].count} contracts; bare Hono lists ${small}; ${spread(lists[small])} (bare ${spread(bareSmall)}; the in-memory sandbox's p99 ${fmt(memLists[small].p99)} ms)`);
-  row(`list: p99 with ${large} stored`, lists[large].p99, bareLarge.p99, 'ms', 'reported', 'reported', `the --data sandbox's list holds ${lists[large].count} contracts; bare Hono lists ${large}; ${spread(lists[large])} (bare ${spread(bareLarge)}; the in-memory sandbox's p99 ${fmt(memLists[large].p99)} ms)`);
-  row(`list: p99 growth ${small} → ${large} stored`, growth, bareLarge.p99 / bareSmall.p99, '×', 'reported', 'reported', `the list grew ${fmt(listGrowth)}×`);
+  row(
+    `list: p99 with ${small} stored`,
+    lists[small].p99,
+    bareSmall.p99,
+    'ms',
+    small >= 10_000 ? '< 25 ms' : 'reported',
+    small < 10_000 ? 'reported' : lists[small].p99 < 25 ? 'met' : 'MISSED',
+    `the --data sandbox's list holds ${lists[small].count} contracts; bare Hono lists ${small}; ${spread(lists[small])} (bare ${spread(bareSmall)}; the in-memory sandbox's p99 ${fmt(memLists[small].p99)} ms)`,
+  );
+  row(
+    `list: p99 with ${large} stored`,
+    lists[large].p99,
+    bareLarge.p99,
+    'ms',
+    'reported',
+    'reported',
+    `the --data sandbox's list holds ${lists[large].count} contracts; bare Hono lists ${large}; ${spread(lists[large])} (bare ${spread(bareLarge)}; the in-memory sandbox's p99 ${fmt(memLists[large].p99)} ms)`,
+  );
+  row(
+    `list: p99 growth ${small} → ${large} stored`,
+    growth,
+    bareLarge.p99 / bareSmall.p99,
+    '×',
+    'reported',
+    'reported',
+    `the list grew ${fmt(listGrowth)}×`,
+  );
 
   // Chunks are a few seconds each; single chunks swing with whatever else the machine runs, so the figures
   // compare averages over two or three chunks.
@@ -393,8 +519,23 @@ async function benchVolume() {
   const worst = ratios.indexOf(Math.min(...ratios));
   row(`--data create rate, first ${chunk}`, d0, m0, 'req/s', '≥ 0.8× in memory', ok(d0 / m0, 0.8));
   row(`--data create rate, ${chunk} → ${3 * chunk} stored`, d1, m1, 'req/s', '≥ 0.8× in memory', ok(d1 / m1, 0.8));
-  row(`--data create rate, whole run 0 → ${large} stored`, dAll, mAll, 'req/s', '≥ 0.8× in memory', ok(dAll / mAll, 0.8));
-  row(`--data create rate, slowest ${chunk} window (${worst * chunk} → ${(worst + 1) * chunk})`, dataRates[worst], memRates[worst], 'req/s', 'reported', 'reported', 'single chunks swing with the machine; compactions start at about 38,000 and 77,000 contracts (docs/persistence.md)');
+  row(
+    `--data create rate, whole run 0 → ${large} stored`,
+    dAll,
+    mAll,
+    'req/s',
+    '≥ 0.8× in memory',
+    ok(dAll / mAll, 0.8),
+  );
+  row(
+    `--data create rate, slowest ${chunk} window (${worst * chunk} → ${(worst + 1) * chunk})`,
+    dataRates[worst],
+    memRates[worst],
+    'req/s',
+    'reported',
+    'reported',
+    'single chunks swing with the machine; compactions start at about 38,000 and 77,000 contracts (docs/persistence.md)',
+  );
   // Flat: the --data rate in the last three chunks against the first three, each chunk's rate taken relative
   // to bare Hono's in the same seconds. The machine's speed moves by 2× within a minute here (both sandboxes'
   // raw rates fell together in one run), and that must not pass for, or hide, a slowdown with the store's size.
@@ -403,11 +544,42 @@ async function benchVolume() {
   const [dFlat, mFlat] = [flat(dataRates), flat(memRates)];
   const raw = mean(dataRates.slice(-3)) / mean(dataRates.slice(0, 3));
   const list = (rates) => rates.map((r) => Math.round(r)).join(', ');
-  row(`--data create rate, last 3 chunks vs first 3 (flat to ${large})`, dFlat, mFlat, '×', '≥ 0.8× (flat)', ok(dFlat, 0.8), `each chunk's rate relative to bare Hono's in the same seconds (bare Hono emptied every chunk); baseline: the in-memory sandbox's flatness; raw rates, last 3 / first 3: ${raw.toFixed(2)}×. Chunks of ${chunk}, --data: ${list(dataRates)}; in memory: ${list(memRates)}; bare Hono: ${list(bareRates)}`);
-  row(`--data graceful stop with ${large} stored (flush + compaction)`, stopMs, undefined, 'ms', 'reported', 'reported');
-  row(`--data restart with ${large} stored, to first healthy answer`, reloadMs, undefined, 'ms', 'reported', health.counts.contracts >= large ? 'reported' : 'MISSED', `reloaded ${health.counts.contracts} contracts`);
+  row(
+    `--data create rate, last 3 chunks vs first 3 (flat to ${large})`,
+    dFlat,
+    mFlat,
+    '×',
+    '≥ 0.8× (flat)',
+    ok(dFlat, 0.8),
+    `each chunk's rate relative to bare Hono's in the same seconds (bare Hono emptied every chunk); baseline: the in-memory sandbox's flatness; raw rates, last 3 / first 3: ${raw.toFixed(2)}×. Chunks of ${chunk}, --data: ${list(dataRates)}; in memory: ${list(memRates)}; bare Hono: ${list(bareRates)}`,
+  );
+  row(
+    `--data graceful stop with ${large} stored (flush + compaction)`,
+    stopMs,
+    undefined,
+    'ms',
+    'reported',
+    'reported',
+  );
+  row(
+    `--data restart with ${large} stored, to first healthy answer`,
+    reloadMs,
+    undefined,
+    'ms',
+    'reported',
+    health.counts.contracts >= large ? 'reported' : 'MISSED',
+    `reloaded ${health.counts.contracts} contracts`,
+  );
   const perOurs = ((rss[large] - rss[small]) / (large - small)) * 10_000;
-  row('memory: RSS per 10,000 contracts', perOurs, undefined, 'MB', 'reported', 'reported', `RSS ${fmt(rss[small])} MB at ${small}, ${fmt(rss[large])} MB at ${large}; bare Hono ${fmt(bareRss)} MB at ${large}`);
+  row(
+    'memory: RSS per 10,000 contracts',
+    perOurs,
+    undefined,
+    'MB',
+    'reported',
+    'reported',
+    `RSS ${fmt(rss[small])} MB at ${small}, ${fmt(rss[large])} MB at ${large}; bare Hono ${fmt(bareRss)} MB at ${large}`,
+  );
 }
 
 async function benchClock() {
@@ -420,16 +592,28 @@ async function benchClock() {
   const now = clock.now();
   for (let i = 0; i < SIZES.timers; i++) {
     // Timers that do the kind of work retries and scenario steps do: touch the store, start async work.
-    clock.schedule(now + Math.floor(((i + 1) * span) / (SIZES.timers + 1)), () => {
-      ran++;
-      return clock.work.track(Promise.resolve());
-    }, 'bench');
+    clock.schedule(
+      now + Math.floor(((i + 1) * span) / (SIZES.timers + 1)),
+      () => {
+        ran++;
+        return clock.work.track(Promise.resolve());
+      },
+      'bench',
+    );
   }
   const t0 = performance.now();
   await clock.advance(span);
   const ms = performance.now() - t0;
   await sandbox.close();
-  row(`clock advance 30 days, ${SIZES.timers} pending timers`, ms, undefined, 'ms', '< 1000 ms', ms < 1000 && ran === SIZES.timers ? 'met' : 'MISSED', `${ran} timers ran; each starts tracked async work, as a webhook retry or scenario step does`);
+  row(
+    `clock advance 30 days, ${SIZES.timers} pending timers`,
+    ms,
+    undefined,
+    'ms',
+    '< 1000 ms',
+    ms < 1000 && ran === SIZES.timers ? 'met' : 'MISSED',
+    `${ran} timers ran; each starts tracked async work, as a webhook retry or scenario step does`,
+  );
 }
 
 async function benchWebhooks() {
@@ -449,7 +633,11 @@ async function benchWebhooks() {
   const ours = await startServer('ours');
   try {
     const token = await clientToken(ours.url);
-    await json(`${ours.url}/api/webhook`, { data: { action: 'create', webhooks: [{ url: hook, created: true }] } }, { authorization: `Bearer ${token}` });
+    await json(
+      `${ours.url}/api/webhook`,
+      { data: { action: 'create', webhooks: [{ url: hook, created: true }] } },
+      { authorization: `Bearer ${token}` },
+    );
     const waitFor = (n, timeoutMs) =>
       new Promise((resolve) => {
         if (received >= n) return resolve(true);
@@ -463,7 +651,14 @@ async function benchWebhooks() {
       });
     await json(`${ours.url}/api/contract`, JSON.parse(CREATE_BODY), { authorization: `Bearer ${token}` });
     if (!(await waitFor(1, 3000))) {
-      row(`webhook fan-out: ${SIZES.events} events`, undefined, undefined, 'deliveries/s', 'reported', 'not measured: this build does not deliver webhooks (no delivery within 3 s of a contract.created event)');
+      row(
+        `webhook fan-out: ${SIZES.events} events`,
+        undefined,
+        undefined,
+        'deliveries/s',
+        'reported',
+        'not measured: this build does not deliver webhooks (no delivery within 3 s of a contract.created event)',
+      );
       return;
     }
     received = 0;
@@ -473,20 +668,37 @@ async function benchWebhooks() {
     const seconds = (performance.now() - t0) / 1000;
     // Baseline: this process posting the same number of JSON bodies to the same receiver, 10 at a time.
     received = 0;
-    const payload = JSON.stringify({ event: 'contract.created', data: { contractKey: 'x'.repeat(20), status: 'Created' } });
+    const payload = JSON.stringify({
+      event: 'contract.created',
+      data: { contractKey: 'x'.repeat(20), status: 'Created' },
+    });
     const b0 = performance.now();
     let next = 0;
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         while (next < SIZES.events) {
           next++;
-          const res = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+          const res = await fetch(hook, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: payload,
+          });
           await res.arrayBuffer();
         }
       }),
     );
     const bareRate = SIZES.events / ((performance.now() - b0) / 1000);
-    row(`webhook fan-out: ${SIZES.events} events, deliveries per second`, done ? SIZES.events / seconds : undefined, bareRate, 'deliveries/s', 'reported', done ? 'reported' : 'MISSED', done ? 'from the first create to the last delivery; baseline: plain fetch() loop, 10 at a time' : `only ${received} deliveries within 60 s`);
+    row(
+      `webhook fan-out: ${SIZES.events} events, deliveries per second`,
+      done ? SIZES.events / seconds : undefined,
+      bareRate,
+      'deliveries/s',
+      'reported',
+      done ? 'reported' : 'MISSED',
+      done
+        ? 'from the first create to the last delivery; baseline: plain fetch() loop, 10 at a time'
+        : `only ${received} deliveries within 60 s`,
+    );
   } finally {
     await stop(ours.child);
     receiver.close();
@@ -497,7 +709,14 @@ async function benchWebhooks() {
 
 function printTable() {
   const header = ['figure', 'ours', 'baseline', 'ratio', 'target', 'verdict'];
-  const lines = rows.map((r) => [r.figure, r.ours === undefined ? '—' : `${fmt(r.ours)} ${r.unit}`, r.baseline === undefined ? '—' : `${fmt(r.baseline)} ${r.unit}`, r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`, r.target, r.verdict]);
+  const lines = rows.map((r) => [
+    r.figure,
+    r.ours === undefined ? '—' : `${fmt(r.ours)} ${r.unit}`,
+    r.baseline === undefined ? '—' : `${fmt(r.baseline)} ${r.unit}`,
+    r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
+    r.target,
+    r.verdict,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
   const show = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
   console.log(`\n${show(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
@@ -507,7 +726,8 @@ function printTable() {
 
 /** Documents (bench/documents.mjs): download_pdf of a 20-page HTML contract and of a 20-page PDF with 40 fields, a 10 MB upload, memory after 100 downloads. */
 async function benchDocuments() {
-  for (const r of await documentFigures({ quick: QUICK })) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+  for (const r of await documentFigures({ quick: QUICK }))
+    row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
 async function main() {
@@ -518,15 +738,32 @@ async function main() {
     try {
       await step();
     } catch (error) {
-      row(step.name, undefined, undefined, '', '—', `FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      row(
+        step.name,
+        undefined,
+        undefined,
+        '',
+        '—',
+        `FAILED: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   printTable();
   const seconds = (performance.now() - started) / 1000;
-  const result = { at: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick: QUICK, seconds, figures: rows };
+  const result = {
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    quick: QUICK,
+    seconds,
+    figures: rows,
+  };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\n${rows.filter((r) => r.verdict === 'met').length} targets met, ${rows.filter((r) => r.verdict === 'MISSED' || r.verdict.startsWith('FAILED')).length} missed; ${seconds.toFixed(0)} s; written to bench/results/latest.json`);
+  console.log(
+    `\n${rows.filter((r) => r.verdict === 'met').length} targets met, ${rows.filter((r) => r.verdict === 'MISSED' || r.verdict.startsWith('FAILED')).length} missed; ${seconds.toFixed(0)} s; written to bench/results/latest.json`,
+  );
   if (rows.some((r) => r.verdict === 'MISSED' || r.verdict.startsWith('FAILED'))) process.exitCode = 1;
 }
 

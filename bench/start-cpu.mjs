@@ -38,7 +38,10 @@ async function run(args, port) {
   const out = join(work, 'out');
   rmSync(out, { force: true });
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', preload, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CPU_OUT: out, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, ['--import', preload, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, CPU_OUT: out, NO_COLOR: '1' },
+  });
   child.stdout.resume();
   const exited = new Promise((r) => child.once('exit', r));
   let wall;
@@ -62,10 +65,12 @@ async function run(args, port) {
   return { cpu: Number(readFileSync(out, 'utf8')), wall };
 }
 
-const health = (script, ...args) => async () => {
-  const port = await freePort();
-  return run([script, ...args, String(port)], port);
-};
+const health =
+  (script, ...args) =>
+  async () => {
+    const port = await freePort();
+    return run([script, ...args, String(port)], port);
+  };
 const cases = {
   'node -e 0': () => run(['-e', '0']),
   'cli --version': () => run([CLI, '--version']),
@@ -88,8 +93,14 @@ for (let i = 0; i < runs; i++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, r] of Object.entries(results)) {
-  console.log(`${name.padEnd(22)} CPU median ${median(r.cpu).toFixed(1).padStart(6)} ms (min ${Math.min(...r.cpu).toFixed(1).padStart(6)})  wall median ${median(r.wall).toFixed(1).padStart(6)} ms`);
+  console.log(
+    `${name.padEnd(22)} CPU median ${median(r.cpu).toFixed(1).padStart(6)} ms (min ${Math.min(...r.cpu)
+      .toFixed(1)
+      .padStart(6)})  wall median ${median(r.wall).toFixed(1).padStart(6)} ms`,
+  );
 }
-const ratio = (name, figure) => (median(results[`${name} start → health`][figure]) / median(results['bare start → health'][figure])).toFixed(2);
-for (const name of other ? ['cli', 'other'] : ['cli']) console.log(`${name} / bare, start → health: CPU ${ratio(name, 'cpu')}×, wall ${ratio(name, 'wall')}×`);
+const ratio = (name, figure) =>
+  (median(results[`${name} start → health`][figure]) / median(results['bare start → health'][figure])).toFixed(2);
+for (const name of other ? ['cli', 'other'] : ['cli'])
+  console.log(`${name} / bare, start → health: CPU ${ratio(name, 'cpu')}×, wall ${ratio(name, 'wall')}×`);
 rmSync(work, { recursive: true, force: true });

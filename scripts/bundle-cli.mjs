@@ -17,7 +17,8 @@ import { parse } from 'yaml';
 // validations of its own build (src/fixtures/build-cache.ts).
 const hash = createHash('sha1');
 const compiled = (f) => f.endsWith('.js') && existsSync(join('dist', f.replace(/\.js$/, '.d.ts')));
-for (const file of readdirSync('dist', { recursive: true }).filter(compiled).sort()) hash.update(file).update(readFileSync(join('dist', file)));
+for (const file of readdirSync('dist', { recursive: true }).filter(compiled).sort())
+  hash.update(file).update(readFileSync(join('dist', file)));
 const buildId = hash.digest('hex');
 
 // The bundled fixtures, parsed and validated here with the fixture schema of this very build, by the SHA-1 of
@@ -40,7 +41,9 @@ const englishOnlyZodLocales = {
   name: 'english-only-zod-locales',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'zod-locales' } : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer)
+        ? { path: 'zod-locales-en', namespace: 'zod-locales' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
@@ -59,10 +62,13 @@ const noZodFromJsonSchema = {
   name: 'no-zod-from-json-schema',
   setup(b) {
     b.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/.test(args.importer) ? { path: 'from-json-schema', namespace: 'zod-stub' } : undefined,
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/.test(args.importer)
+        ? { path: 'from-json-schema', namespace: 'zod-stub' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-stub' }, () => ({
-      contents: "export function fromJSONSchema() { throw new Error('z.fromJSONSchema is not part of the esign-sandbox CLI bundle'); }",
+      contents:
+        "export function fromJSONSchema() { throw new Error('z.fromJSONSchema is not part of the esign-sandbox CLI bundle'); }",
       loader: 'js',
     }));
   },
@@ -94,6 +100,8 @@ await build({
   logLevel: 'warning',
   plugins: [englishOnlyZodLocales, noZodFromJsonSchema],
   // Some bundled dependencies are CommonJS inside; a bundled ESM file needs `require` for them.
-  banner: { js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __esignRequire } from 'node:module'; const require = __esignRequire(import.meta.url);",
+  },
   define: { ESIGN_BUILD_ID: JSON.stringify(buildId) },
 });

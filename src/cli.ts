@@ -21,7 +21,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     // With --log-format json every stdout line is JSON, this one too.
-    if (parsed.options.log === 'json') console.log(JSON.stringify({ event: 'stopping', signal, ...(parsed.options.data ? { writing: parsed.options.data } : {}) }));
+    if (parsed.options.log === 'json')
+      console.log(
+        JSON.stringify({ event: 'stopping', signal, ...(parsed.options.data ? { writing: parsed.options.data } : {}) }),
+      );
     else console.log(`\n${signal}: stopping${parsed.options.data ? ' and writing the data file' : ''}…`);
     (sandbox ? sandbox.close() : Promise.resolve()).then(
       () => process.exit(0),
@@ -34,7 +37,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
-  const running = await createSandbox({ ...parsed.options, log: parsed.options.log ?? 'pretty' }, { port: DEFAULT_PORT });
+  const running = await createSandbox(
+    { ...parsed.options, log: parsed.options.log ?? 'pretty' },
+    { port: DEFAULT_PORT },
+  );
   sandbox = running;
   const url = await running.listen();
   const { config, defaults, services, tls } = running;
@@ -58,29 +64,32 @@ async function main(): Promise<void> {
   } else printBanner();
 
   function printBanner() {
-  const lines = [
-    `esign-sandbox ${VERSION}: Contract Signing Service sandbox`,
-    `  API          ${url}/api`,
-    `  Control API  ${url}/__sandbox`,
-    ...(defaults.apiKey ? [`  API key      ${defaults.apiKey}`, `  Secret       ${defaults.secret}`] : ['  No platform in the fixtures: create one with POST /__sandbox/platforms']),
-    ...(defaults.clientKey ? [`  Client key   ${defaults.clientKey} (${defaults.clientName})`] : []),
-    `  Key header   ${headerLabel(config.apiKeyHeader)}`,
-    `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
-    `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-    ...running.scenarios.engine.activeSummaries().map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
-    `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
-    ...(tls
-      ? [
-          `  TLS          ${tls.generated ? 'self-signed certificate' : 'certificate'} at ${tls.certFile}`,
-          `               trust it with NODE_EXTRA_CA_CERTS=${tls.certFile} (or curl --cacert ${tls.certFile})`,
-        ]
-      : []),
-    `  Request log  ${config.log === 'none' ? 'off (--quiet)' : 'on (--quiet turns it off)'}`,
-    `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s${tls ? ` --cacert ${tls.certFile}` : ''} ${url}/__sandbox/health`,
-  ];
-  console.log(lines.join('\n'));
+    const lines = [
+      `esign-sandbox ${VERSION}: Contract Signing Service sandbox`,
+      `  API          ${url}/api`,
+      `  Control API  ${url}/__sandbox`,
+      ...(defaults.apiKey
+        ? [`  API key      ${defaults.apiKey}`, `  Secret       ${defaults.secret}`]
+        : ['  No platform in the fixtures: create one with POST /__sandbox/platforms']),
+      ...(defaults.clientKey ? [`  Client key   ${defaults.clientKey} (${defaults.clientName})`] : []),
+      `  Key header   ${headerLabel(config.apiKeyHeader)}`,
+      `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
+      `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
+      ...running.scenarios.engine
+        .activeSummaries()
+        .map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
+      `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+      ...(tls
+        ? [
+            `  TLS          ${tls.generated ? 'self-signed certificate' : 'certificate'} at ${tls.certFile}`,
+            `               trust it with NODE_EXTRA_CA_CERTS=${tls.certFile} (or curl --cacert ${tls.certFile})`,
+          ]
+        : []),
+      `  Request log  ${config.log === 'none' ? 'off (--quiet)' : 'on (--quiet turns it off)'}`,
+      `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s${tls ? ` --cacert ${tls.certFile}` : ''} ${url}/__sandbox/health`,
+    ];
+    console.log(lines.join('\n'));
   }
-
 }
 
 function headerLabel(header: string): string {
@@ -95,6 +104,8 @@ main().catch((error: unknown) => {
     console.error(`esign-sandbox: ${error.message}`);
     process.exit(2);
   }
-  console.error(`esign-sandbox: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(
+    `esign-sandbox: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   process.exit(1);
 });

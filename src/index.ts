@@ -12,7 +12,13 @@
  * methods over HTTP.
  */
 import type { SandboxOptions } from './config/options.js';
-import { type Health, type SandboxClock, type SandboxControl, SandboxControlError, type SandboxWebhooks } from './control/api.js';
+import {
+  type Health,
+  type SandboxClock,
+  type SandboxControl,
+  SandboxControlError,
+  type SandboxWebhooks,
+} from './control/api.js';
 import { isScenarioFile } from './control/scenario-files.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
@@ -59,7 +65,12 @@ export type { FaultSpec } from './faults/spec.js';
 export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/api.js';
 export type { FaultView } from './faults/faults.js';
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
-export type { FailureMode, ReceivedDelivery, WebhookReceiver, WebhookReceiverOptions } from './testing/webhook-receiver.js';
+export type {
+  FailureMode,
+  ReceivedDelivery,
+  WebhookReceiver,
+  WebhookReceiverOptions,
+} from './testing/webhook-receiver.js';
 export type { DeliveryFilter, DeliveryView, OutageSpec } from './webhooks/dispatcher.js';
 
 export interface RunningSandbox extends SandboxControl {
@@ -140,7 +151,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       lock: (key) => act(key, 'lock'),
     },
     scenarios: {
-      load: (nameOrYaml) => inProcess(() => (isScenarioFile(nameOrYaml) ? engine.loadFile(nameOrYaml.trim()) : engine.load(nameOrYaml))),
+      load: (nameOrYaml) =>
+        inProcess(() => (isScenarioFile(nameOrYaml) ? engine.loadFile(nameOrYaml.trim()) : engine.load(nameOrYaml))),
       loadFile: (path) => inProcess(() => engine.loadFile(path)),
       unload: (name) => inProcess(() => engine.unload(name)),
       list: async () => engine.list(),

@@ -6,7 +6,13 @@
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { BUNDLED_SCENARIOS, ConfigError, type ResolvedConfig, type SandboxOptions, resolveConfig } from './config/options.js';
+import {
+  BUNDLED_SCENARIOS,
+  ConfigError,
+  type ResolvedConfig,
+  type SandboxOptions,
+  resolveConfig,
+} from './config/options.js';
 import { VERSION } from './config/version.js';
 import type { ResetResult, BundledScenario, Platform, ScenarioSummary } from './control/api.js';
 import { ControlService } from './control/service.js';
@@ -62,7 +68,11 @@ export interface Sandbox {
    */
   reset(options?: { apiKey?: string | undefined }): Promise<ResetResult>;
   /** A new isolated platform account (POST /__sandbox/platforms). */
-  createPlatform(input?: { apiKey?: string | undefined; secret?: string | undefined; name?: string | undefined }): Platform;
+  createPlatform(input?: {
+    apiKey?: string | undefined;
+    secret?: string | undefined;
+    name?: string | undefined;
+  }): Platform;
   /** The whole state as one JSON-ready object (GET /__sandbox/state). */
   snapshot(): Snapshot;
   /** Puts a snapshot back, validated first (PUT /__sandbox/state). */
@@ -95,21 +105,35 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
-  const { store, loaded } = await Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs });
+  const { store, loaded } = await Store.open({
+    ...(config.data ? { file: config.data } : {}),
+    flushMs: config.flushMs,
+  });
   const documents = await DocumentStore.open(config.data);
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
-  const seeded: SeedResult = loaded ? defaultsFromStore(services, config) : await applyFixtures(services, fixtures, seedOptions);
+  const seeded: SeedResult = loaded
+    ? defaultsFromStore(services, config)
+    : await applyFixtures(services, fixtures, seedOptions);
   const defaults_ = {
     ...(seeded.defaultPlatform ? { apiKey: seeded.defaultPlatform.apiKey, secret: seeded.defaultPlatform.secret } : {}),
-    ...(seeded.defaultClient ? { clientKey: seeded.defaultClient.clientKey, clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey } : {}),
+    ...(seeded.defaultClient
+      ? {
+          clientKey: seeded.defaultClient.clientKey,
+          clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey,
+        }
+      : {}),
   };
 
   // The subsystems fed by events: each subscribes to the bus itself.
   const outbox = new Outbox(services, { baseUrl: () => baseUrl });
-  const webhooks = new WebhookDispatcher(services, { timeoutMs: config.webhookTimeoutMs, logLimit: config.webhookLogLimit, userAgent: `esign-sandbox/${VERSION}` });
+  const webhooks = new WebhookDispatcher(services, {
+    timeoutMs: config.webhookTimeoutMs,
+    logLimit: config.webhookLogLimit,
+    userAgent: `esign-sandbox/${VERSION}`,
+  });
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
   const faults = new Faults(services, config.seed ?? 1);
   const logOut = lineWriter(process.stdout);
@@ -144,12 +168,20 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
       journal.middleware({
         // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.
         skip: (path) =>
-          path === '/__sandbox/requests' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || path === '/__sandbox/ui' || path.startsWith('/__sandbox/ui/'),
+          path === '/__sandbox/requests' ||
+          path === '/openapi.json' ||
+          path === '/docs' ||
+          path.startsWith('/docs/') ||
+          path === '/__sandbox/ui' ||
+          path.startsWith('/__sandbox/ui/'),
         // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
         skipBodies: (path) => path === '/__sandbox/state',
       }),
     ],
-    onInternalError: (error) => process.emitWarning(`esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    onInternalError: (error) =>
+      process.emitWarning(
+        `esign-sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
   });
   mountDocs(app, { apiKeyHeader: config.apiKeyHeader });
 
@@ -198,7 +230,9 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     async listen() {
       let port: number;
       if (tls) {
-        tlsListener = await listenTls(app, config.host, config.port, tls, (error) => listenError(error, config.host, config.port));
+        tlsListener = await listenTls(app, config.host, config.port, tls, (error) =>
+          listenError(error, config.host, config.port),
+        );
         port = tlsListener.address().port;
       } else {
         server = await listenOn(app, config.host, config.port);
@@ -273,8 +307,10 @@ function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (error.code === 'EADDRINUSE') return new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`);
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new ConfigError(`Cannot listen on host ${host}: ${error.message}`);
+  if (error.code === 'EADDRINUSE')
+    return new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one)`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new ConfigError(`Cannot listen on host ${host}: ${error.message}`);
   if (error.code === 'EACCES') return new ConfigError(`Not allowed to listen on port ${port}: ${error.message}`);
   return error;
 }

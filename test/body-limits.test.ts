@@ -27,14 +27,25 @@ interface RawAnswer {
 }
 
 /** A POST through node:http, which reads an answer that arrives before the body has been sent in full. */
-function post(url: string, path: string, body: Buffer | string, headers: Record<string, string | number> = {}): Promise<RawAnswer> {
+function post(
+  url: string,
+  path: string,
+  body: Buffer | string,
+  headers: Record<string, string | number> = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      `${url}${path}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     // The server may answer and close while the rest of a large body is still on its way.
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
@@ -129,7 +140,10 @@ describe('broken transfers', () => {
     const s = await start();
     const garbage = await rawExchange(s.port, 'HELLO / HTTP/9\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 400, message: expect.stringContaining('Malformed HTTP request') });
+    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 400,
+      message: expect.stringContaining('Malformed HTTP request'),
+    });
     // Both framings at once is how requests are smuggled; Node refuses it, and the refusal is JSON too.
     const smuggled = await rawExchange(
       s.port,
@@ -137,7 +151,10 @@ describe('broken transfers', () => {
     );
     expect(smuggled).toMatch(/^HTTP\/1\.1 400 /);
     expect(smuggled).toContain('"code":400');
-    const huge = await rawExchange(s.port, `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const huge = await rawExchange(
+      s.port,
+      `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
     expect(huge).toContain('"code":431');
     await expectHealthy(s);
@@ -163,7 +180,9 @@ describe('broken transfers', () => {
     try {
       const socket: Socket = connect(s.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-      socket.write('POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data": {"act');
+      socket.write(
+        'POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data": {"act',
+      );
       socket.on('error', () => undefined);
       // Other callers are served while the slow body is pending.
       await expectHealthy(s);
@@ -173,7 +192,11 @@ describe('broken transfers', () => {
       socket.destroy();
       await closed;
       await expectHealthy(s);
-      const res = await fetch(`${s.url}/api/contract`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"data": {"action": "list"}}' });
+      const res = await fetch(`${s.url}/api/contract`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"data": {"action": "list"}}',
+      });
       expect(res.status).toBe(401);
       // An aborted upload is the client's doing, not an internal error.
       await new Promise((resolve) => setImmediate(resolve));

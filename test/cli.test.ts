@@ -26,7 +26,10 @@ interface Started {
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -53,7 +56,11 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
 }
 
 const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -62,15 +69,38 @@ describe('esign-sandbox CLI', () => {
     const { url, output } = await start(['--port', '0']);
     expect(output()).toMatch(/API key\s+sandboxApiKey/);
     expect(output()).toMatch(/Secret\s+sandboxSecret/);
-    const token = (await post(`${url}/api/token`, { data: { action: 'create', apiKey: 'sandboxApiKey', secret: 'sandboxSecret' } })).body.access_token;
-    const client = await post(`${url}/api/client`, { data: { action: 'create', client: { fullname: 'Acme' } } }, { authorization: `Bearer ${token}` });
+    const token = (
+      await post(`${url}/api/token`, { data: { action: 'create', apiKey: 'sandboxApiKey', secret: 'sandboxSecret' } })
+    ).body.access_token;
+    const client = await post(
+      `${url}/api/client`,
+      { data: { action: 'create', client: { fullname: 'Acme' } } },
+      { authorization: `Bearer ${token}` },
+    );
     expect(client.status).toBe(201);
-    const clientToken = (await post(`${url}/api/token`, { action: 'create', clientKey: client.body.client.clientKey }, { authorization: `Bearer ${token}` })).body
-      .access_token;
+    const clientToken = (
+      await post(
+        `${url}/api/token`,
+        { action: 'create', clientKey: client.body.client.clientKey },
+        { authorization: `Bearer ${token}` },
+      )
+    ).body.access_token;
     const auth = { authorization: `Bearer ${clientToken}` };
-    const contract = await post(`${url}/api/contract`, { data: { action: 'create', contract: { name: 'NDA', value: '<p>x</p>' } } }, auth);
+    const contract = await post(
+      `${url}/api/contract`,
+      { data: { action: 'create', contract: { name: 'NDA', value: '<p>x</p>' } } },
+      auth,
+    );
     const contractKey = contract.body.contract.contractKey;
-    expect((await post(`${url}/api/recipient`, { data: { action: 'send', contractKey, recipients: [{ email: 'a@b.test' }] } }, auth)).status).toBe(200);
+    expect(
+      (
+        await post(
+          `${url}/api/recipient`,
+          { data: { action: 'send', contractKey, recipients: [{ email: 'a@b.test' }] } },
+          auth,
+        )
+      ).status,
+    ).toBe(200);
     const list = await post(`${url}/api/recipient`, { data: { action: 'list', contractKey } }, auth);
     expect(list.body.recipients).toHaveLength(1);
   });
@@ -84,7 +114,9 @@ describe('esign-sandbox CLI', () => {
   });
 
   it('prints only JSON lines with --log-format json, the stopping line included', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--port', '0', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--port', '0', '--log-format', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     await new Promise<void>((resolve) => {
@@ -96,11 +128,18 @@ describe('esign-sandbox CLI', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.map((line) => JSON.parse(line) as { event?: string }).at(-1)).toEqual({ event: 'stopping', signal: 'SIGTERM' });
+    expect(lines.map((line) => JSON.parse(line) as { event?: string }).at(-1)).toEqual({
+      event: 'stopping',
+      signal: 'SIGTERM',
+    });
   });
 
   it('takes options from ESIGN_SANDBOX_* variables, flags winning', async () => {
-    const { url, output } = await start(['--port', '0'], { ESIGN_SANDBOX_API_KEY: 'fromEnv', ESIGN_SANDBOX_CLOCK: 'frozen', ESIGN_SANDBOX_START: '2030-01-01T00:00:00Z' });
+    const { url, output } = await start(['--port', '0'], {
+      ESIGN_SANDBOX_API_KEY: 'fromEnv',
+      ESIGN_SANDBOX_CLOCK: 'frozen',
+      ESIGN_SANDBOX_START: '2030-01-01T00:00:00Z',
+    });
     expect(output()).toMatch(/API key\s+fromEnv/);
     const health = (await (await fetch(`${url}/__sandbox/health`)).json()) as { now: string };
     expect(health.now).toBe('2030-01-01T00:00:00.000Z');
@@ -109,14 +148,26 @@ describe('esign-sandbox CLI', () => {
   it('keeps state in a --data file across restarts', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'esign-cli-')), 'state.json');
     const first = await start(['--port', '0', '--data', file]);
-    const token = (await post(`${first.url}/api/token`, { data: { action: 'create', apiKey: 'sandboxApiKey', secret: 'sandboxSecret' } })).body.access_token;
-    await post(`${first.url}/api/contract`, { data: { action: 'create', clientKey: 'demoClient', contract: { name: 'Kept', value: 'x' } } }, { authorization: `Bearer ${token}` });
+    const token = (
+      await post(`${first.url}/api/token`, {
+        data: { action: 'create', apiKey: 'sandboxApiKey', secret: 'sandboxSecret' },
+      })
+    ).body.access_token;
+    await post(
+      `${first.url}/api/contract`,
+      { data: { action: 'create', clientKey: 'demoClient', contract: { name: 'Kept', value: 'x' } } },
+      { authorization: `Bearer ${token}` },
+    );
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveProperty('contracts');
     const second = await start(['--port', '0', '--data', file]);
     expect(second.output()).toMatch(/loaded/);
-    const list = await post(`${second.url}/api/contract`, { data: { action: 'list', clientKey: 'demoClient' } }, { authorization: `Bearer ${token}` });
+    const list = await post(
+      `${second.url}/api/contract`,
+      { data: { action: 'list', clientKey: 'demoClient' } },
+      { authorization: `Bearer ${token}` },
+    );
     expect(list.body.contracts.map((c: { name: string }) => c.name)).toEqual(['Kept']);
   });
 
@@ -159,7 +210,30 @@ describe('esign-sandbox CLI', () => {
 describe('parseCli', () => {
   it('maps every flag onto SandboxOptions', () => {
     const { options } = parseCli(
-      ['--port', '0', '--host', '0.0.0.0', '--api-key', 'k', '--secret', 's', '--data', 'd.json', '--fixtures', 'f', '--seed', '3', '--clock', 'frozen', '--start', '2026-01-01T00:00:00Z', '--max-body', '1mb', '--api-key-header', 'X-Key'],
+      [
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--api-key',
+        'k',
+        '--secret',
+        's',
+        '--data',
+        'd.json',
+        '--fixtures',
+        'f',
+        '--seed',
+        '3',
+        '--clock',
+        'frozen',
+        '--start',
+        '2026-01-01T00:00:00Z',
+        '--max-body',
+        '1mb',
+        '--api-key-header',
+        'X-Key',
+      ],
       {},
     );
     expect(options).toEqual({

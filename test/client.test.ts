@@ -17,7 +17,12 @@ describe('client create', () => {
   it('answers 201 with the client key, SQL-format times and the users, the first one default', async () => {
     const res = await t.post(
       '/api/client',
-      { data: { action: 'create', client: { fullname: 'Acme', users: [{ fullname: 'A', email: 'a@acme.test' }, { fullname: 'B' }] } } },
+      {
+        data: {
+          action: 'create',
+          client: { fullname: 'Acme', users: [{ fullname: 'A', email: 'a@acme.test' }, { fullname: 'B' }] },
+        },
+      },
       { bearer: platform },
     );
     expect(res.status).toBe(201);
@@ -31,13 +36,21 @@ describe('client create', () => {
   });
 
   it('creates one default user when no users are given', async () => {
-    const res = await t.post('/api/client', { data: { action: 'create', client: { email: 'x@y.test' } } }, { bearer: platform });
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { email: 'x@y.test' } } },
+      { bearer: platform },
+    );
     expect(res.body.client.users).toHaveLength(1);
     expect(res.body.client.users[0].default).toBe(true);
   });
 
   it('works with the API-key header and no clientKey', async () => {
-    const res = await t.post('/api/client', { data: { action: 'create', client: { organization: 'Org' } } }, { apiKey: DEMO.apiKey });
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { organization: 'Org' } } },
+      { apiKey: DEMO.apiKey },
+    );
     expect(res.status).toBe(201);
   });
 
@@ -57,7 +70,11 @@ describe('client create', () => {
 
 describe('client read', () => {
   it('answers the client with SQL-format times and all its fields', async () => {
-    const res = await t.post('/api/client', { data: { action: 'read', client: { clientKey: DEMO.clientKey } } }, { bearer: platform });
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'read', client: { clientKey: DEMO.clientKey } } },
+      { bearer: platform },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       client: {
@@ -76,23 +93,47 @@ describe('client read', () => {
   });
 
   it('answers 404 for an unknown client', async () => {
-    const res = await t.post('/api/client', { data: { action: 'read', client: { clientKey: 'nope' } } }, { bearer: platform });
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'read', client: { clientKey: 'nope' } } },
+      { bearer: platform },
+    );
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 404, message: 'Client not found' });
   });
 
   it('lets a client token read its own client only', async () => {
     const token = await t.clientToken(DEMO.clientKey, platform);
-    expect((await t.post('/api/client', { data: { action: 'read', client: { clientKey: DEMO.clientKey } } }, { bearer: token })).status).toBe(200);
-    const other = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'O' } } }, { bearer: platform });
-    const res = await t.post('/api/client', { data: { action: 'read', client: { clientKey: other.body.client.clientKey } } }, { bearer: token });
+    expect(
+      (
+        await t.post(
+          '/api/client',
+          { data: { action: 'read', client: { clientKey: DEMO.clientKey } } },
+          { bearer: token },
+        )
+      ).status,
+    ).toBe(200);
+    const other = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'O' } } },
+      { bearer: platform },
+    );
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'read', client: { clientKey: other.body.client.clientKey } } },
+      { bearer: token },
+    );
     expect(res.status).toBe(403);
   });
 });
 
 describe('user list', () => {
-  it('lists the client\'s users with ISO times', async () => {
-    const res = await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { bearer: platform });
+  it("lists the client's users with ISO times", async () => {
+    const res = await t.post(
+      '/api/user',
+      { data: { action: 'list', clientKey: DEMO.clientKey } },
+      { bearer: platform },
+    );
     expect(res.status).toBe(200);
     expect(res.body.code).toBe('200');
     expect(res.body.message).toBe('Users found');
@@ -116,7 +157,11 @@ describe('user list', () => {
 
 describe('client list', () => {
   it('lists the platform\'s clients with ISO times and multiple: true, "200" "Clients found"', async () => {
-    await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Acme', email: 'a@acme.test' } } }, { bearer: platform });
+    await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'Acme', email: 'a@acme.test' } } },
+      { bearer: platform },
+    );
     const res = await t.post('/api/client', { data: { action: 'list' } }, { bearer: platform });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe('200');
@@ -142,8 +187,10 @@ describe('client list', () => {
     expect((await t.post('/api/client', { data: { action: 'list' } }, auth)).status).toBe(200);
   });
 
-  it('refuses a client token (403) and never shows another platform\'s clients', async () => {
-    expect((await t.post('/api/client', { data: { action: 'list' } }, { bearer: await t.clientToken() })).status).toBe(403);
+  it("refuses a client token (403) and never shows another platform's clients", async () => {
+    expect((await t.post('/api/client', { data: { action: 'list' } }, { bearer: await t.clientToken() })).status).toBe(
+      403,
+    );
     const other = await t.control('/platforms', { apiKey: 'otherPlatform', secret: 's' });
     const res = await t.post('/api/client', { data: { action: 'list' } }, { apiKey: other.body.apiKey });
     expect(res.body.clients).toEqual([]);
@@ -153,19 +200,39 @@ describe('client list', () => {
 describe('client update', () => {
   it('changes the given fields, answering 201 with changeTime and clientKey', async () => {
     await t.control('/clock/advance', { by: '1m' });
-    const res = await t.post('/api/client', { data: { action: 'update', client: { clientKey: DEMO.clientKey, organization: 'New Org' } } }, { bearer: platform });
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'update', client: { clientKey: DEMO.clientKey, organization: 'New Org' } } },
+      { bearer: platform },
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ client: { changeTime: '2026-03-01 09:01:00', clientKey: DEMO.clientKey }, code: '201', message: 'Client updated' });
-    const read = await t.post('/api/client', { data: { action: 'read', client: { clientKey: DEMO.clientKey } } }, { bearer: platform });
+    expect(res.body).toEqual({
+      client: { changeTime: '2026-03-01 09:01:00', clientKey: DEMO.clientKey },
+      code: '201',
+      message: 'Client updated',
+    });
+    const read = await t.post(
+      '/api/client',
+      { data: { action: 'read', client: { clientKey: DEMO.clientKey } } },
+      { bearer: platform },
+    );
     expect(read.body.client).toMatchObject({ organization: 'New Org', fullname: expect.any(String) });
   });
 
   it('answers 404 for a client of another platform, and 403 for a client token of another client', async () => {
     const other = await t.control('/platforms', { apiKey: 'otherPlatform2', secret: 's' });
-    const res = await t.post('/api/client', { data: { action: 'update', client: { clientKey: DEMO.clientKey, fullname: 'x' } } }, { apiKey: other.body.apiKey });
+    const res = await t.post(
+      '/api/client',
+      { data: { action: 'update', client: { clientKey: DEMO.clientKey, fullname: 'x' } } },
+      { apiKey: other.body.apiKey },
+    );
     expect(res.status).toBe(404);
     const [sibling] = (await outsiders(t)).filter((o) => o.clientKey === undefined);
-    const res2 = await t.post('/api/client', asOutsider(sibling!, { data: { action: 'update', client: { clientKey: DEMO.clientKey, fullname: 'x' } } }), sibling!.auth);
+    const res2 = await t.post(
+      '/api/client',
+      asOutsider(sibling!, { data: { action: 'update', client: { clientKey: DEMO.clientKey, fullname: 'x' } } }),
+      sibling!.auth,
+    );
     expect(res2.status).toBe(403);
   });
 });

@@ -19,9 +19,20 @@ const get = (path: string, as: Auth | null = auth) => {
 
 describe('GET /api/contract_event', () => {
   it('lists one entry per lifecycle step, in order, with status ids, the person and ipInfo', async () => {
-    const created = await t.post('/api/contract', {
-      data: { action: 'create', contract: { name: 'Trail', value: 'x' }, recipients: [{ fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1 }, { fullname: 'Bo', email: 'bo@x.test', action: 'approve', position: 2 }] },
-    }, auth);
+    const created = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Trail', value: 'x' },
+          recipients: [
+            { fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1 },
+            { fullname: 'Bo', email: 'bo@x.test', action: 'approve', position: 2 },
+          ],
+        },
+      },
+      auth,
+    );
     const contractKey = created.body.contract.contractKey;
     const [ann, bo] = (await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth)).body.recipients;
     await t.control(`/recipients/${ann.recipientKey}/sign`, {});
@@ -55,16 +66,26 @@ describe('GET /api/contract_event', () => {
   });
 
   it('works with the API key header and clientKey in the query', async () => {
-    const contractKey = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: 'x' } } }, auth)).body.contract.contractKey;
-    const res = await get(`/api/contract_event?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, { apiKey: DEMO.apiKey, header: 'x-sendforsign-key' });
+    const contractKey = (
+      await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: 'x' } } }, auth)
+    ).body.contract.contractKey;
+    const res = await get(`/api/contract_event?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, {
+      apiKey: DEMO.apiKey,
+      header: 'x-sendforsign-key',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
   });
 
-  it('answers 404 for another client\'s or platform\'s contract, 400 without a contractKey, 401 without credentials, 405 for POST', async () => {
-    const contractKey = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: 'x' } } }, auth)).body.contract.contractKey;
+  it("answers 404 for another client's or platform's contract, 400 without a contractKey, 401 without credentials, 405 for POST", async () => {
+    const contractKey = (
+      await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: 'x' } } }, auth)
+    ).body.contract.contractKey;
     for (const o of await outsiders(t)) {
-      const res = await get(`/api/contract_event?contractKey=${contractKey}${o.clientKey ? `&clientKey=${o.clientKey}` : ''}`, o.auth);
+      const res = await get(
+        `/api/contract_event?contractKey=${contractKey}${o.clientKey ? `&clientKey=${o.clientKey}` : ''}`,
+        o.auth,
+      );
       expect(res.status, o.name).toBe(404);
     }
     const missing = await get('/api/contract_event');

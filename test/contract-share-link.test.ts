@@ -10,7 +10,9 @@ let contractKey: string;
 beforeEach(async () => {
   t = await testSandbox(FROZEN);
   auth = await t.demoAuth();
-  contractKey = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Share', value: 'x' } } }, auth)).body.contract.contractKey;
+  contractKey = (
+    await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Share', value: 'x' } } }, auth)
+  ).body.contract.contractKey;
 });
 afterEach(() => t.close());
 
@@ -18,7 +20,11 @@ const call = (method: string, body?: object, query = '', as: Auth = auth) => {
   const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json' };
   if (as && 'bearer' in as) headers.authorization = `Bearer ${as.bearer}`;
   if (as && 'apiKey' in as) headers[as.header ?? 'x-service-key'] = as.apiKey;
-  return t.request(`/api/contract_share_link${query}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+  return t.request(`/api/contract_share_link${query}`, {
+    method,
+    headers,
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
 };
 const list = async () => (await call('GET', undefined, `?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`)).body;
 
@@ -27,7 +33,14 @@ describe('contract share links', () => {
     const created = await call('POST', { clientKey: DEMO.clientKey, contractKey });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      shareLink: { id: 1, shareLink: expect.stringMatching(/^[A-Za-z0-9]+$/), controlLink: expect.stringMatching(/^[A-Za-z0-9]+$/), createTime: '2026-03-01T09:00:00.000Z', changeTime: '2026-03-01T09:00:00.000Z', view: '4' },
+      shareLink: {
+        id: 1,
+        shareLink: expect.stringMatching(/^[A-Za-z0-9]+$/),
+        controlLink: expect.stringMatching(/^[A-Za-z0-9]+$/),
+        createTime: '2026-03-01T09:00:00.000Z',
+        changeTime: '2026-03-01T09:00:00.000Z',
+        view: '4',
+      },
       code: '201',
       message: 'Share link created',
     });
@@ -57,7 +70,7 @@ describe('contract share links', () => {
 
   it.each([
     ['an unknown id', { id: 9, view: '1' }, 404],
-    ['a shareLink that is not the id\'s', { id: 1, shareLink: 'other', view: '1' }, 404],
+    ["a shareLink that is not the id's", { id: 1, shareLink: 'other', view: '1' }, 404],
     ['a view outside 1–4', { id: 1, view: '5' }, 400],
     ['no id', { view: '1' }, 400],
   ])('PUT refuses %s', async (_n, fields, status) => {
@@ -74,7 +87,17 @@ describe('contract share links', () => {
     await call('POST', { contractKey });
     for (const o of await outsiders(t)) {
       const ck = o.clientKey ? { clientKey: o.clientKey } : {};
-      expect((await call('GET', undefined, `?contractKey=${contractKey}${o.clientKey ? `&clientKey=${o.clientKey}` : ''}`, o.auth)).status, o.name).toBe(404);
+      expect(
+        (
+          await call(
+            'GET',
+            undefined,
+            `?contractKey=${contractKey}${o.clientKey ? `&clientKey=${o.clientKey}` : ''}`,
+            o.auth,
+          )
+        ).status,
+        o.name,
+      ).toBe(404);
       expect((await call('POST', { contractKey, ...ck }, '', o.auth)).status, o.name).toBe(404);
       expect((await call('PUT', { contractKey, id: 1, view: '1', ...ck }, '', o.auth)).status, o.name).toBe(404);
       expect((await call('DELETE', { contractKey, id: 1, ...ck }, '', o.auth)).status, o.name).toBe(404);

@@ -41,7 +41,12 @@ export function email(name: string): string {
   return `${name.toLowerCase().replace(/[^a-z0-9]/g, '') || 'someone'}@example.com`;
 }
 
-export async function createAndSend(t: TestSandbox, recipients: RecipientSpec[], auth?: Auth, name = 'Lease'): Promise<Walk> {
+export async function createAndSend(
+  t: TestSandbox,
+  recipients: RecipientSpec[],
+  auth?: Auth,
+  name = 'Lease',
+): Promise<Walk> {
   const raw: BusEvent[] = [];
   t.sandbox.services.bus.onAny((e) => raw.push(e));
   const a = auth ?? (await t.demoAuth());
@@ -71,7 +76,12 @@ export async function createAndSend(t: TestSandbox, recipients: RecipientSpec[],
     keys[r.fullname] = r.recipientKey;
     names[r.recipientKey] = r.fullname;
   }
-  const mine = () => raw.filter((e) => (isContractEvent(e) ? e.data.contractKey === contractKey : e.type === 'recipient.notified' && e.contractKey === contractKey));
+  const mine = () =>
+    raw.filter((e) =>
+      isContractEvent(e)
+        ? e.data.contractKey === contractKey
+        : e.type === 'recipient.notified' && e.contractKey === contractKey,
+    );
   return {
     contractKey,
     keys,
@@ -83,9 +93,14 @@ export async function createAndSend(t: TestSandbox, recipients: RecipientSpec[],
     states: async () => Object.fromEntries((await inspect()).recipients.map((r: any) => [r.fullname, r.state])),
     events: () =>
       mine().flatMap((e) =>
-        isContractEvent(e) ? [`${e.type} ${e.data.status}${e.data.recipientKey ? ` ${names[e.data.recipientKey] ?? e.data.recipientKey}` : ''}`] : [],
+        isContractEvent(e)
+          ? [
+              `${e.type} ${e.data.status}${e.data.recipientKey ? ` ${names[e.data.recipientKey] ?? e.data.recipientKey}` : ''}`,
+            ]
+          : [],
       ),
-    notified: () => mine().flatMap((e) => (e.type === 'recipient.notified' ? [names[e.recipientKey] ?? e.recipientKey] : [])),
+    notified: () =>
+      mine().flatMap((e) => (e.type === 'recipient.notified' ? [names[e.recipientKey] ?? e.recipientKey] : [])),
     clearEvents: () => void raw.splice(0),
   };
 }

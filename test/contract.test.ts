@@ -10,7 +10,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const create = (contract: object, extra: object = {}) => t.post('/api/contract', { data: { action: 'create', contract, ...extra } }, auth);
+const create = (contract: object, extra: object = {}) =>
+  t.post('/api/contract', { data: { action: 'create', contract, ...extra } }, auth);
 
 describe('contract create', () => {
   it('with content answers 201 with the key and an ISO create time', async () => {
@@ -32,7 +33,10 @@ describe('contract create', () => {
   });
 
   it('with recipients creates and sends', async () => {
-    const res = await create({ name: 'C&S', value: 'x' }, { recipients: [{ email: 'a@b.test', fullname: 'A B', position: 1 }] });
+    const res = await create(
+      { name: 'C&S', value: 'x' },
+      { recipients: [{ email: 'a@b.test', fullname: 'A B', position: 1 }] },
+    );
     const key = res.body.contract.contractKey;
     const list = await t.post('/api/contract', { data: { action: 'list' } }, auth);
     expect(list.body.contracts.find((c: { contractKey: string }) => c.contractKey === key).status).not.toBe('Created');
@@ -40,7 +44,7 @@ describe('contract create', () => {
     expect(recipients.body.recipients).toHaveLength(1);
   });
 
-  it('uses the given userKey, and refuses another client\'s user', async () => {
+  it("uses the given userKey, and refuses another client's user", async () => {
     expect((await create({ name: 'x', value: 'y' }, { userKey: 'demoUser2' })).status).toBe(201);
     const res = await create({ name: 'x', value: 'y' }, { userKey: 'nope' });
     expect(res.status).toBe(404);
@@ -73,7 +77,7 @@ describe('contract create', () => {
 });
 
 describe('contract list', () => {
-  it('lists the client\'s contracts in creation order with ISO times and status Created', async () => {
+  it("lists the client's contracts in creation order with ISO times and status Created", async () => {
     await create({ name: 'one', value: '1' });
     await t.sandbox.services.clock.advance(60_000);
     await create({ name: 'two', value: '2' });
@@ -99,11 +103,19 @@ describe('contract list', () => {
     expect(await row()).toMatchObject({ status: 'Archived', changeTime: '2026-03-01T09:00:02.000Z' });
   });
 
-  it('never shows another client\'s contracts', async () => {
+  it("never shows another client's contracts", async () => {
     await create({ name: 'mine', value: '1' });
     const platform = await t.platformToken();
-    const other = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'O' } } }, { bearer: platform });
-    const res = await t.post('/api/contract', { data: { action: 'list', clientKey: other.body.client.clientKey } }, { bearer: platform });
+    const other = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'O' } } },
+      { bearer: platform },
+    );
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'list', clientKey: other.body.client.clientKey } },
+      { bearer: platform },
+    );
     expect(res.body.contracts).toEqual([]);
   });
 });
@@ -113,15 +125,23 @@ describe('contract archive', () => {
     const key = (await create({ name: 'Old', value: 'x' })).body.contract.contractKey;
     const res = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ contract: { contractKey: key, name: 'Old' }, code: '200', message: 'Contract archived' });
+    expect(res.body).toEqual({
+      contract: { contractKey: key, name: 'Old' },
+      code: '200',
+      message: 'Contract archived',
+    });
     const again = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
     expect(again.status).toBe(409);
   });
 
-  it('answers 404 for another client\'s contract, as if it did not exist', async () => {
+  it("answers 404 for another client's contract, as if it did not exist", async () => {
     const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
     const platform = await t.platformToken();
-    const other = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'O' } } }, { bearer: platform });
+    const other = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'O' } } },
+      { bearer: platform },
+    );
     const res = await t.post(
       '/api/contract',
       { data: { action: 'archive', clientKey: other.body.client.clientKey, contract: { contractKey: key } } },
@@ -156,7 +176,9 @@ describe('contract read', () => {
   });
 
   it('shows the status after sending and the type given at create', async () => {
-    const key = (await create({ name: 'D', value: '<p>x</p>', contractType: 'docx' }, { recipients: [{ email: 'a@b.test' }] })).body.contract.contractKey;
+    const key = (
+      await create({ name: 'D', value: '<p>x</p>', contractType: 'docx' }, { recipients: [{ email: 'a@b.test' }] })
+    ).body.contract.contractKey;
     const res = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
     expect(res.body.contract).toMatchObject({ status: 'Sent', statusId: 2, contractType: 'docx' });
   });
@@ -170,11 +192,26 @@ describe('contract read', () => {
 
 describe('contract create and fill', () => {
   const templateWithPlaceholder = async () => {
-    const tpl = await t.post('/api/template', {
-      data: { action: 'create', template: { name: 'T', value: '<p>Price: <placeholder1>price</placeholder1></p>' }, placeholders: [{ name: 'price', value: '' }] },
-    }, auth);
-    const list = await t.post('/api/placeholder', { data: { action: 'list', templateKey: tpl.body.template.templateKey } }, auth);
-    return { templateKey: tpl.body.template.templateKey as string, placeholderKey: list.body.placeholders[0].placeholderKey as string };
+    const tpl = await t.post(
+      '/api/template',
+      {
+        data: {
+          action: 'create',
+          template: { name: 'T', value: '<p>Price: <placeholder1>price</placeholder1></p>' },
+          placeholders: [{ name: 'price', value: '' }],
+        },
+      },
+      auth,
+    );
+    const list = await t.post(
+      '/api/placeholder',
+      { data: { action: 'list', templateKey: tpl.body.template.templateKey } },
+      auth,
+    );
+    return {
+      templateKey: tpl.body.template.templateKey as string,
+      placeholderKey: list.body.placeholders[0].placeholderKey as string,
+    };
   };
 
   it.each([
@@ -186,24 +223,41 @@ describe('contract create and fill', () => {
     const res = await create({ name: 'Filled', templateKey }, { placeholders: [item], returnValue: true });
     expect(res.status).toBe(201);
     expect(res.body.contract.contractValue).toBe('<p>Price: <placeholder1>100 EUR</placeholder1></p>');
-    const list = await t.post('/api/placeholder', { data: { action: 'list', contractKey: res.body.contract.contractKey } }, auth);
-    expect(list.body.placeholders.map((p: { name: string; value: string }) => [p.name, p.value])).toEqual([['price', '100 EUR']]);
+    const list = await t.post(
+      '/api/placeholder',
+      { data: { action: 'list', contractKey: res.body.contract.contractKey } },
+      auth,
+    );
+    expect(list.body.placeholders.map((p: { name: string; value: string }) => [p.name, p.value])).toEqual([
+      ['price', '100 EUR'],
+    ]);
   });
 
   it.each([
     ['a number', 42, '42'],
     ['a string', '42', '42'],
   ])('takes a value given as %s', async (_n, value, stored) => {
-    const res = await create({ name: 'C', value: '<p><placeholder1></placeholder1></p>' }, { placeholders: [{ name: 'qty', value }], returnValue: true });
+    const res = await create(
+      { name: 'C', value: '<p><placeholder1></placeholder1></p>' },
+      { placeholders: [{ name: 'qty', value }], returnValue: true },
+    );
     expect(res.body.contract.contractValue).toBe(`<p><placeholder1>${stored}</placeholder1></p>`);
   });
 
   it('fills a table value and escapes HTML in values', async () => {
     const res = await create(
       { name: 'C', value: '<placeholder1></placeholder1><placeholder2></placeholder2>' },
-      { placeholders: [{ name: 'items', table: { columns: ['a'], rows: [[1]] } }, { name: 'x', value: '<b>' }], returnValue: true },
+      {
+        placeholders: [
+          { name: 'items', table: { columns: ['a'], rows: [[1]] } },
+          { name: 'x', value: '<b>' },
+        ],
+        returnValue: true,
+      },
     );
-    expect(res.body.contract.contractValue).toBe('<placeholder1><table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table></placeholder1><placeholder2>&lt;b&gt;</placeholder2>');
+    expect(res.body.contract.contractValue).toBe(
+      '<placeholder1><table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table></placeholder1><placeholder2>&lt;b&gt;</placeholder2>',
+    );
   });
 
   it('answers no contractValue without returnValue', async () => {
@@ -233,7 +287,8 @@ describe('contract create and fill', () => {
 });
 
 describe('contract update', () => {
-  const update = (contract: object, extra: object = {}) => t.post('/api/contract', { data: { action: 'update', contract, ...extra } }, auth);
+  const update = (contract: object, extra: object = {}) =>
+    t.post('/api/contract', { data: { action: 'update', contract, ...extra } }, auth);
 
   it('renames and changes the value, answering 201 with the times', async () => {
     const key = (await create({ name: 'Old', value: 'a' })).body.contract.contractKey;
@@ -253,18 +308,27 @@ describe('contract update', () => {
     const key = (await create({ name: 'Draft', contractType: 'empty' })).body.contract.contractKey;
     const res = await update(
       { contractKey: key, templateKey: DEMO.templateKey, contractType: 'docx' },
-      { placeholders: [{ name: 'city', value: 'Paris' }], recipients: [{ email: 'r@x.test', fullname: 'R', action: 'sign', position: 1, type: 'external', id: 0 }], returnValue: true },
+      {
+        placeholders: [{ name: 'city', value: 'Paris' }],
+        recipients: [{ email: 'r@x.test', fullname: 'R', action: 'sign', position: 1, type: 'external', id: 0 }],
+        returnValue: true,
+      },
     );
     expect(res.status).toBe(201);
     expect(res.body.contract.contractValue).toContain('Mutual non-disclosure');
     const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
-    expect(read.body.contract).toMatchObject({ status: 'Created', contractType: 'docx', templateKey: DEMO.templateKey });
+    expect(read.body.contract).toMatchObject({
+      status: 'Created',
+      contractType: 'docx',
+      templateKey: DEMO.templateKey,
+    });
     const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: key } }, auth);
     expect(recipients.body.recipients).toHaveLength(1);
   });
 
   it('refuses a content change once sent (409) but still renames', async () => {
-    const key = (await create({ name: 'S', value: 'x' }, { recipients: [{ email: 'a@b.test' }] })).body.contract.contractKey;
+    const key = (await create({ name: 'S', value: 'x' }, { recipients: [{ email: 'a@b.test' }] })).body.contract
+      .contractKey;
     expect((await update({ contractKey: key, value: 'y' })).status).toBe(409);
     expect((await update({ contractKey: key, name: 'Renamed' })).status).toBe(201);
   });
@@ -289,14 +353,31 @@ describe('contract update', () => {
 
 describe('contract duplicate', () => {
   it('makes a new Created contract with the content and placeholder values, answering code 201 as a number', async () => {
-    const key = (await create({ name: 'Orig', value: '<placeholder1></placeholder1>' }, { placeholders: [{ name: 'p', value: 'v' }], recipients: [{ email: 'a@b.test' }] })).body.contract.contractKey;
-    const res = await t.post('/api/contract', { data: { action: 'duplicate', userKey: DEMO.userKey, contract: { contractKey: key } } }, auth);
+    const key = (
+      await create(
+        { name: 'Orig', value: '<placeholder1></placeholder1>' },
+        { placeholders: [{ name: 'p', value: 'v' }], recipients: [{ email: 'a@b.test' }] },
+      )
+    ).body.contract.contractKey;
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'duplicate', userKey: DEMO.userKey, contract: { contractKey: key } } },
+      auth,
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.any(String) }, code: 201, message: 'Contract duplicated' });
+    expect(res.body).toEqual({
+      contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.any(String) },
+      code: 201,
+      message: 'Contract duplicated',
+    });
     const copy = res.body.contract.contractKey;
     expect(copy).not.toBe(key);
     const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: copy } } }, auth);
-    expect(read.body.contract).toMatchObject({ name: 'Orig', status: 'Created', value: '<placeholder1></placeholder1>' });
+    expect(read.body.contract).toMatchObject({
+      name: 'Orig',
+      status: 'Created',
+      value: '<placeholder1></placeholder1>',
+    });
     const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: copy } }, auth);
     expect(recipients.body.recipients).toEqual([]);
     const list = await t.post('/api/placeholder', { data: { action: 'list', contractKey: copy } }, auth);
@@ -305,20 +386,29 @@ describe('contract duplicate', () => {
 });
 
 describe('contract operations across tenants', () => {
-  it.each(['read', 'update', 'duplicate'])('%s answers 404 for another client\'s or platform\'s contract', async (action) => {
-    const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
-    for (const o of await outsiders(t)) {
-      const res = await t.post('/api/contract', asOutsider(o, { data: { action, contract: { contractKey: key, name: 'Hijack' } } }), o.auth);
-      expect(res.status, o.name).toBe(404);
-      expect(res.body.message).toBe('Contract not found');
-    }
-  });
+  it.each(['read', 'update', 'duplicate'])(
+    "%s answers 404 for another client's or platform's contract",
+    async (action) => {
+      const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
+      for (const o of await outsiders(t)) {
+        const res = await t.post(
+          '/api/contract',
+          asOutsider(o, { data: { action, contract: { contractKey: key, name: 'Hijack' } } }),
+          o.auth,
+        );
+        expect(res.status, o.name).toBe(404);
+        expect(res.body.message).toBe('Contract not found');
+      }
+    },
+  );
 });
 
 describe('operations the spec does not show', () => {
   it('answers 400 Unknown action for contract delete, naming the valid ones', async () => {
     const res = await t.post('/api/contract', { data: { action: 'delete' } }, auth);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Unknown action "delete" for /api/contract; valid actions: list, create, read, update, duplicate, archive');
+    expect(res.body.message).toBe(
+      'Unknown action "delete" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
+    );
   });
 });

@@ -5,7 +5,13 @@
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningSandbox, SandboxControlError, type SandboxControl, createControlClient, startSandbox } from '../src/index.js';
+import {
+  type RunningSandbox,
+  SandboxControlError,
+  type SandboxControl,
+  createControlClient,
+  startSandbox,
+} from '../src/index.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../src/testing/webhook-receiver.js';
 
 const START = '2026-03-01T09:00:00.000Z';
@@ -25,7 +31,11 @@ describe.each(variants)('%s', (_name, controlOf) => {
   afterEach(() => sandbox.close());
 
   const api = (path: string, body: unknown, apiKey = sandbox.apiKey!) =>
-    fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': apiKey }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    fetch(`${sandbox.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-key': apiKey },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
   const contracts = async (apiKey = sandbox.apiKey!, clientKey = sandbox.clientKey!) =>
     (await api('/api/contract', { data: { action: 'list', clientKey } }, apiKey)).body.contracts as { name: string }[];
 
@@ -33,26 +43,48 @@ describe.each(variants)('%s', (_name, controlOf) => {
     expect(await control.clock.now()).toEqual(new Date(START));
     expect(await control.clock.state()).toEqual({ now: START, mode: 'frozen', pendingTimers: 0 });
     expect(await control.clock.advance('1h30m')).toMatchObject({ now: '2026-03-01T10:30:00.000Z', mode: 'frozen' });
-    expect(await control.clock.set(new Date('2026-04-01T00:00:00Z'))).toMatchObject({ now: '2026-04-01T00:00:00.000Z' });
+    expect(await control.clock.set(new Date('2026-04-01T00:00:00Z'))).toMatchObject({
+      now: '2026-04-01T00:00:00.000Z',
+    });
     expect((await control.clock.unfreeze()).mode).toBe('real');
     expect((await control.clock.freeze()).mode).toBe('frozen');
   });
 
   it('answers health', async () => {
-    expect(await control.health()).toMatchObject({ status: 'ok', clock: 'frozen', now: START, counts: { platforms: 1, clients: 1 } });
+    expect(await control.health()).toMatchObject({
+      status: 'ok',
+      clock: 'frozen',
+      now: START,
+      counts: { platforms: 1, clients: 1 },
+    });
   });
 
   it('makes isolated tenants and resets one without touching the others', async () => {
     const tenant = await control.createPlatform({ name: 'file A' });
     expect(Object.keys(tenant).sort()).toEqual(['apiKey', 'platformId', 'secret']);
-    await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Demo', value: '<p/>' } } });
-    const client = (await api('/api/client', { data: { action: 'create', client: { fullname: 'Tenant A' } } }, tenant.apiKey)).body.client;
-    await api('/api/contract', { data: { action: 'create', clientKey: client.clientKey, contract: { name: 'A', value: '<p/>' } } }, tenant.apiKey);
+    await api('/api/contract', {
+      data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Demo', value: '<p/>' } },
+    });
+    const client = (
+      await api('/api/client', { data: { action: 'create', client: { fullname: 'Tenant A' } } }, tenant.apiKey)
+    ).body.client;
+    await api(
+      '/api/contract',
+      { data: { action: 'create', clientKey: client.clientKey, contract: { name: 'A', value: '<p/>' } } },
+      tenant.apiKey,
+    );
     expect((await contracts(tenant.apiKey, client.clientKey)).map((c) => c.name)).toEqual(['A']);
 
     const result = await control.reset({ apiKey: tenant.apiKey });
-    expect(result).toMatchObject({ scope: 'platform', apiKey: tenant.apiKey, platformId: tenant.platformId, restored: 0 });
-    expect((await api('/api/contract', { data: { action: 'list', clientKey: client.clientKey } }, tenant.apiKey)).status).toBe(404);
+    expect(result).toMatchObject({
+      scope: 'platform',
+      apiKey: tenant.apiKey,
+      platformId: tenant.platformId,
+      restored: 0,
+    });
+    expect(
+      (await api('/api/contract', { data: { action: 'list', clientKey: client.clientKey } }, tenant.apiKey)).status,
+    ).toBe(404);
     expect((await contracts()).map((c) => c.name)).toEqual(['Demo']);
 
     expect(await control.reset()).toEqual({ scope: 'all' });
@@ -61,10 +93,19 @@ describe.each(variants)('%s', (_name, controlOf) => {
 
   it('answers the journal with filters', async () => {
     await api('/api/contract', { data: { action: 'list', clientKey: sandbox.clientKey } });
-    await api('/api/contract', { data: { action: 'archive', clientKey: sandbox.clientKey, contract: { contractKey: 'nope' } } });
+    await api('/api/contract', {
+      data: { action: 'archive', clientKey: sandbox.clientKey, contract: { contractKey: 'nope' } },
+    });
     const failures = await control.requests({ path: '/api/contract', status: '4xx' });
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ method: 'POST', path: '/api/contract', action: 'archive', status: 404, at: START, response: { body: { message: 'Contract not found' } } });
+    expect(failures[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/contract',
+      action: 'archive',
+      status: 404,
+      at: START,
+      response: { body: { message: 'Contract not found' } },
+    });
     expect(failures[0]!.request.headers['x-service-key']).toBe('[redacted]');
     expect((await control.requests({ action: 'list' })).map((e) => e.status)).toEqual([200]);
     await control.clearRequests();
@@ -72,10 +113,14 @@ describe.each(variants)('%s', (_name, controlOf) => {
   });
 
   it('takes a snapshot and puts it back', async () => {
-    await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Kept', value: '<p/>' } } });
+    await api('/api/contract', {
+      data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Kept', value: '<p/>' } },
+    });
     const snapshot = await control.snapshot();
     expect(snapshot).toMatchObject({ version: 1, clock: { now: START, mode: 'frozen' } });
-    await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Dropped', value: '<p/>' } } });
+    await api('/api/contract', {
+      data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Dropped', value: '<p/>' } },
+    });
     await control.clock.advance('1d');
     await control.restore(snapshot);
     expect((await contracts()).map((c) => c.name)).toEqual(['Kept']);
@@ -83,7 +128,11 @@ describe.each(variants)('%s', (_name, controlOf) => {
   });
 
   it('expires tokens', async () => {
-    await fetch(`${sandbox.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { action: 'create', apiKey: sandbox.apiKey, secret: sandbox.secret } }) });
+    await fetch(`${sandbox.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { action: 'create', apiKey: sandbox.apiKey, secret: sandbox.secret } }),
+    });
     expect(await control.expireTokens()).toEqual({ expired: 1 });
     expect(await control.expireTokens()).toEqual({ expired: 0 });
   });
@@ -102,11 +151,19 @@ describe.each(variants)('%s', (_name, controlOf) => {
     });
     expect(created.status).toBe(201);
     const [request] = await control.emails({ to: 'grace@example.com' });
-    expect(request).toMatchObject({ kind: 'signing_request', to: 'grace@example.com', contractKey: created.body.contract.contractKey, sentAt: START });
+    expect(request).toMatchObject({
+      kind: 'signing_request',
+      to: 'grace@example.com',
+      contractKey: created.body.contract.contractKey,
+      sentAt: START,
+    });
     expect(await control.emails({ to: 'alan@example.com' })).toEqual([]);
 
     const signed = await control.recipients.sign(request!.recipientKey!, { signature: 'G. Hopper' });
-    expect(signed).toMatchObject({ recipient: { state: 'signed', signature: 'G. Hopper', fullname: 'Grace Hopper' }, contract: { contractKey: created.body.contract.contractKey } });
+    expect(signed).toMatchObject({
+      recipient: { state: 'signed', signature: 'G. Hopper', fullname: 'Grace Hopper' },
+      contract: { contractKey: created.body.contract.contractKey },
+    });
     const [approval] = await control.emails({ kind: 'approval_request' });
     expect(approval!.to).toBe('alan@example.com');
     const approved = await control.recipients.approve(approval!.recipientKey!);
@@ -143,7 +200,9 @@ describe.each(variants)('%s', (_name, controlOf) => {
     expect((await control.faults.list()).map((f) => [f.id, f.source, f.status])).toEqual([[id, 'control', 503]]);
     await control.faults.remove(id!);
     expect((await listUsers()).status).toBe(200);
-    expect(await control.faults.set([{ status: 500 }, { status: 502, match: { path: '/api/contract' } }])).toHaveLength(2);
+    expect(await control.faults.set([{ status: 500 }, { status: 502, match: { path: '/api/contract' } }])).toHaveLength(
+      2,
+    );
     expect(await control.faults.clear()).toBe(2);
     expect(await control.faults.list()).toEqual([]);
     // The journal shows what the client received, faults included.
@@ -158,9 +217,13 @@ describe.each(variants)('%s', (_name, controlOf) => {
     afterEach(() => receiver.close());
 
     it('lists deliveries and redelivers one', async () => {
-      const created = await api('/api/webhook', { data: { action: 'create', clientKey: sandbox.clientKey, webhooks: [{ url: receiver.url, created: true }] } });
+      const created = await api('/api/webhook', {
+        data: { action: 'create', clientKey: sandbox.clientKey, webhooks: [{ url: receiver.url, created: true }] },
+      });
       receiver.useSecret(created.body.webhooks[0].secret);
-      await api('/api/contract', { data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Hooked', value: '<p/>' } } });
+      await api('/api/contract', {
+        data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Hooked', value: '<p/>' } },
+      });
       await control.clock.advance(0);
       const deliveries = await control.deliveries({ event: 'contract.created' });
       expect(deliveries).toHaveLength(1);
@@ -212,7 +275,11 @@ describe('a control client whose sandbox is not running', () => {
     const error = await client.health().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxControlError);
     expect(error).toMatchObject({ status: 0 });
-    expect((error as Error).message).toMatch(new RegExp(`^Cannot reach the sandbox at http://127\\.0\\.0\\.1:${port} \\(GET /__sandbox/health: ECONNREFUSED\\); is it running\\?`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Cannot reach the sandbox at http://127\\.0\\.0\\.1:${port} \\(GET /__sandbox/health: ECONNREFUSED\\); is it running\\?`,
+      ),
+    );
     const waited = await client.waitUntilReady({ timeoutMs: 50, intervalMs: 10 }).catch((e: unknown) => e);
     expect(waited).toBeInstanceOf(SandboxControlError);
     expect((waited as Error).message).toMatch(/was not ready after 50 ms: Cannot reach the sandbox/);

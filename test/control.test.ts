@@ -12,7 +12,12 @@ describe('health', () => {
   it('answers ok with the sandbox time and counts', async () => {
     const res = await t.control('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', now: '2026-03-01T09:00:00.000Z', clock: 'frozen', counts: { platforms: 1, clients: 1 } });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      now: '2026-03-01T09:00:00.000Z',
+      clock: 'frozen',
+      counts: { platforms: 1, clients: 1 },
+    });
   });
 });
 
@@ -110,8 +115,15 @@ describe('platforms', () => {
   it('creates an isolated platform with its own credentials', async () => {
     const res = await t.control('/platforms', {});
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ platformId: expect.any(String), apiKey: expect.any(String), secret: expect.any(String) });
-    expect((await t.post('/api/token', { data: { action: 'create', apiKey: res.body.apiKey, secret: res.body.secret } })).status).toBe(201);
+    expect(res.body).toEqual({
+      platformId: expect.any(String),
+      apiKey: expect.any(String),
+      secret: expect.any(String),
+    });
+    expect(
+      (await t.post('/api/token', { data: { action: 'create', apiKey: res.body.apiKey, secret: res.body.secret } }))
+        .status,
+    ).toBe(201);
   });
 
   it('takes chosen credentials and refuses a duplicate apiKey', async () => {

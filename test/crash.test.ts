@@ -47,8 +47,14 @@ async function post(url: string, body: unknown, token?: string): Promise<{ statu
 }
 
 async function clientToken(base: string): Promise<string> {
-  const platform = await post(`${base}/api/token`, { data: { action: 'create', apiKey: 'sandboxApiKey', secret: 'sandboxSecret' } });
-  const client = await post(`${base}/api/token`, { action: 'create', clientKey: 'demoClient' }, platform.body.access_token);
+  const platform = await post(`${base}/api/token`, {
+    data: { action: 'create', apiKey: 'sandboxApiKey', secret: 'sandboxSecret' },
+  });
+  const client = await post(
+    `${base}/api/token`,
+    { action: 'create', clientKey: 'demoClient' },
+    platform.body.access_token,
+  );
   return client.body.access_token;
 }
 
@@ -59,7 +65,11 @@ function load(base: string, token: string) {
   const workers = Array.from({ length: 10 }, async (_, w) => {
     for (let i = 0; !stopped; i++) {
       try {
-        const res = await post(`${base}/api/contract`, { data: { action: 'create', contract: { name: `w${w}-${i}`, value: '<p>x</p>' } } }, token);
+        const res = await post(
+          `${base}/api/contract`,
+          { data: { action: 'create', contract: { name: `w${w}-${i}`, value: '<p>x</p>' } } },
+          token,
+        );
         if (res.status === 201) acked.push({ key: res.body.contract.contractKey, at: performance.now() });
       } catch {
         return; // connection refused or reset: the server is gone
@@ -91,7 +101,11 @@ async function storedKeys(base: string): Promise<Set<string>> {
 async function prefillJournal(bytes: number): Promise<number> {
   const seed = await start();
   const token = await clientToken(seed.url);
-  const created = await post(`${seed.url}/api/contract`, { data: { action: 'create', contract: { name: 'template', value: '<p>x</p>' } } }, token);
+  const created = await post(
+    `${seed.url}/api/contract`,
+    { data: { action: 'create', contract: { name: 'template', value: '<p>x</p>' } } },
+    token,
+  );
   seed.child.kill('SIGTERM');
   expect(await seed.exited).toBe(0);
   const snapshot = JSON.parse(readFileSync(file, 'utf8'));

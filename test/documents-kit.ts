@@ -30,18 +30,37 @@ function authHeaders(auth: Credentials | undefined): Record<string, string> {
 }
 
 /** POST /api/upload_pdf as multipart/form-data, the file in `field` (default `pdf`). */
-export function upload(t: TestSandbox, query: string, bytes: Uint8Array | string, auth?: Credentials, field = 'pdf'): Promise<Answer> {
+export function upload(
+  t: TestSandbox,
+  query: string,
+  bytes: Uint8Array | string,
+  auth?: Credentials,
+  field = 'pdf',
+): Promise<Answer> {
   const form = new FormData();
-  form.set(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type: 'application/pdf' }), 'contract.pdf');
+  form.set(
+    field,
+    new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type: 'application/pdf' }),
+    'contract.pdf',
+  );
   return t.request(`/api/upload_pdf?${query}`, { method: 'POST', headers: authHeaders(auth), body: form });
 }
 
 /** A GET of a file: its status, headers and bytes. */
-export async function download(t: TestSandbox, path: string, auth?: Credentials): Promise<{ status: number; type: string | null; bytes: Uint8Array; json?: any }> {
+export async function download(
+  t: TestSandbox,
+  path: string,
+  auth?: Credentials,
+): Promise<{ status: number; type: string | null; bytes: Uint8Array; json?: any }> {
   const res = await t.sandbox.app.request(path, { headers: authHeaders(auth) });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const type = res.headers.get('content-type');
-  return { status: res.status, type, bytes, ...(type?.includes('json') ? { json: JSON.parse(Buffer.from(bytes).toString('utf8')) } : {}) };
+  return {
+    status: res.status,
+    type,
+    bytes,
+    ...(type?.includes('json') ? { json: JSON.parse(Buffer.from(bytes).toString('utf8')) } : {}),
+  };
 }
 
 export interface TextItem {
@@ -64,7 +83,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPage[]> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({
     data: new Uint8Array(bytes),
-    standardFontDataUrl: join(PDFJS_ROOT, 'standard_fonts') + '/',
+    standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/`,
     verbosity: 0,
     isEvalSupported: false,
   }).promise;
@@ -86,6 +105,8 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPage[]> {
 export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; paragraphs: string[] }> {
   const zip = await JSZip.loadAsync(bytes);
   const xml = await zip.file('word/document.xml')!.async('string');
-  const paragraphs = [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((p) => [...p[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''));
+  const paragraphs = [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((p) =>
+    [...p[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''),
+  );
   return { xml, paragraphs };
 }

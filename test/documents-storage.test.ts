@@ -20,7 +20,11 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function pdfContractWithFile(t: Awaited<ReturnType<typeof testSandbox>>, bytes: Uint8Array): Promise<string> {
-  const made = await t.post('/api/contract', { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Stored', contractType: 'pdf' } } }, API);
+  const made = await t.post(
+    '/api/contract',
+    { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Stored', contractType: 'pdf' } } },
+    API,
+  );
   const key = made.body.contract.contractKey;
   expect((await upload(t, `contractKey=${key}&${Q}`, bytes, API)).status).toBe(201);
   return key;
@@ -88,9 +92,17 @@ describe('snapshots', () => {
   });
 
   it.each([
-    ['a file that does not match its hash', (s: any, name: string) => ({ ...s, documents: { [name]: Buffer.from('not it').toString('base64') } }), 'does not match its SHA-256'],
+    [
+      'a file that does not match its hash',
+      (s: any, name: string) => ({ ...s, documents: { [name]: Buffer.from('not it').toString('base64') } }),
+      'does not match its SHA-256',
+    ],
     ['a contract whose file is missing', (s: any) => ({ ...s, documents: {} }), 'the snapshot does not carry it'],
-    ['a badly named entry', (s: any, name: string) => ({ ...s, documents: { ...s.documents, 'no-slash': s.documents[name] } }), 'Must be "<platformId>/<sha256>"'],
+    [
+      'a badly named entry',
+      (s: any, name: string) => ({ ...s, documents: { ...s.documents, 'no-slash': s.documents[name] } }),
+      'Must be "<platformId>/<sha256>"',
+    ],
   ])('refuse %s, changing nothing', async (_name, edit, message) => {
     const t = await testSandbox(FROZEN);
     try {

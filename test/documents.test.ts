@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { createHash } from 'node:crypto';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
-import { type Credentials, download, makePdf, readDocx, readPdf, upload } from './documents-kit.js';
+import { download, makePdf, readDocx, readPdf, upload } from './documents-kit.js';
 
 const API = { apiKey: DEMO.apiKey } as const;
 const Q = `clientKey=${DEMO.clientKey}`;
 // A 1×1 red PNG: a drawn signature as the recipient page sends it.
-const PNG_SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const PNG_SIGNATURE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -20,28 +21,67 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function pdfContract(name = 'Lease'): Promise<string> {
-  const res = await t.post('/api/contract', { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name, contractType: 'pdf' } } }, API);
+  const res = await t.post(
+    '/api/contract',
+    { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name, contractType: 'pdf' } } },
+    API,
+  );
   expect(res.status).toBe(201);
   return res.body.contract.contractKey;
 }
 
-async function send(contractKey: string, recipients: { fullname: string; email: string; action?: string; position?: number }[]): Promise<string[]> {
-  const sent = await t.post('/api/recipient', {
-    data: { action: 'send', clientKey: DEMO.clientKey, contractKey, recipients: recipients.map((r, i) => ({ action: 'sign', position: i + 1, ...r })) },
-  }, API);
+async function send(
+  contractKey: string,
+  recipients: { fullname: string; email: string; action?: string; position?: number }[],
+): Promise<string[]> {
+  const sent = await t.post(
+    '/api/recipient',
+    {
+      data: {
+        action: 'send',
+        clientKey: DEMO.clientKey,
+        contractKey,
+        recipients: recipients.map((r, i) => ({ action: 'sign', position: i + 1, ...r })),
+      },
+    },
+    API,
+  );
   expect(sent.status).toBe(200);
-  const list = await t.post('/api/recipient', { data: { action: 'list', clientKey: DEMO.clientKey, contractKey } }, API);
+  const list = await t.post(
+    '/api/recipient',
+    { data: { action: 'list', clientKey: DEMO.clientKey, contractKey } },
+    API,
+  );
   return list.body.recipients.map((r: { recipientKey: string }) => r.recipientKey);
 }
 
-function place(contractKey: string, placeholders: { placeholderKey: string; specialType: number; insertion: Record<string, unknown>[] }[]) {
-  return t.post('/api/placeholder', {
-    data: { action: 'update', clientKey: DEMO.clientKey, contractKey, placeholders: placeholders.map((p) => ({ ...p, isSpecial: true })) },
-  }, API);
+function place(
+  contractKey: string,
+  placeholders: { placeholderKey: string; specialType: number; insertion: Record<string, unknown>[] }[],
+) {
+  return t.post(
+    '/api/placeholder',
+    {
+      data: {
+        action: 'update',
+        clientKey: DEMO.clientKey,
+        contractKey,
+        placeholders: placeholders.map((p) => ({ ...p, isSpecial: true })),
+      },
+    },
+    API,
+  );
 }
 
 const box = (pageId: number, positionX: number, positionY: number, width = 300, height = 50) => ({
-  id: '1', action: 'update', clientKey: DEMO.clientKey, pageId: String(pageId), positionX: String(positionX), positionY: String(positionY), width: String(width), height: String(height),
+  id: '1',
+  action: 'update',
+  clientKey: DEMO.clientKey,
+  pageId: String(pageId),
+  positionX: String(positionX),
+  positionY: String(positionY),
+  width: String(width),
+  height: String(height),
 });
 
 describe('a PDF contract from upload to the signed PDF with its audit trail', () => {
@@ -57,7 +97,13 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
     expect(res.body).toMatchObject({
       code: '201',
       message: 'PDF uploaded',
-      contract: { contractKey, contractType: 'pdf', pages: 3, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') },
+      contract: {
+        contractKey,
+        contractType: 'pdf',
+        pages: 3,
+        bytes: bytes.byteLength,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      },
     });
     expect(res.body.contract.value).toBe(`/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`);
   });
@@ -68,11 +114,13 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
     expect(file.status).toBe(200);
     expect(file.type).toBe('application/pdf');
     expect((await readPdf(file.bytes)).map((p) => p.text)).toEqual([
-      'Page 1 of the uploaded agreement', 'Page 2 of the uploaded agreement', 'Page 3 of the uploaded agreement',
+      'Page 1 of the uploaded agreement',
+      'Page 2 of the uploaded agreement',
+      'Page 3 of the uploaded agreement',
     ]);
   });
 
-  it('places the signers\' fields in their boxes, and the unsigned download shows the empty boxes', async () => {
+  it("places the signers' fields in their boxes, and the unsigned download shows the empty boxes", async () => {
     const keys = await send(contractKey, [
       { fullname: 'Grace Hopper', email: 'grace@example.com' },
       { fullname: 'Alan Turing', email: 'alan@example.com' },
@@ -95,7 +143,7 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
     expect(pages[1]!.text).not.toContain('Audit trail');
   });
 
-  it('draws each signer\'s name, email, date and signature in its box once signed, on the right page', async () => {
+  it("draws each signer's name, email, date and signature in its box once signed, on the right page", async () => {
     expect((await t.control(`/recipients/${grace}/sign`, { signature: PNG_SIGNATURE })).status).toBe(200);
     await t.control('/clock/advance', { by: '1h' });
     expect((await t.control(`/recipients/${alan}/sign`, {})).status).toBe(200);
@@ -104,9 +152,12 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
     const unit = pages[1]!.width / 1000;
     const near = (page: number, text: string, x: number, y: number, h: number) => {
       // Some text item inside its box: from its left edge, baseline between its top and bottom (API units → points).
-      const inside = pages[page]!.items.filter((i) => i.text === text)
-        .filter((i) => i.x >= x * unit && i.x < x * unit + 20 && i.top > y * unit && i.top <= (y + h) * unit);
-      expect(inside, `"${text}" in box ${x},${y} on page ${page}: ${JSON.stringify(pages[page]!.items)}`).toHaveLength(1);
+      const inside = pages[page]!.items.filter((i) => i.text === text).filter(
+        (i) => i.x >= x * unit && i.x < x * unit + 20 && i.top > y * unit && i.top <= (y + h) * unit,
+      );
+      expect(inside, `"${text}" in box ${x},${y} on page ${page}: ${JSON.stringify(pages[page]!.items)}`).toHaveLength(
+        1,
+      );
     };
     near(1, 'Grace Hopper', 100, 470, 30);
     near(1, '2026-03-01 09:00:00 UTC', 500, 470, 30);
@@ -131,9 +182,14 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
     const sha = /Document SHA-256 ([0-9a-f]{64})/.exec(audit.text)?.[1];
     expect(sha).toMatch(/^[0-9a-f]{64}$/);
     const header = audit.items.find((i) => i.text === 'Time (UTC)')!;
-    const events = audit.items.filter((i) => i.top > header.top && /^(Created|Sent|Seen|Signed|Fully signed)$/.test(i.text)).sort((a, b) => a.top - b.top).map((i) => i.text);
+    const events = audit.items
+      .filter((i) => i.top > header.top && /^(Created|Sent|Seen|Signed|Fully signed)$/.test(i.text))
+      .sort((a, b) => a.top - b.top)
+      .map((i) => i.text);
     expect(events).toEqual(['Created', 'Sent', 'Seen', 'Signed', 'Seen', 'Signed', 'Fully signed']);
-    const rows = audit.items.filter((i) => i.text === 'Signed').map((s) => audit.items.filter((i) => Math.abs(i.top - s.top) < 1).map((i) => i.text));
+    const rows = audit.items
+      .filter((i) => i.text === 'Signed')
+      .map((s) => audit.items.filter((i) => Math.abs(i.top - s.top) < 1).map((i) => i.text));
     expect(rows[0]).toEqual(['2026-03-01 09:00:00', 'Signed', 'Grace Hopper', 'grace@example.com', '127.0.0.1']);
     expect(rows[1]).toEqual(['2026-03-01 10:00:00', 'Signed', 'Alan Turing', 'alan@example.com', '127.0.0.1']);
   });
@@ -162,15 +218,34 @@ describe('an HTML contract as a document', () => {
     '<ul><li>First term</li><li>Second term with <strong>bold</strong></li></ul>',
     '<ol><li>Numbered one</li><li>Numbered two</li></ol>',
     '<table><tr><th>Item</th><th>Cost</th></tr><tr><td>Hosting</td><td>10 EUR</td></tr></table>',
-    ...Array.from({ length: 120 }, (_, i) => `<p>Clause ${i + 1}: the parties agree to the terms set out in this paragraph, which is long enough to wrap onto a second line of the page.</p>`),
+    ...Array.from(
+      { length: 120 },
+      (_, i) =>
+        `<p>Clause ${i + 1}: the parties agree to the terms set out in this paragraph, which is long enough to wrap onto a second line of the page.</p>`,
+    ),
     '<p>Signed: <fullname2>signer</fullname2> on <date2>date</date2></p>',
   ].join('');
   let contractKey: string;
 
   beforeAll(async () => {
-    const res = await t.post('/api/contract', { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Service agreement', value: html } } }, API);
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Service agreement', value: html } } },
+      API,
+    );
     contractKey = res.body.contract.contractKey;
-    const p = await t.post('/api/placeholder', { data: { action: 'create', clientKey: DEMO.clientKey, contractKey, placeholder: { name: 'price', value: '1,200 EUR' } } }, API);
+    const p = await t.post(
+      '/api/placeholder',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contractKey,
+          placeholder: { name: 'price', value: '1,200 EUR' },
+        },
+      },
+      API,
+    );
     expect(p.body.placeholder.id).toBe('1');
   });
 
@@ -195,7 +270,11 @@ describe('an HTML contract as a document', () => {
   it('keeps bold and italic: the runs use the bold and oblique standard fonts', async () => {
     const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
     const doc = await PDFDocument.load(file.bytes);
-    const fonts = doc.context.enumerateIndirectObjects().map(([, o]) => o.toString()).filter((s) => s.includes('/BaseFont')).join(' ');
+    const fonts = doc.context
+      .enumerateIndirectObjects()
+      .map(([, o]) => o.toString())
+      .filter((s) => s.includes('/BaseFont'))
+      .join(' ');
     expect(fonts).toContain('/Helvetica-Bold');
     expect(fonts).toContain('/Helvetica-Oblique');
   });
@@ -215,12 +294,14 @@ describe('an HTML contract as a document', () => {
     expect(xml).toContain('<w:numPr>');
   });
 
-  it('fills the signer\'s tags once signed, and appends the audit trail', async () => {
+  it("fills the signer's tags once signed, and appends the audit trail", async () => {
     const [grace] = await send(contractKey, [{ fullname: 'Grace Hopper', email: 'grace@example.com' }]);
     // Placeholder ids run in order: price is 1; the signer's four special placeholders share the next id, 2, which
     // is the N of its <dateN>, <fullnameN>, <emailN> and <signN> tags (real-service.md §7).
     const state = await t.control(`/contracts/${contractKey}`);
-    const ids = Object.fromEntries(state.body.placeholders.map((p: { placeholderKey: string; id: string }) => [p.placeholderKey, p.id]));
+    const ids = Object.fromEntries(
+      state.body.placeholders.map((p: { placeholderKey: string; id: string }) => [p.placeholderKey, p.id]),
+    );
     expect([1, 2, 3, 4].map((code) => ids[`${grace}_${code}`])).toEqual(['2', '2', '2', '2']);
     await t.control(`/recipients/${grace}/sign`, {});
     const pages = await readPdf((await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API)).bytes);
@@ -252,20 +333,46 @@ describe('placements on a PDF contract are checked against the real pages', () =
     ['a page that does not exist', box(2, 0, 0), 'insertion.0.pageId', 'the PDF has 2 pages, numbered 0 to 1'],
     ['a negative page', box(-1, 0, 0), 'insertion.0.pageId', 'No page -1'],
     ['a box past the right edge', box(0, 800, 0, 300, 50), 'insertion.0.width', "past the page's right edge at 1000"],
-    ['a box past the bottom of a landscape page', box(0, 0, 680, 100, 50), 'insertion.0.height', 'past the bottom edge of page 0 at 706.7'],
+    [
+      'a box past the bottom of a landscape page',
+      box(0, 0, 680, 100, 50),
+      'insertion.0.height',
+      'past the bottom edge of page 0 at 706.7',
+    ],
     ['a negative position', box(0, -5, 0), 'insertion.0.positionX', 'non-negative'],
     ['a zero height', box(0, 0, 0, 100, 0), 'insertion.0.height', 'positive'],
-    ['a position that is not a number', { ...box(0, 0, 0), positionY: 'top' }, 'insertion.0.positionY', 'non-negative number'],
-    ['a box without its page', { id: '1', positionX: '1', positionY: '1', width: '10', height: '10' }, 'insertion.0.pageId', 'Required'],
+    [
+      'a position that is not a number',
+      { ...box(0, 0, 0), positionY: 'top' },
+      'insertion.0.positionY',
+      'non-negative number',
+    ],
+    [
+      'a box without its page',
+      { id: '1', positionX: '1', positionY: '1', width: '10', height: '10' },
+      'insertion.0.pageId',
+      'Required',
+    ],
   ])('refuses %s with a 400 naming the field', async (_name, insertion, field, message) => {
     const res = await place(contractKey, [{ placeholderKey: `${signer}_4`, specialType: 4, insertion: [insertion] }]);
     expect(res.status).toBe(400);
-    expect(res.body.errors).toContainEqual({ path: `data.placeholders.0.${field}`, message: expect.stringContaining(message) });
+    expect(res.body.errors).toContainEqual({
+      path: `data.placeholders.0.${field}`,
+      message: expect.stringContaining(message),
+    });
   });
 
   it('accepts a box that fills the page exactly, and a later update of one side only', async () => {
-    expect((await place(contractKey, [{ placeholderKey: `${signer}_4`, specialType: 4, insertion: [box(1, 0, 0, 1000, 706)] }])).status).toBe(201);
-    const wider = await place(contractKey, [{ placeholderKey: `${signer}_4`, specialType: 4, insertion: [{ id: '1', positionX: '10' }] }]);
+    expect(
+      (
+        await place(contractKey, [
+          { placeholderKey: `${signer}_4`, specialType: 4, insertion: [box(1, 0, 0, 1000, 706)] },
+        ])
+      ).status,
+    ).toBe(201);
+    const wider = await place(contractKey, [
+      { placeholderKey: `${signer}_4`, specialType: 4, insertion: [{ id: '1', positionX: '10' }] },
+    ]);
     expect(wider.status).toBe(400);
     expect(wider.body.errors[0].path).toBe('data.placeholders.0.insertion.0.width');
   });
@@ -283,10 +390,23 @@ describe('ordinary placeholders placed on a PDF contract', () => {
   it('draws the value in its box', async () => {
     const key = await pdfContract('Basic fields');
     await upload(t, `contractKey=${key}&${Q}`, await makePdf(1), API);
-    const made = await t.post('/api/placeholder', { data: { action: 'create', clientKey: DEMO.clientKey, contractKey: key, placeholder: { name: 'rent', value: '950 EUR' } } }, API);
+    const made = await t.post(
+      '/api/placeholder',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contractKey: key,
+          placeholder: { name: 'rent', value: '950 EUR' },
+        },
+      },
+      API,
+    );
     // The pdfbasic placement (placeholder update with insertion) stores the same insertion items as special ones.
     const store = t.sandbox.services.store;
-    store.placeholders.update(made.body.placeholder.placeholderKey, { insertion: [{ id: '1', pageId: '0', positionX: '600', positionY: '100', width: '300', height: '40' }] });
+    store.placeholders.update(made.body.placeholder.placeholderKey, {
+      insertion: [{ id: '1', pageId: '0', positionX: '600', positionY: '100', width: '300', height: '40' }],
+    });
     const pages = await readPdf((await download(t, `/api/download_pdf?contractKey=${key}&${Q}`, API)).bytes);
     const unit = pages[0]!.width / 1000;
     const item = pages[0]!.items.find((i) => i.text === '950 EUR');
@@ -302,40 +422,82 @@ describe('templates and copies keep the PDF', () => {
     const key = await pdfContract('Source');
     const bytes = await makePdf(2);
     await upload(t, `contractKey=${key}&${Q}`, bytes, API);
-    const conv = await t.post('/api/template', { data: { action: 'convert', clientKey: DEMO.clientKey, template: { name: 'From PDF', contractKey: key } } }, API);
+    const conv = await t.post(
+      '/api/template',
+      { data: { action: 'convert', clientKey: DEMO.clientKey, template: { name: 'From PDF', contractKey: key } } },
+      API,
+    );
     expect(conv.status).toBe(201);
     const templateKey = conv.body.template.templateKey;
-    const read = await t.post('/api/template', { data: { action: 'read', clientKey: DEMO.clientKey, template: { templateKey } } }, API);
+    const read = await t.post(
+      '/api/template',
+      { data: { action: 'read', clientKey: DEMO.clientKey, template: { templateKey } } },
+      API,
+    );
     expect(read.body.template.value).toBe(`/api/template_pdf/${templateKey}?clientKey=${DEMO.clientKey}`);
     const file = await download(t, read.body.template.value, API);
     expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
 
-    const dup = await t.post('/api/template', { data: { action: 'duplicate', clientKey: DEMO.clientKey, template: { templateKey } } }, API);
+    const dup = await t.post(
+      '/api/template',
+      { data: { action: 'duplicate', clientKey: DEMO.clientKey, template: { templateKey } } },
+      API,
+    );
     const copyKey = dup.body.template.templateKey;
     expect((await download(t, `/api/template_pdf/${copyKey}?${Q}`, API)).status).toBe(200);
 
-    const made = await t.post('/api/contract', { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'From template', templateKey: copyKey } } }, API);
+    const made = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contract: { name: 'From template', templateKey: copyKey },
+        },
+      },
+      API,
+    );
     const contractKey = made.body.contract.contractKey;
     const pdf = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
-    expect((await readPdf(pdf.bytes)).map((p) => p.text)).toEqual(['Page 1 of the uploaded agreement', 'Page 2 of the uploaded agreement']);
-    expect((await t.control(`/contracts/${contractKey}`)).body.value).toBe(`/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`);
+    expect((await readPdf(pdf.bytes)).map((p) => p.text)).toEqual([
+      'Page 1 of the uploaded agreement',
+      'Page 2 of the uploaded agreement',
+    ]);
+    expect((await t.control(`/contracts/${contractKey}`)).body.value).toBe(
+      `/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`,
+    );
   });
 
   it('duplicating a PDF contract keeps its file: the copy reads as a PDF contract and serves the same bytes', async () => {
     const key = await pdfContract('Original');
     const bytes = await makePdf(2);
     await upload(t, `contractKey=${key}&${Q}`, bytes, API);
-    const dup = await t.post('/api/contract', { data: { action: 'duplicate', clientKey: DEMO.clientKey, contract: { contractKey: key } } }, API);
+    const dup = await t.post(
+      '/api/contract',
+      { data: { action: 'duplicate', clientKey: DEMO.clientKey, contract: { contractKey: key } } },
+      API,
+    );
     expect(dup.status).toBe(201);
     const copyKey = dup.body.contract.contractKey as string;
-    const read = await t.post('/api/contract', { data: { action: 'read', clientKey: DEMO.clientKey, contract: { contractKey: copyKey } } }, API);
-    expect(read.body.contract).toMatchObject({ contractType: 'pdf', value: `/api/contract_pdf/${copyKey}?clientKey=${DEMO.clientKey}` });
+    const read = await t.post(
+      '/api/contract',
+      { data: { action: 'read', clientKey: DEMO.clientKey, contract: { contractKey: copyKey } } },
+      API,
+    );
+    expect(read.body.contract).toMatchObject({
+      contractType: 'pdf',
+      value: `/api/contract_pdf/${copyKey}?clientKey=${DEMO.clientKey}`,
+    });
     const file = await download(t, read.body.contract.value, API);
     expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it('uploads to a template created with an empty value (templateKey=)', async () => {
-    const made = await t.post('/api/template', { data: { action: 'create', clientKey: DEMO.clientKey, template: { name: 'PDF template', value: '' } } }, API);
+    const made = await t.post(
+      '/api/template',
+      { data: { action: 'create', clientKey: DEMO.clientKey, template: { name: 'PDF template', value: '' } } },
+      API,
+    );
     const templateKey = made.body.template.templateKey;
     const res = await upload(t, `templateKey=${templateKey}&${Q}`, await makePdf(1), API);
     expect(res).toMatchObject({ status: 201, body: { template: { templateKey, pages: 1 } } });

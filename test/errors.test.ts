@@ -22,7 +22,11 @@ const asClient = async (path: string, body: unknown) => t.post(path, body, await
 /** A contract of the demo client, sent to one recipient. */
 async function sentContract(): Promise<{ contractKey: string; recipientKey: string }> {
   const created = await asClient('/api/contract', {
-    data: { action: 'create', contract: { name: 'C', value: '<p>x</p>' }, recipients: [{ email: 'a@example.com', fullname: 'A' }] },
+    data: {
+      action: 'create',
+      contract: { name: 'C', value: '<p>x</p>' },
+      recipients: [{ email: 'a@example.com', fullname: 'A' }],
+    },
   });
   const contractKey = created.body.contract.contractKey as string;
   const list = await asClient('/api/recipient', { data: { action: 'list', contractKey } });
@@ -34,7 +38,11 @@ async function otherClientContract(): Promise<{ clientKey: string; contractKey: 
   const platform = { bearer: await t.platformToken() };
   const client = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Other' } } }, platform);
   const clientKey = client.body.client.clientKey as string;
-  const contract = await t.post('/api/contract', { data: { action: 'create', clientKey, contract: { name: 'Theirs', value: 'x' } } }, platform);
+  const contract = await t.post(
+    '/api/contract',
+    { data: { action: 'create', clientKey, contract: { name: 'Theirs', value: 'x' } } },
+    platform,
+  );
   return { clientKey, contractKey: contract.body.contract.contractKey };
 }
 
@@ -49,19 +57,60 @@ interface Case {
 
 const cases: Case[] = [
   // 400: the body itself
-  { name: 'a body that is not JSON', send: () => raw('/api/contract', '{"data": '), status: 400, message: 'Request body is not valid JSON' },
-  { name: 'a JSON array', send: () => raw('/api/contract', '[{"data": {}}]'), status: 400, message: 'must be a JSON object, not an array' },
-  { name: 'a JSON string', send: () => raw('/api/contract', '"data"'), status: 400, message: 'must be a JSON object, not a string' },
-  { name: 'JSON null', send: () => raw('/api/contract', 'null'), status: 400, message: 'must be a JSON object, not null' },
+  {
+    name: 'a body that is not JSON',
+    send: () => raw('/api/contract', '{"data": '),
+    status: 400,
+    message: 'Request body is not valid JSON',
+  },
+  {
+    name: 'a JSON array',
+    send: () => raw('/api/contract', '[{"data": {}}]'),
+    status: 400,
+    message: 'must be a JSON object, not an array',
+  },
+  {
+    name: 'a JSON string',
+    send: () => raw('/api/contract', '"data"'),
+    status: 400,
+    message: 'must be a JSON object, not a string',
+  },
+  {
+    name: 'JSON null',
+    send: () => raw('/api/contract', 'null'),
+    status: 400,
+    message: 'must be a JSON object, not null',
+  },
   { name: 'an empty body', send: () => raw('/api/contract', ''), status: 400, message: 'Request body is empty' },
-  { name: 'a body with a byte-order mark', send: () => raw('/api/contract', '\ufeff{"data": {"action": "list"}}'), status: 401, message: 'Missing credentials' },
-  { name: 'no "data" wrapper', send: () => asClient('/api/contract', { action: 'list' }), status: 400, message: 'object named "data" (it is missing)', paths: ['data'] },
-  { name: '"data" that is an array', send: () => asClient('/api/contract', { data: [{ action: 'list' }] }), status: 400, message: 'got an array', paths: ['data'] },
+  {
+    name: 'a body with a byte-order mark',
+    send: () => raw('/api/contract', '\ufeff{"data": {"action": "list"}}'),
+    status: 401,
+    message: 'Missing credentials',
+  },
+  {
+    name: 'no "data" wrapper',
+    send: () => asClient('/api/contract', { action: 'list' }),
+    status: 400,
+    message: 'object named "data" (it is missing)',
+    paths: ['data'],
+  },
+  {
+    name: '"data" that is an array',
+    send: () => asClient('/api/contract', { data: [{ action: 'list' }] }),
+    status: 400,
+    message: 'got an array',
+    paths: ['data'],
+  },
   {
     name: 'a validation failure, listing every failing field',
     send: () =>
       asClient('/api/contract', {
-        data: { action: 'create', contract: { name: 1, value: '<p/>' }, recipients: [{ email: 'not-an-email', position: -1, action: 'dance' }] },
+        data: {
+          action: 'create',
+          contract: { name: 1, value: '<p/>' },
+          recipients: [{ email: 'not-an-email', position: -1, action: 'dance' }],
+        },
       }),
     status: 400,
     message: 'Invalid request: data.contract.name',
@@ -71,17 +120,53 @@ const cases: Case[] = [
     name: 'an unknown action, naming the valid ones',
     send: () => asClient('/api/contract', { data: { action: 'explode' } }),
     status: 400,
-    message: 'Unknown action "explode" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
+    message:
+      'Unknown action "explode" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
     paths: ['data.action'],
   },
-  { name: 'a missing action', send: () => asClient('/api/recipient', { data: {} }), status: 400, message: 'data.action is required; valid actions for /api/recipient: list, create, send, update, delete' },
-  { name: 'an unknown settings type', send: () => asClient('/api/settings', { data: { type: 'sms' } }), status: 400, message: 'Unknown type "sms" for /api/settings; valid types: email_notifications, brandings' },
+  {
+    name: 'a missing action',
+    send: () => asClient('/api/recipient', { data: {} }),
+    status: 400,
+    message: 'data.action is required; valid actions for /api/recipient: list, create, send, update, delete',
+  },
+  {
+    name: 'an unknown settings type',
+    send: () => asClient('/api/settings', { data: { type: 'sms' } }),
+    status: 400,
+    message: 'Unknown type "sms" for /api/settings; valid types: email_notifications, brandings',
+  },
   // 401
-  { name: 'no credentials', send: () => t.post('/api/contract', { data: { action: 'list' } }), status: 401, message: 'Missing credentials' },
-  { name: 'an unknown token', send: () => t.post('/api/contract', { data: { action: 'list' } }, { bearer: 'nope' }), status: 401, message: 'Invalid access token' },
-  { name: 'a malformed Authorization header', send: () => raw('/api/contract', '{"data":{"action":"list"}}', { ...json, authorization: 'Basic abc' }), status: 401, message: 'Bearer <access_token>' },
-  { name: 'a wrong API key header', send: () => t.post('/api/contract', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: 'nope' }), status: 403, message: 'Invalid API key' },
-  { name: 'a wrong secret', send: () => t.post('/api/token', { data: { action: 'create', apiKey: DEMO.apiKey, secret: 'x' } }), status: 401, message: 'Invalid API key or secret' },
+  {
+    name: 'no credentials',
+    send: () => t.post('/api/contract', { data: { action: 'list' } }),
+    status: 401,
+    message: 'Missing credentials',
+  },
+  {
+    name: 'an unknown token',
+    send: () => t.post('/api/contract', { data: { action: 'list' } }, { bearer: 'nope' }),
+    status: 401,
+    message: 'Invalid access token',
+  },
+  {
+    name: 'a malformed Authorization header',
+    send: () => raw('/api/contract', '{"data":{"action":"list"}}', { ...json, authorization: 'Basic abc' }),
+    status: 401,
+    message: 'Bearer <access_token>',
+  },
+  {
+    name: 'a wrong API key header',
+    send: () => t.post('/api/contract', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: 'nope' }),
+    status: 403,
+    message: 'Invalid API key',
+  },
+  {
+    name: 'a wrong secret',
+    send: () => t.post('/api/token', { data: { action: 'create', apiKey: DEMO.apiKey, secret: 'x' } }),
+    status: 401,
+    message: 'Invalid API key or secret',
+  },
   {
     name: 'a revoked token',
     send: async () => {
@@ -105,16 +190,28 @@ const cases: Case[] = [
   // 403
   {
     name: "a client token naming another client's key",
-    send: async () => asClient('/api/contract', { data: { action: 'list', clientKey: (await otherClientContract()).clientKey } }),
+    send: async () =>
+      asClient('/api/contract', { data: { action: 'list', clientKey: (await otherClientContract()).clientKey } }),
     status: 403,
     message: 'This client token belongs to another client',
   },
-  { name: 'a client token creating a client', send: () => asClient('/api/client', { data: { action: 'create', client: { fullname: 'X' } } }), status: 403, message: 'use a platform token' },
+  {
+    name: 'a client token creating a client',
+    send: () => asClient('/api/client', { data: { action: 'create', client: { fullname: 'X' } } }),
+    status: 403,
+    message: 'use a platform token',
+  },
   // 404
-  { name: 'an unknown contract key', send: () => asClient('/api/contract', { data: { action: 'archive', contract: { contractKey: 'nope' } } }), status: 404, message: /^Contract not found$/ },
+  {
+    name: 'an unknown contract key',
+    send: () => asClient('/api/contract', { data: { action: 'archive', contract: { contractKey: 'nope' } } }),
+    status: 404,
+    message: /^Contract not found$/,
+  },
   {
     name: "another client's contract key",
-    send: async () => asClient('/api/recipient', { data: { action: 'list', contractKey: (await otherClientContract()).contractKey } }),
+    send: async () =>
+      asClient('/api/recipient', { data: { action: 'list', contractKey: (await otherClientContract()).contractKey } }),
     status: 404,
     message: /^Contract not found$/,
   },
@@ -128,13 +225,38 @@ const cases: Case[] = [
     status: 404,
     message: /^Client not found$/,
   },
-  { name: 'an unknown template key', send: () => asClient('/api/template', { data: { action: 'read', template: { templateKey: 'nope' } } }), status: 404, message: /^Template not found$/ },
-  { name: 'an unknown /api path', send: () => t.post('/api/contracts', { data: {} }), status: 404, message: 'the API paths are /api/token' },
+  {
+    name: 'an unknown template key',
+    send: () => asClient('/api/template', { data: { action: 'read', template: { templateKey: 'nope' } } }),
+    status: 404,
+    message: /^Template not found$/,
+  },
+  {
+    name: 'an unknown /api path',
+    send: () => t.post('/api/contracts', { data: {} }),
+    status: 404,
+    message: 'the API paths are /api/token',
+  },
   { name: 'an unknown path', send: () => t.request('/nope'), status: 404, message: 'No such path: GET /nope' },
-  { name: 'an unknown control path', send: () => t.control('/nope', {}), status: 404, message: 'No such path: POST /__sandbox/nope' },
+  {
+    name: 'an unknown control path',
+    send: () => t.control('/nope', {}),
+    status: 404,
+    message: 'No such path: POST /__sandbox/nope',
+  },
   // 405, 409, 415
-  { name: 'GET on an /api path', send: () => t.request('/api/contract'), status: 405, message: 'Method GET is not allowed on /api/contract' },
-  { name: 'PUT on an /api path', send: () => t.request('/api/token', { method: 'PUT', headers: json, body: '{}' }), status: 405, message: 'every operation is a POST' },
+  {
+    name: 'GET on an /api path',
+    send: () => t.request('/api/contract'),
+    status: 405,
+    message: 'Method GET is not allowed on /api/contract',
+  },
+  {
+    name: 'PUT on an /api path',
+    send: () => t.request('/api/token', { method: 'PUT', headers: json, body: '{}' }),
+    status: 405,
+    message: 'every operation is a POST',
+  },
   {
     name: 'sending an archived contract',
     send: async () => {
@@ -145,9 +267,19 @@ const cases: Case[] = [
     status: 409,
     message: 'Contract is archived',
   },
-  { name: 'a text/plain body', send: () => raw('/api/contract', '{"data":{}}', { 'content-type': 'text/plain' }), status: 415, message: 'Content-Type must be application/json (got "text/plain")' },
+  {
+    name: 'a text/plain body',
+    send: () => raw('/api/contract', '{"data":{}}', { 'content-type': 'text/plain' }),
+    status: 415,
+    message: 'Content-Type must be application/json (got "text/plain")',
+  },
   { name: 'no content type', send: () => raw('/api/contract', '{"data":{}}', {}), status: 415, message: '(got none)' },
-  { name: 'a form body', send: () => raw('/api/token', 'action=create', { 'content-type': 'application/x-www-form-urlencoded' }), status: 415, message: 'must be application/json' },
+  {
+    name: 'a form body',
+    send: () => raw('/api/token', 'action=create', { 'content-type': 'application/x-www-form-urlencoded' }),
+    status: 415,
+    message: 'must be application/json',
+  },
   // Regressions found by the fuzzer
   {
     name: 'a megabyte clientKey (echoed, but cut short)',
@@ -157,22 +289,63 @@ const cases: Case[] = [
   },
   {
     name: 'a megabyte webhook key (echoed, but cut short)',
-    send: () => asClient('/api/webhook', { data: { action: 'delete', webhooks: [{ webhookKey: 'k'.repeat(1_000_000) }] } }),
+    send: () =>
+      asClient('/api/webhook', { data: { action: 'delete', webhooks: [{ webhookKey: 'k'.repeat(1_000_000) }] } }),
     status: 404,
     message: /^Webhook "k{60}…" not found$/,
   },
-  { name: 'a clock advance past year 9999', send: () => t.control('/clock/advance', { by: 1e30 }), status: 400, message: 'would move the clock past 9999-12-31T23:59:59.999Z', paths: ['by'] },
-  { name: 'a clock advance of 1e308 seconds', send: () => t.control('/clock/advance', { by: 1e308 }), status: 400, message: 'Cannot read duration', paths: ['by'] },
-  { name: 'a clock advance by a huge duration string', send: () => t.control('/clock/advance', { by: '99999999999999999999d' }), status: 400, message: 'would move the clock past' },
-  { name: 'a clock set to epoch 1e20', send: () => t.control('/clock/set', { to: 1e20 }), status: 400, message: 'outside the years 0000 to 9999', paths: ['to'] },
-  { name: 'a clock set to year 275760', send: () => t.control('/clock/set', { to: '+275760-09-13T00:00:00.000Z' }), status: 400, message: 'outside the years 0000 to 9999' },
-  { name: 'a clock set to a megabyte string', send: () => t.control('/clock/set', { to: 'x'.repeat(1_000_000) }), status: 400, message: /^Cannot read time "x{60}…"/ },
+  {
+    name: 'a clock advance past year 9999',
+    send: () => t.control('/clock/advance', { by: 1e30 }),
+    status: 400,
+    message: 'would move the clock past 9999-12-31T23:59:59.999Z',
+    paths: ['by'],
+  },
+  {
+    name: 'a clock advance of 1e308 seconds',
+    send: () => t.control('/clock/advance', { by: 1e308 }),
+    status: 400,
+    message: 'Cannot read duration',
+    paths: ['by'],
+  },
+  {
+    name: 'a clock advance by a huge duration string',
+    send: () => t.control('/clock/advance', { by: '99999999999999999999d' }),
+    status: 400,
+    message: 'would move the clock past',
+  },
+  {
+    name: 'a clock set to epoch 1e20',
+    send: () => t.control('/clock/set', { to: 1e20 }),
+    status: 400,
+    message: 'outside the years 0000 to 9999',
+    paths: ['to'],
+  },
+  {
+    name: 'a clock set to year 275760',
+    send: () => t.control('/clock/set', { to: '+275760-09-13T00:00:00.000Z' }),
+    status: 400,
+    message: 'outside the years 0000 to 9999',
+  },
+  {
+    name: 'a clock set to a megabyte string',
+    send: () => t.control('/clock/set', { to: 'x'.repeat(1_000_000) }),
+    status: 400,
+    message: /^Cannot read time "x{60}…"/,
+  },
   {
     name: 'a million failing fields (the first 100 listed, the count given)',
     send: async () => {
       const { contractKey, recipientKey } = await sentContract();
-      const item = { placeholderKey: `${recipientKey}_4`, isSpecial: true, specialType: 4, insertion: Array(1000).fill(1) };
-      return asClient('/api/placeholder', { data: { action: 'update', contractKey, placeholders: Array(1000).fill(item) } });
+      const item = {
+        placeholderKey: `${recipientKey}_4`,
+        isSpecial: true,
+        specialType: 4,
+        insertion: Array(1000).fill(1),
+      };
+      return asClient('/api/placeholder', {
+        data: { action: 'update', contractKey, placeholders: Array(1000).fill(item) },
+      });
     },
     status: 400,
     message: 'the first 100 of 1000000 are listed',
@@ -212,7 +385,9 @@ describe('refusals (decisions §3)', () => {
   });
 
   it('refuses a start time the clock cannot show', async () => {
-    await expect(createSandbox({ clock: 'frozen', start: 1e20 })).rejects.toThrow('start must lie in the years 0000 to 9999');
+    await expect(createSandbox({ clock: 'frozen', start: 1e20 })).rejects.toThrow(
+      'start must lie in the years 0000 to 9999',
+    );
   });
 
   it('leaves the clock where it was after refusing an advance', async () => {
@@ -226,9 +401,17 @@ describe('refused requests change nothing', () => {
   it('a contract create-and-send naming an unknown recipient creates no contract', async () => {
     const auth = await t.demoAuth();
     const before = JSON.stringify(t.sandbox.services.store.data);
-    const res = await t.post('/api/contract', {
-      data: { action: 'create', contract: { name: 'C', value: 'x' }, recipients: [{ email: 'a@example.com' }, { recipientKey: 'nope' }] },
-    }, auth);
+    const res = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'C', value: 'x' },
+          recipients: [{ email: 'a@example.com' }, { recipientKey: 'nope' }],
+        },
+      },
+      auth,
+    );
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Recipient not found');
     expect(JSON.stringify(t.sandbox.services.store.data)).toBe(before);
@@ -243,7 +426,13 @@ describe('refused requests change nothing', () => {
     const before = JSON.stringify(store.data);
     const res = await t.post(
       '/api/recipient',
-      { data: { action: 'send', contractKey, recipients: [{ email: 'new@example.com' }, { recipientKey, fullname: 'Changed' }] } },
+      {
+        data: {
+          action: 'send',
+          contractKey,
+          recipients: [{ email: 'new@example.com' }, { recipientKey, fullname: 'Changed' }],
+        },
+      },
       auth,
     );
     expect(res.status).toBe(409);
@@ -276,7 +465,9 @@ describe('first contact and the edges a hostile client probes', () => {
     const res = await t.request(path, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(allow);
-    expect(res.body.message).toMatch(new RegExp(`^Method ${method} is not allowed on ${path.replace(/\//g, '\\/')}; use ${allow}`));
+    expect(res.body.message).toMatch(
+      new RegExp(`^Method ${method} is not allowed on ${path.replace(/\//g, '\\/')}; use ${allow}`),
+    );
   });
 
   it.each([
@@ -299,11 +490,21 @@ describe('first contact and the edges a hostile client probes', () => {
 
   it('names a snapshot token record by its place, never by the token (it is a secret)', async () => {
     const snapshot = (await t.request('/__sandbox/state')).body;
-    snapshot.store.tokens = { secretTokenValue123: { token: 'secretTokenValue123', kind: 'platform', platformId: 'nope', issuedAt: 0, expiresAt: 'soon' } };
+    snapshot.store.tokens = {
+      secretTokenValue123: {
+        token: 'secretTokenValue123',
+        kind: 'platform',
+        platformId: 'nope',
+        issuedAt: 0,
+        expiresAt: 'soon',
+      },
+    };
     const res = await t.request('/__sandbox/state', { method: 'PUT', headers: json, body: JSON.stringify(snapshot) });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).not.toContain('secretTokenValue123');
-    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'store.tokens.[token #1].expiresAt' })]));
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'store.tokens.[token #1].expiresAt' })]),
+    );
   });
 
   it('answers an Expect header it cannot meet with a JSON 417 naming it', async () => {
@@ -312,16 +513,24 @@ describe('first contact and the edges a hostile client probes', () => {
     try {
       const { request } = await import('node:http');
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(`${sandbox.url}/api/contract`, { method: 'POST', headers: { expect: '200-ok', 'content-type': 'application/json' } }, (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        });
+        const req = request(
+          `${sandbox.url}/api/contract`,
+          { method: 'POST', headers: { expect: '200-ok', 'content-type': 'application/json' } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });
       expect(answer.status).toBe(417);
-      expect(JSON.parse(answer.body)).toEqual({ code: 417, message: 'Expect: 200-ok cannot be met; send the request without an Expect header, or with Expect: 100-continue' });
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 417,
+        message:
+          'Expect: 200-ok cannot be met; send the request without an Expect header, or with Expect: 100-continue',
+      });
     } finally {
       await sandbox.close();
     }

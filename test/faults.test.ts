@@ -5,7 +5,8 @@ import { type Auth, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
 let t: TestSandbox;
 afterEach(() => t?.close());
 
-const listContracts = async (auth?: Auth) => t.post('/api/contract', { data: { action: 'list' } }, auth ?? (await t.demoAuth()));
+const listContracts = async (auth?: Auth) =>
+  t.post('/api/contract', { data: { action: 'list' } }, auth ?? (await t.demoAuth()));
 
 describe('/__sandbox/faults', () => {
   it('makes matching requests fail with the status, in the error format, a set number of times', async () => {
@@ -19,12 +20,23 @@ describe('/__sandbox/faults', () => {
     expect(hit.headers.get('x-sandbox-fault')).toBe('fault-1');
     expect(hit.headers.get('retry-after')).toBeNull();
     expect((await listContracts()).status).toBe(200);
-    expect((await t.control('/faults')).body.faults[0]).toMatchObject({ id: 'fault-1', source: 'control', hits: 1, exhausted: true });
+    expect((await t.control('/faults')).body.faults[0]).toMatchObject({
+      id: 'fault-1',
+      source: 'control',
+      hits: 1,
+      exhausted: true,
+    });
   });
 
   it('sends 429 with Retry-After and a message of its own', async () => {
     t = await testSandbox(FROZEN);
-    await t.control('/faults', { id: 'throttle', match: { path: '/api/*', action: 'list' }, status: 429, retryAfter: 30, message: 'Rate limit exceeded' });
+    await t.control('/faults', {
+      id: 'throttle',
+      match: { path: '/api/*', action: 'list' },
+      status: 429,
+      retryAfter: 30,
+      message: 'Rate limit exceeded',
+    });
     const res = await listContracts();
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ code: 429, message: 'Rate limit exceeded' });
@@ -48,11 +60,30 @@ describe('/__sandbox/faults', () => {
 
   it('lets the first requests through with after, and matches on the client key', async () => {
     t = await testSandbox(FROZEN);
-    await t.control('/faults', { faults: [{ match: { client: 'demoClient', action: 'list' }, status: 503, after: 2 }] });
+    await t.control('/faults', {
+      faults: [{ match: { client: 'demoClient', action: 'list' }, status: 503, after: 2 }],
+    });
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await t.post('/api/contract', { data: { action: 'list', clientKey: 'demoClient' } }, { apiKey: 'sandboxApiKey' })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (
+          await t.post(
+            '/api/contract',
+            { data: { action: 'list', clientKey: 'demoClient' } },
+            { apiKey: 'sandboxApiKey' },
+          )
+        ).status,
+      );
     expect(statuses).toEqual([200, 200, 503, 503]);
-    expect((await t.post('/api/contract', { data: { action: 'list', clientKey: 'otherClient' } }, { apiKey: 'sandboxApiKey' })).status).not.toBe(503);
+    expect(
+      (
+        await t.post(
+          '/api/contract',
+          { data: { action: 'list', clientKey: 'otherClient' } },
+          { apiKey: 'sandboxApiKey' },
+        )
+      ).status,
+    ).not.toBe(503);
   });
 
   it('ends a fault after its "for" duration of sandbox time', async () => {
@@ -93,7 +124,12 @@ describe('/__sandbox/faults', () => {
 
   it('removes one fault by id, or all of them', async () => {
     t = await testSandbox(FROZEN);
-    await t.control('/faults', { faults: [{ id: 'a', status: 500 }, { id: 'b', status: 503 }] });
+    await t.control('/faults', {
+      faults: [
+        { id: 'a', status: 500 },
+        { id: 'b', status: 503 },
+      ],
+    });
     expect((await t.control('/faults/a', undefined, 'DELETE')).body).toEqual({ removed: 1 });
     expect((await t.control('/faults/a', undefined, 'DELETE')).status).toBe(404);
     expect((await t.control('/faults', undefined, 'DELETE')).body).toEqual({ removed: 1 });
@@ -101,7 +137,12 @@ describe('/__sandbox/faults', () => {
   });
 
   it.each([
-    ['no status and no latency', { match: { path: '/api/*' } }, '(body)', 'expected status (an HTTP status to answer with), latency, or both'],
+    [
+      'no status and no latency',
+      { match: { path: '/api/*' } },
+      '(body)',
+      'expected status (an HTTP status to answer with), latency, or both',
+    ],
     ['an unknown key', { status: 500, tiems: 2 }, '(body)', 'Unrecognized key: "tiems"'],
     ['a probability above 1', { status: 500, probability: 2 }, 'probability', 'Too big: expected number to be <=1'],
   ])('refuses a fault with %s', async (_what, body, path, message) => {

@@ -31,7 +31,8 @@ function copyPackage(name: string, change: (cache: BuildCache) => void): string 
   mkdirSync(join(root, 'dist'), { recursive: true });
   const bundle = readdirSync(join(ROOT, 'dist')).filter((f) => f === 'cli.js' || /^bundle-.*\.js$/.test(f));
   for (const file of bundle) cpSync(join(ROOT, 'dist', file), join(root, 'dist', file));
-  for (const entry of ['package.json', 'fixtures', 'scenarios']) cpSync(join(ROOT, entry), join(root, entry), { recursive: true });
+  for (const entry of ['package.json', 'fixtures', 'scenarios'])
+    cpSync(join(ROOT, entry), join(root, entry), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   const cache = JSON.parse(readFileSync(join(ROOT, 'dist', 'fixtures-checked.json'), 'utf8')) as BuildCache;
   change(cache);
@@ -42,7 +43,9 @@ function copyPackage(name: string, change: (cache: BuildCache) => void): string 
 /** Starts the CLI, reads its banner up to the ready line, stops it; or the output and exit code if it exits. */
 function banner(cli: string, args: string[] = []): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -95,7 +98,10 @@ describe('the build-time fixture cache', () => {
   it('does not cover an edited fixture file: the CLI validates it and names what is wrong', async () => {
     const dir = join(work, 'edited');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'default.yaml'), DEFAULT_TEXT.replace('    secret: sandboxSecret\n', '    secret: sandboxSecret\n    colour: blue\n'));
+    writeFileSync(
+      join(dir, 'default.yaml'),
+      DEFAULT_TEXT.replace('    secret: sandboxSecret\n', '    secret: sandboxSecret\n    colour: blue\n'),
+    );
     const { code, out } = await banner(join(ROOT, 'dist', 'cli.js'), ['--fixtures', dir]);
     expect(code).not.toBe(0);
     expect(out).toMatch(/Fixture file .*default\.yaml is invalid:\n.*platforms\.0.*colour/);

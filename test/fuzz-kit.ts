@@ -16,18 +16,64 @@ export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 const TRICKY_KEYS = [...PROTO_KEYS, 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'then', 'length', ''];
 
 /** A value that reaches Object.prototype if anything merges it naively. */
-export const POLLUTER = () => JSON.parse('{"polluted": 1, "__proto__": {"polluted": 1}, "prototype": {"polluted": 1}}') as Json;
+export const POLLUTER = () =>
+  JSON.parse('{"polluted": 1, "__proto__": {"polluted": 1}, "prototype": {"polluted": 1}}') as Json;
 
 const edgeNumber = fc.constantFrom(
-  0, -1, 1, 0.5, -0.5, 2 ** 31, 2 ** 32 + 1, 2 ** 53 + 1, -(2 ** 53 + 1), Number.MAX_SAFE_INTEGER,
-  Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 1e21, 1e308, 4, 5, 1_000_001,
+  0,
+  -1,
+  1,
+  0.5,
+  -0.5,
+  2 ** 31,
+  2 ** 32 + 1,
+  2 ** 53 + 1,
+  -(2 ** 53 + 1),
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  1e21,
+  1e308,
+  4,
+  5,
+  1_000_001,
 );
 
 const oddString = fc.constantFrom(
-  '', ' ', '\u0000', '\ud800', 'a\udc00b', '\ud83d', '\u202e\u0645', '😀', 'e\u0301', '\ufeff{}', '<script>alert(1)</script>',
-  "' OR 1=1 --", '../../etc/passwd', '%s%n%x', '__proto__', 'constructor', 'prototype', 'create', 'sign', 'list', 'NaN', 'Infinity',
-  '-1', '1e309', '9999-12-31T23:59:59.999Z', '275760-09-13T00:00:00.000Z', '99999999999999999999d', '1e308', 'null', 'true',
-  'http://[::1]:0/', 'javascript:alert(1)', 'a'.repeat(300),
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  'a\udc00b',
+  '\ud83d',
+  '\u202e\u0645',
+  '😀',
+  'e\u0301',
+  '\ufeff{}',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '%s%n%x',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'create',
+  'sign',
+  'list',
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e309',
+  '9999-12-31T23:59:59.999Z',
+  '275760-09-13T00:00:00.000Z',
+  '99999999999999999999d',
+  '1e308',
+  'null',
+  'true',
+  'http://[::1]:0/',
+  'javascript:alert(1)',
+  'a'.repeat(300),
 );
 
 const hugeString = fc
@@ -52,14 +98,25 @@ export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
 
 /** Raw JSON text that JSON.stringify cannot produce: deep nesting and number literals at the edges. */
 const rawFragment = fc.oneof(
-  fc.tuple(fc.constantFrom(100, 10_000, 50_000), fc.constantFrom('array', 'object', 'proto')).map(([depth, shape]) =>
-    shape === 'array'
-      ? '['.repeat(depth) + ']'.repeat(depth)
-      : shape === 'object'
-        ? '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
-        : '{"__proto__":'.repeat(depth) + '{"polluted":1}' + '}'.repeat(depth),
+  fc
+    .tuple(fc.constantFrom(100, 10_000, 50_000), fc.constantFrom('array', 'object', 'proto'))
+    .map(([depth, shape]) =>
+      shape === 'array'
+        ? '['.repeat(depth) + ']'.repeat(depth)
+        : shape === 'object'
+          ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+          : `${'{"__proto__":'.repeat(depth)}{"polluted":1}${'}'.repeat(depth)}`,
+    ),
+  fc.constantFrom(
+    '1e309',
+    '-1e309',
+    '-0',
+    '9007199254740993',
+    '1e-400',
+    '123456789012345678901234567890',
+    '0.1e1',
+    '-0.0',
   ),
-  fc.constantFrom('1e309', '-1e309', '-0', '9007199254740993', '1e-400', '123456789012345678901234567890', '0.1e1', '-0.0'),
 );
 
 export type Mutation =
@@ -92,14 +149,42 @@ export type HostileBody =
   | { kind: 'text'; text: string };
 
 const rawText = fc.oneof(
-  fc.constantFrom('', ' ', 'null', 'true', '0', '"data"', '[]', '[{}]', '{', '{"data":', '{"data": {"action": "create"', "{'data': {}}",
-    '{"data": undefined}', '{"data": NaN}', '{"a":1,}', '<xml/>', 'data=1&action=create', '\ufeff{"data": {}}', '\u0000',
-    '{"data": {"action": "list"}}garbage', '{"data":{}}{"data":{}}', '1e309', '"\\ud800"'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'null',
+    'true',
+    '0',
+    '"data"',
+    '[]',
+    '[{}]',
+    '{',
+    '{"data":',
+    '{"data": {"action": "create"',
+    "{'data': {}}",
+    '{"data": undefined}',
+    '{"data": NaN}',
+    '{"a":1,}',
+    '<xml/>',
+    'data=1&action=create',
+    '\ufeff{"data": {}}',
+    '\u0000',
+    '{"data": {"action": "list"}}garbage',
+    '{"data":{}}{"data":{}}',
+    '1e309',
+    '"\\ud800"',
+  ),
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
 export const hostileBody: fc.Arbitrary<HostileBody> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant('mutated' as const), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('mutated' as const),
+      mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('whole' as const), value: hostileValue }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('text' as const), text: rawText }) },
 );
@@ -110,8 +195,18 @@ export const contentType = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom<string | undefined>(
-      undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-8',
-      'APPLICATION/JSON', 'application/vnd.api+json', 'application/jsonx', 'json', '', 'application/json;;', 'application/json, text/plain',
+      undefined,
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/vnd.api+json',
+      'application/jsonx',
+      'json',
+      '',
+      'application/json;;',
+      'application/json, text/plain',
     ),
   },
 );
@@ -120,7 +215,8 @@ export const contentType = fc.oneof(
 function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(at);
   if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
-  else if (value !== null && typeof value === 'object') for (const k of Object.keys(value)) paths((value as Record<string, unknown>)[k], [...at, k], out);
+  else if (value !== null && typeof value === 'object')
+    for (const k of Object.keys(value)) paths((value as Record<string, unknown>)[k], [...at, k], out);
   return out;
 }
 
@@ -159,7 +255,8 @@ export function render(example: unknown, body: HostileBody): string {
         setOwn(parent, key, fresh(m.value));
         break;
       case 'addKey':
-        if (current !== null && typeof current === 'object' && !Array.isArray(current)) setOwn(current, m.key, fresh(m.value));
+        if (current !== null && typeof current === 'object' && !Array.isArray(current))
+          setOwn(current, m.key, fresh(m.value));
         else if (Array.isArray(current)) current.push(fresh(m.value));
         else setOwn(parent, key, plant({}, [], m.key, fresh(m.value)));
         break;

@@ -26,7 +26,8 @@ import { type Answer, DEMO, FROZEN, type TestSandbox, testSandbox } from './help
 // A long hunt (FUZZ_RUNS=2000) takes minutes per operation; the default run takes a fraction of a second.
 vi.setConfig({ testTimeout: 20_000 + FUZZ_RUNS * 500 });
 
-const prototypeKeys = () => [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
+const prototypeKeys = () =>
+  [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
 const pristine = prototypeKeys();
 
 function expectPrototypesClean(): void {
@@ -46,13 +47,27 @@ async function world(): Promise<World> {
   const auth = await t.demoAuth();
   const created = await t.post(
     '/api/contract',
-    { data: { action: 'create', contract: { name: 'Fuzz target', value: '<p>x</p>' }, recipients: [{ email: 'r@example.com', fullname: 'R', action: 'sign' }] } },
+    {
+      data: {
+        action: 'create',
+        contract: { name: 'Fuzz target', value: '<p>x</p>' },
+        recipients: [{ email: 'r@example.com', fullname: 'R', action: 'sign' }],
+      },
+    },
     auth,
   );
   const contractKey = created.body.contract.contractKey as string;
   const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth);
-  const hooks = await t.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: 'http://127.0.0.1:9/hook', signed: true }] } }, auth);
-  const placeholder = await t.post('/api/placeholder', { data: { action: 'create', contractKey, placeholder: { name: 'fuzz', value: 'x' } } }, auth);
+  const hooks = await t.post(
+    '/api/webhook',
+    { data: { action: 'create', webhooks: [{ url: 'http://127.0.0.1:9/hook', signed: true }] } },
+    auth,
+  );
+  const placeholder = await t.post(
+    '/api/placeholder',
+    { data: { action: 'create', contractKey, placeholder: { name: 'fuzz', value: 'x' } } },
+    auth,
+  );
   const link = await t.request('/api/contract_share_link', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${(auth as { bearer: string }).bearer}` },
@@ -104,11 +119,26 @@ async function headersFor(t: TestSandbox, kind: AuthKind): Promise<Record<string
 /** Everything a refused request must not change: the store, the clock, the outbox and the delivery log. */
 function snapshot(t: TestSandbox): string {
   const { store, clock } = t.sandbox.services;
-  return JSON.stringify({ data: store.data, now: clock.now(), emails: t.sandbox.outbox.size, deliveries: t.sandbox.webhooks.deliveries({}).length });
+  return JSON.stringify({
+    data: store.data,
+    now: clock.now(),
+    emails: t.sandbox.outbox.size,
+    deliveries: t.sandbox.webhooks.deliveries({}).length,
+  });
 }
 
-async function send(t: TestSandbox, path: string, text: string, type: string | undefined, headers: Record<string, string>): Promise<Answer> {
-  return t.request(path, { method: 'POST', headers: { ...headers, ...(type === undefined ? {} : { 'content-type': type }) }, body: text });
+async function send(
+  t: TestSandbox,
+  path: string,
+  text: string,
+  type: string | undefined,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  return t.request(path, {
+    method: 'POST',
+    headers: { ...headers, ...(type === undefined ? {} : { 'content-type': type }) },
+    body: text,
+  });
 }
 
 /** The contract every answer keeps, whatever was sent. */
@@ -141,7 +171,12 @@ async function expectHealthy(t: TestSandbox): Promise<void> {
 }
 
 const operations = resources.flatMap((resource) =>
-  Object.entries(resource.actions).map(([name, action]) => ({ label: `${resource.path} ${action.wireName ?? name}`, path: resource.path, name, action })),
+  Object.entries(resource.actions).map(([name, action]) => ({
+    label: `${resource.path} ${action.wireName ?? name}`,
+    path: resource.path,
+    name,
+    action,
+  })),
 );
 
 /** Failure reports stay readable: counterexamples can be megabytes of nesting, so they are cut short. */
@@ -156,7 +191,12 @@ function reporter(details: fc.RunDetails<any>): void {
   );
 }
 
-const fuzzOptions = { seed: FUZZ_SEED, numRuns: FUZZ_RUNS, endOnFailure: process.env.FUZZ_SHRINK === undefined, reporter };
+const fuzzOptions = {
+  seed: FUZZ_SEED,
+  numRuns: FUZZ_RUNS,
+  endOnFailure: process.env.FUZZ_SHRINK === undefined,
+  reporter,
+};
 
 describe('fuzzing every API operation', () => {
   let w: World | undefined;
@@ -169,44 +209,55 @@ describe('fuzzing every API operation', () => {
     for (const op of operations) expect(op.action.example, op.label).toBeDefined();
   });
 
-  it.each(operations)('$label answers hostile bodies with a JSON 4xx and keeps state on refusal', async ({ path, action }) => {
-    w = await world();
-    const { t, keys } = w;
-    const example = fillExample(action.example, keys);
-    await fc.assert(
-      fc.asyncProperty(hostileBody, contentType, authArbitrary(action.scope), async (body, type, auth) => {
-        const text = render(example, body);
-        const headers = await headersFor(t, auth);
-        const before = snapshot(t);
-        const res = await send(t, path, text, type, headers);
-        expectWellFormed(res, text);
-        if (res.status >= 400) expect(snapshot(t), `state changed by a refused ${path} request: ${text.slice(0, 300)}`).toBe(before);
-        expectPrototypesClean();
-        await expectHealthy(t);
-      }),
-      fuzzOptions,
-    );
-  });
+  it.each(operations)(
+    '$label answers hostile bodies with a JSON 4xx and keeps state on refusal',
+    async ({ path, action }) => {
+      w = await world();
+      const { t, keys } = w;
+      const example = fillExample(action.example, keys);
+      await fc.assert(
+        fc.asyncProperty(hostileBody, contentType, authArbitrary(action.scope), async (body, type, auth) => {
+          const text = render(example, body);
+          const headers = await headersFor(t, auth);
+          const before = snapshot(t);
+          const res = await send(t, path, text, type, headers);
+          expectWellFormed(res, text);
+          if (res.status >= 400)
+            expect(snapshot(t), `state changed by a refused ${path} request: ${text.slice(0, 300)}`).toBe(before);
+          expectPrototypesClean();
+          await expectHealthy(t);
+        }),
+        fuzzOptions,
+      );
+    },
+  );
 
-  it.each(operations)('$label lets no "__proto__", "constructor" or "prototype" key reach a prototype, in any position', async ({ path, action }) => {
-    w = await world();
-    const { t, keys } = w;
-    const example = fillExample(action.example, keys);
-    for (const at of objectPaths(example)) {
-      for (const key of PROTO_KEYS) {
-        const headers = await headersFor(t, action.scope === 'public' ? 'none' : action.scope);
-        const text = JSON.stringify(plant(example, at, key, POLLUTER()));
-        const res = await send(t, path, text, 'application/json', headers);
-        expectWellFormed(res, text);
-        expectPrototypesClean();
+  it.each(operations)(
+    '$label lets no "__proto__", "constructor" or "prototype" key reach a prototype, in any position',
+    async ({ path, action }) => {
+      w = await world();
+      const { t, keys } = w;
+      const example = fillExample(action.example, keys);
+      for (const at of objectPaths(example)) {
+        for (const key of PROTO_KEYS) {
+          const headers = await headersFor(t, action.scope === 'public' ? 'none' : action.scope);
+          const text = JSON.stringify(plant(example, at, key, POLLUTER()));
+          const res = await send(t, path, text, 'application/json', headers);
+          expectWellFormed(res, text);
+          expectPrototypesClean();
+        }
       }
-    }
-    await expectHealthy(t);
-  });
+      await expectHealthy(t);
+    },
+  );
 });
 
 const endpoints = plainResources.flatMap((resource) =>
-  resource.endpoints.map((endpoint) => ({ label: `${endpoint.method} ${resource.path}`, path: resource.path, endpoint })),
+  resource.endpoints.map((endpoint) => ({
+    label: `${endpoint.method} ${resource.path}`,
+    path: resource.path,
+    endpoint,
+  })),
 );
 
 describe('fuzzing the plain endpoints (no envelope)', () => {
@@ -216,30 +267,51 @@ describe('fuzzing the plain endpoints (no envelope)', () => {
     w = undefined;
   });
 
-  it.each(endpoints)('$label answers hostile input with a JSON 4xx and keeps state on refusal', async ({ path, endpoint }) => {
-    w = await world();
-    const { t, keys } = w;
-    const example = fillExample(endpoint.example ?? {}, keys) as Record<string, unknown>;
-    const queryValue = fc.oneof(fc.string(), fc.constantFrom('', '0', '-1', '1e999', '__proto__', keys.CONTRACT_KEY!, '%00', 'a&b=c'));
-    await fc.assert(
-      fc.asyncProperty(hostileBody, contentType, fc.dictionary(fc.constantFrom('contractKey', 'clientKey', 'id', 'view', '__proto__', 'x'), queryValue), authArbitrary(endpoint.scope === 'client' ? 'client' : 'platform'), async (body, type, query, auth) => {
-        const headers = await headersFor(t, auth);
-        const before = snapshot(t);
-        const search = new URLSearchParams(endpoint.method === 'GET' ? { ...(example as Record<string, string>), ...query } : query).toString();
-        const text = endpoint.method === 'GET' ? '' : render(example, body);
-        const res = await t.request(`${path}?${search}`, {
-          method: endpoint.method,
-          headers: { ...headers, ...(type === undefined || endpoint.method === 'GET' ? {} : { 'content-type': type }) },
-          ...(endpoint.method === 'GET' ? {} : { body: text }),
-        });
-        expectWellFormed(res, `${search} ${text}`);
-        if (res.status >= 400) expect(snapshot(t), `state changed by a refused ${endpoint.method} ${path}: ${search} ${text.slice(0, 300)}`).toBe(before);
-        expectPrototypesClean();
-        await expectHealthy(t);
-      }),
-      fuzzOptions,
-    );
-  });
+  it.each(endpoints)(
+    '$label answers hostile input with a JSON 4xx and keeps state on refusal',
+    async ({ path, endpoint }) => {
+      w = await world();
+      const { t, keys } = w;
+      const example = fillExample(endpoint.example ?? {}, keys) as Record<string, unknown>;
+      const queryValue = fc.oneof(
+        fc.string(),
+        fc.constantFrom('', '0', '-1', '1e999', '__proto__', keys.CONTRACT_KEY!, '%00', 'a&b=c'),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          hostileBody,
+          contentType,
+          fc.dictionary(fc.constantFrom('contractKey', 'clientKey', 'id', 'view', '__proto__', 'x'), queryValue),
+          authArbitrary(endpoint.scope === 'client' ? 'client' : 'platform'),
+          async (body, type, query, auth) => {
+            const headers = await headersFor(t, auth);
+            const before = snapshot(t);
+            const search = new URLSearchParams(
+              endpoint.method === 'GET' ? { ...(example as Record<string, string>), ...query } : query,
+            ).toString();
+            const text = endpoint.method === 'GET' ? '' : render(example, body);
+            const res = await t.request(`${path}?${search}`, {
+              method: endpoint.method,
+              headers: {
+                ...headers,
+                ...(type === undefined || endpoint.method === 'GET' ? {} : { 'content-type': type }),
+              },
+              ...(endpoint.method === 'GET' ? {} : { body: text }),
+            });
+            expectWellFormed(res, `${search} ${text}`);
+            if (res.status >= 400)
+              expect(
+                snapshot(t),
+                `state changed by a refused ${endpoint.method} ${path}: ${search} ${text.slice(0, 300)}`,
+              ).toBe(before);
+            expectPrototypesClean();
+            await expectHealthy(t);
+          },
+        ),
+        fuzzOptions,
+      );
+    },
+  );
 });
 
 /** Bodies for the control endpoints this file knows; any other POST route is fuzzed from `{}`. */
@@ -266,7 +338,11 @@ function fillParams(path: string, keys: Record<string, string>): string {
 describe('fuzzing the control API', async () => {
   const probe = await testSandbox(FROZEN);
   const routes = [
-    ...new Set(probe.sandbox.app.routes.filter((r) => r.method === 'POST' && r.path.startsWith('/__sandbox/')).map((r) => r.path)),
+    ...new Set(
+      probe.sandbox.app.routes
+        .filter((r) => r.method === 'POST' && r.path.startsWith('/__sandbox/'))
+        .map((r) => r.path),
+    ),
   ];
   afterAll(() => probe.close());
   let w: World | undefined;
@@ -290,9 +366,11 @@ describe('fuzzing the control API', async () => {
         const before = snapshot(t);
         const res = await send(t, path, text, type, {});
         // The dashboard's forms (pages for people) go back to the dashboard when they act; refusals are JSON.
-        if (route.startsWith('/__sandbox/ui/') && res.status === 303) expect(res.headers.get('location')).toMatch(/^\/__sandbox\/ui(\?|$)/);
+        if (route.startsWith('/__sandbox/ui/') && res.status === 303)
+          expect(res.headers.get('location')).toMatch(/^\/__sandbox\/ui(\?|$)/);
         else expectWellFormed(res, text);
-        if (res.status >= 400) expect(snapshot(t), `state changed by a refused ${path} request: ${text.slice(0, 300)}`).toBe(before);
+        if (res.status >= 400)
+          expect(snapshot(t), `state changed by a refused ${path} request: ${text.slice(0, 300)}`).toBe(before);
         expectPrototypesClean();
         await expectHealthy(t);
       }),
@@ -301,41 +379,91 @@ describe('fuzzing the control API', async () => {
   });
 
   const getRoutes = [
-    ...new Set(probe.sandbox.app.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/__sandbox/')).map((r) => r.path)),
+    ...new Set(
+      probe.sandbox.app.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/__sandbox/')).map((r) => r.path),
+    ),
   ];
   const queryValue = fc.oneof(
-    fc.constantFrom('', 'pending', 'contract.signed', '__proto__', '<script>alert(1)</script>', '\u0000', '\ud800', '😀', 'x'.repeat(3000), '[]', '{}', '-1', '1e309'),
+    fc.constantFrom(
+      '',
+      'pending',
+      'contract.signed',
+      '__proto__',
+      '<script>alert(1)</script>',
+      '\u0000',
+      '\ud800',
+      '😀',
+      'x'.repeat(3000),
+      '[]',
+      '{}',
+      '-1',
+      '1e309',
+    ),
     fc.string({ unit: 'binary', maxLength: 30 }),
   );
   const queryKey = fc.oneof(
-    fc.constantFrom('webhookKey', 'event', 'status', 'contractKey', 'clientKey', 'kind', 'limit', 'since', '__proto__', 'constructor', 'prototype'),
+    fc.constantFrom(
+      'webhookKey',
+      'event',
+      'status',
+      'contractKey',
+      'clientKey',
+      'kind',
+      'limit',
+      'since',
+      '__proto__',
+      'constructor',
+      'prototype',
+    ),
     fc.string({ maxLength: 10 }),
   );
 
   /** Percent-encodes bytes, so lone surrogates go out as the replacement character rather than throwing. */
-  const percent = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+  const percent = (text: string) =>
+    [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
   /** Query text no encoder writes: broken escapes, invalid UTF-8, repeated and empty keys. */
-  const rawQuery = fc.constantFrom('', '%', '%zz', 'status=%ED%A0%80', 'event=%C0%AF', 'status=pending&status=failed', '=', '&&', 'a[b]=c', 'webhookKey');
+  const rawQuery = fc.constantFrom(
+    '',
+    '%',
+    '%zz',
+    'status=%ED%A0%80',
+    'event=%C0%AF',
+    'status=pending&status=failed',
+    '=',
+    '&&',
+    'a[b]=c',
+    'webhookKey',
+  );
 
   it.each(getRoutes)('GET %s answers hostile query strings and path parameters with JSON', async (route) => {
     w = await world();
     const { t, keys } = w;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }), fc.option(queryValue), rawQuery, async (pairs, param, extra) => {
-        const path = param === null ? fillParams(route, keys) : route.replace(/:\w+(\{[^}]*\})?/g, () => percent(param) || 'x');
-        const query = [...pairs.map(([k, v]) => `${percent(k)}=${percent(v)}`), extra].join('&');
-        const before = snapshot(t);
-        const res = await t.request(`${path}?${query}`);
-        if (res.status === 301 || route.startsWith('/__sandbox/ui/assets/') || res.headers.get('content-type')?.startsWith('text/html')) {
-          // Pages for people (the recipient's signing page) answer HTML, and never echo markup they were sent.
-          expect(res.status, `GET ${path}?${query}`).toBeLessThan(500);
-          expect(String(res.body)).not.toContain('<script>');
-        } else {
-          expectWellFormed(res, `GET ${path}?${query}`);
-        }
-        expect(snapshot(t), 'a GET changes nothing').toBe(before);
-        expectPrototypesClean();
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }),
+        fc.option(queryValue),
+        rawQuery,
+        async (pairs, param, extra) => {
+          const path =
+            param === null ? fillParams(route, keys) : route.replace(/:\w+(\{[^}]*\})?/g, () => percent(param) || 'x');
+          const query = [...pairs.map(([k, v]) => `${percent(k)}=${percent(v)}`), extra].join('&');
+          const before = snapshot(t);
+          const res = await t.request(`${path}?${query}`);
+          if (
+            res.status === 301 ||
+            route.startsWith('/__sandbox/ui/assets/') ||
+            res.headers.get('content-type')?.startsWith('text/html')
+          ) {
+            // Pages for people (the recipient's signing page) answer HTML, and never echo markup they were sent.
+            expect(res.status, `GET ${path}?${query}`).toBeLessThan(500);
+            expect(String(res.body)).not.toContain('<script>');
+          } else {
+            expectWellFormed(res, `GET ${path}?${query}`);
+          }
+          expect(snapshot(t), 'a GET changes nothing').toBe(before);
+          expectPrototypesClean();
+        },
+      ),
       fuzzOptions,
     );
   });

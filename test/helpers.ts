@@ -6,7 +6,13 @@ import type { SandboxOptions } from '../src/config/options.js';
 import { type Sandbox, createSandbox } from '../src/sandbox.js';
 import { checkApiResponse } from './openapi-check.js';
 
-export const DEMO = { apiKey: 'sandboxApiKey', secret: 'sandboxSecret', clientKey: 'demoClient', userKey: 'demoUser', templateKey: 'demoTemplate' } as const;
+export const DEMO = {
+  apiKey: 'sandboxApiKey',
+  secret: 'sandboxSecret',
+  clientKey: 'demoClient',
+  userKey: 'demoUser',
+  templateKey: 'demoTemplate',
+} as const;
 
 export interface Answer<T = any> {
   status: number;
@@ -59,7 +65,11 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
     return res.body.access_token as string;
   };
   const clientToken = async (clientKey: string = DEMO.clientKey, platform?: string) => {
-    const res = await post('/api/token', { action: 'create', clientKey }, { bearer: platform ?? (await platformToken()) });
+    const res = await post(
+      '/api/token',
+      { action: 'create', clientKey },
+      { bearer: platform ?? (await platformToken()) },
+    );
     if (res.status !== 201) throw new Error(`client token: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.access_token as string;
   };

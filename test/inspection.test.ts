@@ -10,7 +10,10 @@ afterEach(() => t.close());
 
 describe('GET /__sandbox/contracts/{contractKey}', () => {
   it('answers 404 for an unknown contract', async () => {
-    expect(await t.control('/contracts/nope')).toMatchObject({ status: 404, body: { code: 404, message: 'Contract not found' } });
+    expect(await t.control('/contracts/nope')).toMatchObject({
+      status: 404,
+      body: { code: 404, message: 'Contract not found' },
+    });
   });
 
   it('shows status, recipients with their state and times, placeholders and the history with sandbox times', async () => {
@@ -53,7 +56,11 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
         // Each step of the recipient (notified, seen, signed) is a change of the recipient.
         changeTime: '2026-03-01T09:10:00.000Z',
       },
-      expect.objectContaining({ recipientKey: walk.keys.Bob, state: 'notified', notifiedAt: '2026-03-01T09:10:00.000Z' }),
+      expect.objectContaining({
+        recipientKey: walk.keys.Bob,
+        state: 'notified',
+        notifiedAt: '2026-03-01T09:10:00.000Z',
+      }),
     ]);
     expect(record.placeholders.map((p: any) => [p.placeholderKey, p.value])).toEqual([
       [`${walk.keys.Ann}_1`, '2026-03-01T09:10:00.000Z'],
@@ -65,7 +72,13 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
       [`${walk.keys.Bob}_3`, ''],
       [`${walk.keys.Bob}_4`, ''],
     ]);
-    const history = record.history.map((h: any) => [h.at.slice(11, 16), h.event, walk.names[h.recipientKey] ?? '', h.status, h.cause]);
+    const history = record.history.map((h: any) => [
+      h.at.slice(11, 16),
+      h.event,
+      walk.names[h.recipientKey] ?? '',
+      h.status,
+      h.cause,
+    ]);
     expect(history).toEqual([
       ['09:00', 'created', '', 'Created', 'api'],
       ['09:00', 'sent', '', 'Sent', 'api'],
@@ -80,27 +93,48 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
   it('shows ordinary placeholders and the insertions placed on special ones', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const auth = await t.demoAuth();
-    await t.post('/api/placeholder', { data: { action: 'create', contractKey: walk.contractKey, placeholder: { name: 'price', value: '100 EUR' } } }, auth);
+    await t.post(
+      '/api/placeholder',
+      { data: { action: 'create', contractKey: walk.contractKey, placeholder: { name: 'price', value: '100 EUR' } } },
+      auth,
+    );
     await t.post(
       '/api/placeholder',
       {
         data: {
           action: 'update',
           contractKey: walk.contractKey,
-          placeholders: [{ placeholderKey: `${walk.keys.Ann}_1`, isSpecial: true, specialType: 1, insertion: [{ pageId: 0, width: 100, height: 20 }] }],
+          placeholders: [
+            {
+              placeholderKey: `${walk.keys.Ann}_1`,
+              isSpecial: true,
+              specialType: 1,
+              insertion: [{ pageId: 0, width: 100, height: 20 }],
+            },
+          ],
         },
       },
       auth,
     );
     const { placeholders } = await walk.inspect();
-    expect(placeholders.find((p: any) => p.name === 'price')).toMatchObject({ value: '100 EUR', isSpecial: false, type: '1' });
-    expect(placeholders.find((p: any) => p.placeholderKey === `${walk.keys.Ann}_1`).insertion).toEqual([{ id: '1', pageId: '0', width: '100', height: '20' }]);
+    expect(placeholders.find((p: any) => p.name === 'price')).toMatchObject({
+      value: '100 EUR',
+      isSpecial: false,
+      type: '1',
+    });
+    expect(placeholders.find((p: any) => p.placeholderKey === `${walk.keys.Ann}_1`).insertion).toEqual([
+      { id: '1', pageId: '0', width: '100', height: '20' },
+    ]);
   });
 
   it('is tenant-agnostic: a contract of another platform is shown too', async () => {
     const platform = (await t.control('/platforms', {})).body;
     const token = await t.platformToken(platform);
-    const client = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Other Co', email: 'o@example.com' } } }, { bearer: token });
+    const client = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'Other Co', email: 'o@example.com' } } },
+      { bearer: token },
+    );
     const auth = { bearer: await t.clientToken(client.body.client.clientKey, token) };
     const walk = await createAndSend(t, [{ name: 'Ann' }], auth);
     expect((await walk.inspect()).clientKey).toBe(client.body.client.clientKey);
@@ -108,7 +142,10 @@ describe('GET /__sandbox/contracts/{contractKey}', () => {
 });
 
 describe('GET /__sandbox/sign/{recipientKey}', () => {
-  it.each([['a known recipient', true], ['an unknown key', false]])('redirects %s to its recipient page under /sharing', async (_name, known) => {
+  it.each([
+    ['a known recipient', true],
+    ['an unknown key', false],
+  ])('redirects %s to its recipient page under /sharing', async (_name, known) => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const key = known ? walk.keys.Ann! : 'nope';
     const res = await t.sandbox.app.request(`/__sandbox/sign/${key}`);

@@ -32,14 +32,20 @@ describe('the request journal', () => {
   it('redacts secrets, tokens, API keys and credential headers everywhere', async () => {
     const token = await t.platformToken({ apiKey: DEMO.apiKey, secret: DEMO.secret });
     await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: DEMO.apiKey });
-    await t.post('/api/webhook', { data: { action: 'create', clientKey: DEMO.clientKey, webhook: { url: 'http://127.0.0.1:9/hook' } } }, { bearer: token });
+    await t.post(
+      '/api/webhook',
+      { data: { action: 'create', clientKey: DEMO.clientKey, webhook: { url: 'http://127.0.0.1:9/hook' } } },
+      { bearer: token },
+    );
     const text = JSON.stringify(await journal());
     expect(text).not.toContain(DEMO.secret);
     expect(text).not.toContain(DEMO.apiKey);
     expect(text).not.toContain(token);
     expect(text).not.toMatch(/whsec_/);
     const entries = await journal();
-    expect(entries[0]!.request.body).toEqual({ data: { action: 'create', apiKey: '[redacted]', secret: '[redacted]' } });
+    expect(entries[0]!.request.body).toEqual({
+      data: { action: 'create', apiKey: '[redacted]', secret: '[redacted]' },
+    });
     expect(entries[0]!.response.body).toMatchObject({ access_token: '[redacted]', token_type: 'Bearer' });
     expect(entries[1]!.request.headers['x-service-key']).toBe('[redacted]');
     expect(entries[2]!.request.headers.authorization).toBe('[redacted]');
@@ -67,7 +73,10 @@ describe('the request journal', () => {
     const [first] = await journal();
     await t.control('/clock/advance', { by: '1h' });
     await t.control('/health');
-    expect((await journal(`?since=${first!.id}`)).map((e) => e.path)).toEqual(['/__sandbox/clock/advance', '/__sandbox/health']);
+    expect((await journal(`?since=${first!.id}`)).map((e) => e.path)).toEqual([
+      '/__sandbox/clock/advance',
+      '/__sandbox/health',
+    ]);
     expect((await journal('?since=2026-03-01T09:30:00Z')).map((e) => e.path)).toEqual(['/__sandbox/health']);
     expect((await journal('?limit=1')).map((e) => e.path)).toEqual(['/__sandbox/health']);
   });
@@ -105,8 +114,12 @@ describe('the request journal', () => {
       await small.post('/api/contract', { data: { action: 'create', contract: { name: `C${i}`, value } } }, auth);
     }
     const entries = (await small.control('/requests?path=/api/contract&limit=20')).body.requests as JournalEntry[];
-    expect(entries.map((e) => (e.request.body as { data: { contract: { value: string } } }).data.contract.value)).toEqual(sent.slice(-20));
-    expect(entries.every((e) => e.response.body !== undefined && e.request.headers['content-type'] === 'application/json')).toBe(true);
+    expect(
+      entries.map((e) => (e.request.body as { data: { contract: { value: string } } }).data.contract.value),
+    ).toEqual(sent.slice(-20));
+    expect(
+      entries.every((e) => e.response.body !== undefined && e.request.headers['content-type'] === 'application/json'),
+    ).toBe(true);
     await small.close();
   });
 
@@ -152,14 +165,25 @@ describe('the request log', () => {
   };
 
   it('prints a readable line per request, with the error message', () => {
-    expect(prettyLine(entry, false)).toBe('09:00:00.000  POST   /api/contract archive  404  2.3 ms  Contract not found');
+    expect(prettyLine(entry, false)).toBe(
+      '09:00:00.000  POST   /api/contract archive  404  2.3 ms  Contract not found',
+    );
     expect(prettyLine(entry, true)).toContain('\u001b[33m404\u001b[0m');
   });
 
   it('prints JSON lines with --log-format json', () => {
     const lines: string[] = [];
     requestLogger({ format: 'json', write: (l) => lines.push(l) })!(entry);
-    expect(JSON.parse(lines[0]!)).toEqual({ at: entry.at, method: 'POST', path: '/api/contract', action: 'archive', status: 404, durationMs: 2.345, id: 3, message: 'Contract not found' });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      at: entry.at,
+      method: 'POST',
+      path: '/api/contract',
+      action: 'archive',
+      status: 404,
+      durationMs: 2.345,
+      id: 3,
+      message: 'Contract not found',
+    });
   });
 
   it('prints nothing when quiet', () => {
@@ -199,7 +223,10 @@ describe('a journal of size 0', () => {
     await off.request('/nowhere');
     await off.control('/health');
     expect((await off.control('/requests')).body.requests).toEqual([]);
-    expect(seen.map((e) => [e.path, e.status])).toEqual([['/nowhere', 404], ['/__sandbox/health', 200]]);
+    expect(seen.map((e) => [e.path, e.status])).toEqual([
+      ['/nowhere', 404],
+      ['/__sandbox/health', 200],
+    ]);
     expect(seen[0]!.response.body).toMatchObject({ code: 404 });
     await off.close();
   });
@@ -207,7 +234,9 @@ describe('a journal of size 0', () => {
 
 describe('secrets outside bodies', () => {
   it('redacts secret-named query parameters and the Proxy-Authorization header, keeping the rest', async () => {
-    await t.request('/api/contract?access_token=tok123&apiKey=key456&page=2', { headers: { 'proxy-authorization': 'Basic c2VjcmV0', 'x-trace': 'keep' } });
+    await t.request('/api/contract?access_token=tok123&apiKey=key456&page=2', {
+      headers: { 'proxy-authorization': 'Basic c2VjcmV0', 'x-trace': 'keep' },
+    });
     const [entry] = await journal('?path=/api/contract');
     expect(entry!.query).toBe('access_token=%5Bredacted%5D&apiKey=%5Bredacted%5D&page=2');
     expect(entry!.request.headers).toMatchObject({ 'proxy-authorization': '[redacted]', 'x-trace': 'keep' });

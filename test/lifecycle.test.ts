@@ -14,7 +14,16 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 type Role = 'sign' | 'approve' | 'lock' | 'view';
-type Expect = 'seen' | 'signed' | 'approved' | 'locked' | 'viewed' | 'not-notified' | 'already-viewed' | 'already-acted' | 'wrong-role';
+type Expect =
+  | 'seen'
+  | 'signed'
+  | 'approved'
+  | 'locked'
+  | 'viewed'
+  | 'not-notified'
+  | 'already-viewed'
+  | 'already-acted'
+  | 'wrong-role';
 
 /**
  * The state table of docs/lifecycle.md, row by row: a recipient of this role, in this state, tries each verb.
@@ -38,15 +47,21 @@ const TABLE: [Role, string, Record<'view' | 'sign' | 'approve' | 'lock', Expect>
   ['view', 'viewed', { view: 'already-acted', sign: 'wrong-role', approve: 'wrong-role', lock: 'wrong-role' }],
 ];
 
-const CASES = TABLE.flatMap(([role, state, verbs]) => Object.entries(verbs).map(([verb, expected]) => [role, state, verb, expected] as const));
+const CASES = TABLE.flatMap(([role, state, verbs]) =>
+  Object.entries(verbs).map(([verb, expected]) => [role, state, verb, expected] as const),
+);
 
 const REASON: Record<string, (role: Role, verb: string, key: string) => string> = {
   // The target waits at position 2 behind a signer at position 1.
   'not-notified': (_role, verb) => `Recipient at position 2 cannot ${verb} before position 1 is done`,
-  'already-viewed': (_role, _verb, key) => `Recipient ${key} has already viewed the contract; each recipient views once`,
-  'already-acted': (role, _verb, key) => `Recipient ${key} has already ${{ sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' }[role]} the contract`,
+  'already-viewed': (_role, _verb, key) =>
+    `Recipient ${key} has already viewed the contract; each recipient views once`,
+  'already-acted': (role, _verb, key) =>
+    `Recipient ${key} has already ${{ sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' }[role]} the contract`,
   'wrong-role': (role, verb, key) =>
-    role === 'view' ? `Recipient ${key} has the role "view"; it can only view, not ${verb}` : `Recipient ${key} has the role "${role}"; it can ${role} or view, not ${verb}`,
+    role === 'view'
+      ? `Recipient ${key} has the role "view"; it can only view, not ${verb}`
+      : `Recipient ${key} has the role "${role}"; it can ${role} or view, not ${verb}`,
 };
 
 /** Brings a recipient of `role` into `state` and returns the walk and its name. */
@@ -56,7 +71,8 @@ async function recipientIn(role: Role, state: string) {
   if (state === 'waiting') return walk;
   expect((await walk.act('First', 'sign')).status).toBe(200);
   if (state === 'seen') expect((await walk.act('Target', 'view')).status).toBe(200);
-  if (['signed', 'approved', 'locked', 'viewed'].includes(state)) expect((await walk.act('Target', role)).status).toBe(200);
+  if (['signed', 'approved', 'locked', 'viewed'].includes(state))
+    expect((await walk.act('Target', role)).status).toBe(200);
   expect((await walk.states()).Target).toBe(state);
   return walk;
 }
@@ -77,7 +93,15 @@ describe('the recipient state table', () => {
   });
 
   it('covers every state and every kind of verb in the code table', () => {
-    expect(Object.keys(RECIPIENT_RULES).sort()).toEqual(['approved', 'locked', 'notified', 'seen', 'signed', 'viewed', 'waiting']);
+    expect(Object.keys(RECIPIENT_RULES).sort()).toEqual([
+      'approved',
+      'locked',
+      'notified',
+      'seen',
+      'signed',
+      'viewed',
+      'waiting',
+    ]);
     for (const row of Object.values(RECIPIENT_RULES)) expect(Object.keys(row).sort()).toEqual(['other', 'own', 'view']);
   });
 
@@ -106,7 +130,13 @@ describe('a sequential contract (positions 1, 2, 3, mixed roles)', () => {
     ]);
     expect(walk.events()).toEqual(['contract.created Created', 'contract.sent Sent']);
     expect(walk.notified()).toEqual(['Ann']);
-    expect(await walk.states()).toEqual({ Ann: 'notified', Bob: 'waiting', Cid: 'waiting', Dee: 'waiting', Eve: 'waiting' });
+    expect(await walk.states()).toEqual({
+      Ann: 'notified',
+      Bob: 'waiting',
+      Cid: 'waiting',
+      Dee: 'waiting',
+      Eve: 'waiting',
+    });
 
     walk.clearEvents();
     expect((await walk.act('Ann', 'sign')).status).toBe(200);
@@ -121,14 +151,24 @@ describe('a sequential contract (positions 1, 2, 3, mixed roles)', () => {
 
     walk.clearEvents();
     expect((await walk.act('Cid', 'sign')).status).toBe(200);
-    expect(walk.events()).toEqual(['contract.seen Approved Cid', 'contract.signed Signed Cid', 'contract.fully_signed Fully signed']);
+    expect(walk.events()).toEqual([
+      'contract.seen Approved Cid',
+      'contract.signed Signed Cid',
+      'contract.fully_signed Fully signed',
+    ]);
     expect(walk.notified()).toEqual(['Dee', 'Eve']);
 
     walk.clearEvents();
     expect((await walk.act('Dee', 'lock')).status).toBe(200);
     expect((await walk.act('Eve', 'view')).status).toBe(200);
     expect(walk.events()).toEqual(['contract.seen Fully signed Dee', 'contract.seen Fully signed Eve']);
-    expect(await walk.states()).toEqual({ Ann: 'signed', Bob: 'approved', Cid: 'signed', Dee: 'locked', Eve: 'viewed' });
+    expect(await walk.states()).toEqual({
+      Ann: 'signed',
+      Bob: 'approved',
+      Cid: 'signed',
+      Dee: 'locked',
+      Eve: 'viewed',
+    });
     expect(await walk.status()).toBe('Fully signed');
   });
 
@@ -138,9 +178,13 @@ describe('a sequential contract (positions 1, 2, 3, mixed roles)', () => {
       { name: 'Bob', action: 'sign', position: 2 },
       { name: 'Cid', action: 'sign', position: 3 },
     ]);
-    expect((await walk.act('Cid', 'sign')).body.message).toBe('Recipient at position 3 cannot sign before position 1 is done');
+    expect((await walk.act('Cid', 'sign')).body.message).toBe(
+      'Recipient at position 3 cannot sign before position 1 is done',
+    );
     await walk.act('Ann', 'sign');
-    expect((await walk.act('Cid', 'view')).body.message).toBe('Recipient at position 3 cannot view before position 2 is done');
+    expect((await walk.act('Cid', 'view')).body.message).toBe(
+      'Recipient at position 3 cannot view before position 2 is done',
+    );
   });
 
   it('holds a position open until every signer, approver and locker in it has acted', async () => {
@@ -193,7 +237,10 @@ describe('a parallel contract (no positions)', () => {
   });
 
   it('never becomes Fully signed without a sign recipient', async () => {
-    const walk = await createAndSend(t, [{ name: 'Ann', action: 'approve' }, { name: 'Bob', action: 'lock' }]);
+    const walk = await createAndSend(t, [
+      { name: 'Ann', action: 'approve' },
+      { name: 'Bob', action: 'lock' },
+    ]);
     await walk.act('Ann', 'approve');
     await walk.act('Bob', 'lock');
     expect(await walk.status()).toBe('Approved');
@@ -227,24 +274,40 @@ describe('a mixed contract (some positioned, some not)', () => {
     // Viv never viewed and Una never approved: neither blocked anything, and both may still act.
     expect((await walk.act('Una', 'approve')).status).toBe(200);
     expect((await walk.act('Viv', 'view')).status).toBe(200);
-    expect(await walk.states()).toEqual({ Viv: 'viewed', Ann: 'signed', Una: 'approved', Wes: 'notified', Bob: 'signed' });
+    expect(await walk.states()).toEqual({
+      Viv: 'viewed',
+      Ann: 'signed',
+      Una: 'approved',
+      Wes: 'notified',
+      Bob: 'signed',
+    });
   });
 });
 
 describe('refusals', () => {
   it('answers 404 for an unknown recipient and 400 for an unknown verb', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
-    expect(await t.control('/recipients/nope/sign', {})).toMatchObject({ status: 404, body: { code: 404, message: 'Recipient not found' } });
+    expect(await t.control('/recipients/nope/sign', {})).toMatchObject({
+      status: 404,
+      body: { code: 404, message: 'Recipient not found' },
+    });
     const res = await walk.act('Ann', 'dance');
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Unknown verb "dance"; a recipient can view, sign, approve, lock');
   });
 
   it('refuses a recipient of a contract that was never sent', async () => {
-    const res = await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Draft', value: '<p/>' } } }, await t.demoAuth());
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'create', contract: { name: 'Draft', value: '<p/>' } } },
+      await t.demoAuth(),
+    );
     const contract = t.sandbox.services.store.contracts.get(res.body.contract.contractKey)!;
     const client = t.sandbox.services.store.clients.get(DEMO.clientKey)!;
-    const r = addRecipient(systemContext(t.sandbox.services, 'test'), contract, client, { email: 'ann@example.com', action: 'sign' });
+    const r = addRecipient(systemContext(t.sandbox.services, 'test'), contract, client, {
+      email: 'ann@example.com',
+      action: 'sign',
+    });
     const act = await t.control(`/recipients/${r.recipientKey}/sign`, {});
     expect(act.status).toBe(409);
     expect(act.body.message).toBe(`Recipient ${r.recipientKey} cannot sign yet: the contract has not been sent`);
@@ -252,8 +315,18 @@ describe('refusals', () => {
 
   it.each([
     ['a signature with another verb', 'view', { signature: 'Ann' }, 'A signature only goes with sign, not view'],
-    ['an image signature that is not base64 image data', 'sign', { signature: 'data:text/html,<b>x</b>' }, 'signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image'],
-    ['an empty text signature', 'sign', { signature: '  ' }, 'signature: a text signature is one line of 1 to 200 characters'],
+    [
+      'an image signature that is not base64 image data',
+      'sign',
+      { signature: 'data:text/html,<b>x</b>' },
+      'signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image',
+    ],
+    [
+      'an empty text signature',
+      'sign',
+      { signature: '  ' },
+      'signature: a text signature is one line of 1 to 200 characters',
+    ],
     ['a signature that is not a string', 'sign', { signature: 42 }, 'Request body is invalid'],
   ])('answers 400 for %s', async (_name, verb, body, message) => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
@@ -269,7 +342,12 @@ describe('refusals', () => {
     expect(actAsRecipient(ctx, walk.keys.Ann!, 'view').state).toBe('seen');
     const other = { ...t.sandbox.services.store.clients.get(DEMO.clientKey)!, clientKey: 'someoneElse' };
     expect(() => actAsRecipient({ ...ctx, client: other }, walk.keys.Ann!, 'sign')).toThrow(ApiError);
-    expect(walk.raw.filter(isContractEvent).filter((e) => e.type === 'contract.seen').map((e) => e.cause)).toEqual(['scenario:test:1']);
+    expect(
+      walk.raw
+        .filter(isContractEvent)
+        .filter((e) => e.type === 'contract.seen')
+        .map((e) => e.cause),
+    ).toEqual(['scenario:test:1']);
   });
 });
 
@@ -285,35 +363,74 @@ describe('archive', () => {
     },
   };
 
-  it.each(Object.keys(reach))('closes a %s contract: no action, send or recipient change afterwards', async (status) => {
-    const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }, { name: 'Apu', action: 'approve' }]);
-    await reach[status]!(walk);
-    expect(await walk.status()).toBe(status);
-    const auth = await t.demoAuth();
-    const archived = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: walk.contractKey } } }, auth);
-    expect(archived.status).toBe(200);
-    expect(await walk.status()).toBe('Archived');
-    expect((await walk.inspect()).history.at(-1)).toMatchObject({ event: 'archived', status: 'Archived', detail: { previousStatus: status } });
+  it.each(Object.keys(reach))(
+    'closes a %s contract: no action, send or recipient change afterwards',
+    async (status) => {
+      const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }, { name: 'Apu', action: 'approve' }]);
+      await reach[status]!(walk);
+      expect(await walk.status()).toBe(status);
+      const auth = await t.demoAuth();
+      const archived = await t.post(
+        '/api/contract',
+        { data: { action: 'archive', contract: { contractKey: walk.contractKey } } },
+        auth,
+      );
+      expect(archived.status).toBe(200);
+      expect(await walk.status()).toBe('Archived');
+      expect((await walk.inspect()).history.at(-1)).toMatchObject({
+        event: 'archived',
+        status: 'Archived',
+        detail: { previousStatus: status },
+      });
 
-    const act = await walk.act('Apu', 'view');
-    expect(act.status).toBe(409);
-    expect(act.body.message).toBe(`Contract ${walk.contractKey} is archived; its recipients cannot view`);
-    const again = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: walk.contractKey } } }, auth);
-    expect(again.status).toBe(409);
-    const send = await t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey } }, auth);
-    expect(send.status).toBe(409);
-    const update = await t.post('/api/recipient', { data: { action: 'update', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Apu, fullname: 'X' } } }, auth);
-    expect(update.status).toBe(409);
-    const del = await t.post('/api/recipient', { data: { action: 'delete', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Apu } } }, auth);
-    expect(del.status).toBe(409);
-  });
+      const act = await walk.act('Apu', 'view');
+      expect(act.status).toBe(409);
+      expect(act.body.message).toBe(`Contract ${walk.contractKey} is archived; its recipients cannot view`);
+      const again = await t.post(
+        '/api/contract',
+        { data: { action: 'archive', contract: { contractKey: walk.contractKey } } },
+        auth,
+      );
+      expect(again.status).toBe(409);
+      const send = await t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey } }, auth);
+      expect(send.status).toBe(409);
+      const update = await t.post(
+        '/api/recipient',
+        {
+          data: {
+            action: 'update',
+            contractKey: walk.contractKey,
+            recipient: { recipientKey: walk.keys.Apu, fullname: 'X' },
+          },
+        },
+        auth,
+      );
+      expect(update.status).toBe(409);
+      const del = await t.post(
+        '/api/recipient',
+        { data: { action: 'delete', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Apu } } },
+        auth,
+      );
+      expect(del.status).toBe(409);
+    },
+  );
 
   it('closes a Created contract', async () => {
     const auth = await t.demoAuth();
-    const res = await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Draft', value: '<p/>' } } }, auth);
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'create', contract: { name: 'Draft', value: '<p/>' } } },
+      auth,
+    );
     const contractKey = res.body.contract.contractKey;
-    expect((await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey } } }, auth)).status).toBe(200);
-    const send = await t.post('/api/recipient', { data: { action: 'send', contractKey, recipients: [{ email: 'a@example.com' }] } }, auth);
+    expect(
+      (await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey } } }, auth)).status,
+    ).toBe(200);
+    const send = await t.post(
+      '/api/recipient',
+      { data: { action: 'send', contractKey, recipients: [{ email: 'a@example.com' }] } },
+      auth,
+    );
     expect(send).toMatchObject({ status: 409, body: { message: 'Contract is archived; it cannot be sent' } });
     expect((await t.control(`/contracts/${contractKey}`)).body.recipients).toEqual([]);
   });
@@ -372,28 +489,51 @@ describe('re-sending', () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
     await walk.act('Ann', 'sign');
     const auth = await t.demoAuth();
-    const send = (recipients: unknown[]) => t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey, recipients } }, auth);
-    const same = await send([{ recipientKey: walk.keys.Ann, fullname: 'Ann', email: 'ann@example.com', action: 'sign' }]);
+    const send = (recipients: unknown[]) =>
+      t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey, recipients } }, auth);
+    const same = await send([
+      { recipientKey: walk.keys.Ann, fullname: 'Ann', email: 'ann@example.com', action: 'sign' },
+    ]);
     expect(same.status).toBe(200);
-    const changed = await send([{ fullname: 'Cid', email: 'cid@example.com' }, { recipientKey: walk.keys.Ann, fullname: 'Ann B.' }]);
-    expect(changed).toMatchObject({ status: 409, body: { message: `Recipient ${walk.keys.Ann} has already signed; it cannot be changed` } });
+    const changed = await send([
+      { fullname: 'Cid', email: 'cid@example.com' },
+      { recipientKey: walk.keys.Ann, fullname: 'Ann B.' },
+    ]);
+    expect(changed).toMatchObject({
+      status: 409,
+      body: { message: `Recipient ${walk.keys.Ann} has already signed; it cannot be changed` },
+    });
     expect((await walk.inspect()).recipients.map((r: any) => r.fullname)).toEqual(['Ann', 'Bob']);
   });
 
   it('refuses when every recipient has already acted', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     await walk.act('Ann', 'sign');
-    const res = await t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey } }, await t.demoAuth());
-    expect(res).toMatchObject({ status: 409, body: { message: 'Every recipient of this contract has already acted; there is nobody left to send it to' } });
+    const res = await t.post(
+      '/api/recipient',
+      { data: { action: 'send', contractKey: walk.contractKey } },
+      await t.demoAuth(),
+    );
+    expect(res).toMatchObject({
+      status: 409,
+      body: { message: 'Every recipient of this contract has already acted; there is nobody left to send it to' },
+    });
   });
 
   it('keeps a fully signed contract fully signed: no new signer, but viewers may be added', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     await walk.act('Ann', 'sign');
     const auth = await t.demoAuth();
-    const send = (recipients: unknown[]) => t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey, recipients } }, auth);
+    const send = (recipients: unknown[]) =>
+      t.post('/api/recipient', { data: { action: 'send', contractKey: walk.contractKey, recipients } }, auth);
     const signer = await send([{ email: 'new@example.com' }]);
-    expect(signer).toMatchObject({ status: 409, body: { message: 'Contract is fully signed; it takes no new sign recipient (add view, approve or lock recipients instead)' } });
+    expect(signer).toMatchObject({
+      status: 409,
+      body: {
+        message:
+          'Contract is fully signed; it takes no new sign recipient (add view, approve or lock recipients instead)',
+      },
+    });
     const viewer = await send([{ email: 'cc@example.com', fullname: 'Cc', action: 'view' }]);
     expect(viewer.status).toBe(200);
     const record = await walk.inspect();
@@ -401,7 +541,13 @@ describe('re-sending', () => {
     expect(record.recipients.map((r: any) => r.state)).toEqual(['signed', 'notified']);
     const toSigner = await t.post(
       '/api/recipient',
-      { data: { action: 'update', contractKey: walk.contractKey, recipient: { recipientKey: record.recipients[1].recipientKey, action: 'sign' } } },
+      {
+        data: {
+          action: 'update',
+          contractKey: walk.contractKey,
+          recipient: { recipientKey: record.recipients[1].recipientKey, action: 'sign' },
+        },
+      },
       auth,
     );
     expect(toSigner.status).toBe(409);
@@ -413,9 +559,26 @@ describe('recipient changes after some have acted', () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
     await walk.act('Ann', 'sign');
     const auth = await t.demoAuth();
-    const update = await t.post('/api/recipient', { data: { action: 'update', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Ann, fullname: 'X' } } }, auth);
-    expect(update).toMatchObject({ status: 409, body: { message: `Recipient ${walk.keys.Ann} has already signed; it cannot be changed` } });
-    const del = await t.post('/api/recipient', { data: { action: 'delete', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Ann } } }, auth);
+    const update = await t.post(
+      '/api/recipient',
+      {
+        data: {
+          action: 'update',
+          contractKey: walk.contractKey,
+          recipient: { recipientKey: walk.keys.Ann, fullname: 'X' },
+        },
+      },
+      auth,
+    );
+    expect(update).toMatchObject({
+      status: 409,
+      body: { message: `Recipient ${walk.keys.Ann} has already signed; it cannot be changed` },
+    });
+    const del = await t.post(
+      '/api/recipient',
+      { data: { action: 'delete', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Ann } } },
+      auth,
+    );
     expect(del.status).toBe(409);
   });
 
@@ -428,11 +591,19 @@ describe('recipient changes after some have acted', () => {
     await walk.act('Ann', 'sign');
     walk.clearEvents();
     const auth = await t.demoAuth();
-    const del = await t.post('/api/recipient', { data: { action: 'delete', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Bob } } }, auth);
+    const del = await t.post(
+      '/api/recipient',
+      { data: { action: 'delete', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Bob } } },
+      auth,
+    );
     expect(del.status).toBe(200);
     expect(walk.events()).toEqual(['contract.fully_signed Fully signed']);
     expect(walk.notified()).toEqual(['Cid']);
-    expect((await walk.inspect()).history.map((h: any) => h.event).slice(-3)).toEqual(['recipient_deleted', 'fully_signed', 'notified']);
+    expect((await walk.inspect()).history.map((h: any) => h.event).slice(-3)).toEqual([
+      'recipient_deleted',
+      'fully_signed',
+      'notified',
+    ]);
   });
 
   it('notifies a waiting recipient moved into the open position', async () => {
@@ -442,7 +613,17 @@ describe('recipient changes after some have acted', () => {
     ]);
     walk.clearEvents();
     const auth = await t.demoAuth();
-    const res = await t.post('/api/recipient', { data: { action: 'update', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Bob, position: 1 } } }, auth);
+    const res = await t.post(
+      '/api/recipient',
+      {
+        data: {
+          action: 'update',
+          contractKey: walk.contractKey,
+          recipient: { recipientKey: walk.keys.Bob, position: 1 },
+        },
+      },
+      auth,
+    );
     expect(res.status).toBe(201);
     expect(walk.notified()).toEqual(['Bob']);
   });
@@ -451,7 +632,17 @@ describe('recipient changes after some have acted', () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
     await walk.act('Bob', 'view');
     const auth = await t.demoAuth();
-    await t.post('/api/recipient', { data: { action: 'update', contractKey: walk.contractKey, recipient: { recipientKey: walk.keys.Bob, action: 'view' } } }, auth);
+    await t.post(
+      '/api/recipient',
+      {
+        data: {
+          action: 'update',
+          contractKey: walk.contractKey,
+          recipient: { recipientKey: walk.keys.Bob, action: 'view' },
+        },
+      },
+      auth,
+    );
     expect((await walk.states()).Bob).toBe('viewed');
   });
 });
@@ -502,7 +693,14 @@ describe('special placeholders', () => {
         data: {
           action: 'update',
           contractKey: walk.contractKey,
-          placeholders: [{ placeholderKey: `${walk.keys.Ann}_4`, isSpecial: true, specialType: 4, insertion: [{ id: '1', pageId: '0', positionX: '10', positionY: '20' }] }],
+          placeholders: [
+            {
+              placeholderKey: `${walk.keys.Ann}_4`,
+              isSpecial: true,
+              specialType: 4,
+              insertion: [{ id: '1', pageId: '0', positionX: '10', positionY: '20' }],
+            },
+          ],
         },
       },
       auth,
@@ -512,7 +710,10 @@ describe('special placeholders', () => {
     await walk.act('Ann', 'sign');
     await walk.act('Bob', 'approve');
     const placeholders = (await walk.inspect()).placeholders;
-    const of = (name: string) => Object.fromEntries(placeholders.filter((p: any) => p.recipientKey === walk.keys[name]).map((p: any) => [p.specialType, p]));
+    const of = (name: string) =>
+      Object.fromEntries(
+        placeholders.filter((p: any) => p.recipientKey === walk.keys[name]).map((p: any) => [p.specialType, p]),
+      );
     const ann = of('Ann');
     expect(ann[1].value).toBe('2026-03-01T09:01:30.000Z');
     expect(ann[2].value).toBe('Ann');

@@ -39,14 +39,18 @@ export function checkApiResponse(method: string, url: string, status: number, bo
   const operation = (doc.paths[path] ?? templatedPath(doc.paths, path))?.[method.toLowerCase()];
   // Unknown paths and methods answer the common error body.
   const schema = operation
-    ? (operation.responses[String(status)] ?? (status >= 400 ? operation.responses.default : undefined))?.content?.['application/json']?.schema
+    ? (operation.responses[String(status)] ?? (status >= 400 ? operation.responses.default : undefined))?.content?.[
+        'application/json'
+      ]?.schema
     : status === 404 || status === 405 || status >= 500 || status === 429
       ? doc.components.schemas.Error
       : undefined;
   if (!schema) throw new Error(`OpenAPI: ${method} ${path} answered ${status}, which the document does not list`);
   const validate = validator(schema);
   if (!validate(body)) {
-    throw new Error(`OpenAPI: ${method} ${path} ${status} does not match the document: ${JSON.stringify(validate.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 500)}`);
+    throw new Error(
+      `OpenAPI: ${method} ${path} ${status} does not match the document: ${JSON.stringify(validate.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 500)}`,
+    );
   }
 }
 

@@ -34,12 +34,14 @@ describe('the OpenAPI document', () => {
       expect(variants).toHaveLength(Object.keys(resource.actions).length);
       for (const [name, action] of Object.entries(resource.actions)) {
         expect(op.description).toContain(`\`${action.wireName ?? name}\``);
-        expect(op.requestBody.content['application/json'].examples[name]?.value, `${resource.path} ${name}`).toEqual(action.example);
+        expect(op.requestBody.content['application/json'].examples[name]?.value, `${resource.path} ${name}`).toEqual(
+          action.example,
+        );
       }
     }
   });
 
-  it("gives every action an example that its own zod schema accepts", () => {
+  it('gives every action an example that its own zod schema accepts', () => {
     for (const resource of resources) {
       for (const [name, action] of Object.entries(resource.actions)) {
         expect(action.example, `${resource.path} ${name} has no example`).toBeDefined();
@@ -65,13 +67,19 @@ describe('the OpenAPI document', () => {
     const mounted = t.sandbox.app.routes
       .filter((r) => r.path.startsWith('/__sandbox') && r.method !== 'ALL')
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, '').replace(/:(\w+)/g, '{$1}')}`);
-    const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
+    const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
     expect(mounted.length).toBeGreaterThan(10);
     for (const route of mounted) expect(documented, route).toContain(route);
   });
 
   it('names the configured API-key header and the serving address', () => {
-    expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Provider-Key' });
+    expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Provider-Key',
+    });
     expect(doc.servers[0].url).toBe('http://localhost');
   });
 });
@@ -94,13 +102,24 @@ describe('the docs page', () => {
   });
 
   it("serves Swagger UI's script and stylesheet from the installed swagger-ui-dist, cacheable for good", async () => {
-    const { version } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'), 'utf8'));
-    for (const [file, type] of [['swagger-ui-bundle.js', 'text/javascript'], ['swagger-ui.css', 'text/css'], ['favicon-32x32.png', 'image/png']]) {
+    const { version } = JSON.parse(
+      readFileSync(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'), 'utf8'),
+    );
+    for (const [file, type] of [
+      ['swagger-ui-bundle.js', 'text/javascript'],
+      ['swagger-ui.css', 'text/css'],
+      ['favicon-32x32.png', 'image/png'],
+    ]) {
       const res = await t.sandbox.app.request(`/docs/assets/${file}?v=${version}`);
       expect(res.status, file).toBe(200);
       expect(res.headers.get('content-type'), file).toContain(type);
       expect(res.headers.get('cache-control'), file).toBe('public, max-age=31536000, immutable');
-      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`))), file).toBe(true);
+      expect(
+        Buffer.from(await res.arrayBuffer()).equals(
+          readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`)),
+        ),
+        file,
+      ).toBe(true);
     }
   });
 
@@ -123,18 +142,36 @@ describe('the docs page', () => {
 });
 
 describe('response schemas', () => {
-  it('describes every /api operation\'s success body, closed, so a wrong field name fails the check every test runs', () => {
-    expect(() => checkApiResponse('POST', '/api/contract', 200, { contracts: [], code: '200', message: 'Contracts found' })).not.toThrow();
-    expect(() => checkApiResponse('POST', '/api/contract', 200, { contract: [], code: '200', message: 'Contracts found' })).toThrow(/does not match/);
-    expect(() => checkApiResponse('POST', '/api/contract', 201, { contract: { createTime: 'x', contractKey: 'k', extra: 1 }, code: '201', message: 'm' })).toThrow(/does not match/);
-    expect(() => checkApiResponse('POST', '/api/contract', 202, { code: '202', message: 'm' })).toThrow(/does not list/);
-    expect(() => checkApiResponse('GET', '/api/event_status', 200, [{ id: 1, name: 'Created', colour: '#fff' }])).toThrow(/does not match/);
+  it("describes every /api operation's success body, closed, so a wrong field name fails the check every test runs", () => {
+    expect(() =>
+      checkApiResponse('POST', '/api/contract', 200, { contracts: [], code: '200', message: 'Contracts found' }),
+    ).not.toThrow();
+    expect(() =>
+      checkApiResponse('POST', '/api/contract', 200, { contract: [], code: '200', message: 'Contracts found' }),
+    ).toThrow(/does not match/);
+    expect(() =>
+      checkApiResponse('POST', '/api/contract', 201, {
+        contract: { createTime: 'x', contractKey: 'k', extra: 1 },
+        code: '201',
+        message: 'm',
+      }),
+    ).toThrow(/does not match/);
+    expect(() => checkApiResponse('POST', '/api/contract', 202, { code: '202', message: 'm' })).toThrow(
+      /does not list/,
+    );
+    expect(() =>
+      checkApiResponse('GET', '/api/event_status', 200, [{ id: 1, name: 'Created', colour: '#fff' }]),
+    ).toThrow(/does not match/);
   });
 
   it('documents the injected fault statuses and the plain endpoints, and control operations take no credentials', () => {
-    for (const status of ['429', '500', '503']) expect(doc.paths['/api/contract'].post.responses[status], status).toBeDefined();
+    for (const status of ['429', '500', '503'])
+      expect(doc.paths['/api/contract'].post.responses[status], status).toBeDefined();
     expect(Object.keys(doc.paths['/api/contract_share_link']).sort()).toEqual(['delete', 'get', 'post', 'put']);
-    expect(doc.paths['/api/contract_event'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['contractKey', 'clientKey']);
+    expect(doc.paths['/api/contract_event'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'contractKey',
+      'clientKey',
+    ]);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       if (!path.startsWith('/__sandbox')) continue;
       for (const op of Object.values<any>(item)) expect(op.security, path).toEqual([]);

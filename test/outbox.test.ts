@@ -12,7 +12,11 @@ afterEach(() => t.close());
 const emails = async (query = '') => (await t.control(`/emails${query}`)).body.emails as any[];
 
 async function setNotifications(notification: { approved?: boolean; signed?: boolean }) {
-  const res = await t.post('/api/settings', { data: { type: 'email_notifications', notification } }, await t.demoAuth());
+  const res = await t.post(
+    '/api/settings',
+    { data: { type: 'email_notifications', notification } },
+    await t.demoAuth(),
+  );
   expect(res.status).toBe(201);
 }
 
@@ -22,27 +26,30 @@ describe('request emails', () => {
     ['approve', 'approval_request', 'Please approve "Lease"', 'Dana Demo has sent you "Lease" to approve.'],
     ['lock', 'lock_request', 'Please lock "Lease"', 'Dana Demo has sent you "Lease" to lock.'],
     ['view', 'view_request', '"Lease" has been shared with you', 'Dana Demo has sent you "Lease" to view.'],
-  ] as const)('go to a %s recipient when notified: %s, with the default message and a link', async (action, kind, subject, message) => {
-    const walk = await createAndSend(t, [{ name: 'Ann', action }]);
-    const key = walk.keys.Ann!;
-    expect(await emails()).toEqual([
-      {
-        id: 'email-1',
-        kind,
-        to: email('Ann'),
-        toName: 'Ann',
-        subject,
-        message,
-        text: `Hello Ann,\n\n${message}\n\nOpen the contract: http://127.0.0.1:0/sharing/${key}\n`,
-        link: `http://127.0.0.1:0/sharing/${key}`,
-        contractKey: walk.contractKey,
-        clientKey: DEMO.clientKey,
-        recipientKey: key,
-        sentAt: '2026-03-01T09:00:00.000Z',
-        cause: 'api',
-      },
-    ]);
-  });
+  ] as const)(
+    'go to a %s recipient when notified: %s, with the default message and a link',
+    async (action, kind, subject, message) => {
+      const walk = await createAndSend(t, [{ name: 'Ann', action }]);
+      const key = walk.keys.Ann!;
+      expect(await emails()).toEqual([
+        {
+          id: 'email-1',
+          kind,
+          to: email('Ann'),
+          toName: 'Ann',
+          subject,
+          message,
+          text: `Hello Ann,\n\n${message}\n\nOpen the contract: http://127.0.0.1:0/sharing/${key}\n`,
+          link: `http://127.0.0.1:0/sharing/${key}`,
+          contractKey: walk.contractKey,
+          clientKey: DEMO.clientKey,
+          recipientKey: key,
+          sentAt: '2026-03-01T09:00:00.000Z',
+          cause: 'api',
+        },
+      ]);
+    },
+  );
 
   it('carry the custom message when one was given', async () => {
     await createAndSend(t, [{ name: 'Ann', customMessage: 'Sign by Friday, please.' }]);
@@ -95,7 +102,9 @@ describe('notices to the contract user', () => {
       ['contract_approved', '"Lease" was approved', 'Cid'],
       ['contract_signed', '"Lease" is fully signed', 'Bob'],
     ]);
-    expect(notices[2].text).toBe(`Bob <bob@example.com> signed "Lease" (${walk.contractKey}).\nEvery signer has now signed.\n`);
+    expect(notices[2].text).toBe(
+      `Bob <bob@example.com> signed "Lease" (${walk.contractKey}).\nEvery signer has now signed.\n`,
+    );
     expect(notices.every((m) => m.link === undefined && m.message === undefined)).toBe(true);
   });
 
@@ -118,14 +127,25 @@ describe('notices to the contract user', () => {
     const auth = await t.demoAuth();
     const res = await t.post(
       '/api/contract',
-      { data: { action: 'create', userKey: 'demoUser2', contract: { name: 'Other', value: '<p/>' }, recipients: [{ email: 'ann@example.com' }] } },
+      {
+        data: {
+          action: 'create',
+          userKey: 'demoUser2',
+          contract: { name: 'Other', value: '<p/>' },
+          recipients: [{ email: 'ann@example.com' }],
+        },
+      },
       auth,
     );
     const contractKey = res.body.contract.contractKey;
     const [r] = (await t.control(`/contracts/${contractKey}`)).body.recipients;
     await t.control(`/recipients/${r.recipientKey}/sign`, {});
-    expect((await emails(`?contractKey=${contractKey}&kind=contract_signed`)).map((m) => m.to)).toEqual(['sam@example.com']);
-    expect((await emails(`?contractKey=${contractKey}&kind=signing_request`))[0].message).toBe('Sam Second has sent you "Other" to sign.');
+    expect((await emails(`?contractKey=${contractKey}&kind=contract_signed`)).map((m) => m.to)).toEqual([
+      'sam@example.com',
+    ]);
+    expect((await emails(`?contractKey=${contractKey}&kind=signing_request`))[0].message).toBe(
+      'Sam Second has sent you "Other" to sign.',
+    );
   });
 });
 
@@ -148,7 +168,9 @@ describe('GET /__sandbox/emails', () => {
 
   it('is the same list the library sees on sandbox.outbox', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
-    expect(t.sandbox.outbox.list({ contractKey: walk.contractKey, to: email('Bob') })).toEqual(await emails(`?to=${email('Bob')}`));
+    expect(t.sandbox.outbox.list({ contractKey: walk.contractKey, to: email('Bob') })).toEqual(
+      await emails(`?to=${email('Bob')}`),
+    );
   });
 
   it('is emptied by DELETE and by a reset', async () => {

@@ -13,13 +13,28 @@ export interface Outsider {
 
 export async function outsiders(t: TestSandbox): Promise<Outsider[]> {
   const platform = await t.platformToken();
-  const sibling = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Sibling' } } }, { bearer: platform });
+  const sibling = await t.post(
+    '/api/client',
+    { data: { action: 'create', client: { fullname: 'Sibling' } } },
+    { bearer: platform },
+  );
   const siblingToken = await t.clientToken(sibling.body.client.clientKey, platform);
-  const tenant = await t.control('/platforms', { apiKey: `other${Math.floor(Math.random() * 1e9)}`, secret: 'otherSecret' });
-  const foreign = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Foreign' } } }, { apiKey: tenant.body.apiKey });
+  const tenant = await t.control('/platforms', {
+    apiKey: `other${Math.floor(Math.random() * 1e9)}`,
+    secret: 'otherSecret',
+  });
+  const foreign = await t.post(
+    '/api/client',
+    { data: { action: 'create', client: { fullname: 'Foreign' } } },
+    { apiKey: tenant.body.apiKey },
+  );
   return [
     { name: 'another client of the platform', auth: { bearer: siblingToken } },
-    { name: 'a client of another platform', auth: { apiKey: tenant.body.apiKey }, clientKey: foreign.body.client.clientKey },
+    {
+      name: 'a client of another platform',
+      auth: { apiKey: tenant.body.apiKey },
+      clientKey: foreign.body.client.clientKey,
+    },
   ];
 }
 

@@ -5,7 +5,17 @@
  * imported as `esign-sandbox`, types included. The slowest test of the suite: it builds, packs and installs.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,7 +37,12 @@ function filesUnder(folder: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(ROOT.length + 1).split('\\').join('/'));
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(ROOT.length + 1)
+        .split('\\')
+        .join('/'),
+    );
 }
 
 beforeAll(async () => {
@@ -37,20 +52,40 @@ beforeAll(async () => {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   }
   // The same steps as `npm run build`, into the staging folder.
-  await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], { cwd: ROOT, ...LIMIT });
+  await run(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      join(stage, 'dist'),
+    ],
+    { cwd: ROOT, ...LIMIT },
+  );
   if (existsSync(join(ROOT, 'scripts/bundle-cli.mjs'))) {
     // The bundler resolves the dependencies from the folder it builds in.
     symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
     await run(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: stage, ...LIMIT });
     unlinkSync(join(stage, 'node_modules'));
   }
-  const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, ...LIMIT });
+  const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: stage,
+    ...LIMIT,
+  });
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info!.files.map((f) => f.path);
   project = join(work, 'project');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-esign-sandbox', private: true, type: 'module' }));
-  await run(NPM, ['install', join(work, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, ...LIMIT });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'uses-esign-sandbox', private: true, type: 'module' }),
+  );
+  await run(
+    NPM,
+    ['install', join(work, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: project, ...LIMIT },
+  );
 }, 180_000);
 
 afterAll(() => {
@@ -59,14 +94,27 @@ afterAll(() => {
 
 describe('the packed package', () => {
   it('ships the compiled code with its types, the fixtures, the scenarios and their schema, and the docs', () => {
-    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', ...filesUnder('fixtures'), ...filesUnder('scenarios'), ...filesUnder('docs')]) {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli.js',
+      ...filesUnder('fixtures'),
+      ...filesUnder('scenarios'),
+      ...filesUnder('docs'),
+    ]) {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
   });
 
   it('runs with npx esign-sandbox in the project it was installed into', async () => {
-    const child: ChildProcess = spawn('npx', ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json'], { cwd: project, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn('npx', ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json'], {
+      cwd: project,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     try {
@@ -121,12 +169,26 @@ describe('the packed package', () => {
        const wrong: number = sandbox.url;
        console.log(entries.length, wrong);\n`,
     );
-    const tsc = [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'check.ts'];
+    const tsc = [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      'check.ts',
+    ];
     const result = await run(process.execPath, tsc, { cwd: project, ...LIMIT }).then(
       () => '',
       (error: { stdout: string }) => error.stdout,
     );
     // The only error is the one planted on purpose: the package's types are found and precise.
-    expect(result.trim().split('\n')).toEqual([expect.stringMatching(/check\.ts\(4,14\): error TS2322: Type 'string' is not assignable to type 'number'/)]);
+    expect(result.trim().split('\n')).toEqual([
+      expect.stringMatching(/check\.ts\(4,14\): error TS2322: Type 'string' is not assignable to type 'number'/),
+    ]);
   });
 });

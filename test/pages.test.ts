@@ -14,13 +14,29 @@ describe('the recipient page', () => {
   it("opens a link made with contract_share_link as the contract's recipient in the link's role", async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const headers = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
-    const made = await t.request('/api/contract_share_link', { method: 'POST', headers, body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey }) });
+    const made = await t.request('/api/contract_share_link', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey }),
+    });
     expect(made.status).toBe(201);
-    const links = await t.request(`/api/contract_share_link?clientKey=demoClient&contractKey=${walk.contractKey}`, { headers });
+    const links = await t.request(`/api/contract_share_link?clientKey=demoClient&contractKey=${walk.contractKey}`, {
+      headers,
+    });
     const extra = (links.body as { shareLink: string; id: number }[]).find((l) => l.shareLink !== walk.keys.Ann)!;
     // A new link's view is '4' (view): Ann signs, so no recipient of this contract views, and the link opens nothing.
     expect((await t.request(`/sharing/${extra.shareLink}`)).status).toBe(404);
-    const changed = await t.request('/api/contract_share_link', { method: 'PUT', headers, body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey, shareLink: extra.shareLink, id: extra.id, view: '1' }) });
+    const changed = await t.request('/api/contract_share_link', {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        clientKey: 'demoClient',
+        contractKey: walk.contractKey,
+        shareLink: extra.shareLink,
+        id: extra.id,
+        view: '1',
+      }),
+    });
     expect(changed.status).toBe(201);
     const page = await t.request(`/sharing/${extra.shareLink}`);
     expect(page.status).toBe(200);
@@ -39,13 +55,25 @@ describe('the recipient page', () => {
   });
 
   it("never lets a contract's script, handlers, styles or remote images through", async () => {
-    const value = '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script><img src="https://evil.test/x.png"><iframe src="/"></iframe><a href="javascript:alert(1)">x</a><p style="color:red">s</p>';
-    const { body } = await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Hostile', value }, recipients: [{ fullname: 'Bo', email: 'bo@example.com', action: 'sign' }] } }, await t.demoAuth());
+    const value =
+      '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script><img src="https://evil.test/x.png"><iframe src="/"></iframe><a href="javascript:alert(1)">x</a><p style="color:red">s</p>';
+    const { body } = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Hostile', value },
+          recipients: [{ fullname: 'Bo', email: 'bo@example.com', action: 'sign' }],
+        },
+      },
+      await t.demoAuth(),
+    );
     const key = (await t.control(`/contracts/${body.contract.contractKey}`)).body.recipients[0].recipientKey;
     const page = (await t.request(`/sharing/${key}`)).body as string;
     const article = page.slice(page.indexOf('<article'), page.indexOf('</article>'));
     expect(article).toContain('<p>Hi <b>there</b></p>');
-    for (const bad of ['<script', 'onclick', 'evil.test', '<iframe', 'javascript:', 'style=']) expect(article, bad).not.toContain(bad);
+    for (const bad of ['<script', 'onclick', 'evil.test', '<iframe', 'javascript:', 'style='])
+      expect(article, bad).not.toContain(bad);
   });
 
   it('escapes what the sender wrote around the contract', async () => {
@@ -57,7 +85,10 @@ describe('the recipient page', () => {
 
   it('acts with cause page; the control API writes 127.0.0.1 as the address', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
-    await t.request(`/sharing/${walk.keys.Ann}`, { method: 'POST', body: new URLSearchParams({ verb: 'sign', signature: 'Ann A.' }) });
+    await t.request(`/sharing/${walk.keys.Ann}`, {
+      method: 'POST',
+      body: new URLSearchParams({ verb: 'sign', signature: 'Ann A.' }),
+    });
     await walk.act('Bob', 'sign');
     const history = (await walk.inspect()).history.filter((h: any) => h.event === 'signed');
     expect(history.map((h: any) => [h.cause, h.ip])).toEqual([
@@ -72,7 +103,10 @@ describe('the recipient page', () => {
     ['another role', { verb: 'approve' }, 409, 'has the role &quot;sign&quot;'],
   ])('shows why it refuses %s', async (_name, form, status, message) => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
-    const res = await t.request(`/sharing/${walk.keys.Ann}`, { method: 'POST', body: new URLSearchParams(form as Record<string, string>) });
+    const res = await t.request(`/sharing/${walk.keys.Ann}`, {
+      method: 'POST',
+      body: new URLSearchParams(form as Record<string, string>),
+    });
     expect(res.status).toBe(status);
     expect(res.body).toContain(message);
     expect((await walk.inspect()).recipients[0].state).not.toBe('signed');
@@ -88,7 +122,12 @@ describe('the dashboard', () => {
 
   it('pages through many contracts, 25 at a time, newest first, and filters by status', async () => {
     const auth = await t.demoAuth();
-    for (let i = 0; i < 60; i++) await t.post('/api/contract', { data: { action: 'create', contract: { name: `Bulk ${i}`, value: '<p>x</p>' } } }, auth);
+    for (let i = 0; i < 60; i++)
+      await t.post(
+        '/api/contract',
+        { data: { action: 'create', contract: { name: `Bulk ${i}`, value: '<p>x</p>' } } },
+        auth,
+      );
     const total = t.sandbox.control.contractPage().total;
     const first = (await t.request('/__sandbox/ui?tab=contracts&status=Created')).body as string;
     const created = t.sandbox.control.contractPage({ status: 'Created' }).total;
@@ -105,7 +144,10 @@ describe('the dashboard', () => {
   });
 
   it('answers a clock form with a way back, and shows a bad time as an error', async () => {
-    const res = await t.request('/__sandbox/ui/clock/set', { method: 'POST', body: new URLSearchParams({ to: 'soon', back: '/__sandbox/ui?tab=emails' }) });
+    const res = await t.request('/__sandbox/ui/clock/set', {
+      method: 'POST',
+      body: new URLSearchParams({ to: 'soon', back: '/__sandbox/ui?tab=emails' }),
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toMatch(/^\/__sandbox\/ui\?tab=emails&error=Cannot\+read\+time/);
   });
@@ -123,7 +165,11 @@ describe('the signed PDF on the recipient page', () => {
     const pdf = await t.sandbox.app.request(href!);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     expect((await t.request('/api/recipient_download_pdf?shareLink=nobody')).status).toBe(404);
   });
 });
@@ -131,21 +177,60 @@ describe('the signed PDF on the recipient page', () => {
 describe('a PDF contract on the recipient page', () => {
   it("shows the sandbox's PDF of it inline, lists the recipient's fields by page, and signs like any other", async () => {
     const auth = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
-    const created = await t.request('/api/contract', { method: 'POST', headers: auth, body: JSON.stringify({ data: { action: 'create', clientKey: 'demoClient', contract: { name: 'Lease PDF', contractType: 'pdf' } } }) });
+    const created = await t.request('/api/contract', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        data: { action: 'create', clientKey: 'demoClient', contract: { name: 'Lease PDF', contractType: 'pdf' } },
+      }),
+    });
     const contractKey = (created.body as any).contract.contractKey as string;
     const form = new FormData();
     form.append('pdf', new Blob([await makePdf(2)], { type: 'application/pdf' }), 'lease.pdf');
-    const uploaded = await t.sandbox.app.request(`/api/upload_pdf?contractKey=${contractKey}&clientKey=demoClient`, { method: 'POST', headers: { 'x-service-key': 'sandboxApiKey' }, body: form });
+    const uploaded = await t.sandbox.app.request(`/api/upload_pdf?contractKey=${contractKey}&clientKey=demoClient`, {
+      method: 'POST',
+      headers: { 'x-service-key': 'sandboxApiKey' },
+      body: form,
+    });
     expect(uploaded.status).toBe(201);
-    await t.request('/api/recipient', { method: 'POST', headers: auth, body: JSON.stringify({ data: { action: 'create', clientKey: 'demoClient', contractKey, recipients: [{ fullname: 'Pia', email: 'pia@example.com', action: 'sign' }] } }) });
+    await t.request('/api/recipient', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        data: {
+          action: 'create',
+          clientKey: 'demoClient',
+          contractKey,
+          recipients: [{ fullname: 'Pia', email: 'pia@example.com', action: 'sign' }],
+        },
+      }),
+    });
     const key = (await t.control(`/contracts/${contractKey}`)).body.recipients[0].recipientKey as string;
     const placed = await t.request('/api/placeholder', {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ data: { action: 'update', clientKey: 'demoClient', contractKey, placeholders: [{ placeholderKey: `${key}_4`, isSpecial: true, specialType: 4, insertion: [{ id: '1', pageId: '1', width: '300', height: '60', positionX: '100', positionY: '500' }] }] } }),
+      body: JSON.stringify({
+        data: {
+          action: 'update',
+          clientKey: 'demoClient',
+          contractKey,
+          placeholders: [
+            {
+              placeholderKey: `${key}_4`,
+              isSpecial: true,
+              specialType: 4,
+              insertion: [{ id: '1', pageId: '1', width: '300', height: '60', positionX: '100', positionY: '500' }],
+            },
+          ],
+        },
+      }),
     });
     expect(placed.status).toBe(201);
-    await t.request('/api/recipient', { method: 'POST', headers: auth, body: JSON.stringify({ data: { action: 'send', clientKey: 'demoClient', contractKey } }) });
+    await t.request('/api/recipient', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ data: { action: 'send', clientKey: 'demoClient', contractKey } }),
+    });
     const page = (await t.request(`/sharing/${key}`)).body as string;
     const src = `/api/recipient_download_pdf?shareLink=${key}&amp;inline=1`;
     expect(page).toContain(`<object data="${src}" type="application/pdf"`);
@@ -155,7 +240,10 @@ describe('a PDF contract on the recipient page', () => {
     const pages = await readPdf(new Uint8Array(await shown.arrayBuffer()));
     expect(pages).toHaveLength(2);
     expect(pages[1]!.text).toContain('Signature');
-    const signed = await t.request(`/sharing/${key}`, { method: 'POST', body: new URLSearchParams({ verb: 'sign', signature: 'Pia P.' }) });
+    const signed = await t.request(`/sharing/${key}`, {
+      method: 'POST',
+      body: new URLSearchParams({ verb: 'sign', signature: 'Pia P.' }),
+    });
     expect(signed.status).toBe(303);
     expect((await t.control(`/contracts/${contractKey}`)).body.status).toBe('Fully signed');
   });

@@ -5,10 +5,9 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContractRecord } from '../src/store/records.js';
 import { Store } from '../src/store/store.js';
-import { ensureBuilt } from './cli-process.js';
 import { testSandbox } from './helpers.js';
 
 let dir: string;
@@ -47,7 +46,11 @@ describe('reload', () => {
     const auth = await first.demoAuth();
     const keys: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await first.post('/api/contract', { data: { action: 'create', contract: { name: `C${i}`, value: '<p>x</p>' } } }, auth);
+      const res = await first.post(
+        '/api/contract',
+        { data: { action: 'create', contract: { name: `C${i}`, value: '<p>x</p>' } } },
+        auth,
+      );
       expect(res.status).toBe(201);
       keys.push(res.body.contract.contractKey);
     }
@@ -57,7 +60,9 @@ describe('reload', () => {
     expect(second.sandbox.loadedFromFile).toBe(true);
     const list = await second.post('/api/contract', { data: { action: 'list' } }, auth);
     expect(list.status).toBe(200);
-    expect(list.body.contracts.map((c: { contractKey: string }) => c.contractKey)).toEqual(expect.arrayContaining(keys));
+    expect(list.body.contracts.map((c: { contractKey: string }) => c.contractKey)).toEqual(
+      expect.arrayContaining(keys),
+    );
     await second.close();
   });
 
@@ -176,14 +181,16 @@ describe('compaction', () => {
     }
     expect(generations.size).toBeGreaterThan(2);
     // Snapshot size doubles between compactions, so the journal stays below max(floor, snapshot) + one line.
-    expect(readFileSync(journal(), 'utf8').length).toBeLessThan(Math.max(2000, readFileSync(file, 'utf8').length) + 1000);
+    expect(readFileSync(journal(), 'utf8').length).toBeLessThan(
+      Math.max(2000, readFileSync(file, 'utf8').length) + 1000,
+    );
     await store.abandon();
     const { store: again } = await Store.open({ file });
     expect(again.contracts.size).toBe(60);
     await again.close();
   });
 
-  it('ignores an older generation\'s journal left beside a newer snapshot (crash between snapshot and truncation)', async () => {
+  it("ignores an older generation's journal left beside a newer snapshot (crash between snapshot and truncation)", async () => {
     const { store } = await Store.open({ file, minCompactBytes: 1 });
     await store.flush();
     store.contracts.insert(contract('a', 'first'));
@@ -274,8 +281,14 @@ describe('a journal set aside by a compaction the process did not live to finish
     const generation = snapshot().generation as number;
     // As a process killed mid-compaction leaves it: snapshot(g), the set-aside journal of generation g,
     // and lines of generation g+1 in the live journal.
-    writeFileSync(`${journal()}.compacting`, `${JSON.stringify({ g: generation, ops: [['contracts', 'k0', { ...contract('k0'), name: 'set aside' }]] })}\n`);
-    writeFileSync(journal(), `${JSON.stringify({ g: generation + 1, ops: [['contracts', 'k1', { ...contract('k1'), name: 'fresh' }]] })}\n`);
+    writeFileSync(
+      `${journal()}.compacting`,
+      `${JSON.stringify({ g: generation, ops: [['contracts', 'k0', { ...contract('k0'), name: 'set aside' }]] })}\n`,
+    );
+    writeFileSync(
+      journal(),
+      `${JSON.stringify({ g: generation + 1, ops: [['contracts', 'k1', { ...contract('k1'), name: 'fresh' }]] })}\n`,
+    );
     const { store: again } = await Store.open({ file });
     expect(again.contracts.get('k0')?.name).toBe('set aside');
     expect(again.contracts.get('k1')?.name).toBe('fresh');

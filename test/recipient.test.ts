@@ -8,18 +8,22 @@ let contractKey: string;
 beforeEach(async () => {
   t = await testSandbox(FROZEN);
   auth = await t.demoAuth();
-  contractKey = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Deal', value: '<p>x</p>' } } }, auth)).body.contract
-    .contractKey;
+  contractKey = (
+    await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Deal', value: '<p>x</p>' } } }, auth)
+  ).body.contract.contractKey;
 });
 afterEach(() => t.close());
 
 const send = (recipients?: object[], key = contractKey) =>
   t.post('/api/recipient', { data: { action: 'send', contractKey: key, ...(recipients ? { recipients } : {}) } }, auth);
-const list = async () => (await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth)).body.recipients;
+const list = async () =>
+  (await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth)).body.recipients;
 
 describe('recipient send', () => {
   it('adds recipients and answers result true with "Contract sent"', async () => {
-    const res = await send([{ fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1, customMessage: 'Please sign' }]);
+    const res = await send([
+      { fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1, customMessage: 'Please sign' },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: true, code: '200', message: 'Contract sent' });
   });
@@ -47,7 +51,9 @@ describe('recipient send', () => {
   it('creates the four special placeholders of every recipient', async () => {
     await send([{ email: 'ann@x.test' }]);
     const [r] = await list();
-    const keys = t.sandbox.services.store.placeholders.where('contract', contractKey).map((p) => [p.placeholderKey, p.specialType]);
+    const keys = t.sandbox.services.store.placeholders
+      .where('contract', contractKey)
+      .map((p) => [p.placeholderKey, p.specialType]);
     expect(keys).toEqual([1, 2, 3, 4].map((n) => [`${r.recipientKey}_${n}`, n]));
   });
 
@@ -107,9 +113,17 @@ describe('recipient update', () => {
     await send([{ fullname: 'Ann', email: 'ann@x.test', position: 1 }]);
     const [r] = await list();
     await t.sandbox.services.clock.advance(5_000);
-    const res = await t.post('/api/recipient', { data: { action: 'update', contractKey, recipient: { recipientKey: r.recipientKey, position: 3 } } }, auth);
+    const res = await t.post(
+      '/api/recipient',
+      { data: { action: 'update', contractKey, recipient: { recipientKey: r.recipientKey, position: 3 } } },
+      auth,
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ recipient: { changeTime: '2026-03-01T09:00:05.000Z' }, code: '201', message: 'Recipient updated' });
+    expect(res.body).toEqual({
+      recipient: { changeTime: '2026-03-01T09:00:05.000Z' },
+      code: '201',
+      message: 'Recipient updated',
+    });
     const [after] = await list();
     expect(after).toMatchObject({ name: 'Ann', email: 'ann@x.test', position: '3' });
   });
@@ -125,7 +139,11 @@ describe('recipient delete', () => {
   it('removes the recipient and its special placeholders', async () => {
     await send([{ email: 'ann@x.test' }, { email: 'bo@x.test' }]);
     const [ann] = await list();
-    const res = await t.post('/api/recipient', { data: { action: 'delete', contractKey, recipient: { recipientKey: ann.recipientKey } } }, auth);
+    const res = await t.post(
+      '/api/recipient',
+      { data: { action: 'delete', contractKey, recipient: { recipientKey: ann.recipientKey } } },
+      auth,
+    );
     expect(res.body).toEqual({ result: true, code: '200', message: 'Recipient deleted' });
     expect((await list()).map((r: { email: string }) => r.email)).toEqual(['bo@x.test']);
     expect(t.sandbox.services.store.placeholders.get(`${ann.recipientKey}_1`)).toBeUndefined();
@@ -134,8 +152,14 @@ describe('recipient delete', () => {
   it('answers 404 for a recipient of another contract', async () => {
     await send([{ email: 'ann@x.test' }]);
     const [ann] = await list();
-    const other = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'B', value: 'x' } } }, auth)).body.contract.contractKey;
-    const res = await t.post('/api/recipient', { data: { action: 'delete', contractKey: other, recipient: { recipientKey: ann.recipientKey } } }, auth);
+    const other = (
+      await t.post('/api/contract', { data: { action: 'create', contract: { name: 'B', value: 'x' } } }, auth)
+    ).body.contract.contractKey;
+    const res = await t.post(
+      '/api/recipient',
+      { data: { action: 'delete', contractKey: other, recipient: { recipientKey: ann.recipientKey } } },
+      auth,
+    );
     expect(res.status).toBe(404);
   });
 });
@@ -158,11 +182,19 @@ describe('recipient create', () => {
     const [a] = await list();
     const res = await t.request('/api/placeholder', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${(auth as { bearer: string }).bearer}`, 'x-sendforsign-component': 'true' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${(auth as { bearer: string }).bearer}`,
+        'x-sendforsign-component': 'true',
+      },
       body: JSON.stringify({ data: { action: 'list', contractKey } }),
     });
-    const specials = res.body.placeholders.filter((p: { externalRecipientKey: string }) => p.externalRecipientKey === a.recipientKey);
-    expect(specials.map((p: { placeholderKey: string }) => p.placeholderKey)).toEqual([1, 2, 3, 4].map((n) => `${a.recipientKey}_${n}`));
+    const specials = res.body.placeholders.filter(
+      (p: { externalRecipientKey: string }) => p.externalRecipientKey === a.recipientKey,
+    );
+    expect(specials.map((p: { placeholderKey: string }) => p.placeholderKey)).toEqual(
+      [1, 2, 3, 4].map((n) => `${a.recipientKey}_${n}`),
+    );
     expect(new Set(specials.map((p: { id: string }) => p.id)).size).toBe(1);
   });
 
@@ -174,7 +206,11 @@ describe('recipient create', () => {
   });
 
   it.each([
-    ['the components\' shape (type, id 0, empty userKey)', [{ fullname: 'A', email: 'a@x.test', action: 'sign', position: 1, type: 'external', id: 0 }], { userKey: '' }],
+    [
+      "the components' shape (type, id 0, empty userKey)",
+      [{ fullname: 'A', email: 'a@x.test', action: 'sign', position: 1, type: 'external', id: 0 }],
+      { userKey: '' },
+    ],
     ['a numeric type', [{ email: 'a@x.test', type: 1 }], {}],
     ['an empty recipientKey', [{ email: 'a@x.test', recipientKey: '' }], {}],
   ])('takes %s', async (_n, recipients, extra) => {
@@ -199,19 +235,35 @@ describe('recipient create', () => {
   });
 
   it('works with the API key header and the platform token, clientKey in the body', async () => {
-    expect((await add([{ email: 'a@x.test' }], { clientKey: DEMO.clientKey }, { apiKey: DEMO.apiKey, header: 'x-sendforsign-key' })).status).toBe(200);
-    expect((await add([{ email: 'b@x.test' }], { clientKey: DEMO.clientKey }, { bearer: await t.platformToken() })).status).toBe(200);
+    expect(
+      (
+        await add(
+          [{ email: 'a@x.test' }],
+          { clientKey: DEMO.clientKey },
+          { apiKey: DEMO.apiKey, header: 'x-sendforsign-key' },
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await add([{ email: 'b@x.test' }], { clientKey: DEMO.clientKey }, { bearer: await t.platformToken() })).status,
+    ).toBe(200);
     expect(await list()).toHaveLength(2);
   });
 });
 
 describe('recipient list with getShareLinks', () => {
-  it('adds each recipient\'s share link (its key), whether it is done, and its type', async () => {
+  it("adds each recipient's share link (its key), whether it is done, and its type", async () => {
     await send([{ fullname: 'Ann', email: 'ann@x.test', type: 'internal' }, { email: 'bo@x.test' }]);
     const [ann] = await list();
     await t.control(`/recipients/${ann.recipientKey}/sign`, {});
-    const res = await t.post('/api/recipient', { data: { action: 'list', contractKey, userKey: DEMO.userKey, getShareLinks: true } }, auth);
-    expect(res.body.recipients.map((r: Record<string, unknown>) => [r.shareLink === r.recipientKey, r.isDone, r.type])).toEqual([
+    const res = await t.post(
+      '/api/recipient',
+      { data: { action: 'list', contractKey, userKey: DEMO.userKey, getShareLinks: true } },
+      auth,
+    );
+    expect(
+      res.body.recipients.map((r: Record<string, unknown>) => [r.shareLink === r.recipientKey, r.isDone, r.type]),
+    ).toEqual([
       [true, true, '1'],
       [true, false, '2'],
     ]);
@@ -227,7 +279,7 @@ describe('recipient operations across tenants', () => {
   it.each([
     ['create', { recipients: [{ email: 'a@x.test' }] }],
     ['list', { getShareLinks: true }],
-  ])('%s answers 404 for another client\'s or platform\'s contract', async (action, extra) => {
+  ])("%s answers 404 for another client's or platform's contract", async (action, extra) => {
     for (const o of await outsiders(t)) {
       const res = await t.post('/api/recipient', asOutsider(o, { data: { action, contractKey, ...extra } }), o.auth);
       expect(res.status, o.name).toBe(404);

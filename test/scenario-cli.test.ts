@@ -29,12 +29,20 @@ function run(args: string[]): Promise<{ code: number | null; output: string }> {
 
 describe('esign-sandbox --scenario', () => {
   it('takes the flag more than once', () => {
-    expect(parseCli(['--scenario', 'a.yaml', '--scenario', 'happy-path'], {}).options.scenarios).toEqual(['a.yaml', 'happy-path']);
+    expect(parseCli(['--scenario', 'a.yaml', '--scenario', 'happy-path'], {}).options.scenarios).toEqual([
+      'a.yaml',
+      'happy-path',
+    ]);
     expect(parseCli([], { ESIGN_SANDBOX_SCENARIO: 'a.yaml, b.yaml' }).options.scenarios).toEqual(['a.yaml', 'b.yaml']);
   });
 
   it('loads bundled scenarios and files at start and says so', async () => {
-    const { code, output } = await run(['--scenario', 'happy-path', '--scenario', join(import.meta.dirname, '..', 'scenarios', 'flaky-api.yaml')]);
+    const { code, output } = await run([
+      '--scenario',
+      'happy-path',
+      '--scenario',
+      join(import.meta.dirname, '..', 'scenarios', 'flaky-api.yaml'),
+    ]);
     expect(code).toBe(0);
     expect(output).toMatch(/Scenario\s+happy-path \(bundled:happy-path\)/);
     expect(output).toMatch(/Scenario\s+flaky-api \(file:.*flaky-api\.yaml\)/);
@@ -47,7 +55,9 @@ describe('esign-sandbox --scenario', () => {
     writeFileSync(file, 'name: late\nrecipients:\n  - match: { position: 2 }\n    sign: three days\n');
     const { code, output } = await run(['--scenario', file]);
     expect(code).toBe(2);
-    expect(output).toContain(`${file}:4:11: recipients[0].sign: expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds, got "three days"`);
+    expect(output).toContain(
+      `${file}:4:11: recipients[0].sign: expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds, got "three days"`,
+    );
     expect(output).not.toContain('Ready');
   });
 });

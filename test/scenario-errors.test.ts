@@ -21,10 +21,18 @@ const INVALID: [string, string, string][] = [
   ['a YAML syntax error', 'name: x\nrecipients: [\n  - a\n', 'my.yaml:3:3: recipients[0]: YAML syntax: '],
   ['a duplicate key', 'name: x\nname: y\n', 'my.yaml:2:1: name: YAML syntax: Map keys must be unique'],
   ['an empty file', '', 'my.yaml:1:1: (top level): the file is empty; a scenario needs at least "name:"'],
-  ['a list instead of a mapping', '- name: x\n', 'my.yaml:1:1: (top level): expected a mapping (key: value lines), got a list'],
+  [
+    'a list instead of a mapping',
+    '- name: x\n',
+    'my.yaml:1:1: (top level): expected a mapping (key: value lines), got a list',
+  ],
   ['a missing name', 'description: nameless\n', 'my.yaml:1:1: name: required: expected a string'],
   ['a name that is not a string', 'name: 5\n', 'my.yaml:1:7: name: expected a string, got 5'],
-  ['a name with spaces', 'name: My Scenario\n', 'my.yaml:1:7: name: expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, got "My Scenario"'],
+  [
+    'a name with spaces',
+    'name: My Scenario\n',
+    'my.yaml:1:7: name: expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, got "My Scenario"',
+  ],
   [
     'an unknown top-level key',
     'name: x\nrecipient:\n  - sign: 1m\n',
@@ -40,30 +48,81 @@ const INVALID: [string, string, string][] = [
     'name: x\nrecipients:\n  - match: { mail: "*@x.com" }\n    sign: 1m\n',
     'my.yaml:3:14: recipients[0].match.mail: unknown key "mail"; expected one of: email, name, role, position, client, contract, recipient',
   ],
-  ['an unreadable duration', 'name: x\nrecipients:\n  - sign: 3 days\n', 'my.yaml:3:11: recipients[0].sign: expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds, got "3 days"'],
-  ['an unknown role', 'name: x\nrecipients:\n  - match: { role: signer }\n    sign: 1m\n', 'my.yaml:3:20: recipients[0].match.role: expected one of "view", "sign", "approve", "lock", or a list of them, got "signer"'],
-  ['a rule that does nothing', 'name: x\nrecipients:\n  - match: { position: 2 }\n', 'my.yaml:3:5: recipients[0]: expected at least one of view, sign, approve, lock, act (a duration) or never: true'],
-  ['never combined with a verb', 'name: x\nrecipients:\n  - never: true\n    sign: 1m\n', 'my.yaml:3:12: recipients[0].never: never: true cannot be combined with sign'],
-  ['an unknown token selector', 'name: x\ntimeline:\n  - at: 1h\n    expireTokens: everyone\n', 'my.yaml:4:19: timeline[0].expireTokens: expected "all", "platform" or {client: <clientKey>}, got "everyone"'],
-  ['a step without an action', 'name: x\ntimeline:\n  - at: 1h\n', 'my.yaml:3:5: timeline[0]: expected one action besides "at": one of expireTokens'],
+  [
+    'an unreadable duration',
+    'name: x\nrecipients:\n  - sign: 3 days\n',
+    'my.yaml:3:11: recipients[0].sign: expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds, got "3 days"',
+  ],
+  [
+    'an unknown role',
+    'name: x\nrecipients:\n  - match: { role: signer }\n    sign: 1m\n',
+    'my.yaml:3:20: recipients[0].match.role: expected one of "view", "sign", "approve", "lock", or a list of them, got "signer"',
+  ],
+  [
+    'a rule that does nothing',
+    'name: x\nrecipients:\n  - match: { position: 2 }\n',
+    'my.yaml:3:5: recipients[0]: expected at least one of view, sign, approve, lock, act (a duration) or never: true',
+  ],
+  [
+    'never combined with a verb',
+    'name: x\nrecipients:\n  - never: true\n    sign: 1m\n',
+    'my.yaml:3:12: recipients[0].never: never: true cannot be combined with sign',
+  ],
+  [
+    'an unknown token selector',
+    'name: x\ntimeline:\n  - at: 1h\n    expireTokens: everyone\n',
+    'my.yaml:4:19: timeline[0].expireTokens: expected "all", "platform" or {client: <clientKey>}, got "everyone"',
+  ],
+  [
+    'a step without an action',
+    'name: x\ntimeline:\n  - at: 1h\n',
+    'my.yaml:3:5: timeline[0]: expected one action besides "at": one of expireTokens',
+  ],
   [
     'a step with two actions',
     'name: x\ntimeline:\n  - at: 1h\n    expireTokens: all\n    clearFaults: true\n',
     'my.yaml:3:5: timeline[0]: expected exactly one action per step, got expireTokens and clearFaults; split them into steps with the same "at"',
   ],
   ['a step without a time', 'name: x\ntimeline:\n  - expireTokens: all\n', 'my.yaml:3:5: timeline[0].at: '],
-  ['a bad clock start', 'name: x\nclock:\n  start: next tuesday\n', 'my.yaml:3:10: clock.start: expected an ISO 8601 time like 2026-03-02T09:00:00Z, got "next tuesday"'],
-  ['a fault that does nothing', 'name: x\nfaults:\n  - match: { path: /api/* }\n', 'my.yaml:3:5: faults[0]: expected status (an HTTP status to answer with), latency, or both'],
-  ['a fault with a success status', 'name: x\nfaults:\n  - status: 200\n', 'my.yaml:3:13: faults[0].status: expected an error status (400–599)'],
-  ['a probability above 1', 'name: x\nfaults:\n  - status: 503\n    probability: 1.5\n', 'my.yaml:4:18: faults[0].probability: expected number to be <=1, got 1.5'],
-  ['a list where a mapping belongs', 'name: x\nclock: [frozen]\n', 'my.yaml:2:8: clock: expected a mapping (key: value lines), got a list'],
-  ['a bad email in seed data', 'name: x\ndata:\n  clients:\n    - contracts:\n        - name: C\n          recipients:\n            - email: nope\n', 'my.yaml:7:22: data.clients[0].contracts[0].recipients[0].email: '],
+  [
+    'a bad clock start',
+    'name: x\nclock:\n  start: next tuesday\n',
+    'my.yaml:3:10: clock.start: expected an ISO 8601 time like 2026-03-02T09:00:00Z, got "next tuesday"',
+  ],
+  [
+    'a fault that does nothing',
+    'name: x\nfaults:\n  - match: { path: /api/* }\n',
+    'my.yaml:3:5: faults[0]: expected status (an HTTP status to answer with), latency, or both',
+  ],
+  [
+    'a fault with a success status',
+    'name: x\nfaults:\n  - status: 200\n',
+    'my.yaml:3:13: faults[0].status: expected an error status (400–599)',
+  ],
+  [
+    'a probability above 1',
+    'name: x\nfaults:\n  - status: 503\n    probability: 1.5\n',
+    'my.yaml:4:18: faults[0].probability: expected number to be <=1, got 1.5',
+  ],
+  [
+    'a list where a mapping belongs',
+    'name: x\nclock: [frozen]\n',
+    'my.yaml:2:8: clock: expected a mapping (key: value lines), got a list',
+  ],
+  [
+    'a bad email in seed data',
+    'name: x\ndata:\n  clients:\n    - contracts:\n        - name: C\n          recipients:\n            - email: nope\n',
+    'my.yaml:7:22: data.clients[0].contracts[0].recipients[0].email: ',
+  ],
 ];
 
 describe('invalid scenario files', () => {
-  it.each(INVALID)('reports %s with the file, line:column, key path and what was expected', async (_what, text, expected) => {
-    expect(await messageOf(text)).toContain(expected);
-  });
+  it.each(INVALID)(
+    'reports %s with the file, line:column, key path and what was expected',
+    async (_what, text, expected) => {
+      expect(await messageOf(text)).toContain(expected);
+    },
+  );
 
   it('lists every problem of a file, in line order', async () => {
     const message = await messageOf('name: X\nrecipients:\n  - sign: soon\ntimeline:\n  - at: 1h\n');
@@ -80,7 +139,9 @@ describe('invalid scenario files', () => {
   });
 
   it('stops the start when a --scenario file does not exist, listing the bundled ones', async () => {
-    await expect(createSandbox({ scenarios: ['no-such-scenario'] })).rejects.toThrow(/Scenario file not found: no-such-scenario \(bundled scenarios: approval-chain, .*happy-path/);
+    await expect(createSandbox({ scenarios: ['no-such-scenario'] })).rejects.toThrow(
+      /Scenario file not found: no-such-scenario \(bundled scenarios: approval-chain, .*happy-path/,
+    );
   });
 
   it('answers the same messages as a 400 from the control API', async () => {
@@ -91,7 +152,10 @@ describe('invalid scenario files', () => {
       'Scenario <request> is invalid:\n<request>:4:19: timeline[0].expireTokens: expected "all", "platform" or {client: <clientKey>}, got "everyone"',
     );
     expect(res.body.errors).toEqual([
-      { path: 'timeline[0].expireTokens', message: 'line 4, column 19: expected "all", "platform" or {client: <clientKey>}, got "everyone"' },
+      {
+        path: 'timeline[0].expireTokens',
+        message: 'line 4, column 19: expected "all", "platform" or {client: <clientKey>}, got "everyone"',
+      },
     ]);
     await t.close();
   });

@@ -41,14 +41,26 @@ describe('what an editor sees (the checked-in JSON Schema, read back as a valida
 describe('the bundled scenarios', () => {
   it('include the promised library', () => {
     expect(BUNDLED.map((f) => f.replace('.yaml', '')).sort()).toEqual(
-      expect.arrayContaining(['approval-chain', 'flaky-api', 'happy-path', 'never-signs', 'sequential-signing', 'slow-signer', 'token-expiry', 'webhook-outage']),
+      expect.arrayContaining([
+        'approval-chain',
+        'flaky-api',
+        'happy-path',
+        'never-signs',
+        'sequential-signing',
+        'slow-signer',
+        'token-expiry',
+        'webhook-outage',
+      ]),
     );
   });
 
-  it.each(BUNDLED)('%s is valid, named after its file, points editors at the schema and explains itself', async (file) => {
-    const text = readFileSync(join(DIR, file), 'utf8');
-    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./scenario.schema.json');
-    expect(text.split('\n')[1]).toMatch(/^#/);
-    expect((await parseScenario(text, file)).name).toBe(file.replace('.yaml', ''));
-  });
+  it.each(BUNDLED)(
+    '%s is valid, named after its file, points editors at the schema and explains itself',
+    async (file) => {
+      const text = readFileSync(join(DIR, file), 'utf8');
+      expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./scenario.schema.json');
+      expect(text.split('\n')[1]).toMatch(/^#/);
+      expect((await parseScenario(text, file)).name).toBe(file.replace('.yaml', ''));
+    },
+  );
 });

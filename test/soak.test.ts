@@ -52,7 +52,9 @@ it(`keeps the heap level through ${SECONDS}s of mixed traffic`, { timeout: (SECO
   const t = await testSandbox({ ...FROZEN, webhookLogLimit: LOG_LIMIT });
   const routes = t.sandbox.app.routes.map((r) => `${r.method} ${r.path}`);
   const recipientAction = routes.find((r) => /^POST \/__sandbox\/recipients\/:[^/]+\/:[^/]+$/.test(r));
-  const logReads = ['/__sandbox/emails', '/__sandbox/requests', '/__sandbox/webhook-deliveries'].filter((p) => routes.includes(`GET ${p}`));
+  const logReads = ['/__sandbox/emails', '/__sandbox/requests', '/__sandbox/webhook-deliveries'].filter((p) =>
+    routes.includes(`GET ${p}`),
+  );
 
   const statuses = new Map<number, number>();
   const serverErrors: string[] = [];
@@ -71,7 +73,15 @@ it(`keeps the heap level through ${SECONDS}s of mixed traffic`, { timeout: (SECO
         data: {
           action: 'create',
           webhooks: [
-            { url: receiver.url, created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true },
+            {
+              url: receiver.url,
+              created: true,
+              sent: true,
+              seen: true,
+              signed: true,
+              approved: true,
+              fullySigned: true,
+            },
             // Nothing listens on port 9 (discard): refused connections keep the retry schedule busy.
             { url: 'http://127.0.0.1:9/hook', created: true, sent: true, signed: true },
           ],
@@ -114,21 +124,40 @@ it(`keeps the heap level through ${SECONDS}s of mixed traffic`, { timeout: (SECO
       ),
     );
     const contractKey = created.body.contract?.contractKey as string;
-    const recipients = count('list recipients', await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth));
+    const recipients = count(
+      'list recipients',
+      await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth),
+    );
     const [first] = recipients.body.recipients as { recipientKey: string }[];
     count(
       'update recipient',
-      await t.post('/api/recipient', { data: { action: 'update', contractKey, recipient: { recipientKey: first!.recipientKey, fullname: 'A2' } } }, auth),
+      await t.post(
+        '/api/recipient',
+        { data: { action: 'update', contractKey, recipient: { recipientKey: first!.recipientKey, fullname: 'A2' } } },
+        auth,
+      ),
     );
-    count('placeholder', await t.post('/api/placeholder', { data: { action: 'create', contractKey, placeholder: { name: 'price', value: '1' } } }, auth));
+    count(
+      'placeholder',
+      await t.post(
+        '/api/placeholder',
+        { data: { action: 'create', contractKey, placeholder: { name: 'price', value: '1' } } },
+        auth,
+      ),
+    );
     count('list contracts', await t.post('/api/contract', { data: { action: 'list' } }, auth));
     count('list webhooks', await t.post('/api/webhook', { data: { action: 'list' } }, auth));
     count('not json', await t.post('/api/contract', '{"data": ', auth));
-    count('unknown action', await t.post('/api/contract', { data: { action: 'explode', junk: 'y'.repeat(1000) } }, auth));
+    count(
+      'unknown action',
+      await t.post('/api/contract', { data: { action: 'explode', junk: 'y'.repeat(1000) } }, auth),
+    );
     if (recipientAction) {
-      for (const verb of ['view', 'sign']) count(`recipient ${verb}`, await t.control(`/recipients/${first!.recipientKey}/${verb}`, {}));
+      for (const verb of ['view', 'sign'])
+        count(`recipient ${verb}`, await t.control(`/recipients/${first!.recipientKey}/${verb}`, {}));
     }
-    if (contracts % 3 === 2) count('archive', await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey } } }, auth));
+    if (contracts % 3 === 2)
+      count('archive', await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey } } }, auth));
     if (contracts % 5 === 4) {
       await advance('10m');
       for (const path of logReads) count(path, await t.request(path));
@@ -166,8 +195,15 @@ it(`keeps the heap level through ${SECONDS}s of mixed traffic`, { timeout: (SECO
     heapMB: { first: +(heap[0]! / MB).toFixed(1), middle: +(middle / MB).toFixed(1), last: +(last / MB).toFixed(1) },
     deliveryLogPeak,
     heapSlopeKBPerCycle: +(climb / 1024).toFixed(2),
-    heapTrendMB: Array.from({ length: 10 }, (_, i) => +(heap[Math.floor((i * (heap.length - 1)) / 9)]! / MB).toFixed(1)),
-    rssMB: { first: +(rss[0]! / MB).toFixed(1), max: +(Math.max(...rss) / MB).toFixed(1), last: +(rss.at(-1)! / MB).toFixed(1) },
+    heapTrendMB: Array.from(
+      { length: 10 },
+      (_, i) => +(heap[Math.floor((i * (heap.length - 1)) / 9)]! / MB).toFixed(1),
+    ),
+    rssMB: {
+      first: +(rss[0]! / MB).toFixed(1),
+      max: +(Math.max(...rss) / MB).toFixed(1),
+      last: +(rss.at(-1)! / MB).toFixed(1),
+    },
   };
   console.log(`soak: ${JSON.stringify(summary)}`);
 

@@ -9,7 +9,12 @@ interface Row {
 
 function table() {
   const changed: string[] = [];
-  const t = new Table<Row>({}, (r) => r.key, { group: (r) => r.group }, (key) => changed.push(key));
+  const t = new Table<Row>(
+    {},
+    (r) => r.key,
+    { group: (r) => r.group },
+    (key) => changed.push(key),
+  );
   return { t, changed };
 }
 

@@ -12,7 +12,9 @@ afterEach(() => t.close());
 
 const template = (fields: object) => t.post('/api/template', { data: fields }, auth);
 const placeholders = (owner: 'contract' | 'template', key: string) =>
-  t.sandbox.services.store.placeholders.where(owner, key).map((p) => ({ name: p.name, value: p.value, isSpecial: p.isSpecial }));
+  t.sandbox.services.store.placeholders
+    .where(owner, key)
+    .map((p) => ({ name: p.name, value: p.value, isSpecial: p.isSpecial }));
 
 describe('template create and read', () => {
   it('creates with SQL-format time and reads back every field', async () => {
@@ -23,7 +25,10 @@ describe('template create and read', () => {
       code: '201',
       message: 'Template created',
     });
-    const read = await template({ action: 'read', template: { templateKey: created.body.template.templateKey, name: 'Lease' } });
+    const read = await template({
+      action: 'read',
+      template: { templateKey: created.body.template.templateKey, name: 'Lease' },
+    });
     expect(read.body).toEqual({
       template: {
         createTime: '2026-03-01 09:00:00',
@@ -49,21 +54,35 @@ describe('template create and read', () => {
   });
 
   it('answers 404 for an unknown template', async () => {
-    expect((await template({ action: 'read', template: { templateKey: 'nope' } })).body).toEqual({ code: 404, message: 'Template not found' });
+    expect((await template({ action: 'read', template: { templateKey: 'nope' } })).body).toEqual({
+      code: 404,
+      message: 'Template not found',
+    });
   });
 });
 
 describe('template convert', () => {
   it('copies the contract content and keeps its placeholders with values cleared, leaving the contract unchanged', async () => {
-    const contractKey = (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: '<p>Body</p>' } } }, auth)).body
-      .contract.contractKey;
-    await t.post('/api/placeholder', { data: { action: 'create', contractKey, placeholder: { name: 'price', value: '100' } } }, auth);
-    await t.post('/api/recipient', { data: { action: 'send', contractKey, recipients: [{ email: 'a@b.test' }] } }, auth);
+    const contractKey = (
+      await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: '<p>Body</p>' } } }, auth)
+    ).body.contract.contractKey;
+    await t.post(
+      '/api/placeholder',
+      { data: { action: 'create', contractKey, placeholder: { name: 'price', value: '100' } } },
+      auth,
+    );
+    await t.post(
+      '/api/recipient',
+      { data: { action: 'send', contractKey, recipients: [{ email: 'a@b.test' }] } },
+      auth,
+    );
     const res = await template({ action: 'convert', template: { name: 'From C', contractKey } });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('Template created');
     const key = res.body.template.templateKey;
-    expect((await template({ action: 'read', template: { templateKey: key } })).body.template.value).toBe('<p>Body</p>');
+    expect((await template({ action: 'read', template: { templateKey: key } })).body.template.value).toBe(
+      '<p>Body</p>',
+    );
     expect(placeholders('template', key)).toEqual([{ name: 'price', value: '', isSpecial: false }]);
     expect(placeholders('contract', contractKey).find((p) => p.name === 'price')!.value).toBe('100');
   });
@@ -80,8 +99,15 @@ describe('template duplicate', () => {
 });
 
 describe('template create and fill', () => {
-  it('creates the template\'s placeholders from placeholders[]', async () => {
-    const res = await template({ action: 'create', template: { name: 'T', value: '<placeholder1></placeholder1>' }, placeholders: [{ name: 'party', value: 'ACME' }, { name: 'qty', value: 3 }] });
+  it("creates the template's placeholders from placeholders[]", async () => {
+    const res = await template({
+      action: 'create',
+      template: { name: 'T', value: '<placeholder1></placeholder1>' },
+      placeholders: [
+        { name: 'party', value: 'ACME' },
+        { name: 'qty', value: 3 },
+      ],
+    });
     expect(res.status).toBe(201);
     expect(placeholders('template', res.body.template.templateKey)).toEqual([
       { name: 'party', value: 'ACME', isSpecial: false },
@@ -98,17 +124,29 @@ describe('template list', () => {
     expect(res.body.code).toBe('200');
     expect(res.body.message).toBe('Templates found');
     expect(res.body.templates.map((x: { name: string }) => x.name)).toEqual(['Mutual NDA', 'Second']);
-    expect(res.body.templates[0]).toEqual({ templateKey: DEMO.templateKey, name: 'Mutual NDA', createTime: expect.stringMatching(/Z$/), changeTime: expect.stringMatching(/Z$/) });
+    expect(res.body.templates[0]).toEqual({
+      templateKey: DEMO.templateKey,
+      name: 'Mutual NDA',
+      createTime: expect.stringMatching(/Z$/),
+      changeTime: expect.stringMatching(/Z$/),
+    });
   });
 });
 
 describe('template update', () => {
   it('renames and changes the content, answering 201 with SQL-format times', async () => {
     await t.control('/clock/advance', { by: '10m' });
-    const res = await template({ action: 'update', template: { templateKey: DEMO.templateKey, name: 'NDA v2', value: '<p>v2</p>' } });
+    const res = await template({
+      action: 'update',
+      template: { templateKey: DEMO.templateKey, name: 'NDA v2', value: '<p>v2</p>' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      template: { createTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), changeTime: '2026-03-01 09:10:00', templateKey: DEMO.templateKey },
+      template: {
+        createTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+        changeTime: '2026-03-01 09:10:00',
+        templateKey: DEMO.templateKey,
+      },
       code: '201',
       message: 'Template updated',
     });
@@ -124,27 +162,44 @@ describe('template update', () => {
 
 describe('template delete', () => {
   it('deletes the template and its placeholders; contracts made from it keep their content', async () => {
-    const made = await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', templateKey: DEMO.templateKey } } }, auth);
+    const made = await t.post(
+      '/api/contract',
+      { data: { action: 'create', contract: { name: 'C', templateKey: DEMO.templateKey } } },
+      auth,
+    );
     const res = await template({ action: 'delete', template: { templateKey: DEMO.templateKey } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ template: { templateKey: DEMO.templateKey }, code: '201', message: 'Template deleted' });
     expect((await template({ action: 'read', template: { templateKey: DEMO.templateKey } })).status).toBe(404);
     expect(placeholders('template', DEMO.templateKey)).toEqual([]);
-    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: made.body.contract.contractKey } } }, auth);
+    const read = await t.post(
+      '/api/contract',
+      { data: { action: 'read', contract: { contractKey: made.body.contract.contractKey } } },
+      auth,
+    );
     expect(read.body.contract.value).toContain('Mutual non-disclosure');
   });
 });
 
 describe('template operations across tenants', () => {
-  it.each(['update', 'delete', 'read'])('%s answers 404 for another client\'s or platform\'s template', async (action) => {
-    for (const o of await outsiders(t)) {
-      const res = await t.post('/api/template', asOutsider(o, { data: { action, template: { templateKey: DEMO.templateKey, name: 'x' } } }), o.auth);
-      expect(res.status, o.name).toBe(404);
-    }
-    expect((await template({ action: 'read', template: { templateKey: DEMO.templateKey } })).body.template.name).toBe('Mutual NDA');
-  });
+  it.each(['update', 'delete', 'read'])(
+    "%s answers 404 for another client's or platform's template",
+    async (action) => {
+      for (const o of await outsiders(t)) {
+        const res = await t.post(
+          '/api/template',
+          asOutsider(o, { data: { action, template: { templateKey: DEMO.templateKey, name: 'x' } } }),
+          o.auth,
+        );
+        expect(res.status, o.name).toBe(404);
+      }
+      expect((await template({ action: 'read', template: { templateKey: DEMO.templateKey } })).body.template.name).toBe(
+        'Mutual NDA',
+      );
+    },
+  );
 
-  it('list shows only the caller\'s templates', async () => {
+  it("list shows only the caller's templates", async () => {
     for (const o of await outsiders(t)) {
       const res = await t.post('/api/template', asOutsider(o, { data: { action: 'list' } }), o.auth);
       expect(res.body.templates, o.name).toEqual([]);

@@ -50,12 +50,18 @@ describe('a TLS sandbox with a certificate made at start', () => {
   it('answers plain HTTP on the same port with a JSON 403 that says to use https', async () => {
     const res = await get(`http://127.0.0.1:${sandbox.port}/api/contract`);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 403, message: `This sandbox serves HTTPS only, like the real service; use https://127.0.0.1:${sandbox.port}/api/contract` });
+    expect(res.body).toEqual({
+      code: 403,
+      message: `This sandbox serves HTTPS only, like the real service; use https://127.0.0.1:${sandbox.port}/api/contract`,
+    });
   });
 
   it('writes the certificate to a file that NODE_EXTRA_CA_CERTS can trust in another process', async () => {
     const script = `fetch(${JSON.stringify(`${sandbox.url}/__sandbox/health`)}).then((r) => r.json()).then((b) => console.log(b.status))`;
-    const { stdout } = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: sandbox.tls!.certFile }, timeout: 15_000 });
+    const { stdout } = await run(process.execPath, ['-e', script], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: sandbox.tls!.certFile },
+      timeout: 15_000,
+    });
     expect(stdout.trim()).toBe('ok');
   });
 });
@@ -91,14 +97,18 @@ describe('a TLS sandbox with your own certificate', () => {
   });
 
   it('refuses a certificate file that does not exist', async () => {
-    await expect(startSandbox({ tlsCert: '/nonexistent/cert.pem', tlsKey: '/nonexistent/key.pem' })).rejects.toThrow(/Cannot read the TLS certificate/);
+    await expect(startSandbox({ tlsCert: '/nonexistent/cert.pem', tlsKey: '/nonexistent/key.pem' })).rejects.toThrow(
+      /Cannot read the TLS certificate/,
+    );
   });
 });
 
 describe('the CLI with --tls', () => {
   it('prints where the certificate is and serves HTTPS with it; the file goes when it stops', async () => {
     const cli = resolve(import.meta.dirname, '..', 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', '0', '--tls', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--tls', '--log-format', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((done) => child.once('exit', done));
     try {
       const line = await new Promise<string>((done, fail) => {

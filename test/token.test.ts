@@ -31,10 +31,12 @@ describe('platform token', () => {
     expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['data.apiKey', 'data.secret']);
   });
 
-  it('expires after 1800 seconds of sandbox time with the spec\'s exact body', async () => {
+  it("expires after 1800 seconds of sandbox time with the spec's exact body", async () => {
     const token = await t.platformToken();
     await t.control('/clock/advance', { by: 1799 });
-    expect((await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { bearer: token })).status).toBe(200);
+    expect(
+      (await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { bearer: token })).status,
+    ).toBe(200);
     await t.control('/clock/advance', { by: '1s' });
     const res = await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { bearer: token });
     expect(res.status).toBe(401);
@@ -61,16 +63,29 @@ describe('client token', () => {
 
   it('is refused (403) when data.clientKey names another client', async () => {
     const platform = await t.platformToken();
-    const other = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Other' } } }, { bearer: platform });
+    const other = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'Other' } } },
+      { bearer: platform },
+    );
     const token = await t.clientToken(DEMO.clientKey, platform);
-    const res = await t.post('/api/user', { data: { action: 'list', clientKey: other.body.client.clientKey } }, { bearer: token });
+    const res = await t.post(
+      '/api/user',
+      { data: { action: 'list', clientKey: other.body.client.clientKey } },
+      { bearer: token },
+    );
     expect(res.status).toBe(403);
   });
 
   it('cannot create tokens or clients', async () => {
     const token = await t.clientToken();
-    expect((await t.post('/api/token', { action: 'create', clientKey: DEMO.clientKey }, { bearer: token })).status).toBe(403);
-    expect((await t.post('/api/client', { data: { action: 'create', client: { fullname: 'x' } } }, { bearer: token })).status).toBe(403);
+    expect(
+      (await t.post('/api/token', { action: 'create', clientKey: DEMO.clientKey }, { bearer: token })).status,
+    ).toBe(403);
+    expect(
+      (await t.post('/api/client', { data: { action: 'create', client: { fullname: 'x' } } }, { bearer: token }))
+        .status,
+    ).toBe(403);
   });
 
   it('is revoked by the platform token that names it', async () => {
@@ -78,11 +93,18 @@ describe('client token', () => {
     const token = await t.clientToken(DEMO.clientKey, platform);
     const res = await t.post('/api/token', { action: 'revoke', access_token: token }, { bearer: platform });
     expect(res.body).toEqual({ code: 201, message: 'Token revoked' });
-    expect((await t.post('/api/user', { data: { action: 'list' } }, { bearer: token })).body).toEqual({ code: 401, message: 'Token revoked' });
+    expect((await t.post('/api/user', { data: { action: 'list' } }, { bearer: token })).body).toEqual({
+      code: 401,
+      message: 'Token revoked',
+    });
   });
 
   it('is not found for an unknown client', async () => {
-    const res = await t.post('/api/token', { action: 'create', clientKey: 'nope' }, { bearer: await t.platformToken() });
+    const res = await t.post(
+      '/api/token',
+      { action: 'create', clientKey: 'nope' },
+      { bearer: await t.platformToken() },
+    );
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Client not found');
   });
@@ -91,7 +113,10 @@ describe('client token', () => {
     const token = await t.clientToken();
     const res = await t.control('/tokens/expire', { token });
     expect(res.body).toEqual({ expired: 1 });
-    expect((await t.post('/api/user', { data: { action: 'list' } }, { bearer: token })).body).toEqual({ code: 401, message: 'Token expired' });
+    expect((await t.post('/api/user', { data: { action: 'list' } }, { bearer: token })).body).toEqual({
+      code: 401,
+      message: 'Token expired',
+    });
   });
 });
 
@@ -111,18 +136,18 @@ describe('credentials', () => {
     expect(res.body.message).toMatch(message);
   });
 
-  it.each([
-    ['x-service-key'],
-    ['x-sendforsign-key'],
-  ])('answers 403 for an unknown API key in %s, as the real service documents', async (header) => {
-    const res = await t.request('/api/user', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [header]: 'nope' },
-      body: JSON.stringify({ data: { action: 'list', clientKey: DEMO.clientKey } }),
-    });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 403, message: 'Invalid API key: no platform has this key' });
-  });
+  it.each([['x-service-key'], ['x-sendforsign-key']])(
+    'answers 403 for an unknown API key in %s, as the real service documents',
+    async (header) => {
+      const res = await t.request('/api/user', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [header]: 'nope' },
+        body: JSON.stringify({ data: { action: 'list', clientKey: DEMO.clientKey } }),
+      });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ code: 403, message: 'Invalid API key: no platform has this key' });
+    },
+  );
 
   it.each([
     ['X-Service-Key', 'application/json'],
@@ -138,24 +163,32 @@ describe('credentials', () => {
   });
 
   it('accepts the API-key header with data.clientKey, and needs the clientKey', async () => {
-    const ok = await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: DEMO.apiKey });
+    const ok = await t.post(
+      '/api/user',
+      { data: { action: 'list', clientKey: DEMO.clientKey } },
+      { apiKey: DEMO.apiKey },
+    );
     expect(ok.status).toBe(200);
     const missing = await t.post('/api/user', { data: { action: 'list' } }, { apiKey: DEMO.apiKey });
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([{ path: 'data.clientKey', message: 'Required' }]);
   });
 
-  it('takes the API key in a header of the user\'s choosing', async () => {
+  it("takes the API key in a header of the user's choosing", async () => {
     const custom = await testSandbox({ apiKeyHeader: 'X-Provider-Key' });
     try {
-      const res = await custom.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: DEMO.apiKey, header: 'x-provider-key' });
+      const res = await custom.post(
+        '/api/user',
+        { data: { action: 'list', clientKey: DEMO.clientKey } },
+        { apiKey: DEMO.apiKey, header: 'x-provider-key' },
+      );
       expect(res.status).toBe(200);
     } finally {
       await custom.close();
     }
   });
 
-  it('keeps platforms apart: another platform\'s client answers 404', async () => {
+  it("keeps platforms apart: another platform's client answers 404", async () => {
     const other = (await t.control('/platforms', {})).body;
     const token = await t.platformToken({ apiKey: other.apiKey, secret: other.secret });
     const res = await t.post('/api/user', { data: { action: 'list', clientKey: DEMO.clientKey } }, { bearer: token });

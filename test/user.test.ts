@@ -18,14 +18,22 @@ describe('user create', () => {
   it('adds a user, answering 201 with its key and an SQL-format create time; list shows it', async () => {
     const res = await user({ action: 'create', user: { fullname: 'Charles', email: 'c@x.test', customKey: 'c1' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ user: { createTime: '2026-03-01 09:00:00', userKey: expect.stringMatching(/^[A-Za-z0-9]+$/) }, code: '201', message: 'User created' });
+    expect(res.body).toEqual({
+      user: { createTime: '2026-03-01 09:00:00', userKey: expect.stringMatching(/^[A-Za-z0-9]+$/) },
+      code: '201',
+      message: 'User created',
+    });
     const list = await user({ action: 'list' });
     expect(list.body.users.map((u: { userKey: string }) => u.userKey)).toContain(res.body.user.userKey);
   });
 
-  it('keeps the client\'s default user', async () => {
+  it("keeps the client's default user", async () => {
     await user({ action: 'create', user: { fullname: 'New' } });
-    const contract = await t.post('/api/contract', { data: { action: 'create', contract: { name: 'x', value: 'y' } } }, auth);
+    const contract = await t.post(
+      '/api/contract',
+      { data: { action: 'create', contract: { name: 'x', value: 'y' } } },
+      auth,
+    );
     expect(t.sandbox.services.store.contracts.get(contract.body.contract.contractKey)!.userKey).toBe(DEMO.userKey);
   });
 
@@ -38,10 +46,17 @@ describe('user create', () => {
 
   it.each([
     ['a client token, clientKey omitted', async () => auth, undefined],
-    ['the API key header with clientKey', async () => ({ apiKey: DEMO.apiKey, header: 'x-sendforsign-key' }), DEMO.clientKey],
+    [
+      'the API key header with clientKey',
+      async () => ({ apiKey: DEMO.apiKey, header: 'x-sendforsign-key' }),
+      DEMO.clientKey,
+    ],
     ['a platform token with clientKey', async () => ({ bearer: await t.platformToken() }), DEMO.clientKey],
   ])('works with %s', async (_n, as, clientKey) => {
-    const res = await user({ action: 'create', user: { fullname: 'A' }, ...(clientKey ? { clientKey } : {}) }, await as());
+    const res = await user(
+      { action: 'create', user: { fullname: 'A' }, ...(clientKey ? { clientKey } : {}) },
+      await as(),
+    );
     expect(res.status).toBe(201);
   });
 });
@@ -56,7 +71,14 @@ describe('user read', () => {
     const res = await user({ action: 'read', user: q });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      user: { createTime: expect.stringMatching(SQL_TIME), changeTime: expect.stringMatching(SQL_TIME), userKey: DEMO.userKey, fullname: stored.fullname ?? '', email: stored.email ?? '', customKey: stored.customKey ?? '' },
+      user: {
+        createTime: expect.stringMatching(SQL_TIME),
+        changeTime: expect.stringMatching(SQL_TIME),
+        userKey: DEMO.userKey,
+        fullname: stored.fullname ?? '',
+        email: stored.email ?? '',
+        customKey: stored.customKey ?? '',
+      },
       code: '200',
       message: 'User found',
     });
@@ -73,7 +95,11 @@ describe('user update', () => {
     await t.control('/clock/advance', { by: '2m' });
     const res = await user({ action: 'update', user: { userKey: DEMO.userKey, fullname: 'Renamed' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ user: { changeTime: '2026-03-01 09:02:00', userKey: DEMO.userKey }, code: '201', message: 'User updated' });
+    expect(res.body).toEqual({
+      user: { changeTime: '2026-03-01 09:02:00', userKey: DEMO.userKey },
+      code: '201',
+      message: 'User updated',
+    });
     expect((await user({ action: 'read', user: { userKey: DEMO.userKey } })).body.user.fullname).toBe('Renamed');
   });
 });
@@ -82,7 +108,7 @@ describe('user operations across tenants', () => {
   it.each([
     ['read', { user: { userKey: DEMO.userKey } }],
     ['update', { user: { userKey: DEMO.userKey, fullname: 'x' } }],
-  ])('%s answers 404 for another client\'s or platform\'s user', async (action, extra) => {
+  ])("%s answers 404 for another client's or platform's user", async (action, extra) => {
     for (const o of await outsiders(t)) {
       const res = await t.post('/api/user', asOutsider(o, { data: { action, ...extra } }), o.auth);
       expect(res.status, o.name).toBe(404);

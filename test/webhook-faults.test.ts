@@ -38,26 +38,31 @@ describe('bad-signature', () => {
     ['wrong-secret', 'signed with a wrong secret'],
     ['corrupted', 'signature corrupted'],
     ['missing', 'sent without a webhook-signature header'],
-  ] as const)('(%s) is rejected by the receiver; the retry is signed correctly and accepted', async (signature, detail) => {
-    const { receiver, api, webhooks, settle } = await setUp();
-    const id = webhooks.addReceiverFault({ kind: 'bad-signature', signature, times: 1 });
-    const contractKey = await api.createContract();
-    await settle();
-    expect(receiver.seen.map((s) => [s.contractKey, s.verified, s.answered])).toEqual([[contractKey, false, 401]]);
-    await running!.clock.advance('5s');
-    expect(receiver.seen.map((s) => [s.verified, s.answered])).toEqual([
-      [false, 401],
-      [true, 200],
-    ]);
-    expect(receiver.seen[0]!.id).toBe(receiver.seen[1]!.id);
-    const [d] = webhooks.deliveries();
-    expect(d!.status).toBe('delivered');
-    expect(d!.attempts.map((a) => [a.trigger, a.statusCode, a.faults])).toEqual([
-      ['first', 401, [{ id, kind: 'bad-signature', source: 'control', detail }]],
-      ['retry', 200, undefined],
-    ]);
-    expect(webhooks.listReceiverFaults()).toEqual([expect.objectContaining({ id, kind: 'bad-signature', signature, seen: 1, hits: 1, exhausted: true })]);
-  });
+  ] as const)(
+    '(%s) is rejected by the receiver; the retry is signed correctly and accepted',
+    async (signature, detail) => {
+      const { receiver, api, webhooks, settle } = await setUp();
+      const id = webhooks.addReceiverFault({ kind: 'bad-signature', signature, times: 1 });
+      const contractKey = await api.createContract();
+      await settle();
+      expect(receiver.seen.map((s) => [s.contractKey, s.verified, s.answered])).toEqual([[contractKey, false, 401]]);
+      await running!.clock.advance('5s');
+      expect(receiver.seen.map((s) => [s.verified, s.answered])).toEqual([
+        [false, 401],
+        [true, 200],
+      ]);
+      expect(receiver.seen[0]!.id).toBe(receiver.seen[1]!.id);
+      const [d] = webhooks.deliveries();
+      expect(d!.status).toBe('delivered');
+      expect(d!.attempts.map((a) => [a.trigger, a.statusCode, a.faults])).toEqual([
+        ['first', 401, [{ id, kind: 'bad-signature', source: 'control', detail }]],
+        ['retry', 200, undefined],
+      ]);
+      expect(webhooks.listReceiverFaults()).toEqual([
+        expect.objectContaining({ id, kind: 'bad-signature', signature, seen: 1, hits: 1, exhausted: true }),
+      ]);
+    },
+  );
 
   it('without times, hits every attempt (retries and redeliveries included) until removed', async () => {
     const { receiver, api, webhooks, settle } = await setUp();
@@ -90,7 +95,11 @@ describe('stale-timestamp', () => {
     await settle();
     const after = Math.floor(wallNow() / 1000);
     expect(receiver.seen).toHaveLength(1);
-    expect(receiver.seen[0]).toMatchObject({ verified: false, answered: 401, error: expect.stringMatching(/too old/i) });
+    expect(receiver.seen[0]).toMatchObject({
+      verified: false,
+      answered: 401,
+      error: expect.stringMatching(/too old/i),
+    });
     expect(receiver.seen[0]!.timestamp).toBeGreaterThanOrEqual(before - 600);
     expect(receiver.seen[0]!.timestamp).toBeLessThanOrEqual(after - 600);
     const [attempt] = webhooks.deliveries()[0]!.attempts;
@@ -98,7 +107,14 @@ describe('stale-timestamp', () => {
       at: START,
       webhookTimestamp: receiver.seen[0]!.timestamp,
       statusCode: 401,
-      faults: [{ id, kind: 'stale-timestamp', source: 'control', detail: 'signed with a webhook-timestamp 600 s before wall time' }],
+      faults: [
+        {
+          id,
+          kind: 'stale-timestamp',
+          source: 'control',
+          detail: 'signed with a webhook-timestamp 600 s before wall time',
+        },
+      ],
     });
     await running!.clock.advance('5s');
     expect(receiver.seen[1]).toMatchObject({ verified: true, answered: 200 });
@@ -132,7 +148,18 @@ describe('duplicate', () => {
     expect(created!.status).toBe('delivered');
     expect(created!.attempts.map((a) => [a.trigger, a.statusCode, a.faults])).toEqual([
       ['first', 200, undefined],
-      ['duplicate', 200, [{ id, kind: 'duplicate', source: 'control', detail: 'the same webhook-id and body sent again right after the first attempt' }]],
+      [
+        'duplicate',
+        200,
+        [
+          {
+            id,
+            kind: 'duplicate',
+            source: 'control',
+            detail: 'the same webhook-id and body sent again right after the first attempt',
+          },
+        ],
+      ],
     ]);
     expect(sent!.attempts).toHaveLength(1);
   });
@@ -151,7 +178,13 @@ describe('out-of-order', () => {
     const [created, sent] = webhooks.deliveries();
     expect(created!.status).toBe('delivered');
     expect(created!.attempts).toEqual([
-      expect.objectContaining({ trigger: 'first', statusCode: 200, faults: [{ id, kind: 'out-of-order', source: 'control', detail: `held back, sent after ${sent!.id} (contract.sent)` }] }),
+      expect.objectContaining({
+        trigger: 'first',
+        statusCode: 200,
+        faults: [
+          { id, kind: 'out-of-order', source: 'control', detail: `held back, sent after ${sent!.id} (contract.sent)` },
+        ],
+      }),
     ]);
     expect(created).not.toHaveProperty('held');
     expect(sent!.attempts[0]).not.toHaveProperty('faults');
@@ -167,13 +200,25 @@ describe('out-of-order', () => {
     await api.createContract();
     await settle();
     expect(receiver.seen).toEqual([]);
-    expect(webhooks.deliveries()[0]).toMatchObject({ status: 'pending', attempts: [], held: { faultId: id, until: '2026-03-01T09:02:00.000Z' } });
+    expect(webhooks.deliveries()[0]).toMatchObject({
+      status: 'pending',
+      attempts: [],
+      held: { faultId: id, until: '2026-03-01T09:02:00.000Z' },
+    });
     await running!.clock.advance('119s');
     expect(receiver.seen).toEqual([]);
     await running!.clock.advance('1s');
     expect(receiver.seen.map((s) => [s.type, s.verified])).toEqual([['contract.created', true]]);
     const [d] = webhooks.deliveries();
-    expect(d).toMatchObject({ status: 'delivered', attempts: [{ at: '2026-03-01T09:02:00.000Z', faults: [{ id, kind: 'out-of-order', detail: expect.stringMatching(/nothing overtook it/) }] }] });
+    expect(d).toMatchObject({
+      status: 'delivered',
+      attempts: [
+        {
+          at: '2026-03-01T09:02:00.000Z',
+          faults: [{ id, kind: 'out-of-order', detail: expect.stringMatching(/nothing overtook it/) }],
+        },
+      ],
+    });
     expect(d).not.toHaveProperty('held');
   });
 
@@ -204,7 +249,12 @@ describe('slow', () => {
     expect(receiver.seen[0]!.arrivedAt - started).toBeGreaterThanOrEqual(390);
     const [created, sent] = webhooks.deliveries();
     expect(created!.attempts).toEqual([
-      expect.objectContaining({ trigger: 'first', statusCode: 200, delayMs: 400, faults: [{ id, kind: 'slow', source: 'control', detail: 'first attempt sent 400 ms (real time) late' }] }),
+      expect.objectContaining({
+        trigger: 'first',
+        statusCode: 200,
+        delayMs: 400,
+        faults: [{ id, kind: 'slow', source: 'control', detail: 'first attempt sent 400 ms (real time) late' }],
+      }),
     ]);
     expect(sent!.attempts[0]).not.toHaveProperty('delayMs');
   });
@@ -229,7 +279,10 @@ describe('managing receiver faults', () => {
   it('matches on webhookKey, url, clientKey, contractKey and event; counts seen and hits', async () => {
     const { receiver, api, webhooks, webhookKey, settle } = await setUp({ created: true, sent: true });
     const other = webhooks.addReceiverFault({ kind: 'bad-signature', match: { webhookKey: 'nope' } });
-    const byClient = webhooks.addReceiverFault({ kind: 'duplicate', match: { clientKey: running!.clientKey, url: receiver.url, webhookKey, event: ['contract.sent'] } });
+    const byClient = webhooks.addReceiverFault({
+      kind: 'duplicate',
+      match: { clientKey: running!.clientKey, url: receiver.url, webhookKey, event: ['contract.sent'] },
+    });
     await api.createContract(true);
     await settle();
     expect(receiver.seen.map((s) => [s.type, s.answered])).toEqual([
@@ -243,7 +296,10 @@ describe('managing receiver faults', () => {
     ]);
     // contractKey: only the named contract's deliveries.
     const [createdFirst] = webhooks.deliveries({ event: 'contract.created' });
-    const byContract = webhooks.addReceiverFault({ kind: 'bad-signature', match: { contractKey: createdFirst!.contractKey } });
+    const byContract = webhooks.addReceiverFault({
+      kind: 'bad-signature',
+      match: { contractKey: createdFirst!.contractKey },
+    });
     await api.createContract();
     await settle();
     await webhooks.redeliver(createdFirst!.id);
@@ -278,7 +334,17 @@ describe('managing receiver faults', () => {
     webhooks.addReceiverFault({ kind: 'slow', delay: '1s' }, 'scenario:flaky');
     expect(webhooks.listReceiverFaults()).toEqual([
       { id: a, source: 'control', kind: 'stale-timestamp', match: {}, age: '10m', seen: 0, hits: 0, exhausted: false },
-      { id: b, source: 'scenario:flaky', kind: 'out-of-order', match: {}, sameContract: true, holdFor: '1m', seen: 0, hits: 0, exhausted: false },
+      {
+        id: b,
+        source: 'scenario:flaky',
+        kind: 'out-of-order',
+        match: {},
+        sameContract: true,
+        holdFor: '1m',
+        seen: 0,
+        hits: 0,
+        exhausted: false,
+      },
       expect.objectContaining({ kind: 'slow', delay: '1s' }),
     ]);
     expect(b).toBe('mine');
@@ -326,7 +392,9 @@ describe('managing receiver faults', () => {
     webhooks.addReceiverFault({ id: 'x', kind: 'duplicate' });
     expect(refusal({ id: 'x', kind: 'duplicate' })).toEqual([409, undefined]);
     // The schema is exported for the control API and scenarios.
-    expect(receiverFaultSpec().safeParse({ kind: 'slow', delay: '2s', match: { event: 'contract.signed' } }).success).toBe(true);
+    expect(
+      receiverFaultSpec().safeParse({ kind: 'slow', delay: '2s', match: { event: 'contract.signed' } }).success,
+    ).toBe(true);
   });
 });
 
@@ -334,13 +402,20 @@ describe('receiver faults through the control API and scenarios', () => {
   it('are set, listed and removed at /__sandbox/webhook-faults, and a bad spec is refused naming the field', async () => {
     const { receiver, api, settle } = await setUp();
     const post = (body: unknown) =>
-      fetch(`${running!.url}/__sandbox/webhook-faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${running!.url}/__sandbox/webhook-faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const bad = await post({ kind: 'slow' });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toContain('delay');
     const added = await post({ faults: [{ id: 'dup', kind: 'duplicate', times: 1 }] });
     expect(added.status).toBe(201);
-    expect(await added.json()).toMatchObject({ ids: ['dup'], faults: [{ id: 'dup', kind: 'duplicate', source: 'control' }] });
+    expect(await added.json()).toMatchObject({
+      ids: ['dup'],
+      faults: [{ id: 'dup', kind: 'duplicate', source: 'control' }],
+    });
     await api.createContract();
     await settle();
     expect(receiver.seen.map((s) => s.answered)).toEqual([200, 200]);
@@ -356,7 +431,11 @@ describe('receiver faults through the control API and scenarios', () => {
   it('the bundled bad-webhook-day scenario spoils the first delivery with a bad signature, and unloading removes its faults', async () => {
     const { receiver, api, settle } = await setUp();
     const summary = await running!.scenarios.load('bad-webhook-day');
-    expect(summary.receiverFaults).toEqual(['bad-webhook-day:bad-signature', 'bad-webhook-day:duplicate-signed', 'bad-webhook-day:sent-late']);
+    expect(summary.receiverFaults).toEqual([
+      'bad-webhook-day:bad-signature',
+      'bad-webhook-day:duplicate-signed',
+      'bad-webhook-day:sent-late',
+    ]);
     await api.createContract();
     await settle();
     expect(receiver.seen.map((s) => [s.verified, s.answered])).toEqual([[false, 401]]);
@@ -366,7 +445,11 @@ describe('receiver faults through the control API and scenarios', () => {
       [true, 200],
     ]);
     expect(running!.sandbox.webhooks.deliveries()[0]!.attempts[0]!.faults).toEqual([
-      expect.objectContaining({ id: 'bad-webhook-day:bad-signature', kind: 'bad-signature', source: 'scenario:bad-webhook-day' }),
+      expect.objectContaining({
+        id: 'bad-webhook-day:bad-signature',
+        kind: 'bad-signature',
+        source: 'scenario:bad-webhook-day',
+      }),
     ]);
     await running!.scenarios.unload('bad-webhook-day');
     expect(running!.sandbox.webhooks.listReceiverFaults()).toEqual([]);

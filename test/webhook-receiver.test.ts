@@ -4,7 +4,11 @@ import { wallNow } from '../src/core/clock.js';
 import { signatureHeaders } from '../src/webhooks/sender.js';
 
 const SECRET = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
-const BODY = JSON.stringify({ type: 'contract.created', timestamp: '2026-03-01T09:00:00.000Z', data: { contractKey: 'c1', clientKey: 'k', status: 'Created' } });
+const BODY = JSON.stringify({
+  type: 'contract.created',
+  timestamp: '2026-03-01T09:00:00.000Z',
+  data: { contractKey: 'c1', clientKey: 'k', status: 'Created' },
+});
 const AT = Date.parse('2026-03-01T09:00:00.000Z');
 /** What the sandbox signs with: wall time at the attempt. */
 const wallHeaders = (id: string, body = BODY) => signatureHeaders(SECRET, id, wallNow(), body);
@@ -38,11 +42,22 @@ describe('createWebhookReceiver', () => {
     receiver = await createWebhookReceiver({ secret: SECRET });
     const now = wallNow();
     expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_1', now - 290_000, BODY))).status).toBe(200);
-    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_2', now - 10 * 60_000, BODY))).status).toBe(401);
-    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_3', now + 10 * 60_000, BODY))).status).toBe(401);
+    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_2', now - 10 * 60_000, BODY))).status).toBe(
+      401,
+    );
+    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_3', now + 10 * 60_000, BODY))).status).toBe(
+      401,
+    );
     // A timestamp in sandbox time far from wall time (the old behaviour) is refused like any stale one.
-    expect((await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_4', now - 30 * 86_400_000, BODY))).status).toBe(401);
-    expect(receiver.deliveries.map((d) => d.verifyError)).toEqual([undefined, 'timestamp outside tolerance', 'timestamp outside tolerance', 'timestamp outside tolerance']);
+    expect(
+      (await send(receiver.url, BODY, signatureHeaders(SECRET, 'msg_4', now - 30 * 86_400_000, BODY))).status,
+    ).toBe(401);
+    expect(receiver.deliveries.map((d) => d.verifyError)).toEqual([
+      undefined,
+      'timestamp outside tolerance',
+      'timestamp outside tolerance',
+      'timestamp outside tolerance',
+    ]);
   });
 
   it('checks the timestamp against another clock when given one (now)', async () => {
@@ -85,10 +100,18 @@ describe('createWebhookReceiver', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
         body: JSON.stringify({ data }),
       }).then((r) => r.json() as Promise<any>);
-    const created = await api('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] });
+    const created = await api('/api/webhook', {
+      action: 'create',
+      clientKey: running.clientKey,
+      webhooks: [{ url: receiver.url, created: true }],
+    });
     receiver.useSecret(created.webhooks[0].secret);
     receiver.failNext(1);
-    await api('/api/contract', { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } });
+    await api('/api/contract', {
+      action: 'create',
+      clientKey: running.clientKey,
+      contract: { name: 'NDA', value: '<p>x</p>' },
+    });
     await receiver.waitFor(1);
     await running.clock.advance('5s');
     await running.clock.advance('40d');

@@ -102,7 +102,15 @@ describe('retries on the sandbox clock', () => {
     await h.settled();
     const [d] = await h.deliveries();
     expect(d.status).toBe('pending');
-    expect(d.attempts).toEqual([{ at: FROZEN.start, trigger: 'first', webhookTimestamp: expect.any(Number), error: 'connection refused', durationMs: expect.any(Number) }]);
+    expect(d.attempts).toEqual([
+      {
+        at: FROZEN.start,
+        trigger: 'first',
+        webhookTimestamp: expect.any(Number),
+        error: 'connection refused',
+        durationMs: expect.any(Number),
+      },
+    ]);
     expect(d.nextAttemptAt).toBe(iso(START + 5_000));
   });
 
@@ -232,13 +240,19 @@ describe('simulated outages (for scenarios)', () => {
     const other = await h.receiver();
     const { webhookKey } = await h.addWebhook(receiver, { created: true });
     await h.addWebhook(other, { created: true });
-    const outage = h.t.sandbox.webhooks.startOutage({ webhookKey, mode: { status: 503, retryAfter: 60 }, cause: 'scenario:flaky:down' });
+    const outage = h.t.sandbox.webhooks.startOutage({
+      webhookKey,
+      mode: { status: 503, retryAfter: 60 },
+      cause: 'scenario:flaky:down',
+    });
     await h.createContract();
     await h.settled();
     expect(receiver.deliveries).toEqual([]);
     expect(other.deliveries).toHaveLength(1);
     const [d] = h.t.sandbox.webhooks.deliveries({ webhookKey });
-    expect(d!.attempts).toEqual([{ at: FROZEN.start, trigger: 'first', statusCode: 503, durationMs: 0, cause: 'scenario:flaky:down' }]);
+    expect(d!.attempts).toEqual([
+      { at: FROZEN.start, trigger: 'first', statusCode: 503, durationMs: 0, cause: 'scenario:flaky:down' },
+    ]);
     expect(d!.nextAttemptAt).toBe(iso(START + 60_000));
     h.t.sandbox.webhooks.endOutage(outage);
     await h.advance(60_000);
@@ -257,7 +271,11 @@ describe('simulated outages (for scenarios)', () => {
     expect(receiver.deliveries).toEqual([]);
     await h.advance(5 * 60_000);
     const [d] = h.t.sandbox.webhooks.deliveries();
-    expect(d!.attempts.map((a) => a.error ?? a.statusCode)).toEqual(['connection refused (simulated outage)', 'connection refused (simulated outage)', 200]);
+    expect(d!.attempts.map((a) => a.error ?? a.statusCode)).toEqual([
+      'connection refused (simulated outage)',
+      'connection refused (simulated outage)',
+      200,
+    ]);
   });
 });
 

@@ -6,11 +6,22 @@ import { monotonicNow } from '../src/core/clock.js';
 import type { RunningSandbox } from '../src/index.js';
 import type { SandboxOptions } from '../src/config/options.js';
 import type { ContractEvent, ContractEventType } from '../src/core/events.js';
-import { type WebhookReceiver, type WebhookReceiverOptions, createWebhookReceiver } from '../src/testing/webhook-receiver.js';
+import {
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+  createWebhookReceiver,
+} from '../src/testing/webhook-receiver.js';
 import { type Auth, DEMO, type TestSandbox, testSandbox } from './helpers.js';
 
 export type Flags = Partial<Record<'created' | 'sent' | 'seen' | 'signed' | 'approved' | 'fullySigned', boolean>>;
-export const ALL_FLAGS: Flags = { created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true };
+export const ALL_FLAGS: Flags = {
+  created: true,
+  sent: true,
+  seen: true,
+  signed: true,
+  approved: true,
+  fullySigned: true,
+};
 
 export interface WebhookHarness {
   t: TestSandbox;
@@ -18,10 +29,18 @@ export interface WebhookHarness {
   receivers: WebhookReceiver[];
   receiver(options?: WebhookReceiverOptions): Promise<WebhookReceiver>;
   /** Creates a webhook through the API; when given a receiver, hands it the secret. */
-  addWebhook(target: WebhookReceiver | string, flags?: Flags, auth?: Auth): Promise<{ webhookKey: string; secret: string }>;
+  addWebhook(
+    target: WebhookReceiver | string,
+    flags?: Flags,
+    auth?: Auth,
+  ): Promise<{ webhookKey: string; secret: string }>;
   createContract(options?: { send?: boolean; auth?: Auth; name?: string }): Promise<string>;
   /** Emits a contract event straight on the bus, as the lifecycle does. */
-  emit(type: ContractEventType, data: { contractKey: string; recipientKey?: string; status: string; clientKey?: string }, cause?: string): ContractEvent;
+  emit(
+    type: ContractEventType,
+    data: { contractKey: string; recipientKey?: string; status: string; clientKey?: string },
+    cause?: string,
+  ): ContractEvent;
   /** Waits until every delivery attempt and timer callback in flight has finished. */
   settled(): Promise<void>;
   advance(ms: number): Promise<void>;
@@ -167,9 +186,20 @@ export async function productionReceiver(): Promise<ProductionReceiver> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const headers = req.headers as Record<string, string>;
-    const entry: ProductionSeen = { id: headers['webhook-id'] ?? '', timestamp: Number(headers['webhook-timestamp']), body, verified: false, answered: 0, arrivedAt };
+    const entry: ProductionSeen = {
+      id: headers['webhook-id'] ?? '',
+      timestamp: Number(headers['webhook-timestamp']),
+      body,
+      verified: false,
+      answered: 0,
+      arrivedAt,
+    };
     try {
-      const event = new Webhook(secret).verify(body, headers) as { type: string; timestamp: string; data: { contractKey: string } };
+      const event = new Webhook(secret).verify(body, headers) as {
+        type: string;
+        timestamp: string;
+        data: { contractKey: string };
+      };
       entry.verified = true;
       entry.type = event.type;
       entry.contractKey = event.data.contractKey;
@@ -208,13 +238,22 @@ export function publicApi(running: RunningSandbox) {
     });
     return res.json();
   };
-  const token = async () => (await call('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret })).access_token as string;
+  const token = async () =>
+    (await call('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret }))
+      .access_token as string;
   return {
     call,
     token,
     /** Creates a webhook for the sandbox's client; hands the receiver its secret. */
-    async addWebhook(receiver: { url: string; useSecret(secret: string): void }, flags: Flags = ALL_FLAGS): Promise<{ webhookKey: string; secret: string }> {
-      const res = await call('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, ...flags }] }, await token());
+    async addWebhook(
+      receiver: { url: string; useSecret(secret: string): void },
+      flags: Flags = ALL_FLAGS,
+    ): Promise<{ webhookKey: string; secret: string }> {
+      const res = await call(
+        '/api/webhook',
+        { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, ...flags }] },
+        await token(),
+      );
       if (!res.webhooks) throw new Error(`webhook create: ${JSON.stringify(res)}`);
       receiver.useSecret(res.webhooks[0].secret);
       return { webhookKey: res.webhooks[0].webhookKey, secret: res.webhooks[0].secret };

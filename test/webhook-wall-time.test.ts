@@ -30,15 +30,31 @@ describe('webhooks signed with wall time', () => {
     running = await startSandbox({ clock: 'frozen' });
     receiver = await productionReceiver();
     receiver.failNext(6);
-    const { access_token: token } = await api('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret });
-    const created = await api('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] }, token);
+    const { access_token: token } = await api('/api/token', {
+      action: 'create',
+      apiKey: running.apiKey,
+      secret: running.secret,
+    });
+    const created = await api(
+      '/api/webhook',
+      { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] },
+      token,
+    );
     receiver.useSecret(created.webhooks[0].secret);
 
     // Thirty days on, the sandbox is far from wall time: the old sandbox-time header would be refused by verify().
     await running.clock.advance('30d');
     const eventTime = (await running.clock.now()).toISOString();
-    const { access_token: fresh } = await api('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret });
-    const contract = await api('/api/contract', { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } }, fresh);
+    const { access_token: fresh } = await api('/api/token', {
+      action: 'create',
+      apiKey: running.apiKey,
+      secret: running.secret,
+    });
+    const contract = await api(
+      '/api/contract',
+      { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } },
+      fresh,
+    );
     expect(contract.code).toBe('201');
     await running.clock.advance('0s');
     expect(receiver.seen).toHaveLength(1);
@@ -53,7 +69,9 @@ describe('webhooks signed with wall time', () => {
     // Each attempt: the header is the signed wall time (the log shows it beside the attempt's sandbox time) …
     expect(receiver.seen.map((s) => s.timestamp)).toEqual(d!.attempts.map((a) => a.webhookTimestamp));
     const sandboxTimes = d!.attempts.map((a) => Date.parse(a.at));
-    expect(sandboxTimes[sandboxTimes.length - 1]! - sandboxTimes[0]!).toBe((5 + 300 + 1800 + 7200 + 18000 + 36000) * 1000);
+    expect(sandboxTimes[sandboxTimes.length - 1]! - sandboxTimes[0]!).toBe(
+      (5 + 300 + 1800 + 7200 + 18000 + 36000) * 1000,
+    );
     // … and the payload keeps the event's sandbox time, 30 days ahead of wall time.
     expect(receiver.seen.every((s) => s.eventTime === eventTime)).toBe(true);
     expect(Date.parse(eventTime) / 1000 - receiver.seen[0]!.timestamp).toBeGreaterThan(29 * 86_400);
@@ -67,11 +85,25 @@ describe('webhooks signed with wall time', () => {
   it('verify with standardwebhooks when the clock is set backwards, too', async () => {
     running = await startSandbox({ clock: 'frozen', start: '2001-01-01T00:00:00Z' });
     receiver = await productionReceiver();
-    const { access_token: token } = await api('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret });
-    const created = await api('/api/webhook', { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] }, token);
+    const { access_token: token } = await api('/api/token', {
+      action: 'create',
+      apiKey: running.apiKey,
+      secret: running.secret,
+    });
+    const created = await api(
+      '/api/webhook',
+      { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] },
+      token,
+    );
     receiver.useSecret(created.webhooks[0].secret);
-    await api('/api/contract', { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } }, token);
+    await api(
+      '/api/contract',
+      { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } },
+      token,
+    );
     await running.clock.advance('0s');
-    expect(receiver.seen).toEqual([expect.objectContaining({ verified: true, answered: 200, eventTime: '2001-01-01T00:00:00.000Z' })]);
+    expect(receiver.seen).toEqual([
+      expect.objectContaining({ verified: true, answered: 200, eventTime: '2001-01-01T00:00:00.000Z' }),
+    ]);
   });
 });

@@ -20,9 +20,16 @@ describe('a delivery', () => {
     const { secret } = await h.addWebhook(receiver, { created: true });
     const contractKey = await h.createContract();
     const [got] = await receiver.waitFor(1);
-    const headers = { 'webhook-id': got!.id, 'webhook-timestamp': String(got!.timestamp), 'webhook-signature': got!.signature };
+    const headers = {
+      'webhook-id': got!.id,
+      'webhook-timestamp': String(got!.timestamp),
+      'webhook-signature': got!.signature,
+    };
 
-    expect(new Webhook(secret).verify(got!.body, headers)).toMatchObject({ type: 'contract.created', data: { contractKey } });
+    expect(new Webhook(secret).verify(got!.body, headers)).toMatchObject({
+      type: 'contract.created',
+      data: { contractKey },
+    });
     expect(new SvixWebhook(secret).verify(got!.body, headers)).toMatchObject({ type: 'contract.created' });
 
     const tampered = got!.body.replace(contractKey, 'someoneElse');
@@ -53,7 +60,13 @@ describe('a delivery', () => {
     expect(JSON.parse(got!.body)).toEqual({
       type: 'contract.created',
       timestamp: FROZEN.start,
-      data: { contractKey, clientKey: DEMO.clientKey, name: expect.stringMatching(/^Contract \d+$/), status: 'Created', createTime: FROZEN.start },
+      data: {
+        contractKey,
+        clientKey: DEMO.clientKey,
+        name: expect.stringMatching(/^Contract \d+$/),
+        status: 'Created',
+        createTime: FROZEN.start,
+      },
     });
   });
 
@@ -75,7 +88,15 @@ describe('a delivery', () => {
       clientKey: DEMO.clientKey,
       cause: 'api',
       createdAt: FROZEN.start,
-      attempts: [{ at: FROZEN.start, trigger: 'first', webhookTimestamp: receiver.deliveries[0]!.timestamp, statusCode: 200, durationMs: expect.any(Number) }],
+      attempts: [
+        {
+          at: FROZEN.start,
+          trigger: 'first',
+          webhookTimestamp: receiver.deliveries[0]!.timestamp,
+          statusCode: 200,
+          durationMs: expect.any(Number),
+        },
+      ],
       payload: { type: 'contract.created', data: { contractKey } },
     });
     expect(d).not.toHaveProperty('nextAttemptAt');
@@ -96,11 +117,24 @@ describe('which webhooks receive an event', () => {
     const on = await h.receiver();
     const off = await h.receiver();
     await h.addWebhook(on, { [flag]: true });
-    await h.addWebhook(off, { created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true, [flag]: false });
+    await h.addWebhook(off, {
+      created: true,
+      sent: true,
+      seen: true,
+      signed: true,
+      approved: true,
+      fullySigned: true,
+      [flag]: false,
+    });
     h.emit(type, { contractKey: 'c1', recipientKey: 'r1', status: 'Signed' });
     await h.settled();
     expect(on.deliveries.map((d) => d.payload.type)).toEqual([type]);
-    expect(on.deliveries[0]!.payload.data).toEqual({ contractKey: 'c1', clientKey: DEMO.clientKey, recipientKey: 'r1', status: 'Signed' });
+    expect(on.deliveries[0]!.payload.data).toEqual({
+      contractKey: 'c1',
+      clientKey: DEMO.clientKey,
+      recipientKey: 'r1',
+      status: 'Signed',
+    });
     expect(off.deliveries).toEqual([]);
   });
 
@@ -119,7 +153,11 @@ describe('which webhooks receive an event', () => {
   it("never sends one client's events to another client's webhooks", async () => {
     h = await webhookHarness(FROZEN);
     const platform = await h.t.platformToken();
-    const res = await h.t.post('/api/client', { data: { action: 'create', client: { fullname: 'Other Ltd', email: 'other@example.com' } } }, { bearer: platform });
+    const res = await h.t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'Other Ltd', email: 'other@example.com' } } },
+      { bearer: platform },
+    );
     expect(res.status).toBe(201);
     const otherAuth = { bearer: await h.t.clientToken(res.body.client.clientKey, platform) };
     const mine = await h.receiver();
@@ -157,7 +195,9 @@ describe('order', () => {
     for (const contractKey of keys) h.emit('contract.signed', { contractKey, recipientKey: 'r', status: 'Signed' });
     for (const contractKey of keys) emitted.push(`signed:${contractKey}`);
     await h.settled();
-    const received = receiver.deliveries.map((d) => (d.payload.type === 'contract.signed' ? `signed:${d.payload.data.contractKey}` : d.id));
+    const received = receiver.deliveries.map((d) =>
+      d.payload.type === 'contract.signed' ? `signed:${d.payload.data.contractKey}` : d.id,
+    );
     expect(received).toEqual(emitted);
     expect(received).toHaveLength(15 + 8 + 15);
   });
@@ -173,10 +213,13 @@ describe('order', () => {
       arrived.push(String(req.headers['webhook-id']));
       req.resume();
       // Earlier requests are answered later than later ones would be, so parallel sends would show up here.
-      setTimeout(() => {
-        inFlight--;
-        res.end('ok');
-      }, Math.max(1, 20 - arrived.length * 2));
+      setTimeout(
+        () => {
+          inFlight--;
+          res.end('ok');
+        },
+        Math.max(1, 20 - arrived.length * 2),
+      );
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
@@ -221,7 +264,10 @@ describe('the delivery log', () => {
     await h.createContract({ send: true });
     await h.settled();
     expect((await h.deliveries()).length).toBe(3);
-    expect((await h.deliveries(`?webhookKey=${wa.webhookKey}`)).map((d: any) => d.event)).toEqual(['contract.created', 'contract.sent']);
+    expect((await h.deliveries(`?webhookKey=${wa.webhookKey}`)).map((d: any) => d.event)).toEqual([
+      'contract.created',
+      'contract.sent',
+    ]);
     expect((await h.deliveries('?event=contract.sent')).map((d: any) => d.webhookKey)).toEqual([wa.webhookKey]);
     expect((await h.deliveries('?status=pending')).map((d: any) => d.webhookKey)).toEqual([wb.webhookKey]);
     expect(await h.deliveries(`?webhookKey=${wb.webhookKey}&status=delivered`)).toEqual([]);

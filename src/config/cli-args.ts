@@ -86,12 +86,17 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
   return Number(value);
 }
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true; version?: true; options: SandboxOptions } {
+export function parseCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): { help?: true; version?: true; options: SandboxOptions } {
   let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message.replace(/\. To specify.*$/s, '')}\nRun esign-sandbox --help for the options.`);
+    throw new ConfigError(
+      `${(error as Error).message.replace(/\. To specify.*$/s, '')}\nRun esign-sandbox --help for the options.`,
+    );
   }
   if (values.help) return { help: true, options: {} };
   if (values.version) return { version: true, options: {} };
@@ -102,7 +107,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true;
     return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
   };
   const clock = get('clock');
-  if (clock !== undefined && clock !== 'real' && clock !== 'frozen') throw new ConfigError(`--clock takes "real" or "frozen" (got "${clock}")`);
+  if (clock !== undefined && clock !== 'real' && clock !== 'frozen')
+    throw new ConfigError(`--clock takes "real" or "frozen" (got "${clock}")`);
   const options: SandboxOptions = {};
   const assign = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {
     if (value !== undefined) options[key] = value;
@@ -131,13 +137,17 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { help?: true;
   assign('tlsCert', get('tls-cert'));
   assign('tlsKey', get('tls-key'));
   const format = get('log-format');
-  if (format !== undefined && format !== 'pretty' && format !== 'json') throw new ConfigError(`--log-format takes "pretty" or "json" (got "${format}")`);
+  if (format !== undefined && format !== 'pretty' && format !== 'json')
+    throw new ConfigError(`--log-format takes "pretty" or "json" (got "${format}")`);
   // Left unset unless asked for: the CLI defaults to pretty, the library to none.
   if (flag('quiet')) options.log = 'none';
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
-  const scenarios = Array.isArray(values.scenario) ? values.scenario : env.ESIGN_SANDBOX_SCENARIO?.split(',').map((s) => s.trim()).filter(Boolean);
+  const scenarios = Array.isArray(values.scenario)
+    ? values.scenario
+    : env.ESIGN_SANDBOX_SCENARIO?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
   if (scenarios?.length) options.scenarios = scenarios;
   return { options };
 }
-

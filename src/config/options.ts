@@ -105,13 +105,16 @@ function packageRoot(from: string): string {
 
 export function resolveConfig(options: SandboxOptions, defaults: { port: number }): ResolvedConfig {
   const port = options.port ?? defaults.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be a whole number from 0 to 65535 (got ${options.port})`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`port must be a whole number from 0 to 65535 (got ${options.port})`);
   const clock = options.clock ?? 'real';
-  if (clock !== 'real' && clock !== 'frozen') throw new ConfigError(`clock must be "real" or "frozen" (got "${String(clock)}")`);
+  if (clock !== 'real' && clock !== 'frozen')
+    throw new ConfigError(`clock must be "real" or "frozen" (got "${String(clock)}")`);
   const seed = options.seed;
   if (seed !== undefined && !Number.isInteger(seed)) throw new ConfigError(`seed must be a whole number (got ${seed})`);
   const apiKeyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
-  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(apiKeyHeader)) throw new ConfigError(`api-key-header "${apiKeyHeader}" is not a valid header name`);
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(apiKeyHeader))
+    throw new ConfigError(`api-key-header "${apiKeyHeader}" is not a valid header name`);
   return {
     port,
     host: options.host ?? '127.0.0.1',
@@ -139,13 +142,15 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive whole number (got ${value})`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new ConfigError(`${name} must be a positive whole number (got ${value})`);
   return value;
 }
 
 function parseStart(start: string | number | Date): number {
   const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start);
-  if (!Number.isFinite(ms)) throw new ConfigError(`start must be an ISO 8601 time like 2026-01-01T09:00:00Z (got "${String(start)}")`);
+  if (!Number.isFinite(ms))
+    throw new ConfigError(`start must be an ISO 8601 time like 2026-01-01T09:00:00Z (got "${String(start)}")`);
   if (!inTimeRange(ms)) throw new ConfigError(`start must lie in the years 0000 to 9999 (got "${String(start)}")`);
   return ms;
 }
@@ -163,25 +168,31 @@ export function parseSize(size: number | string): number {
       if (bytes > 0) return bytes;
     }
   }
-  throw new ConfigError(`max-body must be a positive size like 10mb, 512kb or a number of bytes (got "${String(size)}")`);
+  throw new ConfigError(
+    `max-body must be a positive size like 10mb, 512kb or a number of bytes (got "${String(size)}")`,
+  );
 }
 
 function uploadSize(size: number | string): number {
   try {
     return parseSize(size);
   } catch {
-    throw new ConfigError(`max-upload must be a positive size like 15mb, 512kb or a number of bytes (got "${String(size)}")`);
+    throw new ConfigError(
+      `max-upload must be a positive size like 15mb, 512kb or a number of bytes (got "${String(size)}")`,
+    );
   }
 }
 
 function checkLog(log: LogFormat | undefined): LogFormat {
   if (log === undefined) return 'none';
-  if (!LOG_FORMATS.includes(log)) throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(', ')} (got "${String(log)}")`);
+  if (!LOG_FORMATS.includes(log))
+    throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(', ')} (got "${String(log)}")`);
   return log;
 }
 
 function checkJournalLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_JOURNAL_LIMIT;
-  if (!Number.isInteger(limit) || limit < 0 || limit > 1_000_000) throw new ConfigError(`journal limit must be a whole number from 0 to 1000000 (got ${limit})`);
+  if (!Number.isInteger(limit) || limit < 0 || limit > 1_000_000)
+    throw new ConfigError(`journal limit must be a whole number from 0 to 1000000 (got ${limit})`);
   return limit;
 }

@@ -22,7 +22,9 @@ export type { DeliveryView } from '../webhooks/dispatcher.js';
 export type { Email, EmailFilter } from '../outbox/outbox.js';
 
 /** What a reset did: everything, or one platform's records (removed, and restored from the fixtures). */
-export type ResetResult = { scope: 'all' } | { scope: 'platform'; apiKey: string; platformId: string; removed: number; restored: number };
+export type ResetResult =
+  | { scope: 'all' }
+  | { scope: 'platform'; apiKey: string; platformId: string; removed: number; restored: number };
 
 /** One line of a scenario's own log. */
 export interface ScenarioLogEntry {

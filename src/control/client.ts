@@ -7,7 +7,16 @@
  *   await sandbox.clock.advance('31m');
  *   const failures = await sandbox.requests({ status: '4xx' });
  */
-import type { BundledScenario, DeliveryQuery, Health, Platform, RecipientActResult, ResetResult, SandboxControl, ScenarioSummary } from './api.js';
+import type {
+  BundledScenario,
+  DeliveryQuery,
+  Health,
+  Platform,
+  RecipientActResult,
+  ResetResult,
+  SandboxControl,
+  ScenarioSummary,
+} from './api.js';
 import type { ReceiverFaultView } from '../webhooks/receiver-faults.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
@@ -53,7 +62,10 @@ export function createControlClient(url: string, options: ControlClientOptions =
       // No answer at all (refused, reset, DNS): status 0, and a message that says what to check.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new SandboxControlError(0, `Cannot reach the sandbox at ${base} (${method} /__sandbox${path}: ${why}); is it running? Start one with npx esign-sandbox`);
+      throw new SandboxControlError(
+        0,
+        `Cannot reach the sandbox at ${base} (${method} /__sandbox${path}: ${why}); is it running? Start one with npx esign-sandbox`,
+      );
     }
     let parsed: unknown = text;
     try {
@@ -63,19 +75,30 @@ export function createControlClient(url: string, options: ControlClientOptions =
     }
     if (!res.ok) {
       const error = parsed as { message?: string; errors?: { path: string; message: string }[] } | undefined;
-      throw new SandboxControlError(res.status, error?.message ?? `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`, error?.errors);
+      throw new SandboxControlError(
+        res.status,
+        error?.message ?? `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`,
+        error?.errors,
+      );
     }
     return parsed as T;
   }
 
   const act = (recipientKey: string, verb: string, body: Record<string, unknown> = {}) =>
     call<RecipientActResult>('POST', `/recipients/${encodeURIComponent(recipientKey)}/${verb}`, body);
-  const emails = async (filter: EmailFilter) => (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails;
-  const deliveries = async (filter: DeliveryQuery) => (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries;
-  const redeliver = (id: string) => call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`);
+  const emails = async (filter: EmailFilter) =>
+    (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails;
+  const deliveries = async (filter: DeliveryQuery) =>
+    (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries;
+  const redeliver = (id: string) =>
+    call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`);
   // The same rule as the engine's: a bare lowercase name is a bundled scenario, anything else is YAML.
   const loadText = (nameOrYaml: string) =>
-    call<ScenarioSummary>('POST', '/scenarios', /^[a-z0-9][a-z0-9._-]*$/.test(nameOrYaml.trim()) ? { name: nameOrYaml.trim() } : { yaml: nameOrYaml });
+    call<ScenarioSummary>(
+      'POST',
+      '/scenarios',
+      /^[a-z0-9][a-z0-9._-]*$/.test(nameOrYaml.trim()) ? { name: nameOrYaml.trim() } : { yaml: nameOrYaml },
+    );
   // The file is read here, on the test's machine: the control API never reads paths on the sandbox's.
   const loadFile = async (path: string) => loadText(await readScenarioText(path));
   const clockState = (method: string, path: string, body?: unknown) => call<ClockState>(method, `/clock${path}`, body);
@@ -92,11 +115,20 @@ export function createControlClient(url: string, options: ControlClientOptions =
     },
     health: () => call<Health>('GET', '/health'),
     async reset(opts = {}) {
-      const { status: _s, now: _n, ...result } = await call<ResetResult & { status: string; now: string }>('POST', '/reset', opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {});
+      const {
+        status: _s,
+        now: _n,
+        ...result
+      } = await call<ResetResult & { status: string; now: string }>(
+        'POST',
+        '/reset',
+        opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {},
+      );
       return result as ResetResult;
     },
     createPlatform: (input = {}) => call<Platform>('POST', '/platforms', input),
-    requests: async (filter: JournalFilter = {}) => (await call<{ requests: JournalEntry[] }>('GET', '/requests', undefined, { ...filter })).requests,
+    requests: async (filter: JournalFilter = {}) =>
+      (await call<{ requests: JournalEntry[] }>('GET', '/requests', undefined, { ...filter })).requests,
     async clearRequests(opts = {}) {
       await call('DELETE', '/requests', undefined, { apiKey: opts.apiKey });
     },
@@ -117,7 +149,8 @@ export function createControlClient(url: string, options: ControlClientOptions =
       list: () => call<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>('GET', '/scenarios'),
     },
     faults: {
-      set: async (spec) => (await call<{ ids: string[] }>('POST', '/faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
+      set: async (spec) =>
+        (await call<{ ids: string[] }>('POST', '/faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
       async remove(id) {
         await call('DELETE', `/faults/${encodeURIComponent(id)}`);
       },
@@ -133,7 +166,8 @@ export function createControlClient(url: string, options: ControlClientOptions =
       delivery: (id) => call<DeliveryView>('GET', `/webhook-deliveries/${encodeURIComponent(id)}`),
       redeliver: (id) => redeliver(id),
       faults: {
-        set: async (spec) => (await call<{ ids: string[] }>('POST', '/webhook-faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
+        set: async (spec) =>
+          (await call<{ ids: string[] }>('POST', '/webhook-faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
         async remove(id) {
           await call('DELETE', `/webhook-faults/${encodeURIComponent(id)}`);
         },
@@ -158,7 +192,11 @@ export function createControlClient(url: string, options: ControlClientOptions =
         } catch (error) {
           last = error;
         }
-        if (monotonicNow() >= deadline) throw new SandboxControlError(0, `The sandbox at ${base} was not ready after ${timeoutMs} ms: ${(last as Error).message}`);
+        if (monotonicNow() >= deadline)
+          throw new SandboxControlError(
+            0,
+            `The sandbox at ${base} was not ready after ${timeoutMs} ms: ${(last as Error).message}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },

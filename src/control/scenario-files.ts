@@ -14,6 +14,9 @@ export function readScenarioText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SandboxControlError(404, `Cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new SandboxControlError(
+      404,
+      `Cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }

@@ -9,25 +9,42 @@ import { lazy } from '../core/lazy.js';
 import { faultSpec } from '../faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
 
-export const advanceBody = lazy(() => z.object({
-  by: z.union([z.number().min(0), z.string().min(1)], 'Required: a duration like "90s", "30m", "2h", "1d" or a number of seconds'),
-}));
+export const advanceBody = lazy(() =>
+  z.object({
+    by: z.union(
+      [z.number().min(0), z.string().min(1)],
+      'Required: a duration like "90s", "30m", "2h", "1d" or a number of seconds',
+    ),
+  }),
+);
 
-export const setBody = lazy(() => z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') }));
+export const setBody = lazy(() =>
+  z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') }),
+);
 
 export const resetBody = lazy(() => z.object({ apiKey: z.string().min(1).optional() }));
 
 export const expireBody = lazy(() => z.object({ token: z.string().min(1).optional() }));
 
-export const platformBody = lazy(() => z.object({
-  apiKey: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only').optional(),
-  secret: z.string().min(1).max(500).optional(),
-  name: z.string().max(200).optional(),
-}));
+export const platformBody = lazy(() =>
+  z.object({
+    apiKey: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only')
+      .optional(),
+    secret: z.string().min(1).max(500).optional(),
+    name: z.string().max(200).optional(),
+  }),
+);
 
-export const actBody = lazy(() => z.object({
-  signature: z.string('A text signature, or an image as a base64 data URI').max(2_000_000, 'At most 2,000,000 characters').optional(),
-}));
+export const actBody = lazy(() =>
+  z.object({
+    signature: z
+      .string('A text signature, or an image as a base64 data URI')
+      .max(2_000_000, 'At most 2,000,000 characters')
+      .optional(),
+  }),
+);
 
 /** One fault, or several as `{"faults": [...]}`. */
 export const faultList = lazy(() => z.strictObject({ faults: z.array(faultSpec()).min(1) }));
@@ -35,34 +52,44 @@ export const faultList = lazy(() => z.strictObject({ faults: z.array(faultSpec()
 /** Receiver faults, several at once: `{"faults": [...]}`. */
 export const receiverFaultList = lazy(() => z.strictObject({ faults: z.array(receiverFaultSpec()).min(1) }));
 
-export const loadBody = lazy(() => z
-  .strictObject({
-    name: z.string().min(1).optional(),
-    yaml: z.string().min(1).optional(),
-  })
-  .refine((b) => (b.name === undefined) !== (b.yaml === undefined), { message: 'Give exactly one of name (a bundled scenario) or yaml (scenario text)' }));
+export const loadBody = lazy(() =>
+  z
+    .strictObject({
+      name: z.string().min(1).optional(),
+      yaml: z.string().min(1).optional(),
+    })
+    .refine((b) => (b.name === undefined) !== (b.yaml === undefined), {
+      message: 'Give exactly one of name (a bundled scenario) or yaml (scenario text)',
+    }),
+);
 
-export const journalQuery = lazy(() => z.object({
-  path: z.string().optional().describe('Exact path, or a prefix ending in * (/api/*)'),
-  method: z.string().optional(),
-  action: z.string().optional().describe('data.action, data.type or the top-level action of the request'),
-  status: z.union([z.string(), z.number().int()]).optional().describe('A status (404) or a class (4xx)'),
-  since: z.string().optional().describe('Sandbox time (ISO 8601), or an entry id: only later entries'),
-  apiKey: z.string().optional().describe("Only this platform's requests"),
-  limit: z.coerce.number().int().min(1).max(100_000).optional().describe('The newest N matches'),
-}));
+export const journalQuery = lazy(() =>
+  z.object({
+    path: z.string().optional().describe('Exact path, or a prefix ending in * (/api/*)'),
+    method: z.string().optional(),
+    action: z.string().optional().describe('data.action, data.type or the top-level action of the request'),
+    status: z.union([z.string(), z.number().int()]).optional().describe('A status (404) or a class (4xx)'),
+    since: z.string().optional().describe('Sandbox time (ISO 8601), or an entry id: only later entries'),
+    apiKey: z.string().optional().describe("Only this platform's requests"),
+    limit: z.coerce.number().int().min(1).max(100_000).optional().describe('The newest N matches'),
+  }),
+);
 
-export const deliveryQuery = lazy(() => z.object({
-  webhookKey: z.string().min(1).optional(),
-  event: z.enum(CONTRACT_EVENT_TYPES, `Must be one of ${CONTRACT_EVENT_TYPES.join(', ')}`).optional(),
-  status: z.enum(['pending', 'delivered', 'failed'], 'Must be pending, delivered or failed').optional(),
-  contractKey: z.string().min(1).optional(),
-  clientKey: z.string().min(1).optional(),
-}));
+export const deliveryQuery = lazy(() =>
+  z.object({
+    webhookKey: z.string().min(1).optional(),
+    event: z.enum(CONTRACT_EVENT_TYPES, `Must be one of ${CONTRACT_EVENT_TYPES.join(', ')}`).optional(),
+    status: z.enum(['pending', 'delivered', 'failed'], 'Must be pending, delivered or failed').optional(),
+    contractKey: z.string().min(1).optional(),
+    clientKey: z.string().min(1).optional(),
+  }),
+);
 
-export const emailQuery = lazy(() => z.object({
-  to: z.string().optional(),
-  contractKey: z.string().optional(),
-  recipientKey: z.string().optional(),
-  kind: z.string().optional(),
-}));
+export const emailQuery = lazy(() =>
+  z.object({
+    to: z.string().optional(),
+    contractKey: z.string().optional(),
+    recipientKey: z.string().optional(),
+    kind: z.string().optional(),
+  }),
+);

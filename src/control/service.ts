@@ -32,7 +32,13 @@ import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot
 import { Store } from '../store/store.js';
 import { type DocumentEntries, DocumentStore } from '../store/documents.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
-import type { ClientRecord, ContractRecord, PlaceholderRecord, PlatformRecord, RecipientRecord } from '../store/records.js';
+import type {
+  ClientRecord,
+  ContractRecord,
+  PlaceholderRecord,
+  PlatformRecord,
+  RecipientRecord,
+} from '../store/records.js';
 import type { DeliveryView, OutageSpec, WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { type ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import type { Health, Platform, RecipientActResult, ResetResult } from './api.js';
@@ -108,7 +114,12 @@ export class ControlService {
       now: isoTime(clock.now()),
       clock: clock.isFrozen ? 'frozen' : 'real',
       persistent: store.persistent,
-      counts: { platforms: store.platforms.size, clients: store.clients.size, contracts: store.contracts.size, webhooks: store.webhooks.size },
+      counts: {
+        platforms: store.platforms.size,
+        clients: store.clients.size,
+        contracts: store.contracts.size,
+        webhooks: store.webhooks.size,
+      },
     };
   }
 
@@ -124,15 +135,17 @@ export class ControlService {
     const { clock } = this.services;
     const ms = parseDuration(by);
     if (ms === undefined || !Number.isFinite(ms)) {
-      throw ApiError.badRequest(`Cannot read duration ${quote(by)}; use e.g. "90s", "30m", "2h", "1d", "1h30m" or a number of seconds`, [
-        { path: 'by', message: 'Not a duration' },
-      ]);
+      throw ApiError.badRequest(
+        `Cannot read duration ${quote(by)}; use e.g. "90s", "30m", "2h", "1d", "1h30m" or a number of seconds`,
+        [{ path: 'by', message: 'Not a duration' }],
+      );
     }
     // Every response prints times, so the clock never goes where a date cannot be printed.
     if (!inTimeRange(clock.now() + ms)) {
-      throw ApiError.badRequest(`Advancing by ${quote(by)} would move the clock past ${LAST_TIME}, the last time the sandbox can show`, [
-        { path: 'by', message: 'Too far' },
-      ]);
+      throw ApiError.badRequest(
+        `Advancing by ${quote(by)} would move the clock past ${LAST_TIME}, the last time the sandbox can show`,
+        [{ path: 'by', message: 'Too far' }],
+      );
     }
     await clock.advance(ms);
     return clock.state();
@@ -142,9 +155,14 @@ export class ControlService {
   async setClock(input: z.input<ReturnType<typeof setBody>>): Promise<ClockState> {
     const { to } = parseWith(setBody(), input);
     const ms = typeof to === 'number' ? to : Date.parse(to);
-    if (!Number.isFinite(ms)) throw ApiError.badRequest(`Cannot read time ${quote(to)}; use ISO 8601 like 2026-01-01T09:00:00Z`, [{ path: 'to', message: 'Not a time' }]);
+    if (!Number.isFinite(ms))
+      throw ApiError.badRequest(`Cannot read time ${quote(to)}; use ISO 8601 like 2026-01-01T09:00:00Z`, [
+        { path: 'to', message: 'Not a time' },
+      ]);
     if (!inTimeRange(ms)) {
-      throw ApiError.badRequest(`Time ${quote(to)} is outside the years 0000 to 9999 the sandbox can show`, [{ path: 'to', message: 'Out of range' }]);
+      throw ApiError.badRequest(`Time ${quote(to)} is outside the years 0000 to 9999 the sandbox can show`, [
+        { path: 'to', message: 'Out of range' },
+      ]);
     }
     await this.services.clock.set(ms);
     return this.services.clock.state();
@@ -193,7 +211,12 @@ export class ControlService {
   /** The records the fixtures give, seeded into a scratch store (same seed, same keys as at start). */
   private async seededData(): Promise<StoreData> {
     const { store: scratch } = await Store.open();
-    const services = { store: scratch, clock: this.services.clock, bus: new EventBus(), ids: createIdSource(this.deps.seedOptions.seed) };
+    const services = {
+      store: scratch,
+      clock: this.services.clock,
+      bus: new EventBus(),
+      ids: createIdSource(this.deps.seedOptions.seed),
+    };
     await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
     return scratch.data;
   }
@@ -208,7 +231,13 @@ export class ControlService {
   snapshot(): SnapshotWithDocuments {
     const { clock, store } = this.services;
     const now = isoTime(clock.now());
-    const snapshot: SnapshotWithDocuments = { format: SNAPSHOT_FORMAT, version: 1, savedAt: now, clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' }, store: structuredClone(store.data) };
+    const snapshot: SnapshotWithDocuments = {
+      format: SNAPSHOT_FORMAT,
+      version: 1,
+      savedAt: now,
+      clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' },
+      store: structuredClone(store.data),
+    };
     if (this.deps.documents) {
       // Only the files records still refer to: a replaced upload is not carried along.
       const used = referencedDocuments(snapshot.store);
@@ -236,19 +265,35 @@ export class ControlService {
   }
 
   /** The files a snapshot carries, checked against their hashes and against every record that refers to one. */
-  private snapshotDocuments(snapshot: Snapshot, input: unknown): ReturnType<typeof DocumentStore.decode>['files'] | undefined {
+  private snapshotDocuments(
+    snapshot: Snapshot,
+    input: unknown,
+  ): ReturnType<typeof DocumentStore.decode>['files'] | undefined {
     if (!this.deps.documents) return undefined;
     const raw = (input as { documents?: unknown }).documents ?? {};
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      throw ApiError.badRequest('Invalid snapshot: documents must be an object of "<platformId>/<sha256>": "<base64>"', [{ path: 'documents', message: 'Must be an object' }]);
+      throw ApiError.badRequest(
+        'Invalid snapshot: documents must be an object of "<platformId>/<sha256>": "<base64>"',
+        [{ path: 'documents', message: 'Must be an object' }],
+      );
     }
     const { files, errors } = DocumentStore.decode(raw as DocumentEntries);
     const present = new Set(files.map((f) => `${f.platformId}/${f.sha}`));
     for (const name of referencedDocuments(snapshot.store)) {
-      if (!present.has(name)) errors.push({ path: `documents.${name}`, message: 'A contract or template refers to this file, but the snapshot does not carry it' });
+      if (!present.has(name))
+        errors.push({
+          path: `documents.${name}`,
+          message: 'A contract or template refers to this file, but the snapshot does not carry it',
+        });
     }
     if (errors.length) {
-      throw ApiError.badRequest(`Invalid snapshot: ${errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+      throw ApiError.badRequest(
+        `Invalid snapshot: ${errors
+          .slice(0, 3)
+          .map((e) => `${e.path}: ${e.message}`)
+          .join('; ')}`,
+        errors,
+      );
     }
     return files;
   }
@@ -277,18 +322,35 @@ export class ControlService {
    * address of the request that acted (the recipient page passes the browser's); the control API and scenarios
    * act from the sandbox itself, `127.0.0.1` (decisions §11).
    */
-  act(recipientKey: string, verb: Verb, input: z.input<ReturnType<typeof actBody>> = {}, cause = 'control', options: { ip?: string | undefined } = {}): RecipientActResult {
+  act(
+    recipientKey: string,
+    verb: Verb,
+    input: z.input<ReturnType<typeof actBody>> = {},
+    cause = 'control',
+    options: { ip?: string | undefined } = {},
+  ): RecipientActResult {
     const { signature } = parseWith(actBody(), input);
-    const recipient = actAsRecipient(this.context(cause), recipientKey, verb, { signature, ip: options.ip ?? '127.0.0.1' });
+    const recipient = actAsRecipient(this.context(cause), recipientKey, verb, {
+      signature,
+      ip: options.ip ?? '127.0.0.1',
+    });
     const contract = this.services.store.contracts.get(recipient.contractKey)!;
-    return { recipient: inspectRecipient(recipient, this.deps.baseUrl()), contract: { contractKey: contract.contractKey, status: contract.status } };
+    return {
+      recipient: inspectRecipient(recipient, this.deps.baseUrl()),
+      contract: { contractKey: contract.contractKey, status: contract.status },
+    };
   }
 
   /**
    * Acts as a recipient and answers once the first delivery attempts it caused have settled, as a clock advance
    * does: a test's assertion right after it sees the webhooks (the /__sandbox route and the library use this).
    */
-  async actAndSettle(recipientKey: string, verb: Verb, input: z.input<ReturnType<typeof actBody>> = {}, cause = 'control'): Promise<RecipientActResult> {
+  async actAndSettle(
+    recipientKey: string,
+    verb: Verb,
+    input: z.input<ReturnType<typeof actBody>> = {},
+    cause = 'control',
+  ): Promise<RecipientActResult> {
     const result = this.act(recipientKey, verb, input, cause);
     await this.services.clock.work.settled();
     return result;
@@ -317,17 +379,32 @@ export class ControlService {
     const { store } = this.services;
     const recipients = store.recipients.where('contract', resolved.contract.contractKey).sort((a, b) => a.id - b.id);
     const open = openPosition(recipients);
-    return { ...resolved, recipients, placeholders: store.placeholders.where('contract', resolved.contract.contractKey), ...(open !== undefined ? { openPosition: open } : {}) };
+    return {
+      ...resolved,
+      recipients,
+      placeholders: store.placeholders.where('contract', resolved.contract.contractKey),
+      ...(open !== undefined ? { openPosition: open } : {}),
+    };
   }
 
   /**
    * One page of contracts, newest first, for the dashboard: filtered by platform, client and status, with the
    * total that matched. Only the page's contracts are shaped, so a store of 10,000 stays quick to page through.
    */
-  contractPage(input: { platformId?: string | undefined; clientKey?: string | undefined; status?: string | undefined; offset?: number; limit?: number } = {}): ContractPage {
+  contractPage(
+    input: {
+      platformId?: string | undefined;
+      clientKey?: string | undefined;
+      status?: string | undefined;
+      offset?: number;
+      limit?: number;
+    } = {},
+  ): ContractPage {
     const { store } = this.services;
     const all = input.clientKey ? store.contracts.where('client', input.clientKey) : store.contracts.all();
-    const matched = all.filter((c) => (!input.platformId || c.platformId === input.platformId) && (!input.status || c.status === input.status));
+    const matched = all.filter(
+      (c) => (!input.platformId || c.platformId === input.platformId) && (!input.status || c.status === input.status),
+    );
     matched.sort((a, b) => b.createTime - a.createTime || (a.contractKey < b.contractKey ? -1 : 1));
     const offset = Math.max(0, input.offset ?? 0);
     const limit = Math.max(1, Math.min(input.limit ?? 25, 200));
@@ -341,7 +418,9 @@ export class ControlService {
   /** Every platform with its clients (the dashboard's filters). */
   platforms(): { platform: PlatformRecord; clients: ClientRecord[] }[] {
     const { store } = this.services;
-    return store.platforms.all().map((platform) => ({ platform, clients: store.clients.where('platform', platform.platformId) }));
+    return store.platforms
+      .all()
+      .map((platform) => ({ platform, clients: store.clients.where('platform', platform.platformId) }));
   }
 
   /** Recipients that have been notified (or gone further), each with its contract, for scenario steps that act. */
@@ -380,7 +459,11 @@ export class ControlService {
   }
 
   /** A client's email notification settings, as /api/settings changes them. */
-  updateNotifications(client: ClientRecord, notification: { approved?: boolean | undefined; signed?: boolean | undefined }, cause: string): ClientRecord {
+  updateNotifications(
+    client: ClientRecord,
+    notification: { approved?: boolean | undefined; signed?: boolean | undefined },
+    cause: string,
+  ): ClientRecord {
     return updateNotifications(this.context(cause), client, notification);
   }
 
@@ -425,7 +508,12 @@ export class ControlService {
   emails(input: unknown = {}): Email[] {
     const filter = parseWith(emailQuery(), input);
     // An empty query parameter (`?to=`) filters nothing.
-    return this.deps.outbox.list({ to: filter.to || undefined, contractKey: filter.contractKey || undefined, recipientKey: filter.recipientKey || undefined, kind: filter.kind || undefined });
+    return this.deps.outbox.list({
+      to: filter.to || undefined,
+      contractKey: filter.contractKey || undefined,
+      recipientKey: filter.recipientKey || undefined,
+      kind: filter.kind || undefined,
+    });
   }
 
   clearEmails(): number {
@@ -464,10 +552,16 @@ export class ControlService {
 
   /** One receiver fault, or several as `{faults: [...]}` or an array; returns their ids. */
   addReceiverFaults(input: unknown, source = 'control', seed?: number): string[] {
-    const specs = Array.isArray(input) ? input : input !== null && typeof input === 'object' && 'faults' in input ? parseWith(receiverFaultList(), input).faults : [input];
+    const specs = Array.isArray(input)
+      ? input
+      : input !== null && typeof input === 'object' && 'faults' in input
+        ? parseWith(receiverFaultList(), input).faults
+        : [input];
     // Check every spec before adding any, so one bad spec adds none.
     const parsed = specs.map((spec) => parseWith(receiverFaultSpec(), spec));
-    return parsed.map((spec) => this.deps.webhooks.addReceiverFault(spec, source, { seed: seed ?? this.deps.seedOptions.seed ?? 1 }));
+    return parsed.map((spec) =>
+      this.deps.webhooks.addReceiverFault(spec, source, { seed: seed ?? this.deps.seedOptions.seed ?? 1 }),
+    );
   }
 
   removeReceiverFault(id: string): void {
@@ -506,6 +600,7 @@ export class ControlService {
 /** `"<platformId>/<sha256>"` of every uploaded file a contract or template refers to. */
 function referencedDocuments(data: StoreData): Set<string> {
   const used = new Set<string>();
-  for (const r of [...Object.values(data.contracts), ...Object.values(data.templates)]) if (r.document) used.add(`${r.platformId}/${r.document.sha256}`);
+  for (const r of [...Object.values(data.contracts), ...Object.values(data.templates)])
+    if (r.document) used.add(`${r.platformId}/${r.document.sha256}`);
   return used;
 }

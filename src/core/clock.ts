@@ -40,7 +40,10 @@ export interface ClockState {
  * The times the sandbox clock can show: years 0000 to 9999, the range every response format can print
  * (`toISOString` throws past ±8.64e15 ms and prints six-digit years beyond 9999).
  */
-export const TIME_RANGE = { min: Date.parse('0000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') } as const;
+export const TIME_RANGE = {
+  min: Date.parse('0000-01-01T00:00:00.000Z'),
+  max: Date.parse('9999-12-31T23:59:59.999Z'),
+} as const;
 
 export function inTimeRange(ms: number): boolean {
   return Number.isFinite(ms) && ms >= TIME_RANGE.min && ms <= TIME_RANGE.max;
@@ -165,7 +168,8 @@ export class Clock {
   /** Moves sandbox time forward by `ms`, running every timer that falls due on the way. */
   async advance(ms: number): Promise<void> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance takes a non-negative duration');
-    if (!inTimeRange(this.now() + ms)) throw new RangeError('advance would move the clock past 9999-12-31T23:59:59.999Z');
+    if (!inTimeRange(this.now() + ms))
+      throw new RangeError('advance would move the clock past 9999-12-31T23:59:59.999Z');
     await this.runUntil(this.now() + ms);
   }
 

@@ -7,7 +7,9 @@ import type { BusEvent, ContractEvent, ContractEventType, InternalEvent } from '
 
 type Listener<E> = (event: E) => void;
 // ContractEvent's `type` is a union, so Extract<BusEvent, {type: 'contract.signed'}> would be never: narrow it by hand.
-type EventOfType<T extends BusEvent['type']> = T extends ContractEventType ? ContractEvent & { type: T } : Extract<InternalEvent, { type: T }>;
+type EventOfType<T extends BusEvent['type']> = T extends ContractEventType
+  ? ContractEvent & { type: T }
+  : Extract<InternalEvent, { type: T }>;
 
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener<BusEvent>>>();

@@ -15,7 +15,10 @@ export const CONTRACT_EVENT_TYPES = [
 export type ContractEventType = (typeof CONTRACT_EVENT_TYPES)[number];
 
 /** The webhook flag that subscribes to each event kind (interface §6). */
-export const WEBHOOK_FLAG_FOR: Record<ContractEventType, 'created' | 'sent' | 'seen' | 'signed' | 'approved' | 'fullySigned'> = {
+export const WEBHOOK_FLAG_FOR: Record<
+  ContractEventType,
+  'created' | 'sent' | 'seen' | 'signed' | 'approved' | 'fullySigned'
+> = {
   'contract.created': 'created',
   'contract.sent': 'sent',
   'contract.seen': 'seen',
@@ -56,6 +59,13 @@ export interface ContractEvent {
 export type InternalEvent =
   | { type: 'sandbox.reset'; platformId?: string }
   | { type: 'webhook.deleted'; platformId: string; webhookKey: string }
-  | { type: 'recipient.notified'; platformId: string; contractKey: string; clientKey: string; recipientKey: string; cause?: string };
+  | {
+      type: 'recipient.notified';
+      platformId: string;
+      contractKey: string;
+      clientKey: string;
+      recipientKey: string;
+      cause?: string;
+    };
 
 export type BusEvent = ContractEvent | InternalEvent;

@@ -11,9 +11,16 @@ export const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds';
 
 /** Sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds. */
-export const duration = lazy(() => z
-  .union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT })
-  .meta({ description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.' }));
+export const duration = lazy(() =>
+  z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT }).meta({
+    description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.',
+  }),
+);
 
-export const glob = lazy(() => z.string().min(1).meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' }));
+export const glob = lazy(() =>
+  z
+    .string()
+    .min(1)
+    .meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' }),
+);
 export const statusCode = lazy(() => z.number().int().min(100).max(599));

@@ -11,4 +11,3 @@ export function isoTime(ms: number): string {
 export function sqlTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
-

@@ -27,9 +27,13 @@ export const MAX_FIELD_ERRORS = 100;
 
 export function validationError(error: z.ZodError): ApiError {
   const errors = fieldErrors(error);
-  const shown = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const shown = errors
+    .slice(0, 3)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-  const listed = errors.length > MAX_FIELD_ERRORS ? `; the first ${MAX_FIELD_ERRORS} of ${errors.length} are listed` : '';
+  const listed =
+    errors.length > MAX_FIELD_ERRORS ? `; the first ${MAX_FIELD_ERRORS} of ${errors.length} are listed` : '';
   return ApiError.badRequest(`Invalid request: ${shown}${more}${listed}`, errors.slice(0, MAX_FIELD_ERRORS));
 }
 

@@ -21,17 +21,30 @@ export interface NewClient {
   users?: NewUser[] | undefined;
 }
 
-export function createClient(ctx: OpContext, platformId: string, input: NewClient): { client: ClientRecord; users: UserRecord[] } {
+export function createClient(
+  ctx: OpContext,
+  platformId: string,
+  input: NewClient,
+): { client: ClientRecord; users: UserRecord[] } {
   const now = ctx.clock.now();
   const client = ctx.store.clients.insert({
     clientKey: input.clientKey ?? ctx.ids.key(),
     platformId,
-    ...definedFields({ fullname: input.fullname, email: input.email, organization: input.organization, customKey: input.customKey }),
+    ...definedFields({
+      fullname: input.fullname,
+      email: input.email,
+      organization: input.organization,
+      customKey: input.customKey,
+    }),
     notification: input.notification ?? { approved: true, signed: true },
     createTime: now,
     changeTime: now,
   });
-  const users = addUsers(ctx, client, input.users?.length ? input.users : [{ fullname: input.fullname, email: input.email }]);
+  const users = addUsers(
+    ctx,
+    client,
+    input.users?.length ? input.users : [{ fullname: input.fullname, email: input.email }],
+  );
   return { client, users };
 }
 
@@ -46,7 +59,12 @@ export function findClient(ctx: OpContext, platformId: string, clientKey: string
  * The client an operation acts for (decisions §4): a client token acts for its own client only (403 when the body
  * names another); platform credentials name the client in `field`.
  */
-export function clientFor(ctx: OpContext, principal: Principal, given: string | undefined, field = 'data.clientKey'): ClientRecord {
+export function clientFor(
+  ctx: OpContext,
+  principal: Principal,
+  given: string | undefined,
+  field = 'data.clientKey',
+): ClientRecord {
   // Real clients send `clientKey: ""` for "none" (decisions §11).
   const clientKey = given === '' ? undefined : given;
   if (principal.kind === 'client-token') {
@@ -63,9 +81,16 @@ export function clientFor(ctx: OpContext, principal: Principal, given: string | 
 }
 
 /** Switches the "contract signed" / "contract approved" emails of a client (settings `email_notifications`). */
-export function updateNotifications(ctx: OpContext, client: ClientRecord, change: Partial<EmailNotificationSettings>): ClientRecord {
+export function updateNotifications(
+  ctx: OpContext,
+  client: ClientRecord,
+  change: Partial<EmailNotificationSettings>,
+): ClientRecord {
   return ctx.store.clients.update(client.clientKey, {
-    notification: { approved: change.approved ?? client.notification.approved, signed: change.signed ?? client.notification.signed },
+    notification: {
+      approved: change.approved ?? client.notification.approved,
+      signed: change.signed ?? client.notification.signed,
+    },
     changeTime: ctx.clock.now(),
   });
 }
@@ -79,7 +104,12 @@ export function clientsOf(ctx: OpContext, platformId: string): ClientRecord[] {
 export function updateClient(
   ctx: OpContext,
   client: ClientRecord,
-  change: { fullname?: string | undefined; email?: string | undefined; organization?: string | undefined; customKey?: string | undefined },
+  change: {
+    fullname?: string | undefined;
+    email?: string | undefined;
+    organization?: string | undefined;
+    customKey?: string | undefined;
+  },
 ): ClientRecord {
   return ctx.store.clients.update(client.clientKey, { ...definedFields(change), changeTime: ctx.clock.now() });
 }
@@ -89,5 +119,8 @@ export function updateClient(
  * sandbox sends no mail and has no plans, so it stores them (GET /__sandbox/state shows them) and applies none.
  */
 export function updateBranding(ctx: OpContext, client: ClientRecord, change: BrandingSettings): ClientRecord {
-  return ctx.store.clients.update(client.clientKey, { branding: { ...client.branding, ...definedFields({ ...change }) }, changeTime: ctx.clock.now() });
+  return ctx.store.clients.update(client.clientKey, {
+    branding: { ...client.branding, ...definedFields({ ...change }) },
+    changeTime: ctx.clock.now(),
+  });
 }

@@ -16,7 +16,8 @@ export function readableHtml(html: string, placeholders: readonly PlaceholderRec
     }
     const signature = placeholder.isSpecial && placeholder.specialType === 4;
     if (signature && placeholder.value.startsWith('data:image/')) {
-      const signer = placeholders.find((p) => p.recipientKey === placeholder.recipientKey && p.specialType === 2)?.value ?? '';
+      const signer =
+        placeholders.find((p) => p.recipientKey === placeholder.recipientKey && p.specialType === 2)?.value ?? '';
       return `<img class="signature" alt="${escapeHtml(`Signature of ${signer}`.trim())}" src="${escapeHtml(placeholder.value)}">`;
     }
     return `<span class="placeholder${signature ? ' signature' : ''}">${escapeHtml(placeholder.value)}</span>`;

@@ -19,7 +19,11 @@ export function shareLinksOf(ctx: OpContext, contract: ContractRecord): ShareLin
   return ctx.store.shareLinks.where('contract', contract.contractKey).sort((a, b) => a.id - b.id);
 }
 
-export function createShareLink(ctx: OpContext, contract: ContractRecord, view: ShareLinkView = DEFAULT_SHARE_LINK_VIEW): ShareLinkRecord {
+export function createShareLink(
+  ctx: OpContext,
+  contract: ContractRecord,
+  view: ShareLinkView = DEFAULT_SHARE_LINK_VIEW,
+): ShareLinkRecord {
   assertOpen(contract, 'take new share links');
   const now = ctx.clock.now();
   const id = Math.max(0, ...shareLinksOf(ctx, contract).map((l) => l.id)) + 1;
@@ -37,7 +41,12 @@ export function createShareLink(ctx: OpContext, contract: ContractRecord, view: 
 }
 
 /** One extra link of this contract, by its `id` (and its `shareLink` when given: both must match), or 404. */
-export function findShareLink(ctx: OpContext, contract: ContractRecord, id: number, shareLink?: string): ShareLinkRecord {
+export function findShareLink(
+  ctx: OpContext,
+  contract: ContractRecord,
+  id: number,
+  shareLink?: string,
+): ShareLinkRecord {
   const link = shareLinksOf(ctx, contract).find((l) => l.id === id);
   if (!link || (shareLink !== undefined && link.shareLink !== shareLink)) {
     throw ApiError.notFound(`Share link ${quote(shareLink ?? String(id))} not found`);
@@ -57,7 +66,10 @@ export function deleteShareLink(ctx: OpContext, link: ShareLinkRecord): void {
  * For the recipient page's resolver: an extra link by its text, with its contract, or undefined when no such link
  * exists (a recipientKey is resolved by share-links.ts). Tenant-agnostic, as the page is: the link is the credential.
  */
-export function resolveExtraShareLink(ctx: OpContext, shareLink: string): { link: ShareLinkRecord; contract: ContractRecord } | undefined {
+export function resolveExtraShareLink(
+  ctx: OpContext,
+  shareLink: string,
+): { link: ShareLinkRecord; contract: ContractRecord } | undefined {
   const link = ctx.store.shareLinks.get(shareLink);
   const contract = link ? ctx.store.contracts.get(link.contractKey) : undefined;
   return link && contract ? { link, contract } : undefined;

@@ -23,7 +23,12 @@ export function assertOpen(contract: ContractRecord, what: string): void {
 }
 
 /** Appends to the contract's history and bumps changeTime, in one store write. */
-export function recordHistory(ctx: OpContext, contract: ContractRecord, entry: Omit<HistoryEntry, 'at' | 'cause'>, patch: Partial<ContractRecord> = {}): void {
+export function recordHistory(
+  ctx: OpContext,
+  contract: ContractRecord,
+  entry: Omit<HistoryEntry, 'at' | 'cause'>,
+  patch: Partial<ContractRecord> = {},
+): void {
   const at = ctx.clock.now();
   const history = [...contract.history, { at, cause: ctx.cause, ...entry }];
   ctx.store.contracts.update(contract.contractKey, { ...patch, history, changeTime: at });
@@ -52,7 +57,11 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
   }
   const contractKey = input.contractKey ?? ctx.ids.key();
   // A PDF template's contracts are PDF contracts with its file; a PDF contract made from scratch waits for its upload.
-  const pdf = template ? documentFields(template, { contractKey }, client.clientKey) : input.contractType === 'pdf' ? { contractType: 'pdf' as const, value: '' } : {};
+  const pdf = template
+    ? documentFields(template, { contractKey }, client.clientKey)
+    : input.contractType === 'pdf'
+      ? { contractType: 'pdf' as const, value: '' }
+      : {};
   const contract = ctx.store.contracts.insert({
     contractKey,
     clientKey: client.clientKey,
@@ -70,8 +79,18 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     changeTime: now,
     history: [{ at: now, event: 'created', status: 'Created', cause: ctx.cause }],
   });
-  const aliases = template ? copyPlaceholders(ctx, { templateKey: template.templateKey }, { contractKey: contract.contractKey }, client) : undefined;
-  if (input.placeholders?.length) fillPlaceholders(ctx, { contractKey: contract.contractKey }, client, input.placeholders, 'data.placeholders', aliases);
+  const aliases = template
+    ? copyPlaceholders(ctx, { templateKey: template.templateKey }, { contractKey: contract.contractKey }, client)
+    : undefined;
+  if (input.placeholders?.length)
+    fillPlaceholders(
+      ctx,
+      { contractKey: contract.contractKey },
+      client,
+      input.placeholders,
+      'data.placeholders',
+      aliases,
+    );
   emitContractEvent(ctx, 'contract.created', client.platformId, contractEventData(contract));
   return ctx.store.contracts.get(contract.contractKey)!;
 }
@@ -80,14 +99,20 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
  * What every contract event carries (real-service.md §9: the payload is reported to include the contract's name,
  * status and createTime), plus the acting recipient's key, email and full name when a recipient acted.
  */
-export function contractEventData(contract: ContractRecord, status = contract.status, recipient?: { recipientKey: string; email?: string | undefined; fullname?: string | undefined }) {
+export function contractEventData(
+  contract: ContractRecord,
+  status = contract.status,
+  recipient?: { recipientKey: string; email?: string | undefined; fullname?: string | undefined },
+) {
   return {
     contractKey: contract.contractKey,
     clientKey: contract.clientKey,
     name: contract.name,
     status,
     createTime: isoTime(contract.createTime),
-    ...(recipient ? { recipientKey: recipient.recipientKey, email: recipient.email ?? '', fullname: recipient.fullname ?? '' } : {}),
+    ...(recipient
+      ? { recipientKey: recipient.recipientKey, email: recipient.email ?? '', fullname: recipient.fullname ?? '' }
+      : {}),
   };
 }
 
@@ -104,7 +129,12 @@ export interface ContractChange {
  * values [D:contract/update], [C:contract-editor.tsx]. An archived contract takes none (409). The content of a sent
  * contract is fixed, since recipients may have seen it (a sandbox choice: no source says); renaming and filling stay open.
  */
-export function updateContract(ctx: OpContext, client: ClientRecord, contract: ContractRecord, change: ContractChange): ContractRecord {
+export function updateContract(
+  ctx: OpContext,
+  client: ClientRecord,
+  contract: ContractRecord,
+  change: ContractChange,
+): ContractRecord {
   assertOpen(contract, 'be updated');
   const content = change.value !== undefined || change.templateKey !== undefined || change.contractType !== undefined;
   if (content && contract.status !== 'Created') {
@@ -123,7 +153,8 @@ export function updateContract(ctx: OpContext, client: ClientRecord, contract: C
   recordHistory(ctx, contract, { event: 'updated', status: contract.status, detail: { changed } }, patch);
   const owner = { contractKey: contract.contractKey };
   const aliases = template ? copyPlaceholders(ctx, { templateKey: template.templateKey }, owner, client) : undefined;
-  if (change.placeholders?.length) fillPlaceholders(ctx, owner, client, change.placeholders, 'data.placeholders', aliases);
+  if (change.placeholders?.length)
+    fillPlaceholders(ctx, owner, client, change.placeholders, 'data.placeholders', aliases);
   return ctx.store.contracts.get(contract.contractKey)!;
 }
 
@@ -131,18 +162,26 @@ export function updateContract(ctx: OpContext, client: ClientRecord, contract: C
  * Contract `duplicate` [C:contract-list.tsx]: a new contract in `Created` with the same name, content, type and
  * ordinary placeholders (values kept: a copy, unlike template duplicate); recipients and history stay behind.
  */
-export function duplicateContract(ctx: OpContext, client: ClientRecord, source: ContractRecord, userKey: string): ContractRecord {
+export function duplicateContract(
+  ctx: OpContext,
+  client: ClientRecord,
+  source: ContractRecord,
+  userKey: string,
+): ContractRecord {
   const copy = createContract(ctx, client, {
     name: source.name,
     value: source.value,
     contractType: source.contractType,
     userKey,
   });
-  if (source.templateKey !== undefined) ctx.store.contracts.update(copy.contractKey, { templateKey: source.templateKey });
+  if (source.templateKey !== undefined)
+    ctx.store.contracts.update(copy.contractKey, { templateKey: source.templateKey });
   // A PDF contract's copy shares its uploaded file (files are kept by their hash) under a path of its own.
   const pdf = documentFields(source, { contractKey: copy.contractKey }, client.clientKey);
   if (pdf.document) ctx.store.contracts.update(copy.contractKey, pdf);
-  copyPlaceholders(ctx, { contractKey: source.contractKey }, { contractKey: copy.contractKey }, client, { keepValues: true });
+  copyPlaceholders(ctx, { contractKey: source.contractKey }, { contractKey: copy.contractKey }, client, {
+    keepValues: true,
+  });
   return ctx.store.contracts.get(copy.contractKey)!;
 }
 
@@ -153,6 +192,11 @@ export function contractValue(ctx: OpContext, contract: ContractRecord): string 
 
 export function archiveContract(ctx: OpContext, contract: ContractRecord): ContractRecord {
   if (contract.status === ARCHIVED) throw ApiError.conflict('Contract is already archived');
-  recordHistory(ctx, contract, { event: 'archived', status: ARCHIVED, detail: { previousStatus: contract.status } }, { status: ARCHIVED });
+  recordHistory(
+    ctx,
+    contract,
+    { event: 'archived', status: ARCHIVED, detail: { previousStatus: contract.status } },
+    { status: ARCHIVED },
+  );
   return contract;
 }

@@ -69,9 +69,15 @@ export function filledHtml(html: string, placeholders: readonly PlaceholderRecor
   for (const p of placeholders) {
     if (p.value === '') continue;
     const tag = tagOf(p);
-    const content = p.specialType === 4 && p.value.startsWith('data:image/') ? `<img src="${escapeHtml(p.value)}" alt="signature">` : renderValue(p);
+    const content =
+      p.specialType === 4 && p.value.startsWith('data:image/')
+        ? `<img src="${escapeHtml(p.value)}" alt="signature">`
+        : renderValue(p);
     const element = new RegExp(`<${tag}(\\s[^>]*)?>[\\s\\S]*?</${tag}>|<${tag}(\\s[^>]*)?/?>`, 'gi');
-    out = out.replace(element, (_m, a1: string | undefined, a2: string | undefined) => `<${tag}${a1 ?? a2 ?? ''}>${content}</${tag}>`);
+    out = out.replace(
+      element,
+      (_m, a1: string | undefined, a2: string | undefined) => `<${tag}${a1 ?? a2 ?? ''}>${content}</${tag}>`,
+    );
   }
   return out;
 }
@@ -85,6 +91,8 @@ function renderValue(p: PlaceholderRecord): string {
     return escapeHtml(p.value);
   }
   const head = table.columns.map((c) => `<th>${escapeHtml(String(c))}</th>`).join('');
-  const rows = table.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(String(v ?? ''))}</td>`).join('')}</tr>`).join('');
+  const rows = table.rows
+    .map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(String(v ?? ''))}</td>`).join('')}</tr>`)
+    .join('');
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -33,8 +33,43 @@ type Node = Doc['children'][number];
 type Parent = { children: Node[] };
 type Style = Omit<Run, 'text'>;
 
-const SKIPPED = new Set(['script', 'style', 'head', 'title', 'template', 'noscript', 'iframe', 'object', 'svg', 'select', 'button']);
-const BLOCKS = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'blockquote', 'pre', 'address', 'center', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'form', 'fieldset', 'body', 'html', 'nav']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'head',
+  'title',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'select',
+  'button',
+]);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'aside',
+  'blockquote',
+  'pre',
+  'address',
+  'center',
+  'figure',
+  'figcaption',
+  'dl',
+  'dt',
+  'dd',
+  'form',
+  'fieldset',
+  'body',
+  'html',
+  'nav',
+]);
 export const PLACEHOLDER_TAG = /^(placeholder|sign|date|fullname|email)\d+$/;
 
 export function htmlToBlocks(html: string, fill: Fill): Block[] {
@@ -97,8 +132,12 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
           const li = child as unknown as { children: Node[] };
           const depth = (list?.depth ?? -1) + 1;
           // The item's own text first; a nested list inside it follows as deeper items.
-          const own = li.children.filter((n) => !(n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name)));
-          const nested = li.children.filter((n) => n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name));
+          const own = li.children.filter(
+            (n) => !(n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name)),
+          );
+          const nested = li.children.filter(
+            (n) => n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name),
+          );
           const itemRuns: Run[] = [];
           inline(own, style, itemRuns);
           out.push({ kind: 'item', ordered: el.name === 'ol', number: number++, depth, runs: trimRuns(itemRuns) });
@@ -129,7 +168,15 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
 }
 
 function isBlockTag(name: string): boolean {
-  return BLOCKS.has(name) || /^h[1-6]$/.test(name) || name === 'ul' || name === 'ol' || name === 'table' || name === 'hr' || name === 'li';
+  return (
+    BLOCKS.has(name) ||
+    /^h[1-6]$/.test(name) ||
+    name === 'ul' ||
+    name === 'ol' ||
+    name === 'table' ||
+    name === 'hr' ||
+    name === 'li'
+  );
 }
 
 function styleOf(tag: string): Style {
@@ -148,7 +195,10 @@ function tableRows(table: Parent): { cells: { header: boolean; children: Node[] 
       if (el.name === 'tr') {
         const cells = el.children
           .filter((c) => c.type === 'tag' && ['td', 'th'].includes((c as unknown as { name: string }).name))
-          .map((c) => ({ header: (c as unknown as { name: string }).name === 'th', children: (c as unknown as Parent).children }));
+          .map((c) => ({
+            header: (c as unknown as { name: string }).name === 'th',
+            children: (c as unknown as Parent).children,
+          }));
         if (cells.length) rows.push({ cells });
       } else if (['thead', 'tbody', 'tfoot'].includes(el.name)) walk(el as unknown as Parent);
     }
@@ -164,7 +214,8 @@ function trimRuns(runs: Run[]): Run[] {
   for (const run of runs) {
     let text = run.text;
     if (text === '\n') {
-      if (out.length && out[out.length - 1]!.text !== '\n') out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/ +$/, '');
+      if (out.length && out[out.length - 1]!.text !== '\n')
+        out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/ +$/, '');
       out.push({ ...run });
       atLineStart = true;
       continue;

@@ -29,7 +29,12 @@ export const RECIPIENT_RULES: Record<RecipientState, Record<VerbKind, Cell>> = {
   viewed: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
 };
 
-export const OUTCOME: Record<RecipientRole, RecipientState> = { sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' };
+export const OUTCOME: Record<RecipientRole, RecipientState> = {
+  sign: 'signed',
+  approve: 'approved',
+  lock: 'locked',
+  view: 'viewed',
+};
 
 export function verbKind(role: RecipientRole, verb: Verb): VerbKind {
   if (verb === role) return 'own';
@@ -38,7 +43,12 @@ export function verbKind(role: RecipientRole, verb: Verb): VerbKind {
 
 /** Done: the recipient has finished its part (its role's outcome). */
 export function isDone(recipient: Pick<RecipientRecord, 'state'>): boolean {
-  return recipient.state === 'signed' || recipient.state === 'approved' || recipient.state === 'locked' || recipient.state === 'viewed';
+  return (
+    recipient.state === 'signed' ||
+    recipient.state === 'approved' ||
+    recipient.state === 'locked' ||
+    recipient.state === 'viewed'
+  );
 }
 
 /** Has seen the contract: viewed it, or acted (acting implies viewing). */
@@ -61,7 +71,9 @@ export function blocksOrder(recipient: Pick<RecipientRecord, 'action' | 'state'>
  * The lowest position still open: the lowest position holding a sign/approve/lock recipient that has not acted.
  * `undefined` when every position is done.
  */
-export function openPosition(recipients: readonly Pick<RecipientRecord, 'action' | 'state' | 'position'>[]): number | undefined {
+export function openPosition(
+  recipients: readonly Pick<RecipientRecord, 'action' | 'state' | 'position'>[],
+): number | undefined {
   let lowest: number | undefined;
   for (const r of recipients) {
     if (r.position === undefined || !blocksOrder(r)) continue;
@@ -99,7 +111,12 @@ export function advanceStatus(current: string, step: string): string {
  * The contract status a recipient's outcome stands for. `lock` and `view` outcomes carry no status of their own
  * (the service names none); they count as the view they imply.
  */
-export const OUTCOME_STATUS: Record<RecipientRole, string> = { sign: STATUS.signed, approve: STATUS.approved, lock: STATUS.seen, view: STATUS.seen };
+export const OUTCOME_STATUS: Record<RecipientRole, string> = {
+  sign: STATUS.signed,
+  approve: STATUS.approved,
+  lock: STATUS.seen,
+  view: STATUS.seen,
+};
 
 /** Past tense of each verb, for history entries and messages. */
 export const PAST: Record<Verb, string> = { sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' };

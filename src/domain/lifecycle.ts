@@ -64,11 +64,20 @@ export function sendContract(ctx: OpContext, contract: ContractRecord): void {
     {
       event: 'sent',
       status,
-      detail: { recipients: recipients.map((r) => ({ recipientKey: r.recipientKey, email: r.email ?? '', action: r.action, position: r.position })) },
+      detail: {
+        recipients: recipients.map((r) => ({
+          recipientKey: r.recipientKey,
+          email: r.email ?? '',
+          action: r.action,
+          position: r.position,
+        })),
+      },
     },
     { status },
   );
-  const emits: Emit[] = [() => emitContractEvent(ctx, 'contract.sent', contract.platformId, eventData(ctx, contract, status))];
+  const emits: Emit[] = [
+    () => emitContractEvent(ctx, 'contract.sent', contract.platformId, eventData(ctx, contract, status)),
+  ];
   settle(ctx, contract, emits, { renotify: true });
   run(emits);
 }
@@ -77,15 +86,24 @@ export function sendContract(ctx: OpContext, contract: ContractRecord): void {
  * Acts as a recipient: `view`, or the verb of its role. Looks the recipient up across the whole store (the control
  * API and scenarios are tenant-agnostic); with `ctx.client` set, recipients of other clients answer 404.
  */
-export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb, options: ActOptions = {}): RecipientRecord {
+export function actAsRecipient(
+  ctx: OpContext,
+  recipientKey: string,
+  verb: Verb,
+  options: ActOptions = {},
+): RecipientRecord {
   const recipient = ctx.store.recipients.get(recipientKey);
-  if (!recipient || (ctx.client && ctx.client.clientKey !== recipient.clientKey)) throw ApiError.notFound('Recipient not found');
-  if (!VERBS.includes(verb)) throw ApiError.badRequest(`Unknown verb "${String(verb)}"; use one of ${VERBS.join(', ')}`);
-  if (options.signature !== undefined && verb !== 'sign') throw ApiError.badRequest(`A signature only goes with sign, not ${verb}`);
+  if (!recipient || (ctx.client && ctx.client.clientKey !== recipient.clientKey))
+    throw ApiError.notFound('Recipient not found');
+  if (!VERBS.includes(verb))
+    throw ApiError.badRequest(`Unknown verb "${String(verb)}"; use one of ${VERBS.join(', ')}`);
+  if (options.signature !== undefined && verb !== 'sign')
+    throw ApiError.badRequest(`A signature only goes with sign, not ${verb}`);
   const signature = options.signature !== undefined ? checkSignature(options.signature) : undefined;
   const contract = ctx.store.contracts.get(recipient.contractKey);
   if (!contract) throw ApiError.notFound('Recipient not found');
-  if (contract.status === STATUS.archived) throw ApiError.conflict(`Contract ${contract.contractKey} is archived; its recipients cannot ${verb}`);
+  if (contract.status === STATUS.archived)
+    throw ApiError.conflict(`Contract ${contract.contractKey} is archived; its recipients cannot ${verb}`);
 
   const cell = RECIPIENT_RULES[recipient.state][verbKind(recipient.action, verb)];
   if ('refuse' in cell) throw ApiError.conflict(refusalMessage(ctx, contract, recipient, verb, cell.refuse));
@@ -98,7 +116,9 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
   if (!hasSeen(recipient)) {
     ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
     const status = step(ctx, contract, { event: 'seen', recipientKey: key, ...ip }, STATUS.seen);
-    emits.push(() => emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(ctx, contract, status, key)));
+    emits.push(() =>
+      emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(ctx, contract, status, key)),
+    );
   }
   if (cell.to === 'outcome') {
     const role = recipient.action;
@@ -110,8 +130,14 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
     });
     if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!);
     const status = step(ctx, contract, { event: PAST[role], recipientKey: key, ...ip }, OUTCOME_STATUS[role]);
-    if (role === 'sign') emits.push(() => emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)));
-    if (role === 'approve') emits.push(() => emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(ctx, contract, status, key)));
+    if (role === 'sign')
+      emits.push(() =>
+        emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)),
+      );
+    if (role === 'approve')
+      emits.push(() =>
+        emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(ctx, contract, status, key)),
+      );
     settle(ctx, contract, emits, { renotify: false });
   }
   run(emits);
@@ -122,7 +148,11 @@ export function actAsRecipient(ctx: OpContext, recipientKey: string, verb: Verb,
  * After recipients of a sent contract were updated or deleted: the turn may have moved (a blocking recipient
  * removed or repositioned), and the contract may now be complete (the last unsigned signer removed).
  */
-export function recipientsChanged(ctx: OpContext, contract: ContractRecord, entry: Omit<HistoryEntry, 'at' | 'cause'>): void {
+export function recipientsChanged(
+  ctx: OpContext,
+  contract: ContractRecord,
+  entry: Omit<HistoryEntry, 'at' | 'cause'>,
+): void {
   recordHistory(ctx, contract, { ...entry, status: contract.status });
   if (contract.status === STATUS.created || contract.status === STATUS.archived) return;
   const emits: Emit[] = [];
@@ -131,7 +161,12 @@ export function recipientsChanged(ctx: OpContext, contract: ContractRecord, entr
 }
 
 /** Changes one recipient of an open contract (recipient `update`); the turn may move as a result. */
-export function changeRecipient(ctx: OpContext, contract: ContractRecord, recipientKey: string, fields: RecipientFields): RecipientRecord {
+export function changeRecipient(
+  ctx: OpContext,
+  contract: ContractRecord,
+  recipientKey: string,
+  fields: RecipientFields,
+): RecipientRecord {
   assertOpen(contract, 'change recipients');
   const current = findRecipient(ctx, contract, recipientKey);
   assertKeepsFullySigned(contract, { current: current.action, action: fields.action });
@@ -153,16 +188,29 @@ export function removeRecipient(ctx: OpContext, contract: ContractRecord, recipi
  * A fully signed contract stays fully signed: it takes no new `sign` recipient (a new recipient's role defaults to
  * sign) and no recipient changes its role to sign. Viewers, approvers and lockers may still be added.
  */
-export function assertKeepsFullySigned(contract: ContractRecord, change: { current?: RecipientRole | undefined; action?: RecipientRole | undefined }): void {
+export function assertKeepsFullySigned(
+  contract: ContractRecord,
+  change: { current?: RecipientRole | undefined; action?: RecipientRole | undefined },
+): void {
   if (contract.status !== STATUS.fullySigned) return;
-  const becomesSigner = change.current === undefined ? (change.action ?? 'sign') === 'sign' : change.action === 'sign' && change.current !== 'sign';
+  const becomesSigner =
+    change.current === undefined
+      ? (change.action ?? 'sign') === 'sign'
+      : change.action === 'sign' && change.current !== 'sign';
   if (becomesSigner) {
-    throw ApiError.conflict('Contract is fully signed; it takes no new sign recipient (add view, approve or lock recipients instead)');
+    throw ApiError.conflict(
+      'Contract is fully signed; it takes no new sign recipient (add view, approve or lock recipients instead)',
+    );
   }
 }
 
 /** Applies one step: history entry plus the status it leads to. Returns the new status. */
-function step(ctx: OpContext, contract: ContractRecord, entry: Omit<HistoryEntry, 'at' | 'cause' | 'status'>, stepStatus: string): string {
+function step(
+  ctx: OpContext,
+  contract: ContractRecord,
+  entry: Omit<HistoryEntry, 'at' | 'cause' | 'status'>,
+  stepStatus: string,
+): string {
   const status = advanceStatus(contract.status, stepStatus);
   recordHistory(ctx, contract, { ...entry, status }, { status });
   return status;
@@ -180,7 +228,9 @@ function settle(ctx: OpContext, contract: ContractRecord, emits: Emit[], options
   }
   if (contract.status !== STATUS.fullySigned && allSigned(recipientsOf(ctx, contract.contractKey))) {
     const status = step(ctx, contract, { event: 'fully_signed' }, STATUS.fullySigned);
-    emits.push(() => emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(ctx, contract, status)));
+    emits.push(() =>
+      emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(ctx, contract, status)),
+    );
   }
   notifyDue(ctx, contract, emits, options.renotify);
 }
@@ -195,10 +245,22 @@ function notifyDue(ctx: OpContext, contract: ContractRecord, emits: Emit[], reno
     const first = r.state === 'waiting';
     if (first ? !hasTurn(r, open) : !renotify) continue;
     if (first) ctx.store.recipients.update(r.recipientKey, { state: 'notified', notifiedAt: now, changeTime: now });
-    recordHistory(ctx, contract, { event: 'notified', recipientKey: r.recipientKey, status: contract.status, ...(first ? {} : { detail: { reminder: true } }) });
+    recordHistory(ctx, contract, {
+      event: 'notified',
+      recipientKey: r.recipientKey,
+      status: contract.status,
+      ...(first ? {} : { detail: { reminder: true } }),
+    });
     const { recipientKey } = r;
     emits.push(() =>
-      ctx.bus.emit({ type: 'recipient.notified', platformId: contract.platformId, contractKey: contract.contractKey, clientKey: contract.clientKey, recipientKey, cause: ctx.cause }),
+      ctx.bus.emit({
+        type: 'recipient.notified',
+        platformId: contract.platformId,
+        contractKey: contract.contractKey,
+        clientKey: contract.clientKey,
+        recipientKey,
+        cause: ctx.cause,
+      }),
     );
   }
 }
@@ -208,13 +270,24 @@ function run(emits: Emit[]): void {
 }
 
 function eventData(ctx: OpContext, contract: ContractRecord, status: string, recipientKey?: string) {
-  return contractEventData(contract, status, recipientKey !== undefined ? (ctx.store.recipients.get(recipientKey) ?? { recipientKey }) : undefined);
+  return contractEventData(
+    contract,
+    status,
+    recipientKey !== undefined ? (ctx.store.recipients.get(recipientKey) ?? { recipientKey }) : undefined,
+  );
 }
 
-function refusalMessage(ctx: OpContext, contract: ContractRecord, r: RecipientRecord, verb: Verb, refusal: Refusal): string {
+function refusalMessage(
+  ctx: OpContext,
+  contract: ContractRecord,
+  r: RecipientRecord,
+  verb: Verb,
+  refusal: Refusal,
+): string {
   switch (refusal) {
     case 'not-notified': {
-      if (contract.status === STATUS.created) return `Recipient ${r.recipientKey} cannot ${verb} yet: the contract has not been sent`;
+      if (contract.status === STATUS.created)
+        return `Recipient ${r.recipientKey} cannot ${verb} yet: the contract has not been sent`;
       const open = openPosition(recipientsOf(ctx, contract.contractKey));
       if (open !== undefined && r.position !== undefined && r.position > open) {
         return `Recipient at position ${r.position} cannot ${verb} before position ${open} is done`;

@@ -37,7 +37,9 @@ export function documentFields(
   if (contractTypeOf(source) !== 'pdf') return {};
   return {
     contractType: 'pdf',
-    ...(source.document ? { document: structuredClone(source.document), value: documentPath(copy, clientKey) } : { value: '' }),
+    ...(source.document
+      ? { document: structuredClone(source.document), value: documentPath(copy, clientKey) }
+      : { value: '' }),
   };
 }
 
@@ -54,32 +56,49 @@ const SLACK = 0.5;
  * Whether one placement (after merging with the one it updates) fits the uploaded file. Answers field errors
  * under `path` (e.g. `data.placeholders.0.insertion.1`), empty when it fits.
  */
-export function placementErrors(document: DocumentRef, insertion: Partial<InsertionRecord>, path: string): FieldError[] {
+export function placementErrors(
+  document: DocumentRef,
+  insertion: Partial<InsertionRecord>,
+  path: string,
+): FieldError[] {
   const errors: FieldError[] = [];
   const count = document.pages.length;
   const pageText = insertion.pageId;
   const pageId = pageText === undefined || pageText.trim() === '' ? NaN : Number(pageText);
   if (pageText === undefined) errors.push({ path: `${path}.pageId`, message: `Required: the page, 0 to ${count - 1}` });
   else if (!Number.isInteger(pageId) || pageId < 0 || pageId >= count) {
-    errors.push({ path: `${path}.pageId`, message: `No page ${pageText}: the PDF has ${count} page${count === 1 ? '' : 's'}, numbered 0 to ${count - 1}` });
+    errors.push({
+      path: `${path}.pageId`,
+      message: `No page ${pageText}: the PDF has ${count} page${count === 1 ? '' : 's'}, numbered 0 to ${count - 1}`,
+    });
   }
   const box: Record<(typeof BOX_FIELDS)[number], number> = { positionX: NaN, positionY: NaN, width: NaN, height: NaN };
   for (const field of BOX_FIELDS) {
     const text = insertion[field];
     const value = text === undefined || text.trim() === '' ? NaN : Number(text);
-    if (text === undefined) errors.push({ path: `${path}.${field}`, message: 'Required on a PDF contract, in 1/1000 of the page width' });
+    if (text === undefined)
+      errors.push({ path: `${path}.${field}`, message: 'Required on a PDF contract, in 1/1000 of the page width' });
     else if (!Number.isFinite(value) || value < 0 || ((field === 'width' || field === 'height') && value === 0)) {
-      errors.push({ path: `${path}.${field}`, message: `Must be a ${field === 'width' || field === 'height' ? 'positive' : 'non-negative'} number in 1/1000 of the page width (got ${JSON.stringify(text)})` });
+      errors.push({
+        path: `${path}.${field}`,
+        message: `Must be a ${field === 'width' || field === 'height' ? 'positive' : 'non-negative'} number in 1/1000 of the page width (got ${JSON.stringify(text)})`,
+      });
     } else box[field] = value;
   }
   const page = Number.isInteger(pageId) ? document.pages[pageId] : undefined;
   if (page && errors.length === 0) {
     const bottom = pageHeightUnits(page);
     if (box.positionX + box.width > 1000 + SLACK) {
-      errors.push({ path: `${path}.width`, message: `The box ends at ${round(box.positionX + box.width)}, past the page's right edge at 1000` });
+      errors.push({
+        path: `${path}.width`,
+        message: `The box ends at ${round(box.positionX + box.width)}, past the page's right edge at 1000`,
+      });
     }
     if (box.positionY + box.height > bottom + SLACK) {
-      errors.push({ path: `${path}.height`, message: `The box ends at ${round(box.positionY + box.height)}, past the bottom edge of page ${pageId} at ${round(bottom)}` });
+      errors.push({
+        path: `${path}.height`,
+        message: `The box ends at ${round(box.positionY + box.height)}, past the bottom edge of page ${pageId} at ${round(bottom)}`,
+      });
     }
   }
   return errors;

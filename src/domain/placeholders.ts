@@ -4,7 +4,13 @@
  */
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
-import type { ClientRecord, ContractRecord, InsertionRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
+import type {
+  ClientRecord,
+  ContractRecord,
+  InsertionRecord,
+  PlaceholderRecord,
+  RecipientRecord,
+} from '../store/records.js';
 import type { FieldError } from '../core/errors.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
 
@@ -87,7 +93,12 @@ export function addPlaceholder(
  * A recipient's four special placeholders share one `id`, the N of the HTML tags `<signN>`, `<dateN>`,
  * `<fullnameN>`, `<emailN>` [D:placeholder/pdfspecial], [E].
  */
-export function addSpecialPlaceholders(ctx: OpContext, contract: ContractRecord, client: ClientRecord, recipient: RecipientRecord): void {
+export function addSpecialPlaceholders(
+  ctx: OpContext,
+  contract: ContractRecord,
+  client: ClientRecord,
+  recipient: RecipientRecord,
+): void {
   const position = nextPosition(ctx, { contractKey: contract.contractKey });
   for (const code of [1, 2, 3, 4] as const) {
     addPlaceholder(ctx, { contractKey: contract.contractKey }, client, {
@@ -108,13 +119,22 @@ export function deleteSpecialPlaceholders(ctx: OpContext, recipientKey: string):
  * Copies the ordinary placeholders of one owner to another with their values cleared (template convert,
  * duplicate, and contract-from-template). Special placeholders belong to recipients, so they stay behind.
  */
-export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client: ClientRecord, options: { keepValues?: boolean } = {}): Map<string, string> {
+export function copyPlaceholders(
+  ctx: OpContext,
+  from: Owner,
+  to: Owner,
+  client: ClientRecord,
+  options: { keepValues?: boolean } = {},
+): Map<string, string> {
   // Old key to new key: "create and fill" from a template names the template's placeholders.
   const keys = new Map<string, string>();
   for (const p of placeholdersOf(ctx, from)) {
     if (p.isSpecial) continue;
     const copy = addPlaceholder(ctx, to, client, { name: p.name, value: options.keepValues ? p.value : '' });
-    const extra = { ...(p.isTable ? { isTable: true } : {}), ...(p.fillingType !== undefined ? { fillingType: p.fillingType } : {}) };
+    const extra = {
+      ...(p.isTable ? { isTable: true } : {}),
+      ...(p.fillingType !== undefined ? { fillingType: p.fillingType } : {}),
+    };
     if (Object.keys(extra).length > 0) ctx.store.placeholders.update(copy.placeholderKey, extra);
     keys.set(p.placeholderKey, copy.placeholderKey);
   }
@@ -125,14 +145,16 @@ export function copyPlaceholders(ctx: OpContext, from: Owner, to: Owner, client:
 export function findPlaceholder(ctx: OpContext, owner: Owner, placeholderKey: string): PlaceholderRecord {
   const p = ctx.store.placeholders.get(placeholderKey);
   const [, key] = ownerIndex(owner);
-  if (!p || ('contractKey' in owner ? p.contractKey : p.templateKey) !== key) throw ApiError.notFound(`Placeholder ${quote(placeholderKey)} not found`);
+  if (!p || ('contractKey' in owner ? p.contractKey : p.templateKey) !== key)
+    throw ApiError.notFound(`Placeholder ${quote(placeholderKey)} not found`);
   return p;
 }
 
 /** The recipient named to fill a placeholder (fillingType 4) must be a recipient of its contract (404 otherwise). */
 export function checkFiller(ctx: OpContext, owner: Owner, recipientKey: string): void {
   const r = ctx.store.recipients.get(recipientKey);
-  if (!r || !('contractKey' in owner) || r.contractKey !== owner.contractKey) throw ApiError.notFound(`Recipient ${quote(recipientKey)} not found`);
+  if (!r || !('contractKey' in owner) || r.contractKey !== owner.contractKey)
+    throw ApiError.notFound(`Recipient ${quote(recipientKey)} not found`);
 }
 
 export interface PlaceholderChange {
@@ -150,9 +172,16 @@ export interface PlaceholderChange {
  */
 export function updatePlaceholder(ctx: OpContext, p: PlaceholderRecord, change: PlaceholderChange): PlaceholderRecord {
   if (p.isSpecial) {
-    throw ApiError.conflict(`Placeholder ${p.placeholderKey} is a recipient's special placeholder; its value comes from signing`);
+    throw ApiError.conflict(
+      `Placeholder ${p.placeholderKey} is a recipient's special placeholder; its value comes from signing`,
+    );
   }
-  if (change.externalRecipientKey) checkFiller(ctx, p.contractKey !== undefined ? { contractKey: p.contractKey } : { templateKey: p.templateKey! }, change.externalRecipientKey);
+  if (change.externalRecipientKey)
+    checkFiller(
+      ctx,
+      p.contractKey !== undefined ? { contractKey: p.contractKey } : { templateKey: p.templateKey! },
+      change.externalRecipientKey,
+    );
   const patch: Partial<PlaceholderRecord> = { changeTime: ctx.clock.now() };
   if (change.name !== undefined) patch.name = change.name;
   if (change.value !== undefined) patch.value = change.value;
@@ -174,7 +203,9 @@ export function updatePlaceholder(ctx: OpContext, p: PlaceholderRecord, change: 
 /** Placeholder `delete` [C:placeholder-html-block.tsx], [E]: ordinary ones only; special ones go with their recipient. */
 export function deletePlaceholder(ctx: OpContext, p: PlaceholderRecord): void {
   if (p.isSpecial) {
-    throw ApiError.conflict(`Placeholder ${p.placeholderKey} is a recipient's special placeholder; it goes when the recipient is deleted`);
+    throw ApiError.conflict(
+      `Placeholder ${p.placeholderKey} is a recipient's special placeholder; it goes when the recipient is deleted`,
+    );
   }
   ctx.store.placeholders.delete(p.placeholderKey);
 }
@@ -193,7 +224,12 @@ export interface Placement {
  * ordinary ones (the pdfbasic placement). Every item is checked before any is written, so a bad item leaves the
  * contract unchanged. `path` names the list in error messages. Returns the last one placed.
  */
-export function placePlaceholders(ctx: OpContext, contract: ContractRecord, items: Placement[], path: string): PlaceholderRecord {
+export function placePlaceholders(
+  ctx: OpContext,
+  contract: ContractRecord,
+  items: Placement[],
+  path: string,
+): PlaceholderRecord {
   const targets = items.map((item, i) => {
     const p = ctx.store.placeholders.get(item.placeholderKey);
     const special = item.isSpecial === true;
@@ -205,9 +241,10 @@ export function placePlaceholders(ctx: OpContext, contract: ContractRecord, item
       );
     }
     if (special && p.specialType !== item.specialType) {
-      throw ApiError.badRequest(`specialType ${item.specialType} does not match placeholder ${p.placeholderKey} (type ${p.specialType})`, [
-        { path: `${path}.${i}.specialType`, message: `Must be ${p.specialType}` },
-      ]);
+      throw ApiError.badRequest(
+        `specialType ${item.specialType} does not match placeholder ${p.placeholderKey} (type ${p.specialType})`,
+        [{ path: `${path}.${i}.specialType`, message: `Must be ${p.specialType}` }],
+      );
     }
     return p;
   });
@@ -218,7 +255,9 @@ export function placePlaceholders(ctx: OpContext, contract: ContractRecord, item
     const p = targets[i]!;
     const insertions: InsertionRecord[] = p.insertion.map((x) => ({ ...x }));
     for (const raw of item.insertion ?? []) {
-      const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
+      const fields = Object.fromEntries(
+        Object.entries(raw).filter(([, v]) => v !== undefined),
+      ) as Partial<InsertionRecord>;
       // `action: "delete"` removes a placement [C:pdf-page.tsx]; an id that is not placed is already gone.
       if (fields.action === 'delete') {
         const at = insertions.findIndex((x) => x.id === fields.id);
@@ -253,19 +292,26 @@ export function checkPdfPlacements(
 ): void {
   const document = contract.document;
   if (!document) {
-    throw ApiError.conflict(`Contract ${contract.contractKey} has no PDF yet; upload it with POST /api/upload_pdf before placing fields on it`);
+    throw ApiError.conflict(
+      `Contract ${contract.contractKey} has no PDF yet; upload it with POST /api/upload_pdf before placing fields on it`,
+    );
   }
   const errors: FieldError[] = [];
   items.forEach((item, i) => {
     const current = targets[i]!.insertion;
     (item.insertion ?? []).forEach((raw, j) => {
       if (raw.action === 'delete') return;
-      const fields = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Partial<InsertionRecord>;
+      const fields = Object.fromEntries(
+        Object.entries(raw).filter(([, v]) => v !== undefined),
+      ) as Partial<InsertionRecord>;
       const existing = fields.id !== undefined ? current.find((x) => x.id === fields.id) : undefined;
       errors.push(...placementErrors(document, { ...existing, ...fields }, `${path}.${i}.insertion.${j}`));
     });
   });
   if (errors.length) {
-    throw ApiError.badRequest(`Placement does not fit the contract's PDF: ${errors[0]!.path}: ${errors[0]!.message}`, errors);
+    throw ApiError.badRequest(
+      `Placement does not fit the contract's PDF: ${errors[0]!.path}: ${errors[0]!.message}`,
+      errors,
+    );
   }
 }

@@ -17,7 +17,8 @@ export function platformByApiKey(ctx: Pick<OpContext, 'store'>, apiKey: string):
 
 /** A new platform; an API key already taken is refused (the message does not repeat the key: it is a secret). */
 export function createPlatform(ctx: OpContext, input: NewPlatform = {}): PlatformRecord {
-  if (input.apiKey !== undefined && platformByApiKey(ctx, input.apiKey)) throw ApiError.conflict('A platform with this apiKey already exists');
+  if (input.apiKey !== undefined && platformByApiKey(ctx, input.apiKey))
+    throw ApiError.conflict('A platform with this apiKey already exists');
   return ctx.store.platforms.insert({
     platformId: input.platformId ?? ctx.ids.key(),
     apiKey: input.apiKey ?? `pk${ctx.ids.key(22)}`,

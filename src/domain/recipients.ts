@@ -23,7 +23,12 @@ export function findRecipient(ctx: OpContext, contract: ContractRecord, recipien
   return recipient;
 }
 
-export function addRecipient(ctx: OpContext, contract: ContractRecord, client: ClientRecord, fields: RecipientFields): RecipientRecord {
+export function addRecipient(
+  ctx: OpContext,
+  contract: ContractRecord,
+  client: ClientRecord,
+  fields: RecipientFields,
+): RecipientRecord {
   const now = ctx.clock.now();
   const id = contract.nextRecipientId;
   ctx.store.contracts.update(contract.contractKey, { nextRecipientId: id + 1 });
@@ -46,13 +51,17 @@ export function addRecipient(ctx: OpContext, contract: ContractRecord, client: C
 /** Recipients that have finished their part can no longer be changed or removed. */
 export function assertChangeable(recipient: RecipientRecord, what: string): void {
   if (recipient.actedAt !== undefined) {
-    throw ApiError.conflict(`Recipient ${recipient.recipientKey} has already ${pastTense(recipient.action)}; it cannot ${what}`);
+    throw ApiError.conflict(
+      `Recipient ${recipient.recipientKey} has already ${pastTense(recipient.action)}; it cannot ${what}`,
+    );
   }
 }
 
 /** Whether applying `fields` would change the recipient (a re-send may repeat a recipient exactly as it is). */
 export function changesRecipient(recipient: RecipientRecord, fields: RecipientFields): boolean {
-  return Object.entries(fields).some(([k, v]) => v !== undefined && (recipient as unknown as Record<string, unknown>)[k] !== v);
+  return Object.entries(fields).some(
+    ([k, v]) => v !== undefined && (recipient as unknown as Record<string, unknown>)[k] !== v,
+  );
 }
 
 export function updateRecipient(ctx: OpContext, recipient: RecipientRecord, fields: RecipientFields): RecipientRecord {

@@ -2,10 +2,29 @@
  * DOCX making with the `docx` library: an HTML contract's blocks (html-document.ts, the same reading the PDF uses)
  * as Word headings, paragraphs, bulleted and numbered lists and tables, bold/italic/underline kept.
  */
-import { AlignmentType, Document, HeadingLevel, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+} from 'docx';
 import type { Block, Run } from './html-document.js';
 
-const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6] as const;
+const HEADINGS = [
+  HeadingLevel.HEADING_1,
+  HeadingLevel.HEADING_2,
+  HeadingLevel.HEADING_3,
+  HeadingLevel.HEADING_4,
+  HeadingLevel.HEADING_5,
+  HeadingLevel.HEADING_6,
+] as const;
 const NUMBERED = 'contract-numbered';
 
 export async function renderDocx(blocks: Block[], meta: { title: string; at: Date }): Promise<Uint8Array> {
@@ -13,28 +32,46 @@ export async function renderDocx(blocks: Block[], meta: { title: string; at: Dat
   let instance = 0;
   let previous: Block | undefined;
   for (const block of blocks) {
-    if (block.kind === 'heading') children.push(new Paragraph({ heading: HEADINGS[block.level - 1], children: runs(block.runs) }));
+    if (block.kind === 'heading')
+      children.push(new Paragraph({ heading: HEADINGS[block.level - 1], children: runs(block.runs) }));
     else if (block.kind === 'paragraph') children.push(new Paragraph({ children: runs(block.runs) }));
-    else if (block.kind === 'rule') children.push(new Paragraph({ border: { bottom: { style: 'single', size: 6, color: '999999', space: 1 } }, children: [] }));
+    else if (block.kind === 'rule')
+      children.push(
+        new Paragraph({ border: { bottom: { style: 'single', size: 6, color: '999999', space: 1 } }, children: [] }),
+      );
     else if (block.kind === 'item') {
       // Each ordered list counts from its own start: a new numbering instance whenever a list begins.
-      if (block.ordered && (previous?.kind !== 'item' || (!previous.ordered && previous.depth === block.depth))) instance++;
-      children.push(new Paragraph({
-        children: runs(block.runs),
-        ...(block.ordered ? { numbering: { reference: NUMBERED, level: Math.min(block.depth, 8), instance } } : { bullet: { level: Math.min(block.depth, 8) } }),
-      }));
+      if (block.ordered && (previous?.kind !== 'item' || (!previous.ordered && previous.depth === block.depth)))
+        instance++;
+      children.push(
+        new Paragraph({
+          children: runs(block.runs),
+          ...(block.ordered
+            ? { numbering: { reference: NUMBERED, level: Math.min(block.depth, 8), instance } }
+            : { bullet: { level: Math.min(block.depth, 8) } }),
+        }),
+      );
     } else {
       const columns = Math.max(...block.rows.map((r) => r.cells.length));
-      children.push(new Table({
-        width: { size: 100, type: WidthType.PERCENTAGE },
-        rows: block.rows.map((row) => new TableRow({
-          tableHeader: row.header,
-          children: Array.from({ length: columns }, (_, i) => new TableCell({
-            width: { size: Math.floor(100 / columns), type: WidthType.PERCENTAGE },
-            children: [new Paragraph({ children: runs(row.cells[i] ?? []) })],
-          })),
-        })),
-      }));
+      children.push(
+        new Table({
+          width: { size: 100, type: WidthType.PERCENTAGE },
+          rows: block.rows.map(
+            (row) =>
+              new TableRow({
+                tableHeader: row.header,
+                children: Array.from(
+                  { length: columns },
+                  (_, i) =>
+                    new TableCell({
+                      width: { size: Math.floor(100 / columns), type: WidthType.PERCENTAGE },
+                      children: [new Paragraph({ children: runs(row.cells[i] ?? []) })],
+                    }),
+                ),
+              }),
+          ),
+        }),
+      );
       children.push(new Paragraph({ children: [] }));
     }
     previous = block;
@@ -43,16 +80,18 @@ export async function renderDocx(blocks: Block[], meta: { title: string; at: Dat
     creator: 'esign-sandbox',
     title: meta.title,
     numbering: {
-      config: [{
-        reference: NUMBERED,
-        levels: Array.from({ length: 9 }, (_, level) => ({
-          level,
-          format: LevelFormat.DECIMAL,
-          text: `%${level + 1}.`,
-          alignment: AlignmentType.START,
-          style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
-        })),
-      }],
+      config: [
+        {
+          reference: NUMBERED,
+          levels: Array.from({ length: 9 }, (_, level) => ({
+            level,
+            format: LevelFormat.DECIMAL,
+            text: `%${level + 1}.`,
+            alignment: AlignmentType.START,
+            style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+          })),
+        },
+      ],
     },
     sections: [{ children }],
   });
@@ -60,7 +99,9 @@ export async function renderDocx(blocks: Block[], meta: { title: string; at: Dat
 }
 
 function runs(list: Run[]): TextRun[] {
-  return list.map((r) => r.text === '\n'
-    ? new TextRun({ text: '', break: 1 })
-    : new TextRun({ text: r.text, bold: !!r.bold, italics: !!r.italic, ...(r.underline ? { underline: {} } : {}) }));
+  return list.map((r) =>
+    r.text === '\n'
+      ? new TextRun({ text: '', break: 1 })
+      : new TextRun({ text: r.text, bold: !!r.bold, italics: !!r.italic, ...(r.underline ? { underline: {} } : {}) }),
+  );
 }

@@ -73,12 +73,24 @@ async function fontsOf(doc: PDFDocument): Promise<Fonts> {
     mono: font(StandardFonts.Courier),
   };
   return {
-    get regular() { return lazy.regular(); },
-    get bold() { return lazy.bold(); },
-    get italic() { return lazy.italic(); },
-    get boldItalic() { return lazy.boldItalic(); },
-    get script() { return lazy.script(); },
-    get mono() { return lazy.mono(); },
+    get regular() {
+      return lazy.regular();
+    },
+    get bold() {
+      return lazy.bold();
+    },
+    get italic() {
+      return lazy.italic();
+    },
+    get boldItalic() {
+      return lazy.boldItalic();
+    },
+    get script() {
+      return lazy.script();
+    },
+    get mono() {
+      return lazy.mono();
+    },
   };
 }
 
@@ -149,12 +161,25 @@ export async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<n
   const room = (height: number) => {
     if (y - height < MARGIN && y < A4.height - MARGIN) newPage();
   };
-  const drawLines = (lines: Line[], x: number, size: number, after: number, prefix?: { text: string; font: PDFFont }) => {
+  const drawLines = (
+    lines: Line[],
+    x: number,
+    size: number,
+    after: number,
+    prefix?: { text: string; font: PDFFont },
+  ) => {
     lines.forEach((line, i) => {
       const height = size * LINE;
       room(height);
       y -= height;
-      if (i === 0 && prefix) page.drawText(prefix.text, { x: x - prefix.font.widthOfTextAtSize(prefix.text, size) - 4, y, size, font: prefix.font, color: INK });
+      if (i === 0 && prefix)
+        page.drawText(prefix.text, {
+          x: x - prefix.font.widthOfTextAtSize(prefix.text, size) - 4,
+          y,
+          size,
+          font: prefix.font,
+          color: INK,
+        });
       drawLine(page, line, x, y);
     });
     y -= after;
@@ -172,7 +197,10 @@ export async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<n
       const indent = 18 * (block.depth + 1);
       const marker = block.ordered ? `${block.number}.` : block.depth % 2 === 0 ? '•' : '–';
       const lines = wrap(block.runs, fonts, BODY_SIZE, width - indent);
-      drawLines(lines.length ? lines : [[]], MARGIN + indent, BODY_SIZE, BODY_SIZE * 0.25, { text: marker, font: fonts.regular });
+      drawLines(lines.length ? lines : [[]], MARGIN + indent, BODY_SIZE, BODY_SIZE * 0.25, {
+        text: marker,
+        font: fonts.regular,
+      });
     } else if (block.kind === 'rule') {
       room(BODY_SIZE);
       y -= BODY_SIZE * 0.5;
@@ -190,7 +218,12 @@ export async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<n
         for (let i = 0; i < columns; i++) {
           const x = MARGIN + i * cellWidth;
           page.drawRectangle({
-            x, y: top - height, width: cellWidth, height, borderWidth: 0.5, borderColor: GREY,
+            x,
+            y: top - height,
+            width: cellWidth,
+            height,
+            borderWidth: 0.5,
+            borderColor: GREY,
             ...(row.header ? { color: rgb(0.93, 0.94, 0.96) } : {}),
           });
           let lineY = top - pad;
@@ -207,7 +240,13 @@ export async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<n
   const pages = doc.getPages();
   pages.forEach((p, i) => {
     const label = `Page ${i + 1} of ${pages.length}`;
-    p.drawText(label, { x: A4.width - MARGIN - fonts.regular.widthOfTextAtSize(label, 8), y: MARGIN / 2, size: 8, font: fonts.regular, color: GREY });
+    p.drawText(label, {
+      x: A4.width - MARGIN - fonts.regular.widthOfTextAtSize(label, 8),
+      y: MARGIN / 2,
+      size: 8,
+      font: fonts.regular,
+      color: GREY,
+    });
   });
   return pages.length;
 }
@@ -236,12 +275,27 @@ function drawLine(page: PDFPage, line: Line, x: number, y: number): void {
     let text = '';
     let width = 0;
     let j = i;
-    for (; j < line.length && line[j]!.font === first.font && line[j]!.size === first.size && line[j]!.underline === first.underline; j++) {
+    for (
+      ;
+      j < line.length &&
+      line[j]!.font === first.font &&
+      line[j]!.size === first.size &&
+      line[j]!.underline === first.underline;
+      j++
+    ) {
       text += line[j]!.text;
       width += line[j]!.width;
     }
-    if (text.trim()) ops.push(beginText(), setFontAndSize(fontKey(page, first.font), first.size), moveText(at, y), showText(first.font.encodeText(text)), endText());
-    if (first.underline) page.drawLine({ start: { x: at, y: y - 1.5 }, end: { x: at + width, y: y - 1.5 }, thickness: 0.5, color: INK });
+    if (text.trim())
+      ops.push(
+        beginText(),
+        setFontAndSize(fontKey(page, first.font), first.size),
+        moveText(at, y),
+        showText(first.font.encodeText(text)),
+        endText(),
+      );
+    if (first.underline)
+      page.drawLine({ start: { x: at, y: y - 1.5 }, end: { x: at + width, y: y - 1.5 }, thickness: 0.5, color: INK });
     at += width;
     i = j;
   }
@@ -287,7 +341,14 @@ function wrapRuns(runs: Run[], fonts: Fonts, size: number, width: number, measur
           let cut = rest.length - 1;
           while (cut > 1 && measure.width(font, rest.slice(0, cut), size) > width - used) cut--;
           const part = rest.slice(0, cut);
-          line.push({ text: part, font, size, width: measure.width(font, part, size), underline: !!run.underline, space: false });
+          line.push({
+            text: part,
+            font,
+            size,
+            width: measure.width(font, part, size),
+            underline: !!run.underline,
+            space: false,
+          });
           end();
           rest = rest.slice(cut);
         }
@@ -314,7 +375,11 @@ export interface Stamp {
   width: number;
   height: number;
   /** The value; `image` draws a PNG or JPEG signature; `name` a signature shown as the signer's name in script. */
-  content: { kind: 'text'; text: string } | { kind: 'image'; format: 'png' | 'jpeg'; bytes: Uint8Array } | { kind: 'script'; text: string } | { kind: 'empty'; label: string };
+  content:
+    | { kind: 'text'; text: string }
+    | { kind: 'image'; format: 'png' | 'jpeg'; bytes: Uint8Array }
+    | { kind: 'script'; text: string }
+    | { kind: 'empty'; label: string };
 }
 
 export async function drawStamps(doc: PDFDocument, stamps: Stamp[]): Promise<void> {
@@ -332,12 +397,25 @@ export async function drawStamps(doc: PDFDocument, stamps: Stamp[]): Promise<voi
     const y = pageHeight - stamp.positionY * unit - h;
     const c = stamp.content;
     if (c.kind === 'empty') {
-      page.drawRectangle({ x, y, width: w, height: h, borderWidth: 0.6, borderColor: rgb(0.6, 0.65, 0.75), borderDashArray: [3, 2] });
+      page.drawRectangle({
+        x,
+        y,
+        width: w,
+        height: h,
+        borderWidth: 0.6,
+        borderColor: rgb(0.6, 0.65, 0.75),
+        borderDashArray: [3, 2],
+      });
       fitText(page, clean(c.label), fonts.italic, x, y, w, h, GREY, 9);
     } else if (c.kind === 'image') {
       const image = c.format === 'png' ? await doc.embedPng(c.bytes) : await doc.embedJpg(c.bytes);
       const scale = Math.min(w / image.width, h / image.height);
-      page.drawImage(image, { x, y: y + (h - image.height * scale) / 2, width: image.width * scale, height: image.height * scale });
+      page.drawImage(image, {
+        x,
+        y: y + (h - image.height * scale) / 2,
+        width: image.width * scale,
+        height: image.height * scale,
+      });
     } else if (c.kind === 'script') {
       fitText(page, clean(c.text), fonts.script, x, y, w, h, rgb(0.05, 0.15, 0.45), 28);
     } else {
@@ -347,7 +425,17 @@ export async function drawStamps(doc: PDFDocument, stamps: Stamp[]): Promise<voi
 }
 
 /** One line of text inside a box: as large as fits (up to `max` points), shrunk to 5 points, then shortened. */
-function fitText(page: PDFPage, text: string, font: PDFFont, x: number, y: number, w: number, h: number, color: ReturnType<typeof rgb>, max: number): void {
+function fitText(
+  page: PDFPage,
+  text: string,
+  font: PDFFont,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  color: ReturnType<typeof rgb>,
+  max: number,
+): void {
   if (!text) return;
   let size = Math.max(5, Math.min(max, h * 0.7));
   while (size > 5 && font.widthOfTextAtSize(text, size) > w - 2) size -= 0.5;
@@ -376,7 +464,8 @@ export async function appendAuditTrail(doc: PDFDocument, audit: AuditTrail): Pro
   const fonts = await fontsOf(doc);
   let page = doc.addPage([A4.width, A4.height]);
   let y = A4.height - MARGIN;
-  const text = (value: string, x: number, size: number, font: PDFFont, color = INK) => page.drawText(clean(value), { x, y, size, font, color });
+  const text = (value: string, x: number, size: number, font: PDFFont, color = INK) =>
+    page.drawText(clean(value), { x, y, size, font, color });
   text('Audit trail', MARGIN, 18, fonts.bold);
   y -= 28;
   const facts: [string, string][] = [
@@ -389,15 +478,29 @@ export async function appendAuditTrail(doc: PDFDocument, audit: AuditTrail): Pro
   ];
   for (const [label, value] of facts) {
     text(label, MARGIN, 9, fonts.bold, GREY);
-    page.drawText(clean(value), { x: MARGIN + 120, y, size: label.includes('SHA') ? 7.5 : 9, font: label.includes('SHA') ? fonts.mono : fonts.regular, color: INK });
+    page.drawText(clean(value), {
+      x: MARGIN + 120,
+      y,
+      size: label.includes('SHA') ? 7.5 : 9,
+      font: label.includes('SHA') ? fonts.mono : fonts.regular,
+      color: INK,
+    });
     y -= 15;
   }
   y -= 4;
-  page.drawText('The document SHA-256 is of this file without its audit trail pages, as the sandbox produced it.', { x: MARGIN, y, size: 7.5, font: fonts.italic, color: GREY });
+  page.drawText('The document SHA-256 is of this file without its audit trail pages, as the sandbox produced it.', {
+    x: MARGIN,
+    y,
+    size: 7.5,
+    font: fonts.italic,
+    color: GREY,
+  });
   y -= 22;
   const columns = [MARGIN, MARGIN + 112, MARGIN + 190, MARGIN + 310, MARGIN + 430];
   const header = () => {
-    ['Time (UTC)', 'Event', 'Name', 'Email', 'IP'].forEach((label, i) => page.drawText(label, { x: columns[i]!, y, size: 8.5, font: fonts.bold, color: INK }));
+    ['Time (UTC)', 'Event', 'Name', 'Email', 'IP'].forEach((label, i) =>
+      page.drawText(label, { x: columns[i]!, y, size: 8.5, font: fonts.bold, color: INK }),
+    );
     y -= 6;
     page.drawLine({ start: { x: MARGIN, y }, end: { x: A4.width - MARGIN, y }, thickness: 0.5, color: GREY });
     y -= 12;

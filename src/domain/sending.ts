@@ -5,7 +5,14 @@
 import { type OpContext, requireClient } from './context.js';
 import { assertOpen, recordHistory } from './contracts.js';
 import { assertKeepsFullySigned, sendContract } from './lifecycle.js';
-import { type RecipientFields, addRecipient, assertChangeable, changesRecipient, findRecipient, updateRecipient } from './recipients.js';
+import {
+  type RecipientFields,
+  addRecipient,
+  assertChangeable,
+  changesRecipient,
+  findRecipient,
+  updateRecipient,
+} from './recipients.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 
 /** One recipient to send to: a new one, or an existing one (by `recipientKey`) whose given fields change. */
@@ -43,7 +50,9 @@ function changeRecipients(ctx: OpContext, contract: ContractRecord, items: SendI
   const client = requireClient(ctx);
   assertOpen(contract, 'change recipients');
   // Check every named recipient before changing anything, so a bad item leaves the contract as it was.
-  const existing = items.map((item) => (item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined));
+  const existing = items.map((item) =>
+    item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined,
+  );
   const changes = items.map(({ recipientKey: _key, clientKey: _client, id: _id, ...fields }) => fields);
   items.forEach((item, i) => assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action }));
   // Naming a recipient exactly as it is changes nothing, so a re-send may repeat recipients that have acted.

@@ -12,9 +12,10 @@ export const MAX_TEXT_SIGNATURE = 200;
 export function checkSignature(signature: string): string {
   if (signature.startsWith('data:')) {
     if (!IMAGE_DATA_URI.test(signature)) {
-      throw ApiError.badRequest('signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image', [
-        { path: 'signature', message: 'Not an image data URI' },
-      ]);
+      throw ApiError.badRequest(
+        'signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image',
+        [{ path: 'signature', message: 'Not an image data URI' }],
+      );
     }
     return signature;
   }
@@ -35,5 +36,8 @@ export function generatedSignature(recipient: Pick<RecipientRecord, 'fullname' |
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!,
+  );
 }

@@ -42,14 +42,27 @@ export function createTemplate(ctx: OpContext, client: ClientRecord, fields: New
 }
 
 /** A new template with the contract's content and placeholders (values cleared). */
-export function convertContract(ctx: OpContext, client: ClientRecord, contract: ContractRecord, fields: { name: string; userKey: string }): TemplateRecord {
-  const template = keepPdf(ctx, createTemplate(ctx, client, { name: fields.name, value: contract.value, userKey: fields.userKey }), contract);
+export function convertContract(
+  ctx: OpContext,
+  client: ClientRecord,
+  contract: ContractRecord,
+  fields: { name: string; userKey: string },
+): TemplateRecord {
+  const template = keepPdf(
+    ctx,
+    createTemplate(ctx, client, { name: fields.name, value: contract.value, userKey: fields.userKey }),
+    contract,
+  );
   copyPlaceholders(ctx, { contractKey: contract.contractKey }, { templateKey: template.templateKey }, client);
   return template;
 }
 
 export function duplicateTemplate(ctx: OpContext, client: ClientRecord, source: TemplateRecord): TemplateRecord {
-  const copy = keepPdf(ctx, createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey }), source);
+  const copy = keepPdf(
+    ctx,
+    createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey }),
+    source,
+  );
   copyPlaceholders(ctx, { templateKey: source.templateKey }, { templateKey: copy.templateKey }, client);
   return copy;
 }
@@ -59,7 +72,11 @@ export function templatesOf(ctx: OpContext, client: ClientRecord): TemplateRecor
 }
 
 /** Template `update` [D:template/update]: rename, new content; only the fields given change. */
-export function updateTemplate(ctx: OpContext, template: TemplateRecord, change: { name?: string | undefined; value?: string | undefined }): TemplateRecord {
+export function updateTemplate(
+  ctx: OpContext,
+  template: TemplateRecord,
+  change: { name?: string | undefined; value?: string | undefined },
+): TemplateRecord {
   const patch: Partial<TemplateRecord> = { changeTime: ctx.clock.now() };
   if (change.name !== undefined) patch.name = change.name;
   if (change.value !== undefined) patch.value = change.value;
@@ -71,6 +88,7 @@ export function updateTemplate(ctx: OpContext, template: TemplateRecord, change:
  * their content (they were copies) and still name it as their templateKey.
  */
 export function deleteTemplate(ctx: OpContext, template: TemplateRecord): void {
-  for (const p of placeholdersOf(ctx, { templateKey: template.templateKey })) ctx.store.placeholders.delete(p.placeholderKey);
+  for (const p of placeholdersOf(ctx, { templateKey: template.templateKey }))
+    ctx.store.placeholders.delete(p.placeholderKey);
   ctx.store.templates.delete(template.templateKey);
 }

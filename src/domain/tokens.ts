@@ -36,7 +36,8 @@ export function checkToken(ctx: Pick<OpContext, 'store' | 'clock'>, value: strin
   if (!token || !ctx.store.platforms.has(token.platformId)) throw ApiError.unauthorized('Invalid access token');
   if (token.revokedAt !== undefined) throw ApiError.unauthorized('Token revoked');
   if (ctx.clock.now() >= token.expiresAt) throw ApiError.unauthorized('Token expired');
-  if (token.clientKey !== undefined && !ctx.store.clients.has(token.clientKey)) throw ApiError.unauthorized('Invalid access token');
+  if (token.clientKey !== undefined && !ctx.store.clients.has(token.clientKey))
+    throw ApiError.unauthorized('Invalid access token');
   return token;
 }
 

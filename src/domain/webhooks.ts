@@ -51,8 +51,16 @@ export function findWebhooks(ctx: OpContext, client: ClientRecord, webhookKeys: 
 }
 
 /** Webhook `update` [D:webhook/update]: each item's given fields change; one unknown key changes none. */
-export function updateWebhooks(ctx: OpContext, client: ClientRecord, changes: (Partial<NewWebhook> & { webhookKey: string })[]): WebhookRecord[] {
-  findWebhooks(ctx, client, changes.map((c) => c.webhookKey));
+export function updateWebhooks(
+  ctx: OpContext,
+  client: ClientRecord,
+  changes: (Partial<NewWebhook> & { webhookKey: string })[],
+): WebhookRecord[] {
+  findWebhooks(
+    ctx,
+    client,
+    changes.map((c) => c.webhookKey),
+  );
   const now = ctx.clock.now();
   return changes.map(({ webhookKey, ...fields }) => {
     const patch: Partial<WebhookRecord> = { changeTime: now };

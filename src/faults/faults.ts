@@ -79,8 +79,16 @@ export class Faults {
   /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
   add(spec: FaultSpec, source = 'control', seed?: number): string {
     const id = spec.id ?? `fault-${++this.counter}`;
-    if (this.active.some((f) => f.id === id)) throw ApiError.conflict(`A fault with id ${quote(id)} is already set; remove it first or pick another id`);
-    const fault: ActiveFault = { id, source, spec, random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)), seen: 0, hits: 0 };
+    if (this.active.some((f) => f.id === id))
+      throw ApiError.conflict(`A fault with id ${quote(id)} is already set; remove it first or pick another id`);
+    const fault: ActiveFault = {
+      id,
+      source,
+      spec,
+      random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)),
+      seen: 0,
+      hits: 0,
+    };
     if (spec.for !== undefined) {
       fault.until = this.services.clock.now() + durationMs(spec.for);
       this.armEnd(fault);
@@ -125,7 +133,10 @@ export class Faults {
   /** Whether any fault could hit a request to this path, and whether deciding needs the request's body. */
   interest(path: string): { any: boolean; needsBody: boolean } {
     const candidates = this.candidates(path);
-    return { any: candidates.length > 0, needsBody: candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined) };
+    return {
+      any: candidates.length > 0,
+      needsBody: candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined),
+    };
   }
 
   /**
@@ -151,7 +162,9 @@ export class Faults {
   }
 
   private candidates(path: string): ActiveFault[] {
-    return this.active.filter((f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, path)));
+    return this.active.filter(
+      (f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, path)),
+    );
   }
 
   get size(): number {
@@ -169,7 +182,9 @@ export interface FaultDecision {
 
 function refusal(fault: ActiveFault): ApiError {
   const retryAfter = retryAfterOf(fault.spec);
-  const message = fault.spec.message ?? `${DEFAULT_MESSAGES[fault.spec.status!] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
+  const message =
+    fault.spec.message ??
+    `${DEFAULT_MESSAGES[fault.spec.status!] ?? 'Request failed'}${retryAfter !== undefined ? `; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}` : ''}`;
   return new ApiError(fault.spec.status as ContentfulStatusCode, message, undefined, {
     'X-Sandbox-Fault': fault.id,
     ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}),

@@ -32,23 +32,39 @@ export function createApp(options: AppOptions): Hono {
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
   if (options.apiFaults) app.use('/api/*', options.apiFaults);
   for (const resource of resources) {
-    mountResource(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
+    mountResource(app, resource, options.services, {
+      maxBodyBytes: options.maxBodyBytes,
+      apiKeyHeader: options.apiKeyHeader,
+    });
   }
   for (const resource of plainResources) {
-    mountEndpoints(app, resource, options.services, { maxBodyBytes: options.maxBodyBytes, apiKeyHeader: options.apiKeyHeader });
+    mountEndpoints(app, resource, options.services, {
+      maxBodyBytes: options.maxBodyBytes,
+      apiKeyHeader: options.apiKeyHeader,
+    });
   }
-  if (options.documents) mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader });
+  if (options.documents)
+    mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader });
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
 
   app.notFound((c) => {
-    const paths = [...[...resources, ...plainResources].map((r) => r.path), ...(options.documents ? DOCUMENT_PATHS : [])];
+    const paths = [
+      ...[...resources, ...plainResources].map((r) => r.path),
+      ...(options.documents ? DOCUMENT_PATHS : []),
+    ];
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
     // A known control path asked with another method: 405 naming the allowed ones, as /api answers.
     const allowed = c.req.path.startsWith('/__sandbox/') ? allowedMethods(app, c.req.path) : [];
     if (allowed.length > 0) {
       c.header('Allow', allowed.join(', '));
-      return c.json({ code: 405, message: `Method ${c.req.method} is not allowed on ${c.req.path.slice(0, 200)}; use ${allowed.join(' or ')}` }, 405);
+      return c.json(
+        {
+          code: 405,
+          message: `Method ${c.req.method} is not allowed on ${c.req.path.slice(0, 200)}; use ${allowed.join(' or ')}`,
+        },
+        405,
+      );
     }
     // A path of thousands of characters is cut: an answer never echoes more than a line of input.
     const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
@@ -62,7 +78,10 @@ export function createApp(options: AppOptions): Hono {
       return c.json(error.toBody(), error.status);
     }
     options.onInternalError?.(error);
-    return c.json({ code: 500, message: `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}` }, 500);
+    return c.json(
+      { code: 500, message: `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}` },
+      500,
+    );
   };
   app.onError(renderError);
   return app;
@@ -73,7 +92,9 @@ function allowedMethods(app: Hono, path: string): string[] {
   const methods = new Set<string>();
   for (const route of app.routes) {
     if (route.method === 'ALL') continue;
-    const pattern = new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`);
+    const pattern = new RegExp(
+      `^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`,
+    );
     if (pattern.test(path)) methods.add(route.method);
   }
   return [...methods];

@@ -46,5 +46,6 @@ export function authenticate(services: Services, headers: AuthHeaders, apiKeyHea
 
 /** Platform-level operations (client create, token create) refuse client tokens. */
 export function requirePlatformPrincipal(principal: Principal, what: string): void {
-  if (principal.kind === 'client-token') throw ApiError.forbidden(`A client token cannot ${what}; use a platform token`);
+  if (principal.kind === 'client-token')
+    throw ApiError.forbidden(`A client token cannot ${what}; use a platform token`);
 }

@@ -17,7 +17,11 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
       ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'Request was not received in time']
-        : [400, 'Bad Request', `Malformed HTTP request (${error.code ?? 'parse error'}); check the request line, headers and Content-Length`];
+        : [
+            400,
+            'Bad Request',
+            `Malformed HTTP request (${error.code ?? 'parse error'}); check the request line, headers and Content-Length`,
+          ];
   const body = JSON.stringify({ code: status, message });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -30,7 +34,14 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
  */
 export function answerExpectation(request: IncomingMessage, response: ServerResponse): void {
   const expect = String(request.headers.expect ?? '').slice(0, 60);
-  const body = JSON.stringify({ code: 417, message: `Expect: ${expect} cannot be met; send the request without an Expect header, or with Expect: 100-continue` });
-  response.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  const body = JSON.stringify({
+    code: 417,
+    message: `Expect: ${expect} cannot be met; send the request without an Expect header, or with Expect: 100-continue`,
+  });
+  response.writeHead(417, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   response.end(body);
 }

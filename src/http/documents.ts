@@ -31,7 +31,14 @@ export interface DocumentRouteOptions {
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
 const MULTIPART_SLACK = 64 * 1024;
 
-export const DOCUMENT_PATHS = ['/api/upload_pdf', '/api/download_pdf', '/api/download_docx', '/api/recipient_download_pdf', '/api/contract_pdf/{contractKey}', '/api/template_pdf/{templateKey}'];
+export const DOCUMENT_PATHS = [
+  '/api/upload_pdf',
+  '/api/download_pdf',
+  '/api/download_docx',
+  '/api/recipient_download_pdf',
+  '/api/contract_pdf/{contractKey}',
+  '/api/template_pdf/{templateKey}',
+];
 
 export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
   const { documents } = options;
@@ -42,7 +49,9 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
   const route = (path: string, method: 'GET' | 'POST', handle: (c: Context, ctx: OpContext) => Promise<Response>) => {
     app.all(path, async (c) => {
       if (c.req.method !== method && !(method === 'GET' && c.req.method === 'HEAD')) {
-        throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use ${method}`, undefined, { Allow: method === 'GET' ? 'GET, HEAD' : method });
+        throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use ${method}`, undefined, {
+          Allow: method === 'GET' ? 'GET, HEAD' : method,
+        });
       }
       return handle(c, authorised(c, services, options.apiKeyHeader));
     });
@@ -52,15 +61,27 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
   // what the recipient page offers once the contract is fully signed.
   app.all('/api/recipient_download_pdf', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET`, undefined, { Allow: 'GET, HEAD' });
+      throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET`, undefined, {
+        Allow: 'GET, HEAD',
+      });
     }
     const ctx: OpContext = { ...services, cause: 'api' };
     const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
     if (!resolved) throw ApiError.notFound('Share link not found');
     const contract = resolved.contract;
-    const bytes = await (await load()).contractPdf({ ...ctx, client: ctx.store.clients.get(contract.clientKey)! }, documents, contract);
+    const bytes = await (await load()).contractPdf(
+      { ...ctx, client: ctx.store.clients.get(contract.clientKey)! },
+      documents,
+      contract,
+    );
     // `inline=1`: shown in the recipient page rather than saved.
-    return file(c, bytes, 'application/pdf', `${contract.name}.pdf`, c.req.query('inline') === '1' ? 'inline' : 'attachment');
+    return file(
+      c,
+      bytes,
+      'application/pdf',
+      `${contract.name}.pdf`,
+      c.req.query('inline') === '1' ? 'inline' : 'attachment',
+    );
   });
 
   route('/api/upload_pdf', 'POST', async (c, ctx) => {
@@ -69,29 +90,42 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
     const record = await (await load()).uploadPdf(ctx, documents, ctx.client!, owner, bytes);
     const noun = 'contractKey' in owner ? 'contract' : 'template';
     // The real service's answer is undocumented; it follows the pattern of its other writes (decisions §11).
-    return c.json({
-      [noun]: {
-        [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
-        changeTime: isoTime(record.changeTime),
-        contractType: 'pdf',
-        value: record.value,
-        pages: record.document!.pages.length,
-        bytes: record.document!.bytes,
-        sha256: record.document!.sha256,
+    return c.json(
+      {
+        [noun]: {
+          [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
+          changeTime: isoTime(record.changeTime),
+          contractType: 'pdf',
+          value: record.value,
+          pages: record.document!.pages.length,
+          bytes: record.document!.bytes,
+          sha256: record.document!.sha256,
+        },
+        code: '201',
+        message: 'PDF uploaded',
       },
-      code: '201',
-      message: 'PDF uploaded',
-    }, 201);
+      201,
+    );
   });
 
   route('/api/download_pdf', 'GET', async (c, ctx) => {
     const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
-    return file(c, await (await load()).contractPdf(ctx, documents, contract), 'application/pdf', `${contract.name}.pdf`);
+    return file(
+      c,
+      await (await load()).contractPdf(ctx, documents, contract),
+      'application/pdf',
+      `${contract.name}.pdf`,
+    );
   });
 
   route('/api/download_docx', 'GET', async (c, ctx) => {
     const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
-    return file(c, await (await load()).contractDocx(ctx, contract), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', `${contract.name}.docx`);
+    return file(
+      c,
+      await (await load()).contractDocx(ctx, contract),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      `${contract.name}.docx`,
+    );
   });
 
   for (const kind of ['contract', 'template'] as const) {
@@ -110,7 +144,15 @@ function authorised(c: Context, services: Services, apiKeyHeader: string): OpCon
   const authorization = headers.get('authorization');
   const apiKey = authorization === null ? apiKeyOf(headers, apiKeyHeader) : undefined;
   const principal = authenticate(services, { authorization: authorization ?? undefined, apiKey }, apiKeyHeader);
-  const ctx: OpContext = { store: services.store, clock: services.clock, bus: services.bus, ids: services.ids, cause: 'api', principal, client: undefined };
+  const ctx: OpContext = {
+    store: services.store,
+    clock: services.clock,
+    bus: services.bus,
+    ids: services.ids,
+    cause: 'api',
+    principal,
+    client: undefined,
+  };
   ctx.client = clientFor(ctx, principal, c.req.query('clientKey') || undefined, 'clientKey');
   return ctx;
 }
@@ -118,7 +160,10 @@ function authorised(c: Context, services: Services, apiKeyHeader: string): OpCon
 function requiredQuery(c: Context, name: string): string {
   const value = c.req.query(name);
   if (value === undefined || value === '') {
-    throw ApiError.badRequest(`Query parameter ${name} is required, e.g. ${c.req.path}?${name}=<KEY>&clientKey=<CLIENT_KEY>`, [{ path: name, message: 'Required' }]);
+    throw ApiError.badRequest(
+      `Query parameter ${name} is required, e.g. ${c.req.path}?${name}=<KEY>&clientKey=<CLIENT_KEY>`,
+      [{ path: name, message: 'Required' }],
+    );
   }
   return value;
 }
@@ -127,12 +172,15 @@ function ownerFromQuery(c: Context): DocumentOwner {
   const contractKey = c.req.query('contractKey') || undefined;
   const templateKey = c.req.query('templateKey') || undefined;
   if (contractKey !== undefined && templateKey !== undefined) {
-    throw ApiError.badRequest('Give contractKey or templateKey in the query, not both', [{ path: 'templateKey', message: 'Give one owner only' }]);
+    throw ApiError.badRequest('Give contractKey or templateKey in the query, not both', [
+      { path: 'templateKey', message: 'Give one owner only' },
+    ]);
   }
   if (contractKey === undefined && templateKey === undefined) {
-    throw ApiError.badRequest('Query parameter contractKey (or templateKey) is required: POST /api/upload_pdf?contractKey=<KEY>&clientKey=<CLIENT_KEY>', [
-      { path: 'contractKey', message: 'Required' },
-    ]);
+    throw ApiError.badRequest(
+      'Query parameter contractKey (or templateKey) is required: POST /api/upload_pdf?contractKey=<KEY>&clientKey=<CLIENT_KEY>',
+      [{ path: 'contractKey', message: 'Required' }],
+    );
   }
   return contractKey !== undefined ? { contractKey } : { templateKey: templateKey! };
 }
@@ -141,7 +189,10 @@ function ownerFromQuery(c: Context): DocumentOwner {
 async function readPdfField(c: Context, maxUploadBytes: number): Promise<Uint8Array> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
-    throw new ApiError(415, `Content-Type must be multipart/form-data with the file in field "pdf" (got ${type ? quote(type, 100) : 'none'})`);
+    throw new ApiError(
+      415,
+      `Content-Type must be multipart/form-data with the file in field "pdf" (got ${type ? quote(type, 100) : 'none'})`,
+    );
   }
   const body = await readLimited(c.req.raw, maxUploadBytes + MULTIPART_SLACK, maxUploadBytes);
   let form: FormData;
@@ -149,17 +200,23 @@ async function readPdfField(c: Context, maxUploadBytes: number): Promise<Uint8Ar
     // Node's own multipart parser (undici, behind Response.formData).
     form = await new Response(body, { headers: { 'content-type': type } }).formData();
   } catch {
-    throw ApiError.badRequest('Request body is not valid multipart/form-data (check the boundary and that the body is complete)');
+    throw ApiError.badRequest(
+      'Request body is not valid multipart/form-data (check the boundary and that the body is complete)',
+    );
   }
   const field = form.get('pdf');
   if (field === null) {
     const names = [...new Set([...form.keys()])];
-    throw ApiError.badRequest(`No field "pdf" in the form${names.length ? ` (got ${names.map((n) => quote(n, 40)).join(', ')})` : ''}; send the file as pdf=@file.pdf`, [
-      { path: 'pdf', message: 'Required' },
-    ]);
+    throw ApiError.badRequest(
+      `No field "pdf" in the form${names.length ? ` (got ${names.map((n) => quote(n, 40)).join(', ')})` : ''}; send the file as pdf=@file.pdf`,
+      [{ path: 'pdf', message: 'Required' }],
+    );
   }
   if (typeof field === 'string') {
-    throw ApiError.badRequest('Field "pdf" must be a file (a part with a filename), not a text value; send it as pdf=@file.pdf', [{ path: 'pdf', message: 'Not a file' }]);
+    throw ApiError.badRequest(
+      'Field "pdf" must be a file (a part with a filename), not a text value; send it as pdf=@file.pdf',
+      [{ path: 'pdf', message: 'Not a file' }],
+    );
   }
   if (field.size > maxUploadBytes) throw tooLarge(maxUploadBytes, field.size);
   return new Uint8Array(await field.arrayBuffer());
@@ -167,7 +224,10 @@ async function readPdfField(c: Context, maxUploadBytes: number): Promise<Uint8Ar
 
 async function readLimited(request: Request, maxBody: number, maxFile: number): Promise<Uint8Array> {
   // An API fault that matches on bodies reads the body as text first, which a binary upload does not survive.
-  if (request.bodyUsed) throw ApiError.badRequest('The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf');
+  if (request.bodyUsed)
+    throw ApiError.badRequest(
+      'The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf',
+    );
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(maxFile);
   return new Uint8Array(await readBytes(request, maxBody, () => tooLarge(maxFile)));
@@ -175,10 +235,19 @@ async function readLimited(request: Request, maxBody: number, maxFile: number): 
 
 function tooLarge(maxFile: number, size?: number): ApiError {
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return new ApiError(413, `The file is larger than the upload limit of ${maxFile} bytes (${mb(maxFile)})${size ? `: it is ${size} bytes` : ''}; start the sandbox with --max-upload to change it`);
+  return new ApiError(
+    413,
+    `The file is larger than the upload limit of ${maxFile} bytes (${mb(maxFile)})${size ? `: it is ${size} bytes` : ''}; start the sandbox with --max-upload to change it`,
+  );
 }
 
-function file(c: Context, bytes: Uint8Array, type: string, name: string, disposition: 'attachment' | 'inline' = 'attachment'): Response {
+function file(
+  c: Context,
+  bytes: Uint8Array,
+  type: string,
+  name: string,
+  disposition: 'attachment' | 'inline' = 'attachment',
+): Response {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
     'content-type': type,

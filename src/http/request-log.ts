@@ -5,7 +5,6 @@
 import type { LogFormat } from '../config/options.js';
 import type { JournalEntry } from '../journal/journal.js';
 
-
 export interface RequestLogOptions {
   format: LogFormat;
   write: (line: string) => void;

@@ -48,16 +48,35 @@ function pemOrFile(value: string, what: string): { pem: string; file?: string } 
   }
 }
 
-export async function loadTls(options: { cert?: string | undefined; key?: string | undefined; host: string }): Promise<TlsMaterial> {
+export async function loadTls(options: {
+  cert?: string | undefined;
+  key?: string | undefined;
+  host: string;
+}): Promise<TlsMaterial> {
   if (options.cert !== undefined || options.key !== undefined) {
-    if (options.cert === undefined || options.key === undefined) throw new ConfigError('--tls-cert and --tls-key go together: give both');
+    if (options.cert === undefined || options.key === undefined)
+      throw new ConfigError('--tls-cert and --tls-key go together: give both');
     const cert = pemOrFile(options.cert, 'certificate');
     const key = pemOrFile(options.key, 'key');
-    if (cert.file) return { cert: cert.pem, key: key.pem, certFile: cert.file, ...(key.file ? { keyFile: key.file } : {}), generated: false };
+    if (cert.file)
+      return {
+        cert: cert.pem,
+        key: key.pem,
+        certFile: cert.file,
+        ...(key.file ? { keyFile: key.file } : {}),
+        generated: false,
+      };
     const tempDir = mkdtempSync(join(tmpdir(), 'esign-sandbox-tls-'));
     const certFile = join(tempDir, 'cert.pem');
     writeFileSync(certFile, cert.pem);
-    return { cert: cert.pem, key: key.pem, certFile, ...(key.file ? { keyFile: key.file } : {}), generated: false, tempDir };
+    return {
+      cert: cert.pem,
+      key: key.pem,
+      certFile,
+      ...(key.file ? { keyFile: key.file } : {}),
+      generated: false,
+      tempDir,
+    };
   }
   return generateCertificate(options.host);
 }
@@ -68,7 +87,10 @@ export async function generateCertificate(host: string): Promise<TlsMaterial> {
   const names = new Set(['localhost']);
   const ips = new Set(['127.0.0.1', '::1']);
   if (host !== '0.0.0.0' && host !== '::') (isIP(host) ? ips : names).add(host);
-  const altNames = [...[...names].map((value) => ({ type: 2 as const, value })), ...[...ips].map((ip) => ({ type: 7 as const, ip }))];
+  const altNames = [
+    ...[...names].map((value) => ({ type: 2 as const, value })),
+    ...[...ips].map((ip) => ({ type: 7 as const, ip })),
+  ];
   const pems = await generate([{ name: 'commonName', value: 'esign-sandbox local' }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -97,13 +119,30 @@ export interface TlsListener {
 }
 
 /** Listens on host:port, answering TLS with the app and plain HTTP with a 403. */
-export function listenTls(app: Hono, host: string, port: number, tls: TlsMaterial, onError: (error: NodeJS.ErrnoException) => Error): Promise<TlsListener> {
-  const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: { key: tls.key, cert: tls.cert } });
+export function listenTls(
+  app: Hono,
+  host: string,
+  port: number,
+  tls: TlsMaterial,
+  onError: (error: NodeJS.ErrnoException) => Error,
+): Promise<TlsListener> {
+  const https = createAdaptorServer({
+    fetch: app.fetch,
+    createServer: createHttpsServer,
+    serverOptions: { key: tls.key, cert: tls.cert },
+  });
   https.on('checkExpectation', answerExpectation);
   const plain = createHttpServer((req, res) => {
     const where = `https://${req.headers.host ?? `${host}:${port}`}${req.url ?? '/'}`;
-    const body = JSON.stringify({ code: 403, message: `This sandbox serves HTTPS only, like the real service; use ${where}` });
-    res.writeHead(403, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    const body = JSON.stringify({
+      code: 403,
+      message: `This sandbox serves HTTPS only, like the real service; use ${where}`,
+    });
+    res.writeHead(403, {
+      'content-type': 'application/json; charset=UTF-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
   });
   const sockets = new Set<Socket>();

@@ -19,7 +19,16 @@ export const MAX_BODY_CHARS = 64 * 1024;
 export const REDACTED = '[redacted]';
 
 /** Body fields whose values never reach the journal or the log (matched without regard to case). */
-const SECRET_FIELDS = new Set(['secret', 'access_token', 'apikey', 'api_key', 'token', 'password', 'authorization', 'refresh_token']);
+const SECRET_FIELDS = new Set([
+  'secret',
+  'access_token',
+  'apikey',
+  'api_key',
+  'token',
+  'password',
+  'authorization',
+  'refresh_token',
+]);
 
 export interface JournalEntry {
   /** Increasing number, unique within this sandbox's lifetime (also across resets). */
@@ -138,7 +147,9 @@ export class RequestJournal {
   }
 
   /** The Hono middleware that records each request; mount it before every route. */
-  middleware(options: { skip?: (path: string, method: string) => boolean; skipBodies?: (path: string) => boolean } = {}): MiddlewareHandler {
+  middleware(
+    options: { skip?: (path: string, method: string) => boolean; skipBodies?: (path: string) => boolean } = {},
+  ): MiddlewareHandler {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
       const started = monotonicNow();
@@ -205,7 +216,10 @@ export class RequestJournal {
       ...actionField(parsed),
       status: stored.status,
       durationMs: stored.durationMs,
-      request: { headers: this.headers(stored.headers), ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}) },
+      request: {
+        headers: this.headers(stored.headers),
+        ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}),
+      },
       response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
       ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
     };
@@ -216,7 +230,12 @@ export class RequestJournal {
     for (let i = 0; i + 1 < pairs.length; i += 2) {
       const name = pairs[i]!.toLowerCase();
       const value = pairs[i + 1]!;
-      out[name] = SECRET_HEADERS.has(name) || name === this.apiKeyHeader ? REDACTED : name in out ? `${out[name]}, ${value}` : value;
+      out[name] =
+        SECRET_HEADERS.has(name) || name === this.apiKeyHeader
+          ? REDACTED
+          : name in out
+            ? `${out[name]}, ${value}`
+            : value;
     }
     return out;
   }
@@ -279,7 +298,12 @@ function rawHeaders(env: unknown, headers: Headers): string[] {
  */
 function requestText(request: Request): Captured | Promise<Captured> {
   const kept = rememberedBodyText(request);
-  if (kept !== undefined) return kept === '' ? undefined : kept.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(kept) } : kept;
+  if (kept !== undefined)
+    return kept === ''
+      ? undefined
+      : kept.length > MAX_BODY_CHARS
+        ? { truncated: true, bytes: Buffer.byteLength(kept) }
+        : kept;
   if (!request.body || request.bodyUsed) return undefined;
   return unreadText(request, request.body);
 }
@@ -360,14 +384,20 @@ function matcher(
     const status = String(filter.status).toLowerCase();
     if (/^[1-5]xx$/.test(status)) tests.push((e) => Math.floor(e.status / 100) === Number(status[0]));
     else if (/^\d{3}$/.test(status)) tests.push((e) => e.status === Number(status));
-    else throw ApiError.badRequest(`status must be a status like 404 or a class like 4xx (got ${quote(status)})`, [{ path: 'status', message: 'Not a status' }]);
+    else
+      throw ApiError.badRequest(`status must be a status like 404 or a class like 4xx (got ${quote(status)})`, [
+        { path: 'status', message: 'Not a status' },
+      ]);
   }
   if (filter.since !== undefined) {
     const since = String(filter.since);
     if (/^\d+$/.test(since)) tests.push((e) => e.id > Number(since));
     else {
       const ms = Date.parse(since);
-      if (!Number.isFinite(ms)) throw ApiError.badRequest(`since must be an ISO 8601 time or an entry id (got ${quote(since)})`, [{ path: 'since', message: 'Not a time' }]);
+      if (!Number.isFinite(ms))
+        throw ApiError.badRequest(`since must be an ISO 8601 time or an entry id (got ${quote(since)})`, [
+          { path: 'since', message: 'Not a time' },
+        ]);
       tests.push((e) => e.atMs >= ms);
     }
   }

@@ -3,7 +3,17 @@
  * control routes validate with; a test checks that every control route mounted on the app is listed here.
  */
 import { z } from 'zod';
-import { actBody, advanceBody, deliveryQuery, expireBody, journalQuery, loadBody, platformBody, resetBody, setBody } from '../control/schemas.js';
+import {
+  actBody,
+  advanceBody,
+  deliveryQuery,
+  expireBody,
+  journalQuery,
+  loadBody,
+  platformBody,
+  resetBody,
+  setBody,
+} from '../control/schemas.js';
 import { faultSpec } from '../faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import { snapshotSchema } from '../store/snapshot.js';
@@ -38,22 +48,60 @@ const delivery = {
   cause: 'api',
   createdAt: NOW,
   attempts: [{ at: NOW, trigger: 'first', statusCode: 200, durationMs: 3.2 }],
-  payload: { type: 'contract.signed', timestamp: NOW, data: { contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', status: 'Signed' } },
+  payload: {
+    type: 'contract.signed',
+    timestamp: NOW,
+    data: { contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', status: 'Signed' },
+  },
 };
-const emptyStore = { version: 1, platforms: {}, clients: {}, users: {}, contracts: {}, recipients: {}, placeholders: {}, templates: {}, webhooks: {}, tokens: {} };
+const emptyStore = {
+  version: 1,
+  platforms: {},
+  clients: {},
+  users: {},
+  contracts: {},
+  recipients: {},
+  placeholders: {},
+  templates: {},
+  webhooks: {},
+  tokens: {},
+};
 
 export const controlOperations: ControlOperation[] = [
   {
     method: 'get',
     path: '/__sandbox',
     summary: 'Where everything is: the dashboard, the API, the control API, the docs (GET / leads to the dashboard)',
-    response: { status: 200, example: { name: 'esign-sandbox', message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.', dashboard: 'http://127.0.0.1:4010/__sandbox/ui', api: 'http://127.0.0.1:4010/api', control: 'http://127.0.0.1:4010/__sandbox', health: 'http://127.0.0.1:4010/__sandbox/health', docs: 'http://127.0.0.1:4010/docs', openapi: 'http://127.0.0.1:4010/openapi.json' } },
+    response: {
+      status: 200,
+      example: {
+        name: 'esign-sandbox',
+        message:
+          'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.',
+        dashboard: 'http://127.0.0.1:4010/__sandbox/ui',
+        api: 'http://127.0.0.1:4010/api',
+        control: 'http://127.0.0.1:4010/__sandbox',
+        health: 'http://127.0.0.1:4010/__sandbox/health',
+        docs: 'http://127.0.0.1:4010/docs',
+        openapi: 'http://127.0.0.1:4010/openapi.json',
+      },
+    },
   },
   {
     method: 'get',
     path: '/__sandbox/health',
     summary: 'Ready check: answers 200 once the sandbox serves requests',
-    response: { status: 200, example: { status: 'ok', version: '0.1.0', now: NOW, clock: 'frozen', persistent: false, counts: { platforms: 1, clients: 1, contracts: 0, webhooks: 0 } } },
+    response: {
+      status: 200,
+      example: {
+        status: 'ok',
+        version: '0.1.0',
+        now: NOW,
+        clock: 'frozen',
+        persistent: false,
+        counts: { platforms: 1, clients: 1, contracts: 0, webhooks: 0 },
+      },
+    },
   },
   {
     method: 'post',
@@ -63,9 +111,25 @@ export const controlOperations: ControlOperation[] = [
       'Without a body everything goes back to the fixtures: records, timers, emails, deliveries and the journal. With `{"apiKey": ...}` only that platform\'s records are reset (to its fixture records, or to none for a platform made with POST /__sandbox/platforms); other platforms are untouched.',
     body: resetBody(),
     example: { apiKey: 'sandboxApiKey' },
-    response: { status: 200, example: { status: 'reset', scope: 'platform', apiKey: 'sandboxApiKey', platformId: 'P1a2b3c', removed: 12, restored: 9, now: NOW } },
+    response: {
+      status: 200,
+      example: {
+        status: 'reset',
+        scope: 'platform',
+        apiKey: 'sandboxApiKey',
+        platformId: 'P1a2b3c',
+        removed: 12,
+        restored: 9,
+        now: NOW,
+      },
+    },
   },
-  { method: 'get', path: '/__sandbox/clock', summary: 'The sandbox clock: time, mode and pending timers', response: { status: 200, example: clockState } },
+  {
+    method: 'get',
+    path: '/__sandbox/clock',
+    summary: 'The sandbox clock: time, mode and pending timers',
+    response: { status: 200, example: clockState },
+  },
   {
     method: 'post',
     path: '/__sandbox/clock/advance',
@@ -74,8 +138,18 @@ export const controlOperations: ControlOperation[] = [
     example: { by: '30m' },
     response: { status: 200, example: { ...clockState, now: '2026-03-01T09:30:00.000Z' } },
   },
-  { method: 'post', path: '/__sandbox/clock/freeze', summary: 'Stop the clock', response: { status: 200, example: clockState } },
-  { method: 'post', path: '/__sandbox/clock/unfreeze', summary: 'Let the clock follow wall time again', response: { status: 200, example: { ...clockState, mode: 'real' } } },
+  {
+    method: 'post',
+    path: '/__sandbox/clock/freeze',
+    summary: 'Stop the clock',
+    response: { status: 200, example: clockState },
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/clock/unfreeze',
+    summary: 'Let the clock follow wall time again',
+    response: { status: 200, example: { ...clockState, mode: 'real' } },
+  },
   {
     method: 'post',
     path: '/__sandbox/clock/set',
@@ -104,7 +178,8 @@ export const controlOperations: ControlOperation[] = [
     method: 'get',
     path: '/__sandbox/requests',
     summary: 'The request journal: what was asked and answered, secrets redacted',
-    description: 'Oldest first; at most the journal capacity (default 1000, `--journal-limit`) entries are kept. Bodies over 64 KiB are kept as `{"truncated": true, "bytes": N}`.',
+    description:
+      'Oldest first; at most the journal capacity (default 1000, `--journal-limit`) entries are kept. Bodies over 64 KiB are kept as `{"truncated": true, "bytes": N}`.',
     query: journalQuery(),
     response: {
       status: 200,
@@ -118,8 +193,13 @@ export const controlOperations: ControlOperation[] = [
             action: 'create',
             status: 201,
             durationMs: 1.9,
-            request: { headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { data: { action: 'create', contract: { name: 'NDA', value: '<p>…</p>' } } } },
-            response: { body: { contract: { createTime: NOW, contractKey: 'C1a2b3' }, code: '201', message: 'Contract created' } },
+            request: {
+              headers: { authorization: '[redacted]', 'content-type': 'application/json' },
+              body: { data: { action: 'create', contract: { name: 'NDA', value: '<p>…</p>' } } },
+            },
+            response: {
+              body: { contract: { createTime: NOW, contractKey: 'C1a2b3' }, code: '201', message: 'Contract created' },
+            },
           },
         ],
         count: 1,
@@ -138,7 +218,16 @@ export const controlOperations: ControlOperation[] = [
     method: 'get',
     path: '/__sandbox/state',
     summary: 'The whole state (every record and the clock) as one snapshot document',
-    response: { status: 200, example: { format: 'esign-sandbox-state', version: 1, savedAt: NOW, clock: { now: NOW, mode: 'frozen' }, store: { version: 1, platforms: {}, clients: {} } } },
+    response: {
+      status: 200,
+      example: {
+        format: 'esign-sandbox-state',
+        version: 1,
+        savedAt: NOW,
+        clock: { now: NOW, mode: 'frozen' },
+        store: { version: 1, platforms: {}, clients: {} },
+      },
+    },
   },
   {
     method: 'put',
@@ -146,7 +235,10 @@ export const controlOperations: ControlOperation[] = [
     summary: 'Restore a snapshot taken with GET /__sandbox/state (validated first; refused whole when wrong)',
     body: snapshotSchema(),
     example: { version: 1, clock: { now: NOW, mode: 'frozen' }, store: emptyStore },
-    response: { status: 200, example: { status: 'restored', counts: { platforms: 1, clients: 1, contracts: 4 }, now: NOW } },
+    response: {
+      status: 200,
+      example: { status: 'restored', counts: { platforms: 1, clients: 1, contracts: 4 }, now: NOW },
+    },
   },
   {
     method: 'get',
@@ -165,21 +257,61 @@ export const controlOperations: ControlOperation[] = [
     method: 'post',
     path: '/__sandbox/webhook-deliveries/{id}/redeliver',
     summary: 'Send a delivery again at once, with the same webhook-id',
-    response: { status: 200, example: { ...delivery, attempts: [...delivery.attempts, { at: NOW, trigger: 'redeliver', statusCode: 200, durationMs: 2.1 }] } },
+    response: {
+      status: 200,
+      example: {
+        ...delivery,
+        attempts: [...delivery.attempts, { at: NOW, trigger: 'redeliver', statusCode: 200, durationMs: 2.1 }],
+      },
+    },
   },
   {
     method: 'get',
     path: '/__sandbox/webhook-faults',
     summary: 'Receiver faults set now: deliveries spoilt on purpose to test your webhook handler (docs/webhooks.md)',
-    response: { status: 200, example: { faults: [{ id: 'rf_1', source: 'control', kind: 'bad-signature', signature: 'wrong-secret', match: {}, seen: 0, hits: 0, exhausted: false }] } },
+    response: {
+      status: 200,
+      example: {
+        faults: [
+          {
+            id: 'rf_1',
+            source: 'control',
+            kind: 'bad-signature',
+            signature: 'wrong-secret',
+            match: {},
+            seen: 0,
+            hits: 0,
+            exhausted: false,
+          },
+        ],
+      },
+    },
   },
   {
     method: 'post',
     path: '/__sandbox/webhook-faults',
-    summary: 'Set a receiver fault (bad-signature, stale-timestamp, duplicate, out-of-order, slow), or several as {"faults": [...]}',
+    summary:
+      'Set a receiver fault (bad-signature, stale-timestamp, duplicate, out-of-order, slow), or several as {"faults": [...]}',
     body: receiverFaultSpec(),
     example: { kind: 'duplicate', match: { event: 'contract.signed' }, times: 1 },
-    response: { status: 201, example: { ids: ['rf_1'], faults: [{ id: 'rf_1', source: 'control', kind: 'duplicate', match: { event: 'contract.signed' }, times: 1, seen: 0, hits: 0, exhausted: false }] } },
+    response: {
+      status: 201,
+      example: {
+        ids: ['rf_1'],
+        faults: [
+          {
+            id: 'rf_1',
+            source: 'control',
+            kind: 'duplicate',
+            match: { event: 'contract.signed' },
+            times: 1,
+            seen: 0,
+            hits: 0,
+            exhausted: false,
+          },
+        ],
+      },
+    },
   },
   {
     method: 'delete',
@@ -197,13 +329,28 @@ export const controlOperations: ControlOperation[] = [
     method: 'post',
     path: '/__sandbox/recipients/{recipientKey}/{verb}',
     summary: 'Act as a recipient: verb is view, sign, approve or lock (in turn, in its role, once; 409 otherwise)',
-    description: 'Signing fills the recipient\'s special placeholders (date, name, email, signature). `signature` is a text signature or an image as a base64 data URI; without it a stub is used. See docs/lifecycle.md.',
+    description:
+      "Signing fills the recipient's special placeholders (date, name, email, signature). `signature` is a text signature or an image as a base64 data URI; without it a stub is used. See docs/lifecycle.md.",
     body: actBody(),
     example: { signature: 'Grace Hopper' },
     response: {
       status: 200,
       example: {
-        recipient: { recipientKey: 'R1a2b3', id: 1, fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', state: 'signed', notifiedAt: NOW, seenAt: NOW, actedAt: NOW, signature: 'Grace Hopper', link: 'http://127.0.0.1:4010/sharing/R1a2b3', createTime: NOW, changeTime: NOW },
+        recipient: {
+          recipientKey: 'R1a2b3',
+          id: 1,
+          fullname: 'Grace Hopper',
+          email: 'grace@example.com',
+          action: 'sign',
+          state: 'signed',
+          notifiedAt: NOW,
+          seenAt: NOW,
+          actedAt: NOW,
+          signature: 'Grace Hopper',
+          link: 'http://127.0.0.1:4010/sharing/R1a2b3',
+          createTime: NOW,
+          changeTime: NOW,
+        },
         contract: { contractKey: 'C1a2b3', status: 'Fully signed' },
       },
     },
@@ -212,62 +359,170 @@ export const controlOperations: ControlOperation[] = [
     method: 'get',
     path: '/__sandbox/contracts/{contractKey}',
     summary: 'The whole contract: status, recipients with their state and times, placeholders with values, history',
-    response: { status: 200, example: { contractKey: 'C1a2b3', clientKey: 'demoClient', name: 'Service agreement', status: 'Sent', recipients: [], placeholders: [], history: [] } },
+    response: {
+      status: 200,
+      example: {
+        contractKey: 'C1a2b3',
+        clientKey: 'demoClient',
+        name: 'Service agreement',
+        status: 'Sent',
+        recipients: [],
+        placeholders: [],
+        history: [],
+      },
+    },
   },
   {
     method: 'get',
     path: '/__sandbox/emails',
     summary: 'The outbox: emails the service would have sent (signing and approval requests, signed/approved notices)',
-    query: z.object({ to: z.string().optional(), contractKey: z.string().optional(), recipientKey: z.string().optional(), kind: z.string().optional() }),
+    query: z.object({
+      to: z.string().optional(),
+      contractKey: z.string().optional(),
+      recipientKey: z.string().optional(),
+      kind: z.string().optional(),
+    }),
     response: {
       status: 200,
       example: {
         emails: [
-          { id: 'email-1', kind: 'signing_request', to: 'grace@example.com', toName: 'Grace Hopper', subject: 'Please sign: Service agreement', text: '…', link: 'http://127.0.0.1:4010/sharing/R1a2b3', contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', sentAt: NOW, cause: 'api' },
+          {
+            id: 'email-1',
+            kind: 'signing_request',
+            to: 'grace@example.com',
+            toName: 'Grace Hopper',
+            subject: 'Please sign: Service agreement',
+            text: '…',
+            link: 'http://127.0.0.1:4010/sharing/R1a2b3',
+            contractKey: 'C1a2b3',
+            clientKey: 'demoClient',
+            recipientKey: 'R1a2b3',
+            sentAt: NOW,
+            cause: 'api',
+          },
         ],
       },
     },
   },
-  { method: 'delete', path: '/__sandbox/emails', summary: 'Empty the outbox', response: { status: 200, example: { cleared: 3 } } },
+  {
+    method: 'delete',
+    path: '/__sandbox/emails',
+    summary: 'Empty the outbox',
+    response: { status: 200, example: { cleared: 3 } },
+  },
   {
     method: 'get',
     path: '/__sandbox/sign/{recipientKey}',
     summary: 'Where request emails used to link: redirects (301) to the recipient page /sharing/{recipientKey}',
     html: true,
   },
-  { method: 'get', path: '/__sandbox/ui', summary: 'The dashboard (HTML): contracts, outbox, webhook deliveries, requests, scenarios, the clock (docs/pages.md)', html: true },
-  { method: 'get', path: '/__sandbox/ui/assets/{file}', summary: "The pages' stylesheet and scripts, served by the sandbox (no CDN)", html: true },
-  { method: 'post', path: '/__sandbox/ui/clock/advance', summary: 'Dashboard form: advance the clock (form field by), then back to the dashboard (303)', html: true },
-  { method: 'post', path: '/__sandbox/ui/clock/set', summary: 'Dashboard form: set the clock (form field to), then back to the dashboard (303)', html: true },
-  { method: 'post', path: '/__sandbox/ui/clock/freeze', summary: 'Dashboard form: freeze the clock, then back to the dashboard (303)', html: true },
-  { method: 'post', path: '/__sandbox/ui/clock/unfreeze', summary: 'Dashboard form: unfreeze the clock, then back to the dashboard (303)', html: true },
-  { method: 'post', path: '/__sandbox/ui/webhook-deliveries/{id}/redeliver', summary: 'Dashboard form: redeliver a webhook delivery, then back to the dashboard (303)', html: true },
-  { method: 'post', path: '/__sandbox/ui/reset', summary: 'Dashboard form: reset the sandbox (after its confirmation), then back to the dashboard (303)', html: true },
+  {
+    method: 'get',
+    path: '/__sandbox/ui',
+    summary:
+      'The dashboard (HTML): contracts, outbox, webhook deliveries, requests, scenarios, the clock (docs/pages.md)',
+    html: true,
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/ui/assets/{file}',
+    summary: "The pages' stylesheet and scripts, served by the sandbox (no CDN)",
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/clock/advance',
+    summary: 'Dashboard form: advance the clock (form field by), then back to the dashboard (303)',
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/clock/set',
+    summary: 'Dashboard form: set the clock (form field to), then back to the dashboard (303)',
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/clock/freeze',
+    summary: 'Dashboard form: freeze the clock, then back to the dashboard (303)',
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/clock/unfreeze',
+    summary: 'Dashboard form: unfreeze the clock, then back to the dashboard (303)',
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/webhook-deliveries/{id}/redeliver',
+    summary: 'Dashboard form: redeliver a webhook delivery, then back to the dashboard (303)',
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/reset',
+    summary: 'Dashboard form: reset the sandbox (after its confirmation), then back to the dashboard (303)',
+    html: true,
+  },
   {
     method: 'get',
     path: '/__sandbox/scenarios',
     summary: 'The bundled scenarios and the active ones (docs/scenarios.md)',
-    response: { status: 200, example: { bundled: [{ name: 'happy-path', description: 'Every recipient acts at once, in order' }], active: [] } },
+    response: {
+      status: 200,
+      example: { bundled: [{ name: 'happy-path', description: 'Every recipient acts at once, in order' }], active: [] },
+    },
   },
   {
     method: 'post',
     path: '/__sandbox/scenarios',
-    summary: 'Load a scenario: a bundled name, or YAML text (as JSON {"yaml"}, or the raw body with a YAML content type)',
+    summary:
+      'Load a scenario: a bundled name, or YAML text (as JSON {"yaml"}, or the raw body with a YAML content type)',
     body: loadBody(),
     example: { name: 'happy-path' },
     response: { status: 201, example: { name: 'happy-path', source: 'bundled' } },
   },
-  { method: 'delete', path: '/__sandbox/scenarios', summary: 'Unload every active scenario', response: { status: 200, example: { unloaded: [] } } },
-  { method: 'get', path: '/__sandbox/scenarios/{name}', summary: 'One active scenario: its rules, pending steps and log' },
-  { method: 'delete', path: '/__sandbox/scenarios/{name}', summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay' },
-  { method: 'get', path: '/__sandbox/faults', summary: 'The API faults in force', response: { status: 200, example: { faults: [] } } },
+  {
+    method: 'delete',
+    path: '/__sandbox/scenarios',
+    summary: 'Unload every active scenario',
+    response: { status: 200, example: { unloaded: [] } },
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/scenarios/{name}',
+    summary: 'One active scenario: its rules, pending steps and log',
+  },
+  {
+    method: 'delete',
+    path: '/__sandbox/scenarios/{name}',
+    summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay',
+  },
+  {
+    method: 'get',
+    path: '/__sandbox/faults',
+    summary: 'The API faults in force',
+    response: { status: 200, example: { faults: [] } },
+  },
   {
     method: 'post',
     path: '/__sandbox/faults',
-    summary: 'Add an API fault (or several as {"faults": [...]}): errors, latency or dropped connections on matching /api requests',
+    summary:
+      'Add an API fault (or several as {"faults": [...]}): errors, latency or dropped connections on matching /api requests',
     body: faultSpec(),
     response: { status: 201, example: { ids: ['fault-1'], faults: [] } },
   },
-  { method: 'delete', path: '/__sandbox/faults', summary: 'Remove every API fault', response: { status: 200, example: { removed: 1 } } },
-  { method: 'delete', path: '/__sandbox/faults/{id}', summary: 'Remove one API fault', response: { status: 200, example: { removed: 1 } } },
+  {
+    method: 'delete',
+    path: '/__sandbox/faults',
+    summary: 'Remove every API fault',
+    response: { status: 200, example: { removed: 1 } },
+  },
+  {
+    method: 'delete',
+    path: '/__sandbox/faults/{id}',
+    summary: 'Remove one API fault',
+    response: { status: 200, example: { removed: 1 } },
+  },
 ];

@@ -72,7 +72,8 @@ function statusesOf(schema: Json): string[] {
 function successResponses(schemas: { title: string; schema: Json }[]): Json {
   const byStatus = new Map<string, Json[]>();
   for (const { title, schema } of schemas) {
-    for (const status of statusesOf(schema)) byStatus.set(status, [...(byStatus.get(status) ?? []), { title, ...schema }]);
+    for (const status of statusesOf(schema))
+      byStatus.set(status, [...(byStatus.get(status) ?? []), { title, ...schema }]);
   }
   const out: Json = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a.localeCompare(b))) {
@@ -100,7 +101,9 @@ function resourceOperation(resource: ResourceSpec): Json {
   const noun = resource.path.replace('/api/', '');
   const entries = Object.entries(resource.actions);
   const names = entries.map(([name, action]) => wireName(name, action));
-  const rows = entries.map(([name, action]) => `| \`${wireName(name, action)}\` | ${action.summary} | ${SCOPE_TEXT[action.scope]} |`);
+  const rows = entries.map(
+    ([name, action]) => `| \`${wireName(name, action)}\` | ${action.summary} | ${SCOPE_TEXT[action.scope]} |`,
+  );
   const scopes = new Set(entries.map(([, a]) => a.scope));
   const security: Json[] = [];
   if ([...scopes].some((s) => s !== 'public')) security.push(...API_SECURITY);
@@ -138,7 +141,12 @@ function resourceOperation(resource: ResourceSpec): Json {
       },
     },
     responses: {
-      ...successResponses(entries.map(([name, action]) => ({ title: wireName(name, action), schema: outputSchema(requiredResponse(resource.path, name)) }))),
+      ...successResponses(
+        entries.map(([name, action]) => ({
+          title: wireName(name, action),
+          schema: outputSchema(requiredResponse(resource.path, name)),
+        })),
+      ),
       ...errorResponses(),
       ...INJECTED,
     },
@@ -157,13 +165,16 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
   const input = jsonSchema(endpoint.schema) as { properties?: Record<string, Json>; required?: string[] };
   const get = endpoint.method === 'GET';
   const response = ENDPOINT_RESPONSES[resource.path]?.[endpoint.method];
-  if (!response) throw new Error(`no response schema for ${endpoint.method} ${resource.path} (src/resources/responses.ts)`);
+  if (!response)
+    throw new Error(`no response schema for ${endpoint.method} ${resource.path} (src/resources/responses.ts)`);
   return {
     operationId: `${noun}_${endpoint.method.toLowerCase()}`,
     tags: ['API'],
     summary: endpoint.summary,
     description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${
-      endpoint.scope === 'client' ? 'Credentials as the other operations; `clientKey` names the client with platform credentials.' : 'Any credentials.'
+      endpoint.scope === 'client'
+        ? 'Credentials as the other operations; `clientKey` names the client with platform credentials.'
+        : 'Any credentials.'
     }`,
     security: API_SECURITY,
     ...(get
@@ -175,7 +186,14 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
             schema,
           })),
         }
-      : { requestBody: { required: true, content: { 'application/json': { schema: input, ...(endpoint.example ? { example: endpoint.example } : {}) } } } }),
+      : {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: input, ...(endpoint.example ? { example: endpoint.example } : {}) },
+            },
+          },
+        }),
     responses: {
       ...successResponses([{ title: endpoint.method, schema: outputSchema(response()) }]),
       ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
@@ -203,17 +221,27 @@ const INJECTED: Json = {
 
 function controlOperation(op: ControlOperation): Json {
   const parameters: Json[] = [];
-  for (const match of op.path.matchAll(/\{(\w+)\}/g)) parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+  for (const match of op.path.matchAll(/\{(\w+)\}/g))
+    parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
   if (op.query) {
     const schema = jsonSchema(op.query) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const { description, ...rest } = property;
-      parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
+      parameters.push({
+        name,
+        in: 'query',
+        required: schema.required?.includes(name) ?? false,
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
     }
   }
   const status = String(op.response?.status ?? 200);
   return {
-    operationId: `sandbox_${op.method}_${op.path.replace('/__sandbox/', '').replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_')}`,
+    operationId: `sandbox_${op.method}_${op.path
+      .replace('/__sandbox/', '')
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')}`,
     tags: ['Sandbox control'],
     // The control API takes no credentials.
     security: [],
@@ -224,7 +252,12 @@ function controlOperation(op: ControlOperation): Json {
       ? {
           requestBody: {
             required: false,
-            content: { 'application/json': { schema: jsonSchema(op.body), ...(op.example !== undefined ? { example: op.example } : {}) } },
+            content: {
+              'application/json': {
+                schema: jsonSchema(op.body),
+                ...(op.example !== undefined ? { example: op.example } : {}),
+              },
+            },
           },
         }
       : {}),
@@ -233,7 +266,12 @@ function controlOperation(op: ControlOperation): Json {
         description: 'Done',
         content: op.html
           ? { 'text/html': { schema: { type: 'string' } } }
-          : { 'application/json': { schema: { type: 'object' }, ...(op.response ? { example: op.response.example } : {}) } },
+          : {
+              'application/json': {
+                schema: { type: 'object' },
+                ...(op.response ? { example: op.response.example } : {}),
+              },
+            },
       },
       ...errorResponses(op.body || op.query ? ['400', '404', '409', '413', '415'] : ['404']),
     },
@@ -245,12 +283,29 @@ function controlOperation(op: ControlOperation): Json {
  * described here as they are rather than derived from a resource table.
  */
 function documentOperations(): Record<string, Json> {
-  const query = (name: string, description: string, required = true) => ({ name, in: 'query', required, schema: { type: 'string' }, description });
+  const query = (name: string, description: string, required = true) => ({
+    name,
+    in: 'query',
+    required,
+    schema: { type: 'string' },
+    description,
+  });
   const clientKey = query('clientKey', 'The client, with platform credentials (a client token names its own)', false);
   const errors = errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']);
-  const file = (type: string, description: string) => ({ '200': { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } }, ...errors, ...INJECTED });
+  const file = (type: string, description: string) => ({
+    '200': { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
+    ...errors,
+    ...INJECTED,
+  });
   const get = (operationId: string, summary: string, parameters: Json[], type: string, description: string) => ({
-    get: { operationId, tags: ['API'], summary, security: API_SECURITY, parameters, responses: file(type, description) },
+    get: {
+      operationId,
+      tags: ['API'],
+      summary,
+      security: API_SECURITY,
+      parameters,
+      responses: file(type, description),
+    },
   });
   const pdf = 'application/pdf';
   const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -261,8 +316,19 @@ function documentOperations(): Record<string, Json> {
         tags: ['API'],
         summary: 'Upload the PDF of a PDF contract or template (multipart/form-data, field `pdf`)',
         security: API_SECURITY,
-        parameters: [query('contractKey', 'The contract (or give templateKey)', false), query('templateKey', 'The template (or give contractKey)', false), clientKey],
-        requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } } } } },
+        parameters: [
+          query('contractKey', 'The contract (or give templateKey)', false),
+          query('templateKey', 'The template (or give contractKey)', false),
+          clientKey,
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
+            },
+          },
+        },
         responses: {
           '201': {
             description: 'PDF uploaded',
@@ -287,20 +353,45 @@ function documentOperations(): Record<string, Json> {
         },
       },
     },
-    '/api/download_pdf': get('download_pdf', 'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed', [query('contractKey', 'The contract'), clientKey], pdf, 'The PDF'),
+    '/api/download_pdf': get(
+      'download_pdf',
+      'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed',
+      [query('contractKey', 'The contract'), clientKey],
+      pdf,
+      'The PDF',
+    ),
     '/api/recipient_download_pdf': {
       get: {
         operationId: 'recipient_download_pdf',
         tags: ['API'],
-        summary: 'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
+        summary:
+          'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
         security: [],
         parameters: [query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link")],
         responses: file(pdf, 'The PDF'),
       },
     },
-    '/api/download_docx': get('download_docx', 'An HTML contract as a DOCX (PDF contracts: 400)', [query('contractKey', 'The contract'), clientKey], docx, 'The DOCX'),
-    '/api/contract_pdf/{contractKey}': get('contract_pdf', 'The uploaded PDF of a PDF contract, as uploaded (its `value`)', [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey], pdf, 'The uploaded PDF'),
-    '/api/template_pdf/{templateKey}': get('template_pdf', 'The uploaded PDF of a PDF template, as uploaded (its `value`)', [{ name: 'templateKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey], pdf, 'The uploaded PDF'),
+    '/api/download_docx': get(
+      'download_docx',
+      'An HTML contract as a DOCX (PDF contracts: 400)',
+      [query('contractKey', 'The contract'), clientKey],
+      docx,
+      'The DOCX',
+    ),
+    '/api/contract_pdf/{contractKey}': get(
+      'contract_pdf',
+      'The uploaded PDF of a PDF contract, as uploaded (its `value`)',
+      [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
+      pdf,
+      'The uploaded PDF',
+    ),
+    '/api/template_pdf/{templateKey}': get(
+      'template_pdf',
+      'The uploaded PDF of a PDF template, as uploaded (its `value`)',
+      [{ name: 'templateKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
+      pdf,
+      'The uploaded PDF',
+    ),
   };
 }
 
@@ -308,7 +399,9 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
   const paths: Record<string, Json> = { ...documentOperations() };
   for (const resource of resources) paths[resource.path] = { post: resourceOperation(resource) };
   for (const resource of plainResources) {
-    paths[resource.path] = Object.fromEntries(resource.endpoints.map((e) => [e.method.toLowerCase(), endpointOperation(resource, e)]));
+    paths[resource.path] = Object.fromEntries(
+      resource.endpoints.map((e) => [e.method.toLowerCase(), endpointOperation(resource, e)]),
+    );
   }
   for (const op of [...controlOperations, ...(options.extraControl ?? [])]) {
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: controlOperation(op) };
@@ -329,9 +422,23 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
     paths,
     components: {
       securitySchemes: {
-        bearerToken: { type: 'http', scheme: 'bearer', description: 'A platform or client token from POST /api/token (1800 s of sandbox time)' },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: options.apiKeyHeader ?? 'X-Service-Key', description: 'The platform API key' },
-        sendforsignKey: { type: 'apiKey', in: 'header', name: 'X-Sendforsign-Key', description: 'The platform API key in the real service\'s header (always accepted)' },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A platform or client token from POST /api/token (1800 s of sandbox time)',
+        },
+        apiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: options.apiKeyHeader ?? 'X-Service-Key',
+          description: 'The platform API key',
+        },
+        sendforsignKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Sendforsign-Key',
+          description: "The platform API key in the real service's header (always accepted)",
+        },
       },
       schemas: {
         UploadedPdf: {
@@ -342,7 +449,10 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
             templateKey: { type: 'string' },
             changeTime: { type: 'string', description: 'ISO 8601' },
             contractType: { const: 'pdf' },
-            value: { type: 'string', description: 'The path that serves the file (/api/contract_pdf/… or /api/template_pdf/…)' },
+            value: {
+              type: 'string',
+              description: 'The path that serves the file (/api/contract_pdf/… or /api/template_pdf/…)',
+            },
             pages: { type: 'integer' },
             bytes: { type: 'integer' },
             sha256: { type: 'string' },
@@ -357,7 +467,11 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
             message: { type: 'string' },
             errors: {
               type: 'array',
-              items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string', examples: ['data.contract.name'] }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                required: ['path', 'message'],
+                properties: { path: { type: 'string', examples: ['data.contract.name'] }, message: { type: 'string' } },
+              },
             },
           },
         },

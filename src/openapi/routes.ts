@@ -22,7 +22,9 @@ const ASSETS: Readonly<Record<string, string>> = {
 export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
   let document: Promise<Record<string, unknown>> | undefined;
   app.get('/openapi.json', async (c) => {
-    document ??= import('./document.js').then(({ openApiDocument }) => openApiDocument({ apiKeyHeader: headerName(options.apiKeyHeader) }));
+    document ??= import('./document.js').then(({ openApiDocument }) =>
+      openApiDocument({ apiKeyHeader: headerName(options.apiKeyHeader) }),
+    );
     return c.json({ ...(await document), servers: [{ url: new URL(c.req.url).origin, description: 'This sandbox' }] });
   });
   app.get('/docs', async (c) => {
@@ -65,7 +67,13 @@ async function serveAsset(c: Context, file: string, type: string, version: strin
     ETag: etag,
     'X-Content-Type-Options': 'nosniff',
   };
-  if (c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(etag)) return c.body(null, 304, headers);
+  if (
+    c.req
+      .header('If-None-Match')
+      ?.split(/\s*,\s*/)
+      .includes(etag)
+  )
+    return c.body(null, 304, headers);
   let bytes = contents.get(file);
   if (!bytes) {
     // readFile's Buffer sits on an ArrayBuffer of its own (never a SharedArrayBuffer).

@@ -4,7 +4,13 @@
  */
 import type { ClientRecord, ContractRecord, RecipientRecord, RecipientRole, UserRecord } from '../store/records.js';
 
-export type EmailKind = 'signing_request' | 'approval_request' | 'view_request' | 'lock_request' | 'contract_signed' | 'contract_approved';
+export type EmailKind =
+  | 'signing_request'
+  | 'approval_request'
+  | 'view_request'
+  | 'lock_request'
+  | 'contract_signed'
+  | 'contract_approved';
 
 export const REQUEST_KIND: Record<RecipientRole, EmailKind> = {
   sign: 'signing_request',
@@ -25,7 +31,9 @@ export function defaultMessage(sender: string, contract: ContractRecord, role: R
 }
 
 export function requestSubject(contract: ContractRecord, role: RecipientRole): string {
-  return role === 'view' ? `"${contract.name}" has been shared with you` : `Please ${REQUEST_VERB[role]} "${contract.name}"`;
+  return role === 'view'
+    ? `"${contract.name}" has been shared with you`
+    : `Please ${REQUEST_VERB[role]} "${contract.name}"`;
 }
 
 export function requestText(recipient: RecipientRecord, message: string, link: string): string {
@@ -38,8 +46,17 @@ export function noticeSubject(contract: ContractRecord, role: 'sign' | 'approve'
   return `"${contract.name}" was ${role === 'sign' ? 'signed' : 'approved'}`;
 }
 
-export function noticeText(contract: ContractRecord, recipient: RecipientRecord | undefined, role: 'sign' | 'approve', fullySigned: boolean): string {
-  const who = recipient ? (recipient.fullname ? `${recipient.fullname} <${recipient.email ?? ''}>` : (recipient.email ?? 'A recipient')) : 'A recipient';
+export function noticeText(
+  contract: ContractRecord,
+  recipient: RecipientRecord | undefined,
+  role: 'sign' | 'approve',
+  fullySigned: boolean,
+): string {
+  const who = recipient
+    ? recipient.fullname
+      ? `${recipient.fullname} <${recipient.email ?? ''}>`
+      : (recipient.email ?? 'A recipient')
+    : 'A recipient';
   const done = role === 'sign' ? 'signed' : 'approved';
   const tail = fullySigned ? '\nEvery signer has now signed.' : '';
   return `${who} ${done} "${contract.name}" (${contract.contractKey}).${tail}\n`;

@@ -12,7 +12,16 @@ import type { RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { allSigned } from '../domain/lifecycle-rules.js';
 import { recipientLink } from '../domain/links.js';
-import { type EmailKind, REQUEST_KIND, defaultMessage, noticeSubject, noticeText, requestSubject, requestText, senderName } from './messages.js';
+import {
+  type EmailKind,
+  REQUEST_KIND,
+  defaultMessage,
+  noticeSubject,
+  noticeText,
+  requestSubject,
+  requestText,
+  senderName,
+} from './messages.js';
 
 export const DEFAULT_OUTBOX_CAP = 10_000;
 
@@ -106,7 +115,10 @@ export class Outbox {
 
   private capture(platformId: string, email: Omit<Email, 'id' | 'sentAt'>): void {
     this.counter++;
-    this.emails.push({ platformId, email: { id: `email-${this.counter}`, ...email, sentAt: isoTime(this.services.clock.now()) } });
+    this.emails.push({
+      platformId,
+      email: { id: `email-${this.counter}`, ...email, sentAt: isoTime(this.services.clock.now()) },
+    });
     const over = this.emails.length - this.cap;
     if (over > 0) this.emails.splice(0, over);
   }
@@ -144,7 +156,9 @@ export class Outbox {
     const user = store.users.get(contract.userKey);
     // A user without an address gets nothing: the service would have nowhere to send it.
     if (!user?.email) return;
-    const recipient: RecipientRecord | undefined = event.data.recipientKey ? store.recipients.get(event.data.recipientKey) : undefined;
+    const recipient: RecipientRecord | undefined = event.data.recipientKey
+      ? store.recipients.get(event.data.recipientKey)
+      : undefined;
     const fullySigned = role === 'sign' && allSigned(store.recipients.where('contract', contract.contractKey));
     this.capture(event.platformId, {
       kind: role === 'sign' ? 'contract_signed' : 'contract_approved',

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiError, quote } from '../core/errors.js';
-import type { OpContext, Services } from '../domain/context.js';
+import type { OpContext } from '../domain/context.js';
 import { lazy } from '../core/lazy.js';
 
 /**
@@ -56,6 +56,7 @@ export interface ResourceSpec {
   selector: 'action' | 'type';
   /** Picks the action for bodies that do not follow the `data.<selector>` rule (the token endpoint). */
   select?: (body: Record<string, unknown>) => string;
+  // biome-ignore lint/suspicious/noExplicitAny: a table of actions, each with its own input type
   actions: Record<string, ActionSpec<any>>;
 }
 
@@ -92,6 +93,7 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
 export interface PlainResource {
   /** e.g. `/api/contract_share_link` */
   path: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a list of endpoints, each with its own input type
   endpoints: EndpointSpec<any>[];
 }
 
@@ -152,7 +154,12 @@ export const clientKeyField = lazy(() => z.string().optional());
  * An optional key (`userKey`, `recipientKey`, `templateKey`): real clients send `""` for "none", and the real service
  * takes it as absent (decisions §11).
  */
-export const optionalKeyField = lazy(() => z.string().optional().transform((v) => (v === '' ? undefined : v)));
+export const optionalKeyField = lazy(() =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+);
 
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));
@@ -175,9 +182,10 @@ export function matchOperation(resource: ResourceSpec, value: unknown, path: str
   }
   const name = names.find((n) => wireName(resource, n) === value);
   if (!name) {
-    throw ApiError.badRequest(`Unknown ${label} ${quote(value)} for ${resource.path}; valid ${label}s: ${valid.join(', ')}`, [
-      { path, message: `Must be one of: ${valid.join(', ')}` },
-    ]);
+    throw ApiError.badRequest(
+      `Unknown ${label} ${quote(value)} for ${resource.path}; valid ${label}s: ${valid.join(', ')}`,
+      [{ path, message: `Must be one of: ${valid.join(', ')}` }],
+    );
   }
   return name;
 }

@@ -10,15 +10,19 @@ import type { ClientRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
 
-const userInput = lazy(() => z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }));
+const userInput = lazy(() =>
+  z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }),
+);
 
-const clientInput = lazy(() => z.object({
-  fullname: z.string().optional(),
-  email: z.string().optional(),
-  organization: z.string().optional(),
-  customKey: z.string().optional(),
-  users: z.array(userInput()).max(1000).optional(),
-}));
+const clientInput = lazy(() =>
+  z.object({
+    fullname: z.string().optional(),
+    email: z.string().optional(),
+    organization: z.string().optional(),
+    customKey: z.string().optional(),
+    users: z.array(userInput()).max(1000).optional(),
+  }),
+);
 
 function clientView(client: ClientRecord) {
   return {
@@ -39,17 +43,25 @@ export const clientResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a client with its users (platform token or API-key header)',
       scope: 'platform',
-      schema: () => dataBody({
-        action: z.literal('create'),
-        client: clientInput().refine(
-          (c) => [c.fullname, c.email, c.organization, c.customKey].some((v) => v !== undefined && v !== '') || (c.users?.length ?? 0) > 0,
-          { message: 'At least one of fullname, email, organization, customKey or users must be filled' },
-        ),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('create'),
+          client: clientInput().refine(
+            (c) =>
+              [c.fullname, c.email, c.organization, c.customKey].some((v) => v !== undefined && v !== '') ||
+              (c.users?.length ?? 0) > 0,
+            { message: 'At least one of fullname, email, organization, customKey or users must be filled' },
+          ),
+        }),
       example: {
         data: {
           action: 'create',
-          client: { fullname: 'Ada Lovelace', email: 'ada@example.com', organization: 'Analytical Engines Ltd', users: [{ fullname: 'Ada Lovelace', email: 'ada@example.com' }] },
+          client: {
+            fullname: 'Ada Lovelace',
+            email: 'ada@example.com',
+            organization: 'Analytical Engines Ltd',
+            users: [{ fullname: 'Ada Lovelace', email: 'ada@example.com' }],
+          },
         },
       },
       handle(input, ctx) {
@@ -80,15 +92,18 @@ export const clientResource: ResourceSpec = {
       },
     }),
     update: defineAction({
-      summary: 'Change a client\'s name, email, organization or custom key',
+      summary: "Change a client's name, email, organization or custom key",
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('update'),
-        clientKey: z.string().optional(),
-        client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('update'),
+          clientKey: z.string().optional(),
+          client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
+        }),
       clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
-      example: { data: { action: 'update', client: { clientKey: '<CLIENT_KEY>', organization: 'Analytical Engines plc' } } },
+      example: {
+        data: { action: 'update', client: { clientKey: '<CLIENT_KEY>', organization: 'Analytical Engines plc' } },
+      },
       handle(input, ctx) {
         const { clientKey: _key, ...change } = input.data.client;
         const c = updateClient(ctx, requireClient(ctx), change);
@@ -98,11 +113,12 @@ export const clientResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a client',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('read'),
-        clientKey: z.string().optional(),
-        client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('read'),
+          clientKey: z.string().optional(),
+          client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
+        }),
       clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
       example: { data: { action: 'read', client: { clientKey: '<CLIENT_KEY>' } } },
       handle(_input, ctx) {

@@ -6,20 +6,45 @@
 import { z } from 'zod';
 import { type OpContext, requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
-import { changeShareLinkView, createShareLink, deleteShareLink, findShareLink, shareLinksOf } from '../domain/contract-share-links.js';
+import {
+  changeShareLinkView,
+  createShareLink,
+  deleteShareLink,
+  findShareLink,
+  shareLinksOf,
+} from '../domain/contract-share-links.js';
 import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
 import type { ShareLinkRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
 
 /** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view; numbers accepted. */
-const viewField = lazy(() => z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform((v) => String(v) as '1' | '2' | '3' | '4'));
+const viewField = lazy(() =>
+  z
+    .union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)])
+    .transform((v) => String(v) as '1' | '2' | '3' | '4'),
+);
 
 /** A link's `id`: a number, or its digits as a string (a query string has only strings). */
-const idField = lazy(() => z.union([z.number().int().min(1), z.string().regex(/^[1-9]\d*$/, 'Must be a link id (1, 2, …)').transform(Number)]));
+const idField = lazy(() =>
+  z.union([
+    z.number().int().min(1),
+    z
+      .string()
+      .regex(/^[1-9]\d*$/, 'Must be a link id (1, 2, …)')
+      .transform(Number),
+  ]),
+);
 
 function linkView(l: ShareLinkRecord) {
-  return { id: l.id, shareLink: l.shareLink, controlLink: l.controlLink, createTime: isoTime(l.createTime), changeTime: isoTime(l.changeTime), view: l.view };
+  return {
+    id: l.id,
+    shareLink: l.shareLink,
+    controlLink: l.controlLink,
+    createTime: isoTime(l.createTime),
+    changeTime: isoTime(l.changeTime),
+    view: l.view,
+  };
 }
 
 function contractOf(ctx: OpContext, contractKey: string) {
@@ -54,8 +79,21 @@ export const contractShareLinkResource: PlainResource = {
       method: 'PUT',
       summary: 'Change what a share link lets its holder do (view: 1 sign, 2 approve, 3 lock, 4 view)',
       scope: 'client',
-      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), id: idField(), shareLink: z.string().min(1).optional(), view: viewField() }),
-      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>', id: 1, shareLink: '<SHARE_LINK>', view: '1' },
+      schema: () =>
+        z.object({
+          contractKey: keyField(),
+          clientKey: clientKeyField(),
+          id: idField(),
+          shareLink: z.string().min(1).optional(),
+          view: viewField(),
+        }),
+      example: {
+        contractKey: '<CONTRACT_KEY>',
+        clientKey: '<CLIENT_KEY>',
+        id: 1,
+        shareLink: '<SHARE_LINK>',
+        view: '1',
+      },
       handle(input, ctx) {
         const link = findShareLink(ctx, contractOf(ctx, input.contractKey), input.id, input.shareLink);
         return reply(201, 'Share link updated', { shareLink: linkView(changeShareLinkView(ctx, link, input.view)) });

@@ -5,8 +5,24 @@
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
-import { archiveContract, contractValue, createContract, duplicateContract, findContract, updateContract } from '../domain/contracts.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, listReply, optionalKeyField, reply } from './action.js';
+import {
+  archiveContract,
+  contractValue,
+  createContract,
+  duplicateContract,
+  findContract,
+  updateContract,
+} from '../domain/contracts.js';
+import {
+  type ResourceSpec,
+  clientKeyField,
+  dataBody,
+  defineAction,
+  keyField,
+  listReply,
+  optionalKeyField,
+  reply,
+} from './action.js';
 import type { OpContext } from '../domain/context.js';
 import { statusId } from '../domain/event-status.js';
 import { applyRecipients } from '../domain/sending.js';
@@ -22,10 +38,17 @@ import { recipientList } from './recipient-fields.js';
  * `contract.contractType`: `html` (the default) takes `value`; `pdf`'s file follows with POST /api/upload_pdf
  * [real-service.md §5]; `docx`, `empty` and `ai` are the text forms of the components [C:contract-editor.tsx].
  */
-const contractTypeField = lazy(() => z.enum(['html', 'pdf', 'docx', 'empty', 'ai'], 'Must be one of html, pdf, docx, empty, ai'));
+const contractTypeField = lazy(() =>
+  z.enum(['html', 'pdf', 'docx', 'empty', 'ai'], 'Must be one of html, pdf, docx, empty, ai'),
+);
 
 /** `returnValue: true` adds the filled HTML as `contract.contractValue` [C:contract-editor.tsx]. */
-function withValue(ctx: OpContext, contract: ContractRecord, fields: Record<string, unknown>, returnValue: boolean | undefined) {
+function withValue(
+  ctx: OpContext,
+  contract: ContractRecord,
+  fields: Record<string, unknown>,
+  returnValue: boolean | undefined,
+) {
   return returnValue ? { ...fields, contractValue: contractValue(ctx, contract) } : fields;
 }
 
@@ -47,13 +70,15 @@ function contractView(c: ContractRecord) {
 
 /** One contract as the list shows it, as UTF-8 JSON (kept by the table until the contract changes: Table.viewsWhere). */
 function contractRow(c: ContractRecord): Buffer {
-  return Buffer.from(JSON.stringify({
-    createTime: isoTime(c.createTime),
-    changeTime: isoTime(c.changeTime),
-    contractKey: c.contractKey,
-    name: c.name,
-    status: c.status,
-  }));
+  return Buffer.from(
+    JSON.stringify({
+      createTime: isoTime(c.createTime),
+      changeTime: isoTime(c.changeTime),
+      contractKey: c.contractKey,
+      name: c.name,
+      status: c.status,
+    }),
+  );
 }
 
 export const contractResource: ResourceSpec = {
@@ -71,33 +96,36 @@ export const contractResource: ResourceSpec = {
       },
     }),
     create: defineAction({
-      summary: 'Create a contract from a template, with HTML content, or as a PDF contract (contractType "pdf"); with recipients, create and send',
+      summary:
+        'Create a contract from a template, with HTML content, or as a PDF contract (contractType "pdf"); with recipients, create and send',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('create'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contract: z
-          .object({
-            name: z.string().min(1, 'Must not be empty'),
-            value: z.string().optional(),
-            templateKey: optionalKeyField(),
-            contractType: contractTypeField().optional(),
-          })
-          .refine((c) => c.contractType !== 'pdf' || (c.value === undefined && c.templateKey === undefined), {
-            message: 'A contract with contractType "pdf" takes no value or templateKey: upload its file with POST /api/upload_pdf',
-          })
-          .refine((c) => c.value === undefined || c.templateKey === undefined, {
-            message: 'Give contract.value (HTML content) or contract.templateKey, not both',
-          })
-          // A contract with only a type is a pre-created one that `update` finishes later [C:contract-editor.tsx].
-          .refine((c) => c.value !== undefined || c.templateKey !== undefined || c.contractType !== undefined, {
-            message: 'Give contract.value (HTML content), contract.templateKey or contract.contractType',
-          }),
-        placeholders: fillList().optional(),
-        recipients: recipientList().optional(),
-        returnValue: z.boolean().optional(),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('create'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contract: z
+            .object({
+              name: z.string().min(1, 'Must not be empty'),
+              value: z.string().optional(),
+              templateKey: optionalKeyField(),
+              contractType: contractTypeField().optional(),
+            })
+            .refine((c) => c.contractType !== 'pdf' || (c.value === undefined && c.templateKey === undefined), {
+              message:
+                'A contract with contractType "pdf" takes no value or templateKey: upload its file with POST /api/upload_pdf',
+            })
+            .refine((c) => c.value === undefined || c.templateKey === undefined, {
+              message: 'Give contract.value (HTML content) or contract.templateKey, not both',
+            })
+            // A contract with only a type is a pre-created one that `update` finishes later [C:contract-editor.tsx].
+            .refine((c) => c.value !== undefined || c.templateKey !== undefined || c.contractType !== undefined, {
+              message: 'Give contract.value (HTML content), contract.templateKey or contract.contractType',
+            }),
+          placeholders: fillList().optional(),
+          recipients: recipientList().optional(),
+          returnValue: z.boolean().optional(),
+        }),
       example: {
         data: {
           action: 'create',
@@ -109,8 +137,13 @@ export const contractResource: ResourceSpec = {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
         // A new contract has no recipients yet, so an item naming one is refused before anything is created.
-        if (input.data.recipients?.some((r) => r.recipientKey !== undefined)) throw ApiError.notFound('Recipient not found');
-        const contract = createContract(ctx, client, { ...input.data.contract, userKey: user.userKey, placeholders: input.data.placeholders });
+        if (input.data.recipients?.some((r) => r.recipientKey !== undefined))
+          throw ApiError.notFound('Recipient not found');
+        const contract = createContract(ctx, client, {
+          ...input.data.contract,
+          userKey: user.userKey,
+          placeholders: input.data.placeholders,
+        });
         if (input.data.recipients?.length) sendToRecipients(ctx, contract, input.data.recipients);
         const fields = { createTime: isoTime(contract.createTime), contractKey: contract.contractKey };
         return reply(201, 'Contract created', { contract: withValue(ctx, contract, fields, input.data.returnValue) });
@@ -119,12 +152,13 @@ export const contractResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a contract: status, content, type',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('read'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contract: z.object({ contractKey: keyField(), name: z.string().optional() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('read'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contract: z.object({ contractKey: keyField(), name: z.string().optional() }),
+        }),
       example: { data: { action: 'read', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contract.contractKey);
@@ -134,25 +168,26 @@ export const contractResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a contract: rename, content, template, type, placeholder values, recipients (added, not sent)',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('update'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contract: z
-          .object({
-            contractKey: keyField(),
-            name: z.string().min(1, 'Must not be empty').optional(),
-            value: z.string().optional(),
-            templateKey: optionalKeyField(),
-            contractType: contractTypeField().optional(),
-          })
-          .refine((c) => c.value === undefined || c.templateKey === undefined, {
-            message: 'Give contract.value (HTML content) or contract.templateKey, not both',
-          }),
-        placeholders: fillList().optional(),
-        recipients: recipientList().optional(),
-        returnValue: z.boolean().optional(),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('update'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contract: z
+            .object({
+              contractKey: keyField(),
+              name: z.string().min(1, 'Must not be empty').optional(),
+              value: z.string().optional(),
+              templateKey: optionalKeyField(),
+              contractType: contractTypeField().optional(),
+            })
+            .refine((c) => c.value === undefined || c.templateKey === undefined, {
+              message: 'Give contract.value (HTML content) or contract.templateKey, not both',
+            }),
+          placeholders: fillList().optional(),
+          recipients: recipientList().optional(),
+          returnValue: z.boolean().optional(),
+        }),
       example: { data: { action: 'update', contract: { contractKey: '<CONTRACT_KEY>', name: 'Renamed agreement' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
@@ -162,36 +197,59 @@ export const contractResource: ResourceSpec = {
         contract = updateContract(ctx, client, contract, { ...change, placeholders: input.data.placeholders });
         if (input.data.recipients?.length) applyRecipients(ctx, contract, input.data.recipients);
         contract = ctx.store.contracts.get(contract.contractKey)!;
-        const fields = { createTime: isoTime(contract.createTime), changeTime: isoTime(contract.changeTime), contractKey: contract.contractKey };
+        const fields = {
+          createTime: isoTime(contract.createTime),
+          changeTime: isoTime(contract.changeTime),
+          contractKey: contract.contractKey,
+        };
         return reply(201, 'Contract updated', { contract: withValue(ctx, contract, fields, input.data.returnValue) });
       },
     }),
     duplicate: defineAction({
-      summary: 'Duplicate a contract (content and placeholder values copied; no recipients); answers code 201 as a number',
+      summary:
+        'Duplicate a contract (content and placeholder values copied; no recipients); answers code 201 as a number',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('duplicate'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contract: z.object({ contractKey: keyField() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('duplicate'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contract: z.object({ contractKey: keyField() }),
+        }),
       example: { data: { action: 'duplicate', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
-        const copy = duplicateContract(ctx, client, findContract(ctx, client, input.data.contract.contractKey), user.userKey);
+        const copy = duplicateContract(
+          ctx,
+          client,
+          findContract(ctx, client, input.data.contract.contractKey),
+          user.userKey,
+        );
         // The components test `code === 201` numerically after duplicate [C:contract-list.tsx].
-        return reply(201, 'Contract duplicated', { contract: { createTime: isoTime(copy.createTime), contractKey: copy.contractKey } }, { numericCode: true });
+        return reply(
+          201,
+          'Contract duplicated',
+          { contract: { createTime: isoTime(copy.createTime), contractKey: copy.contractKey } },
+          { numericCode: true },
+        );
       },
     }),
     archive: defineAction({
       summary: 'Archive a contract',
       scope: 'client',
-      schema: () => dataBody({ action: z.literal('archive'), clientKey: clientKeyField(), contract: z.object({ contractKey: keyField() }) }),
+      schema: () =>
+        dataBody({
+          action: z.literal('archive'),
+          clientKey: clientKeyField(),
+          contract: z.object({ contractKey: keyField() }),
+        }),
       example: { data: { action: 'archive', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const contract = archiveContract(ctx, findContract(ctx, requireClient(ctx), input.data.contract.contractKey));
-        return reply(200, 'Contract archived', { contract: { contractKey: contract.contractKey, name: contract.name } });
+        return reply(200, 'Contract archived', {
+          contract: { contractKey: contract.contractKey, name: contract.name },
+        });
       },
     }),
   },

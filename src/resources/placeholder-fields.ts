@@ -4,22 +4,32 @@ import { lazy } from '../core/lazy.js';
 import { optionalKeyField } from './action.js';
 
 /** A table value [D:placeholder/update-table]: column names and rows of cells. */
-export const tableField = lazy(() => z.object({
-  columns: z.array(z.string()).max(100),
-  rows: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100)).max(10_000),
-}));
+export const tableField = lazy(() =>
+  z.object({
+    columns: z.array(z.string()).max(100),
+    rows: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100)).max(10_000),
+  }),
+);
 
 /** A value as text; numbers are accepted (real clients send them) and kept as text. */
 export const textValue = lazy(() => z.union([z.string(), z.number()]).transform(String));
 
-export const fillItem = lazy(() => z
-  .object({
-    placeholderKey: optionalKeyField(),
-    name: z.string().min(1, 'Must not be empty').optional(),
-    value: textValue().optional(),
-    table: tableField().optional(),
-  })
-  .refine((p) => p.placeholderKey !== undefined || p.name !== undefined, { message: 'Give placeholderKey or name', path: ['placeholderKey'] })
-  .refine((p) => p.value === undefined || p.table === undefined, { message: 'Give value or table, not both', path: ['table'] }));
+export const fillItem = lazy(() =>
+  z
+    .object({
+      placeholderKey: optionalKeyField(),
+      name: z.string().min(1, 'Must not be empty').optional(),
+      value: textValue().optional(),
+      table: tableField().optional(),
+    })
+    .refine((p) => p.placeholderKey !== undefined || p.name !== undefined, {
+      message: 'Give placeholderKey or name',
+      path: ['placeholderKey'],
+    })
+    .refine((p) => p.value === undefined || p.table === undefined, {
+      message: 'Give value or table, not both',
+      path: ['table'],
+    }),
+);
 
 export const fillList = lazy(() => z.array(fillItem()).max(1000));

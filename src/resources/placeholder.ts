@@ -6,7 +6,15 @@ import { z } from 'zod';
 import { type OpContext, requireClient } from '../domain/context.js';
 import { assertOpen, findContract } from '../domain/contracts.js';
 import { ApiError } from '../core/errors.js';
-import { addPlaceholder, checkFiller, deletePlaceholder, findPlaceholder, placePlaceholders, placeholdersOf, updatePlaceholder } from '../domain/placeholders.js';
+import {
+  addPlaceholder,
+  checkFiller,
+  deletePlaceholder,
+  findPlaceholder,
+  placePlaceholders,
+  placeholdersOf,
+  updatePlaceholder,
+} from '../domain/placeholders.js';
 import { findTemplate } from '../domain/templates.js';
 import { type ResourceSpec, clientKeyField, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import type { InsertionRecord, PlaceholderRecord } from '../store/records.js';
@@ -15,7 +23,11 @@ import { lazy } from '../core/lazy.js';
 import { tableField, textValue } from './placeholder-fields.js';
 
 /** The contract or template the request names, of the caller's client (404 otherwise); a contract must be open. */
-function ownerOf(ctx: OpContext, data: { contractKey?: string | undefined; templateKey?: string | undefined }, what?: string) {
+function ownerOf(
+  ctx: OpContext,
+  data: { contractKey?: string | undefined; templateKey?: string | undefined },
+  what?: string,
+) {
   const client = requireClient(ctx);
   if (data.contractKey !== undefined) {
     const contract = findContract(ctx, client, data.contractKey);
@@ -34,12 +46,16 @@ function exactlyOneOwner(data: { contractKey?: string | undefined; templateKey?:
 const ONE_OWNER = { message: 'Give data.contractKey or data.templateKey (one of them)', path: ['contractKey'] };
 
 /** PlaceholderFill [C:enum.ts]: 1 none, 2 creator, 3 any, 4 a specific recipient; numbers or strings, kept as text. */
-const fillingType = lazy(() => z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform(String));
+const fillingType = lazy(() =>
+  z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform(String),
+);
 
 /** PlaceholderType [C:enum.ts]: text or numeric forms, kept as '1' internal / '2' external. */
-const placeholderType = lazy(() => z
-  .union([z.enum(['internal', 'external', '1', '2']), z.literal(1), z.literal(2)])
-  .transform((t) => (t === 'external' || t === '2' || t === 2 ? '2' as const : '1' as const)));
+const placeholderType = lazy(() =>
+  z
+    .union([z.enum(['internal', 'external', '1', '2']), z.literal(1), z.literal(2)])
+    .transform((t) => (t === 'external' || t === '2' || t === 2 ? ('2' as const) : ('1' as const))),
+);
 
 /**
  * An insertion item. The docs and the components send numbers; [E] reports that the live API silently ignores an
@@ -48,33 +64,45 @@ const placeholderType = lazy(() => z
  */
 const dimension = lazy(() => z.union([z.string(), z.number()]).optional());
 
-const insertion = lazy(() => z
-  .object({
-    id: z.union([z.string().min(1), z.number()]).optional(),
-    pageId: dimension(),
-    width: dimension(),
-    height: dimension(),
-    positionX: dimension(),
-    positionY: dimension(),
-    action: z.string().optional(),
-    clientKey: z.string().optional(),
-  })
-  .transform((raw) => {
-    const warnings: string[] = [];
-    const numbers = Object.entries(raw).filter(([k, v]) => typeof v === 'number' && k !== 'action').map(([k]) => k);
-    if (numbers.length) warnings.push(`insertion ${numbers.join(', ')} sent as numbers: the live service is reported to ignore insertions whose values are not strings`);
-    if (raw.id !== undefined && Number(raw.id) === 0) warnings.push('insertion id 0: the live service is reported to ignore insertions whose ids do not start at "1"');
-    if (raw.action === undefined || raw.clientKey === undefined) {
-      warnings.push('insertion without action or clientKey: the live service is reported to ignore such insertions');
-    }
-    const fields: Partial<InsertionRecord> = {};
-    for (const [k, v] of Object.entries(raw)) if (v !== undefined) (fields as Record<string, string>)[k] = String(v);
-    return { fields, warnings };
-  }));
+const insertion = lazy(() =>
+  z
+    .object({
+      id: z.union([z.string().min(1), z.number()]).optional(),
+      pageId: dimension(),
+      width: dimension(),
+      height: dimension(),
+      positionX: dimension(),
+      positionY: dimension(),
+      action: z.string().optional(),
+      clientKey: z.string().optional(),
+    })
+    .transform((raw) => {
+      const warnings: string[] = [];
+      const numbers = Object.entries(raw)
+        .filter(([k, v]) => typeof v === 'number' && k !== 'action')
+        .map(([k]) => k);
+      if (numbers.length)
+        warnings.push(
+          `insertion ${numbers.join(', ')} sent as numbers: the live service is reported to ignore insertions whose values are not strings`,
+        );
+      if (raw.id !== undefined && Number(raw.id) === 0)
+        warnings.push(
+          'insertion id 0: the live service is reported to ignore insertions whose ids do not start at "1"',
+        );
+      if (raw.action === undefined || raw.clientKey === undefined) {
+        warnings.push('insertion without action or clientKey: the live service is reported to ignore such insertions');
+      }
+      const fields: Partial<InsertionRecord> = {};
+      for (const [k, v] of Object.entries(raw)) if (v !== undefined) (fields as Record<string, string>)[k] = String(v);
+      return { fields, warnings };
+    }),
+);
 
-const specialTypeField = lazy(() => z
-  .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
-  .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4')));
+const specialTypeField = lazy(() =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
+    .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4')),
+);
 
 /** An item of `list` [D:placeholder/list], with the fields the components' type adds [C:types.ts]. */
 function placeholderView(p: PlaceholderRecord, component: boolean) {
@@ -90,7 +118,13 @@ function placeholderView(p: PlaceholderRecord, component: boolean) {
     fillingType: p.fillingType ?? '1',
     isTable: p.isTable ?? false,
     insertion: p.insertion,
-    ...(component ? { isSpecial: p.isSpecial, specialType: p.specialType ?? null, externalRecipientKey: p.externalRecipientKey ?? p.recipientKey ?? null } : {}),
+    ...(component
+      ? {
+          isSpecial: p.isSpecial,
+          specialType: p.specialType ?? null,
+          externalRecipientKey: p.externalRecipientKey ?? p.recipientKey ?? null,
+        }
+      : {}),
   };
 }
 
@@ -125,35 +159,48 @@ function tableView(p: PlaceholderRecord) {
 }
 
 /** `data.placeholder` of the ordinary and table update. */
-const placeholderChange = lazy(() => z
-  .object({
-    placeholderKey: keyField(),
-    name: z.string().min(1, 'Must not be empty').optional(),
-    value: textValue().optional(),
-    fillingType: fillingType().optional(),
-    externalRecipientKey: z.string().nullable().optional(),
-    table: tableField().optional(),
-  })
-  .refine((p) => p.value === undefined || p.table === undefined, { message: 'Give value or table, not both', path: ['table'] }));
+const placeholderChange = lazy(() =>
+  z
+    .object({
+      placeholderKey: keyField(),
+      name: z.string().min(1, 'Must not be empty').optional(),
+      value: textValue().optional(),
+      fillingType: fillingType().optional(),
+      externalRecipientKey: z.string().nullable().optional(),
+      table: tableField().optional(),
+    })
+    .refine((p) => p.value === undefined || p.table === undefined, {
+      message: 'Give value or table, not both',
+      path: ['table'],
+    }),
+);
 
 /**
  * `data.placeholders[]` of a placement update: a recipient's special placeholder with `isSpecial: true` and its
  * `specialType` [D:placeholder/pdfspecial], or an ordinary placeholder without them [D:placeholder/pdfbasic].
  */
-const placements = lazy(() => z
-  .array(
-    z
-      .object({
-        placeholderKey: keyField(),
-        isSpecial: z.boolean().optional(),
-        specialType: specialTypeField().optional(),
-        insertion: z.array(insertion()).max(1000).optional(),
-      })
-      .refine((p) => p.isSpecial !== true || p.specialType !== undefined, { message: 'Required for a special placeholder (1, 2, 3 or 4)', path: ['specialType'] })
-      .refine((p) => p.isSpecial === true || p.specialType === undefined, { message: 'Only a special placeholder (isSpecial: true) takes a specialType', path: ['specialType'] }),
-  )
-  .min(1, 'Give at least one placeholder')
-  .max(1000));
+const placements = lazy(() =>
+  z
+    .array(
+      z
+        .object({
+          placeholderKey: keyField(),
+          isSpecial: z.boolean().optional(),
+          specialType: specialTypeField().optional(),
+          insertion: z.array(insertion()).max(1000).optional(),
+        })
+        .refine((p) => p.isSpecial !== true || p.specialType !== undefined, {
+          message: 'Required for a special placeholder (1, 2, 3 or 4)',
+          path: ['specialType'],
+        })
+        .refine((p) => p.isSpecial === true || p.specialType === undefined, {
+          message: 'Only a special placeholder (isSpecial: true) takes a specialType',
+          path: ['specialType'],
+        }),
+    )
+    .min(1, 'Give at least one placeholder')
+    .max(1000),
+);
 
 export const placeholderResource: ResourceSpec = {
   path: '/api/placeholder',
@@ -162,9 +209,12 @@ export const placeholderResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the placeholders of a contract or template (special ones too with X-Sendforsign-Component: true)',
       scope: 'client',
-      schema: () => z.object({
-        data: z.object({ action: z.literal('list'), clientKey: clientKeyField(), ...ownerKeys() }).refine(exactlyOneOwner, ONE_OWNER),
-      }),
+      schema: () =>
+        z.object({
+          data: z
+            .object({ action: z.literal('list'), clientKey: clientKeyField(), ...ownerKeys() })
+            .refine(exactlyOneOwner, ONE_OWNER),
+        }),
       example: { data: { action: 'list', contractKey: '<CONTRACT_KEY>' } },
       handle(input, ctx, request) {
         const owner = ownerOf(ctx, input.data);
@@ -180,29 +230,38 @@ export const placeholderResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a placeholder in a contract or template',
       scope: 'client',
-      schema: () => z.object({
-        data: z
-          .object({
-            action: z.literal('create'),
-            clientKey: clientKeyField(),
-            ...ownerKeys(),
-            placeholder: z.object({
-              name: z.string().min(1, 'Must not be empty'),
-              value: textValue().optional(),
-              type: placeholderType().optional(),
-              fillingType: fillingType().optional(),
-              externalRecipientKey: optionalKeyField(),
-            }),
-          })
-          .refine(exactlyOneOwner, ONE_OWNER),
-      }),
-      example: { data: { action: 'create', contractKey: '<CONTRACT_KEY>', placeholder: { name: 'price', value: '100 EUR' } } },
+      schema: () =>
+        z.object({
+          data: z
+            .object({
+              action: z.literal('create'),
+              clientKey: clientKeyField(),
+              ...ownerKeys(),
+              placeholder: z.object({
+                name: z.string().min(1, 'Must not be empty'),
+                value: textValue().optional(),
+                type: placeholderType().optional(),
+                fillingType: fillingType().optional(),
+                externalRecipientKey: optionalKeyField(),
+              }),
+            })
+            .refine(exactlyOneOwner, ONE_OWNER),
+        }),
+      example: {
+        data: { action: 'create', contractKey: '<CONTRACT_KEY>', placeholder: { name: 'price', value: '100 EUR' } },
+      },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const owner = ownerOf(ctx, input.data, 'take new placeholders');
         const { name, value, type, fillingType: filling, externalRecipientKey } = input.data.placeholder;
         if (externalRecipientKey !== undefined) checkFiller(ctx, owner, externalRecipientKey);
-        const p = addPlaceholder(ctx, owner, client, { name, value: value ?? '', ...(type ? { type } : {}), fillingType: filling, externalRecipientKey });
+        const p = addPlaceholder(ctx, owner, client, {
+          name,
+          value: value ?? '',
+          ...(type ? { type } : {}),
+          fillingType: filling,
+          externalRecipientKey,
+        });
         return reply(
           201,
           'Placeholder created',
@@ -212,23 +271,26 @@ export const placeholderResource: ResourceSpec = {
       },
     }),
     update: defineAction({
-      summary: 'Change a placeholder (name, value, filler, or a table value), or place special placeholders (insertions)',
+      summary:
+        'Change a placeholder (name, value, filler, or a table value), or place special placeholders (insertions)',
       scope: 'client',
-      schema: () => z.object({
-        data: z
-          .object({
-            action: z.literal('update'),
-            clientKey: clientKeyField(),
-            ...ownerKeys(),
-            placeholder: placeholderChange().optional(),
-            placeholders: placements().optional(),
-          })
-          .refine(exactlyOneOwner, ONE_OWNER)
-          .refine((d) => (d.placeholder === undefined) !== (d.placeholders === undefined), {
-            message: 'Give data.placeholder (one placeholder\'s fields) or data.placeholders (placements), one of them',
-            path: ['placeholder'],
-          }),
-      }),
+      schema: () =>
+        z.object({
+          data: z
+            .object({
+              action: z.literal('update'),
+              clientKey: clientKeyField(),
+              ...ownerKeys(),
+              placeholder: placeholderChange().optional(),
+              placeholders: placements().optional(),
+            })
+            .refine(exactlyOneOwner, ONE_OWNER)
+            .refine((d) => (d.placeholder === undefined) !== (d.placeholders === undefined), {
+              message:
+                "Give data.placeholder (one placeholder's fields) or data.placeholders (placements), one of them",
+              path: ['placeholder'],
+            }),
+        }),
       example: {
         data: {
           action: 'update',
@@ -238,7 +300,18 @@ export const placeholderResource: ResourceSpec = {
               placeholderKey: '<RECIPIENT_KEY>_4',
               isSpecial: true,
               specialType: 4,
-              insertion: [{ id: '1', pageId: '0', width: '120', height: '40', positionX: '300', positionY: '700', action: 'update', clientKey: '<CLIENT_KEY>' }],
+              insertion: [
+                {
+                  id: '1',
+                  pageId: '0',
+                  width: '120',
+                  height: '40',
+                  positionX: '300',
+                  positionY: '700',
+                  action: 'update',
+                  clientKey: '<CLIENT_KEY>',
+                },
+              ],
             },
           ],
         },
@@ -269,7 +342,12 @@ export const placeholderResource: ResourceSpec = {
           'data.placeholders',
         );
         return {
-          ...reply(201, 'Placeholder updated', { placeholder: { createTime: isoTime(last.createTime), changeTime: isoTime(last.changeTime) } }, { numericCode: true }),
+          ...reply(
+            201,
+            'Placeholder updated',
+            { placeholder: { createTime: isoTime(last.createTime), changeTime: isoTime(last.changeTime) } },
+            { numericCode: true },
+          ),
           warnings,
         };
       },
@@ -277,12 +355,20 @@ export const placeholderResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Delete an ordinary placeholder of a contract or template',
       scope: 'client',
-      schema: () => z.object({
-        data: z
-          .object({ action: z.literal('delete'), clientKey: clientKeyField(), ...ownerKeys(), placeholder: z.object({ placeholderKey: keyField() }) })
-          .refine(exactlyOneOwner, ONE_OWNER),
-      }),
-      example: { data: { action: 'delete', contractKey: '<CONTRACT_KEY>', placeholder: { placeholderKey: '<PLACEHOLDER_KEY>' } } },
+      schema: () =>
+        z.object({
+          data: z
+            .object({
+              action: z.literal('delete'),
+              clientKey: clientKeyField(),
+              ...ownerKeys(),
+              placeholder: z.object({ placeholderKey: keyField() }),
+            })
+            .refine(exactlyOneOwner, ONE_OWNER),
+        }),
+      example: {
+        data: { action: 'delete', contractKey: '<CONTRACT_KEY>', placeholder: { placeholderKey: '<PLACEHOLDER_KEY>' } },
+      },
       handle(input, ctx) {
         const owner = ownerOf(ctx, input.data, 'change placeholders');
         const p = findPlaceholder(ctx, owner, input.data.placeholder.placeholderKey);

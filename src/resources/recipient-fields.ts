@@ -5,27 +5,34 @@ import { lazy } from '../core/lazy.js';
 
 export const roleField = lazy(() => z.enum(['view', 'sign', 'approve', 'lock']));
 
-const recipientFields = lazy(() => z.object({
-  action: roleField().optional(),
-  customMessage: z.string().optional(),
-  fullname: z.string().optional(),
-  email: z.email().optional(),
-  position: z.number().int().min(0).max(1_000_000).optional(),
-  clientKey: z.string().optional(),
-  // RecipientType [C:enum.ts]: '1' internal, '2' external, or the text forms; stored as text.
-  type: z
-    .union([z.enum(['internal', 'external', '1', '2']), z.literal(1), z.literal(2)])
-    .transform((t) => (t === 'internal' || t === '1' || t === 1 ? 'internal' as const : 'external' as const))
-    .optional(),
-  // The components send `id` (0 for a new recipient); the sandbox numbers recipients itself and ignores it.
-  id: z.union([z.number(), z.string()]).optional(),
-}));
+const recipientFields = lazy(() =>
+  z.object({
+    action: roleField().optional(),
+    customMessage: z.string().optional(),
+    fullname: z.string().optional(),
+    email: z.email().optional(),
+    position: z.number().int().min(0).max(1_000_000).optional(),
+    clientKey: z.string().optional(),
+    // RecipientType [C:enum.ts]: '1' internal, '2' external, or the text forms; stored as text.
+    type: z
+      .union([z.enum(['internal', 'external', '1', '2']), z.literal(1), z.literal(2)])
+      .transform((t) => (t === 'internal' || t === '1' || t === 1 ? ('internal' as const) : ('external' as const)))
+      .optional(),
+    // The components send `id` (0 for a new recipient); the sandbox numbers recipients itself and ignores it.
+    id: z.union([z.number(), z.string()]).optional(),
+  }),
+);
 
 /** A send item: a new recipient, or an existing one (by recipientKey) whose fields change. */
-export const recipientItem = lazy(() => recipientFields()
-  .extend({ recipientKey: optionalKeyField() })
-  // The spec marks email required when sending; an item that names an existing recipient already has one.
-  .refine((r) => r.recipientKey !== undefined || r.email !== undefined, { message: 'Required for a new recipient', path: ['email'] }));
+export const recipientItem = lazy(() =>
+  recipientFields()
+    .extend({ recipientKey: optionalKeyField() })
+    // The spec marks email required when sending; an item that names an existing recipient already has one.
+    .refine((r) => r.recipientKey !== undefined || r.email !== undefined, {
+      message: 'Required for a new recipient',
+      path: ['email'],
+    }),
+);
 
 /** `data.recipient` of update: the key, and only the fields to change. */
 export const recipientUpdate = lazy(() => recipientFields().extend({ recipientKey: keyField() }));

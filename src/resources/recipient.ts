@@ -6,7 +6,15 @@ import { changeRecipient, removeRecipient } from '../domain/lifecycle.js';
 import { isDone } from '../domain/lifecycle-rules.js';
 import { ApiError } from '../core/errors.js';
 import { recipientsOf } from '../domain/recipients.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import {
+  type ResourceSpec,
+  clientKeyField,
+  dataBody,
+  defineAction,
+  keyField,
+  optionalKeyField,
+  reply,
+} from './action.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 import { applyRecipients, sendToRecipients } from '../domain/sending.js';
@@ -19,14 +27,15 @@ export const recipientResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the recipients of a contract',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('list'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contractKey: keyField(),
-        // The components ask for each recipient's link, whether it is done, and its type [C].
-        getShareLinks: z.boolean().optional(),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('list'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contractKey: keyField(),
+          // The components ask for each recipient's link, whether it is done, and its type [C].
+          getShareLinks: z.boolean().optional(),
+        }),
       example: { data: { action: 'list', contractKey: '<CONTRACT_KEY>' } },
       handle(input, ctx) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
@@ -45,7 +54,9 @@ export const recipientResource: ResourceSpec = {
           createTime: isoTime(r.createTime),
           changeTime: isoTime(r.changeTime),
           // A recipient's own share link is its key (real-service.md: …/sharing/{recipientKey or shareLink}).
-          ...(input.data.getShareLinks ? { shareLink: r.recipientKey, isDone: isDone(r), type: r.type === 'internal' ? '1' : '2' } : {}),
+          ...(input.data.getShareLinks
+            ? { shareLink: r.recipientKey, isDone: isDone(r), type: r.type === 'internal' ? '1' : '2' }
+            : {}),
         }));
         return reply(200, 'Recipients found', { recipients });
       },
@@ -53,15 +64,20 @@ export const recipientResource: ResourceSpec = {
     create: defineAction({
       summary: 'Add recipients to a contract without sending it (each gets its four special placeholders)',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('create'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contractKey: keyField(),
-        recipients: recipientList().min(1, 'Give at least one recipient'),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('create'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contractKey: keyField(),
+          recipients: recipientList().min(1, 'Give at least one recipient'),
+        }),
       example: {
-        data: { action: 'create', contractKey: '<CONTRACT_KEY>', recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', position: 1 }] },
+        data: {
+          action: 'create',
+          contractKey: '<CONTRACT_KEY>',
+          recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign', position: 1 }],
+        },
       },
       handle(input, ctx) {
         const client = requireClient(ctx);
@@ -69,9 +85,10 @@ export const recipientResource: ResourceSpec = {
         const contract = findContract(ctx, client, input.data.contractKey);
         // Only new recipients here [D:recipient/create]; changing one is `update` (or an item of `send`).
         if (input.data.recipients.some((r) => r.recipientKey !== undefined)) {
-          throw ApiError.badRequest('recipient create adds new recipients; change an existing one with action "update"', [
-            { path: 'data.recipients', message: 'Must not name a recipientKey' },
-          ]);
+          throw ApiError.badRequest(
+            'recipient create adds new recipients; change an existing one with action "update"',
+            [{ path: 'data.recipients', message: 'Must not name a recipientKey' }],
+          );
         }
         applyRecipients(ctx, contract, input.data.recipients);
         return reply(200, 'Recipient created', { result: true });
@@ -80,15 +97,20 @@ export const recipientResource: ResourceSpec = {
     send: defineAction({
       summary: 'Send a contract, adding or updating recipients first',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('send'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        contractKey: keyField(),
-        recipients: recipientList().optional(),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('send'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          contractKey: keyField(),
+          recipients: recipientList().optional(),
+        }),
       example: {
-        data: { action: 'send', contractKey: '<CONTRACT_KEY>', recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign' }] },
+        data: {
+          action: 'send',
+          contractKey: '<CONTRACT_KEY>',
+          recipients: [{ fullname: 'Grace Hopper', email: 'grace@example.com', action: 'sign' }],
+        },
       },
       handle(input, ctx) {
         const client = requireClient(ctx);
@@ -101,31 +123,50 @@ export const recipientResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a recipient of a contract',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('update'),
-        clientKey: clientKeyField(),
-        contractKey: keyField(),
-        recipient: recipientUpdate(),
-      }),
-      example: { data: { action: 'update', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 } } },
+      schema: () =>
+        dataBody({
+          action: z.literal('update'),
+          clientKey: clientKeyField(),
+          contractKey: keyField(),
+          recipient: recipientUpdate(),
+        }),
+      example: {
+        data: {
+          action: 'update',
+          contractKey: '<CONTRACT_KEY>',
+          recipient: { recipientKey: '<RECIPIENT_KEY>', position: 2 },
+        },
+      },
       handle(input, ctx) {
         const { recipientKey, clientKey: _client, id: _id, ...fields } = input.data.recipient;
-        const recipient = changeRecipient(ctx, findContract(ctx, requireClient(ctx), input.data.contractKey), recipientKey, fields);
+        const recipient = changeRecipient(
+          ctx,
+          findContract(ctx, requireClient(ctx), input.data.contractKey),
+          recipientKey,
+          fields,
+        );
         return reply(201, 'Recipient updated', { recipient: { changeTime: isoTime(recipient.changeTime) } });
       },
     }),
     delete: defineAction({
       summary: 'Remove a recipient from a contract',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('delete'),
-        clientKey: clientKeyField(),
-        contractKey: keyField(),
-        recipient: z.object({ recipientKey: keyField() }),
-      }),
-      example: { data: { action: 'delete', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>' } } },
+      schema: () =>
+        dataBody({
+          action: z.literal('delete'),
+          clientKey: clientKeyField(),
+          contractKey: keyField(),
+          recipient: z.object({ recipientKey: keyField() }),
+        }),
+      example: {
+        data: { action: 'delete', contractKey: '<CONTRACT_KEY>', recipient: { recipientKey: '<RECIPIENT_KEY>' } },
+      },
       handle(input, ctx) {
-        removeRecipient(ctx, findContract(ctx, requireClient(ctx), input.data.contractKey), input.data.recipient.recipientKey);
+        removeRecipient(
+          ctx,
+          findContract(ctx, requireClient(ctx), input.data.contractKey),
+          input.data.recipient.recipientKey,
+        );
         return reply(200, 'Recipient deleted', { result: true });
       },
     }),

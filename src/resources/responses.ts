@@ -6,16 +6,22 @@
 import { z } from 'zod';
 import { insertionRecord } from '../store/snapshot.js';
 
-const iso = () => z.string().meta({ description: 'ISO 8601 time with milliseconds, UTC', examples: ['2026-03-01T09:00:00.000Z'] });
+const iso = () =>
+  z.string().meta({ description: 'ISO 8601 time with milliseconds, UTC', examples: ['2026-03-01T09:00:00.000Z'] });
 const sql = () => z.string().meta({ description: '`YYYY-MM-DD HH:MM:SS`, UTC', examples: ['2026-03-01 09:00:00'] });
 const key = () => z.string().meta({ description: 'An opaque key of letters and digits' });
 
 /** `{...fields, code: "<status>", message}`; `numeric` where the real service sends the code as a number. */
 function ok(status: 200 | 201, fields: z.ZodRawShape = {}, numeric = false) {
-  return z.strictObject({ ...fields, code: numeric ? z.literal(status) : z.literal(String(status)), message: z.string() });
+  return z.strictObject({
+    ...fields,
+    code: numeric ? z.literal(status) : z.literal(String(status)),
+    message: z.string(),
+  });
 }
 
-const token = () => z.strictObject({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() });
+const token = () =>
+  z.strictObject({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() });
 
 const clientFields = () => ({
   createTime: sql(),
@@ -29,24 +35,26 @@ const clientFields = () => ({
 
 const userFields = () => ({ userKey: key(), fullname: z.string(), email: z.string(), customKey: z.string() });
 
-const contractCreated = () => z.strictObject({ createTime: iso(), contractKey: key(), contractValue: z.string().optional() });
+const contractCreated = () =>
+  z.strictObject({ createTime: iso(), contractKey: key(), contractValue: z.string().optional() });
 
-const recipientItem = () => z.strictObject({
-  recipientKey: key(),
-  id: z.string(),
-  name: z.string(),
-  fullname: z.string(),
-  email: z.string(),
-  customMessage: z.string(),
-  position: z.string().optional(),
-  action: z.enum(['view', 'sign', 'approve', 'lock']),
-  clientKey: key(),
-  createTime: iso(),
-  changeTime: iso(),
-  shareLink: z.string().optional(),
-  isDone: z.boolean().optional(),
-  type: z.enum(['1', '2']).optional(),
-});
+const recipientItem = () =>
+  z.strictObject({
+    recipientKey: key(),
+    id: z.string(),
+    name: z.string(),
+    fullname: z.string(),
+    email: z.string(),
+    customMessage: z.string(),
+    position: z.string().optional(),
+    action: z.enum(['view', 'sign', 'approve', 'lock']),
+    clientKey: key(),
+    createTime: iso(),
+    changeTime: iso(),
+    shareLink: z.string().optional(),
+    isDone: z.boolean().optional(),
+    type: z.enum(['1', '2']).optional(),
+  });
 
 const insertion = () => z.strictObject(insertionRecord().shape);
 
@@ -60,28 +68,30 @@ const placeholderBase = () => ({
   placeholderKey: key(),
 });
 
-const webhookItem = () => z.strictObject({
-  webhookKey: key(),
-  url: z.string(),
-  secret: z.string(),
-  created: z.boolean(),
-  seen: z.boolean(),
-  sent: z.boolean(),
-  approved: z.boolean(),
-  signed: z.boolean(),
-  fullySigned: z.boolean(),
-  createTime: iso(),
-  changeTime: iso(),
-});
+const webhookItem = () =>
+  z.strictObject({
+    webhookKey: key(),
+    url: z.string(),
+    secret: z.string(),
+    created: z.boolean(),
+    seen: z.boolean(),
+    sent: z.boolean(),
+    approved: z.boolean(),
+    signed: z.boolean(),
+    fullySigned: z.boolean(),
+    createTime: iso(),
+    changeTime: iso(),
+  });
 
-export const shareLinkItem = () => z.strictObject({
-  id: z.number().int(),
-  shareLink: key(),
-  controlLink: key(),
-  createTime: iso(),
-  changeTime: iso(),
-  view: z.enum(['1', '2', '3', '4']),
-});
+export const shareLinkItem = () =>
+  z.strictObject({
+    id: z.number().int(),
+    shareLink: key(),
+    controlLink: key(),
+    createTime: iso(),
+    changeTime: iso(),
+    view: z.enum(['1', '2', '3', '4']),
+  });
 
 /** Success bodies by path and action name (the names of the ResourceSpec tables). */
 export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
@@ -91,10 +101,20 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
     revokeToken: () => ok(201, {}, true),
   },
   '/api/client': {
-    create: () => ok(201, {
-      client: z.strictObject({ createTime: sql(), clientKey: key(), users: z.array(z.strictObject({ createTime: sql(), default: z.boolean(), userKey: key() })) }),
-    }),
-    list: () => ok(200, { clients: z.array(z.strictObject({ ...clientFields(), createTime: iso(), changeTime: iso(), multiple: z.literal(true) })) }),
+    create: () =>
+      ok(201, {
+        client: z.strictObject({
+          createTime: sql(),
+          clientKey: key(),
+          users: z.array(z.strictObject({ createTime: sql(), default: z.boolean(), userKey: key() })),
+        }),
+      }),
+    list: () =>
+      ok(200, {
+        clients: z.array(
+          z.strictObject({ ...clientFields(), createTime: iso(), changeTime: iso(), multiple: z.literal(true) }),
+        ),
+      }),
     update: () => ok(201, { client: z.strictObject({ changeTime: sql(), clientKey: key() }) }),
     read: () => ok(200, { client: z.strictObject(clientFields()) }),
   },
@@ -105,25 +125,45 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
     update: () => ok(201, { user: z.strictObject({ changeTime: sql(), userKey: key() }) }),
   },
   '/api/contract': {
-    list: () => ok(200, {
-      contracts: z.array(z.strictObject({ createTime: iso(), changeTime: iso(), contractKey: key(), name: z.string(), status: z.string() })),
-    }),
-    create: () => ok(201, { contract: contractCreated() }),
-    read: () => ok(200, {
-      contract: z.strictObject({
-        createTime: iso(),
-        changeTime: iso(),
-        contractKey: key(),
-        name: z.string(),
-        status: z.string().meta({ description: 'Created, Sent, Seen, Approved, Signed, Fully signed or Archived' }),
-        statusId: z.number().int().nullable(),
-        value: z.string(),
-        contractType: z.string().meta({ description: '`html` for HTML content, else the type given (`docx`, `empty`, `ai`)' }),
-        templateKey: z.string().nullable(),
-        userKey: key(),
+    list: () =>
+      ok(200, {
+        contracts: z.array(
+          z.strictObject({
+            createTime: iso(),
+            changeTime: iso(),
+            contractKey: key(),
+            name: z.string(),
+            status: z.string(),
+          }),
+        ),
       }),
-    }),
-    update: () => ok(201, { contract: z.strictObject({ createTime: iso(), changeTime: iso(), contractKey: key(), contractValue: z.string().optional() }) }),
+    create: () => ok(201, { contract: contractCreated() }),
+    read: () =>
+      ok(200, {
+        contract: z.strictObject({
+          createTime: iso(),
+          changeTime: iso(),
+          contractKey: key(),
+          name: z.string(),
+          status: z.string().meta({ description: 'Created, Sent, Seen, Approved, Signed, Fully signed or Archived' }),
+          statusId: z.number().int().nullable(),
+          value: z.string(),
+          contractType: z
+            .string()
+            .meta({ description: '`html` for HTML content, else the type given (`docx`, `empty`, `ai`)' }),
+          templateKey: z.string().nullable(),
+          userKey: key(),
+        }),
+      }),
+    update: () =>
+      ok(201, {
+        contract: z.strictObject({
+          createTime: iso(),
+          changeTime: iso(),
+          contractKey: key(),
+          contractValue: z.string().optional(),
+        }),
+      }),
     duplicate: () => ok(201, { contract: z.strictObject({ createTime: iso(), contractKey: key() }) }, true),
     archive: () => ok(200, { contract: z.strictObject({ contractKey: key(), name: z.string() }) }),
   },
@@ -135,41 +175,63 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
     delete: () => ok(200, { result: z.literal(true) }),
   },
   '/api/template': {
-    list: () => ok(200, { templates: z.array(z.strictObject({ templateKey: key(), name: z.string(), createTime: iso(), changeTime: iso() })) }),
+    list: () =>
+      ok(200, {
+        templates: z.array(
+          z.strictObject({ templateKey: key(), name: z.string(), createTime: iso(), changeTime: iso() }),
+        ),
+      }),
     create: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
     convert: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
-    read: () => ok(200, { template: z.strictObject({ createTime: sql(), changeTime: sql(), templateKey: key(), name: z.string(), value: z.string() }) }),
+    read: () =>
+      ok(200, {
+        template: z.strictObject({
+          createTime: sql(),
+          changeTime: sql(),
+          templateKey: key(),
+          name: z.string(),
+          value: z.string(),
+        }),
+      }),
     update: () => ok(201, { template: z.strictObject({ createTime: sql(), changeTime: sql(), templateKey: key() }) }),
     delete: () => ok(201, { template: z.strictObject({ templateKey: key() }) }),
     duplicate: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
   },
   '/api/placeholder': {
-    list: () => ok(200, {
-      placeholders: z.array(z.strictObject({
-        ...placeholderBase(),
-        position: z.number().int(),
-        fillingType: z.string(),
-        isTable: z.boolean(),
-        insertion: z.array(insertion()),
-        isSpecial: z.boolean().optional(),
-        specialType: z.number().int().nullable().optional(),
-        externalRecipientKey: z.string().nullable().optional(),
-      })),
-    }),
+    list: () =>
+      ok(200, {
+        placeholders: z.array(
+          z.strictObject({
+            ...placeholderBase(),
+            position: z.number().int(),
+            fillingType: z.string(),
+            isTable: z.boolean(),
+            insertion: z.array(insertion()),
+            isSpecial: z.boolean().optional(),
+            specialType: z.number().int().nullable().optional(),
+            externalRecipientKey: z.string().nullable().optional(),
+          }),
+        ),
+      }),
     create: () => ok(201, { placeholder: z.strictObject({ ...placeholderBase(), position: z.string() }) }, true),
-    update: () => z.union([
-      ok(201, { placeholder: z.strictObject({ ...placeholderBase(), position: z.null() }) }),
-      ok(201, {
-        placeholder: z.strictObject({
-          ...placeholderBase(),
-          isTable: z.literal(true),
-          position: z.string(),
-          fillingType: z.string(),
-          externalRecipientKey: z.string().nullable(),
-        }),
-      }, true),
-      ok(201, { placeholder: z.strictObject({ createTime: iso(), changeTime: iso() }) }, true),
-    ]),
+    update: () =>
+      z.union([
+        ok(201, { placeholder: z.strictObject({ ...placeholderBase(), position: z.null() }) }),
+        ok(
+          201,
+          {
+            placeholder: z.strictObject({
+              ...placeholderBase(),
+              isTable: z.literal(true),
+              position: z.string(),
+              fillingType: z.string(),
+              externalRecipientKey: z.string().nullable(),
+            }),
+          },
+          true,
+        ),
+        ok(201, { placeholder: z.strictObject({ createTime: iso(), changeTime: iso() }) }, true),
+      ]),
     delete: () => ok(201, { placeholder: z.strictObject({ placeholderKey: key() }) }),
   },
   '/api/settings': {
@@ -177,7 +239,12 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
     brandings: () => ok(201),
   },
   '/api/webhook': {
-    create: () => ok(201, { webhooks: z.array(z.strictObject({ createTime: iso(), url: z.string(), secret: z.string(), webhookKey: key() })) }),
+    create: () =>
+      ok(201, {
+        webhooks: z.array(
+          z.strictObject({ createTime: iso(), url: z.string(), secret: z.string(), webhookKey: key() }),
+        ),
+      }),
     list: () => ok(201, { webhooks: z.array(webhookItem()) }),
     read: () => ok(201, { webhooks: z.array(webhookItem()) }),
     update: () => ok(201, { webhooks: z.array(z.strictObject({ webhookKey: key(), changeTime: iso() })) }),
@@ -188,18 +255,21 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
 /** Success bodies of the plain endpoints, by path and method. */
 export const ENDPOINT_RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
   '/api/contract_event': {
-    GET: () => z.array(z.strictObject({
-      id: z.number().int(),
-      createTime: iso(),
-      status: z.number().int().meta({ description: 'The step\'s id in GET /api/event_status (7 Archived)' }),
-      email: z.string(),
-      name: z.string(),
-      ipInfo: z.string(),
-      priority: z.number().int().nullable(),
-      shareLink: z.string().nullable(),
-      controlLink: z.string().nullable(),
-      userId: z.string().nullable(),
-    })),
+    GET: () =>
+      z.array(
+        z.strictObject({
+          id: z.number().int(),
+          createTime: iso(),
+          status: z.number().int().meta({ description: "The step's id in GET /api/event_status (7 Archived)" }),
+          email: z.string(),
+          name: z.string(),
+          ipInfo: z.string(),
+          priority: z.number().int().nullable(),
+          shareLink: z.string().nullable(),
+          controlLink: z.string().nullable(),
+          userId: z.string().nullable(),
+        }),
+      ),
   },
   '/api/event_status': {
     GET: () => z.array(z.strictObject({ id: z.number().int(), name: z.string(), color: z.string() })),

@@ -2,8 +2,24 @@
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
-import { convertContract, createTemplate, deleteTemplate, duplicateTemplate, findTemplate, templatesOf, updateTemplate } from '../domain/templates.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import {
+  convertContract,
+  createTemplate,
+  deleteTemplate,
+  duplicateTemplate,
+  findTemplate,
+  templatesOf,
+  updateTemplate,
+} from '../domain/templates.js';
+import {
+  type ResourceSpec,
+  clientKeyField,
+  dataBody,
+  defineAction,
+  keyField,
+  optionalKeyField,
+  reply,
+} from './action.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
@@ -11,7 +27,9 @@ import { isoTime, sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 
 function created(template: TemplateRecord, message: string) {
-  return reply(201, message, { template: { createTime: sqlTime(template.createTime), templateKey: template.templateKey } });
+  return reply(201, message, {
+    template: { createTime: sqlTime(template.createTime), templateKey: template.templateKey },
+  });
 }
 
 export const templateResource: ResourceSpec = {
@@ -27,83 +45,124 @@ export const templateResource: ResourceSpec = {
         // No source shows this answer's code and message; they follow the documented lists (decisions §11).
         const templates = templatesOf(ctx, requireClient(ctx))
           .sort((a, b) => a.createTime - b.createTime)
-          .map((t) => ({ templateKey: t.templateKey, name: t.name, createTime: isoTime(t.createTime), changeTime: isoTime(t.changeTime) }));
+          .map((t) => ({
+            templateKey: t.templateKey,
+            name: t.name,
+            createTime: isoTime(t.createTime),
+            changeTime: isoTime(t.changeTime),
+          }));
         return reply(200, 'Templates found', { templates });
       },
     }),
     create: defineAction({
       summary: 'Create a template',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('create'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
-        // "Create and fill" [D:template/create-fill]: placeholders made with the template.
-        placeholders: fillList().optional(),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('create'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
+          // "Create and fill" [D:template/create-fill]: placeholders made with the template.
+          placeholders: fillList().optional(),
+        }),
       example: { data: { action: 'create', template: { name: 'NDA', value: '<p>Mutual NDA…</p>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
         const template = createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey });
-        if (input.data.placeholders?.length) fillPlaceholders(ctx, { templateKey: template.templateKey }, client, input.data.placeholders, 'data.placeholders');
+        if (input.data.placeholders?.length)
+          fillPlaceholders(
+            ctx,
+            { templateKey: template.templateKey },
+            client,
+            input.data.placeholders,
+            'data.placeholders',
+          );
         return created(template, 'Template created');
       },
     }),
     convert: defineAction({
       summary: 'Create a template from a contract (content copied, placeholder values cleared)',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('convert'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('convert'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField() }),
+        }),
       example: { data: { action: 'convert', template: { name: 'From contract', contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
         const contract = findContract(ctx, client, input.data.template.contractKey);
-        return created(convertContract(ctx, client, contract, { name: input.data.template.name, userKey: user.userKey }), 'Template created');
+        return created(
+          convertContract(ctx, client, contract, { name: input.data.template.name, userKey: user.userKey }),
+          'Template created',
+        );
       },
     }),
     read: defineAction({
       summary: 'Read a template',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('read'),
-        clientKey: clientKeyField(),
-        template: z.object({ templateKey: keyField(), name: z.string().optional() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('read'),
+          clientKey: clientKeyField(),
+          template: z.object({ templateKey: keyField(), name: z.string().optional() }),
+        }),
       example: { data: { action: 'read', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx) {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         return reply(200, 'Template found', {
-          template: { createTime: sqlTime(t.createTime), changeTime: sqlTime(t.changeTime), templateKey: t.templateKey, name: t.name, value: t.value },
+          template: {
+            createTime: sqlTime(t.createTime),
+            changeTime: sqlTime(t.changeTime),
+            templateKey: t.templateKey,
+            name: t.name,
+            value: t.value,
+          },
         });
       },
     }),
     update: defineAction({
       summary: 'Change a template: rename, new content',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('update'),
-        clientKey: clientKeyField(),
-        userKey: optionalKeyField(),
-        template: z.object({ templateKey: keyField(), name: z.string().min(1, 'Must not be empty').optional(), value: z.string().optional() }),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('update'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          template: z.object({
+            templateKey: keyField(),
+            name: z.string().min(1, 'Must not be empty').optional(),
+            value: z.string().optional(),
+          }),
+        }),
       example: { data: { action: 'update', template: { templateKey: '<TEMPLATE_KEY>', name: 'NDA v2' } } },
       handle(input, ctx) {
         const { templateKey, ...change } = input.data.template;
         const t = updateTemplate(ctx, findTemplate(ctx, requireClient(ctx), templateKey), change);
-        return reply(201, 'Template updated', { template: { createTime: sqlTime(t.createTime), changeTime: sqlTime(t.changeTime), templateKey: t.templateKey } });
+        return reply(201, 'Template updated', {
+          template: {
+            createTime: sqlTime(t.createTime),
+            changeTime: sqlTime(t.changeTime),
+            templateKey: t.templateKey,
+          },
+        });
       },
     }),
     delete: defineAction({
       summary: 'Delete a template and its placeholders',
       scope: 'client',
-      schema: () => dataBody({ action: z.literal('delete'), clientKey: clientKeyField(), userKey: optionalKeyField(), template: z.object({ templateKey: keyField() }) }),
+      schema: () =>
+        dataBody({
+          action: z.literal('delete'),
+          clientKey: clientKeyField(),
+          userKey: optionalKeyField(),
+          template: z.object({ templateKey: keyField() }),
+        }),
       example: { data: { action: 'delete', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx) {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
@@ -115,11 +174,19 @@ export const templateResource: ResourceSpec = {
     duplicate: defineAction({
       summary: 'Duplicate a template (placeholder structure copied, values cleared)',
       scope: 'client',
-      schema: () => dataBody({ action: z.literal('duplicate'), clientKey: clientKeyField(), template: z.object({ templateKey: keyField() }) }),
+      schema: () =>
+        dataBody({
+          action: z.literal('duplicate'),
+          clientKey: clientKeyField(),
+          template: z.object({ templateKey: keyField() }),
+        }),
       example: { data: { action: 'duplicate', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);
-        return created(duplicateTemplate(ctx, client, findTemplate(ctx, client, input.data.template.templateKey)), 'Template duplicated');
+        return created(
+          duplicateTemplate(ctx, client, findTemplate(ctx, client, input.data.template.templateKey)),
+          'Template duplicated',
+        );
       },
     }),
   },

@@ -18,7 +18,8 @@ function tokenReply(token: TokenRecord) {
 
 function platformOf(principal: Principal | undefined, what: string): { platformId: string; token?: string } {
   if (!principal) throw new Error('authenticated action without principal');
-  if (principal.kind === 'client-token') throw ApiError.forbidden(`A client token cannot ${what}; use a platform token`);
+  if (principal.kind === 'client-token')
+    throw ApiError.forbidden(`A client token cannot ${what}; use a platform token`);
   return principal.kind === 'platform-token'
     ? { platformId: principal.platformId, token: principal.token }
     : { platformId: principal.platformId };
@@ -30,17 +31,25 @@ export const tokenResource: ResourceSpec = {
   select(body) {
     if (body.data !== undefined) {
       const data = body.data;
-      const action = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).action : undefined;
+      const action =
+        data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).action : undefined;
       if (action === 'create') return 'createPlatformToken';
       if (action === 'revoke') {
         throw ApiError.badRequest('Token revoke takes "action" at the top level of the body, with no "data" wrapper', [
           { path: 'data', message: 'Not expected for revoke' },
         ]);
       }
-      return matchOperation({ ...tokenResource, actions: { create: tokenResource.actions.createPlatformToken! } }, action, 'data.action');
+      return matchOperation(
+        { ...tokenResource, actions: { create: tokenResource.actions.createPlatformToken! } },
+        action,
+        'data.action',
+      );
     }
     const action = matchOperation(
-      { ...tokenResource, actions: { create: tokenResource.actions.createClientToken!, revoke: tokenResource.actions.revokeToken! } },
+      {
+        ...tokenResource,
+        actions: { create: tokenResource.actions.createClientToken!, revoke: tokenResource.actions.revokeToken! },
+      },
       body.action,
       'action',
     );
@@ -51,7 +60,8 @@ export const tokenResource: ResourceSpec = {
       summary: 'Create a platform token from the platform API key and secret',
       wireName: 'create',
       scope: 'public',
-      schema: () => z.object({ data: z.object({ action: z.literal('create'), apiKey: z.string(), secret: z.string() }) }),
+      schema: () =>
+        z.object({ data: z.object({ action: z.literal('create'), apiKey: z.string(), secret: z.string() }) }),
       example: { data: { action: 'create', apiKey: '<API_KEY>', secret: '<SECRET>' } },
       handle(input, ctx) {
         return tokenReply(issuePlatformToken(ctx, input.data.apiKey, input.data.secret));
@@ -79,9 +89,10 @@ export const tokenResource: ResourceSpec = {
         const caller = platformOf(ctx.principal, 'revoke tokens');
         if (input.access_token === undefined) {
           if (!caller.token) {
-            throw ApiError.badRequest('Name the token to revoke in access_token, or call with the platform token to revoke it', [
-              { path: 'access_token', message: 'Required with the API-key header' },
-            ]);
+            throw ApiError.badRequest(
+              'Name the token to revoke in access_token, or call with the platform token to revoke it',
+              [{ path: 'access_token', message: 'Required with the API-key header' }],
+            );
           }
           revokeToken(ctx, caller.platformId, caller.token);
         } else revokeToken(ctx, caller.platformId, input.access_token);

@@ -3,14 +3,33 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { addUsers, findUser, updateUser, usersOf } from '../domain/users.js';
 import { lazy } from '../core/lazy.js';
-import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import {
+  type ResourceSpec,
+  clientKeyField,
+  dataBody,
+  defineAction,
+  keyField,
+  optionalKeyField,
+  reply,
+} from './action.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { UserRecord } from '../store/records.js';
 
-const userFields = lazy(() => ({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }));
+const userFields = lazy(() => ({
+  fullname: z.string().optional(),
+  email: z.string().optional(),
+  customKey: z.string().optional(),
+}));
 
 function userView(u: UserRecord) {
-  return { createTime: sqlTime(u.createTime), changeTime: sqlTime(u.changeTime), userKey: u.userKey, fullname: u.fullname ?? '', email: u.email ?? '', customKey: u.customKey ?? '' };
+  return {
+    createTime: sqlTime(u.createTime),
+    changeTime: sqlTime(u.changeTime),
+    userKey: u.userKey,
+    fullname: u.fullname ?? '',
+    email: u.email ?? '',
+    customKey: u.customKey ?? '',
+  };
 }
 
 export const userResource: ResourceSpec = {
@@ -37,13 +56,16 @@ export const userResource: ResourceSpec = {
     create: defineAction({
       summary: 'Add a user to a client',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('create'),
-        clientKey: clientKeyField(),
-        user: z.object(userFields()).refine((u) => [u.fullname, u.email, u.customKey].some((v) => v !== undefined && v !== ''), {
-          message: 'At least one of fullname, email or customKey must be filled',
+      schema: () =>
+        dataBody({
+          action: z.literal('create'),
+          clientKey: clientKeyField(),
+          user: z
+            .object(userFields())
+            .refine((u) => [u.fullname, u.email, u.customKey].some((v) => v !== undefined && v !== ''), {
+              message: 'At least one of fullname, email or customKey must be filled',
+            }),
         }),
-      }),
       example: { data: { action: 'create', user: { fullname: 'Charles Babbage', email: 'charles@example.com' } } },
       handle(input, ctx) {
         const [u] = addUsers(ctx, requireClient(ctx), [input.data.user]);
@@ -53,22 +75,32 @@ export const userResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a user by key, name, email or custom key',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('read'),
-        clientKey: clientKeyField(),
-        user: z.object({ userKey: optionalKeyField(), ...userFields() }).refine((u) => [u.userKey, u.fullname, u.email, u.customKey].some((v) => v !== undefined && v !== ''), {
-          message: 'Give userKey, fullname, email or customKey',
+      schema: () =>
+        dataBody({
+          action: z.literal('read'),
+          clientKey: clientKeyField(),
+          user: z
+            .object({ userKey: optionalKeyField(), ...userFields() })
+            .refine((u) => [u.userKey, u.fullname, u.email, u.customKey].some((v) => v !== undefined && v !== ''), {
+              message: 'Give userKey, fullname, email or customKey',
+            }),
         }),
-      }),
       example: { data: { action: 'read', user: { userKey: '<USER_KEY>' } } },
       handle(input, ctx) {
-        return reply(200, 'User found', { user: userView(findUser(ctx, requireClient(ctx).clientKey, input.data.user)) });
+        return reply(200, 'User found', {
+          user: userView(findUser(ctx, requireClient(ctx).clientKey, input.data.user)),
+        });
       },
     }),
     update: defineAction({
-      summary: 'Change a user\'s name, email or custom key',
+      summary: "Change a user's name, email or custom key",
       scope: 'client',
-      schema: () => dataBody({ action: z.literal('update'), clientKey: clientKeyField(), user: z.object({ userKey: keyField(), ...userFields() }) }),
+      schema: () =>
+        dataBody({
+          action: z.literal('update'),
+          clientKey: clientKeyField(),
+          user: z.object({ userKey: keyField(), ...userFields() }),
+        }),
       example: { data: { action: 'update', user: { userKey: '<USER_KEY>', fullname: 'Ada King' } } },
       handle(input, ctx) {
         const { userKey, ...change } = input.data.user;

@@ -9,19 +9,23 @@ import { lazy } from '../core/lazy.js';
 
 const flag = lazy(() => z.boolean().optional());
 
-const webhookInput = lazy(() => z.object({
-  url: z
-    .string()
-    .min(1, 'Required')
-    .max(2048)
-    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), { message: 'Must be an http:// or https:// URL' }),
-  created: flag(),
-  seen: flag(),
-  sent: flag(),
-  approved: flag(),
-  signed: flag(),
-  fullySigned: flag(),
-}));
+const webhookInput = lazy(() =>
+  z.object({
+    url: z
+      .string()
+      .min(1, 'Required')
+      .max(2048)
+      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
+        message: 'Must be an http:// or https:// URL',
+      }),
+    created: flag(),
+    seen: flag(),
+    sent: flag(),
+    approved: flag(),
+    signed: flag(),
+    fullySigned: flag(),
+  }),
+);
 
 function webhookView(w: WebhookRecord) {
   return {
@@ -46,15 +50,38 @@ export const webhookResource: ResourceSpec = {
     create: defineAction({
       summary: 'Subscribe URLs to contract events',
       scope: 'client',
-      schema: () => dataBody({ action: z.literal('create'), clientKey: clientKeyField(), webhooks: z.array(webhookInput()).min(1, 'Give at least one webhook').max(100) }),
+      schema: () =>
+        dataBody({
+          action: z.literal('create'),
+          clientKey: clientKeyField(),
+          webhooks: z.array(webhookInput()).min(1, 'Give at least one webhook').max(100),
+        }),
       example: {
-        data: { action: 'create', webhooks: [{ url: 'https://example.com/hooks/esign', created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true }] },
+        data: {
+          action: 'create',
+          webhooks: [
+            {
+              url: 'https://example.com/hooks/esign',
+              created: true,
+              sent: true,
+              seen: true,
+              signed: true,
+              approved: true,
+              fullySigned: true,
+            },
+          ],
+        },
       },
       handle(input, ctx) {
         const client = requireClient(ctx);
         const webhooks = input.data.webhooks.map((w) => createWebhook(ctx, client, w));
         return reply(201, 'Webhooks created', {
-          webhooks: webhooks.map((w) => ({ createTime: isoTime(w.createTime), url: w.url, secret: w.secret, webhookKey: w.webhookKey })),
+          webhooks: webhooks.map((w) => ({
+            createTime: isoTime(w.createTime),
+            url: w.url,
+            secret: w.secret,
+            webhookKey: w.webhookKey,
+          })),
         });
       },
     }),
@@ -70,43 +97,67 @@ export const webhookResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read webhooks by key (answers 201, as the service does)',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('read'),
-        clientKey: clientKeyField(),
-        webhooks: z.array(z.object({ webhookKey: keyField() })).min(1, 'Give at least one webhook').max(100),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('read'),
+          clientKey: clientKeyField(),
+          webhooks: z
+            .array(z.object({ webhookKey: keyField() }))
+            .min(1, 'Give at least one webhook')
+            .max(100),
+        }),
       example: { data: { action: 'read', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
       handle(input, ctx) {
-        const found = findWebhooks(ctx, requireClient(ctx), input.data.webhooks.map((w) => w.webhookKey));
+        const found = findWebhooks(
+          ctx,
+          requireClient(ctx),
+          input.data.webhooks.map((w) => w.webhookKey),
+        );
         return reply(201, 'Webhooks read', { webhooks: found.map(webhookView) });
       },
     }),
     update: defineAction({
       summary: 'Change webhooks: URL and event flags (only the fields given)',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('update'),
-        clientKey: clientKeyField(),
-        webhooks: z.array(webhookInput().partial().extend({ webhookKey: keyField() })).min(1, 'Give at least one webhook').max(100),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('update'),
+          clientKey: clientKeyField(),
+          webhooks: z
+            .array(webhookInput().partial().extend({ webhookKey: keyField() }))
+            .min(1, 'Give at least one webhook')
+            .max(100),
+        }),
       example: { data: { action: 'update', webhooks: [{ webhookKey: '<WEBHOOK_KEY>', seen: false }] } },
       handle(input, ctx) {
         const updated = updateWebhooks(ctx, requireClient(ctx), input.data.webhooks);
-        return reply(201, 'Webhooks updated', { webhooks: updated.map((w) => ({ webhookKey: w.webhookKey, changeTime: isoTime(w.changeTime) })) });
+        return reply(201, 'Webhooks updated', {
+          webhooks: updated.map((w) => ({ webhookKey: w.webhookKey, changeTime: isoTime(w.changeTime) })),
+        });
       },
     }),
     delete: defineAction({
       summary: 'Delete webhooks',
       scope: 'client',
-      schema: () => dataBody({
-        action: z.literal('delete'),
-        clientKey: clientKeyField(),
-        webhooks: z.array(z.object({ webhookKey: keyField() })).min(1, 'Give at least one webhook').max(100),
-      }),
+      schema: () =>
+        dataBody({
+          action: z.literal('delete'),
+          clientKey: clientKeyField(),
+          webhooks: z
+            .array(z.object({ webhookKey: keyField() }))
+            .min(1, 'Give at least one webhook')
+            .max(100),
+        }),
       example: { data: { action: 'delete', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
       handle(input, ctx) {
-        deleteWebhooks(ctx, requireClient(ctx), input.data.webhooks.map((w) => w.webhookKey));
-        return reply(201, 'Webhooks deleted', { webhooks: input.data.webhooks.map(({ webhookKey }) => ({ webhookKey })) });
+        deleteWebhooks(
+          ctx,
+          requireClient(ctx),
+          input.data.webhooks.map((w) => w.webhookKey),
+        );
+        return reply(201, 'Webhooks deleted', {
+          webhooks: input.data.webhooks.map(({ webhookKey }) => ({ webhookKey })),
+        });
       },
     }),
   },

@@ -44,7 +44,10 @@ export class ActiveScenario {
   }
 
   schedule(at: number, fn: () => void, label: string, platformId?: string): void {
-    const pending: PendingTimer = { timer: undefined as unknown as ClockTimer, ...(platformId !== undefined ? { platformId } : {}) };
+    const pending: PendingTimer = {
+      timer: undefined as unknown as ClockTimer,
+      ...(platformId !== undefined ? { platformId } : {}),
+    };
     pending.timer = this.clock.schedule(
       at,
       () => {

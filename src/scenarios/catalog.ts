@@ -56,15 +56,22 @@ export async function readBundled(dir: string, name: string): Promise<ReadScenar
   const bundled = await bundledScenarios(dir);
   const bundle = bundled.find((b) => b.name === name || basename(b.file).replace(/\.ya?ml$/, '') === name);
   if (!bundle) {
-    throw ApiError.notFound(`No bundled scenario named ${quote(name)}; bundled: ${bundled.map((b) => b.name).join(', ') || 'none'}. To load your own, send its YAML.`);
+    throw ApiError.notFound(
+      `No bundled scenario named ${quote(name)}; bundled: ${bundled.map((b) => b.name).join(', ') || 'none'}. To load your own, send its YAML.`,
+    );
   }
-  return { scenario: await parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file), source: `bundled:${bundle.name}` };
+  return {
+    scenario: await parseScenario(readFileSync(bundle.file, 'utf8'), bundle.file),
+    source: `bundled:${bundle.name}`,
+  };
 }
 
 /** A bundled name, or YAML text. Throws ScenarioError (with line:column) or ApiError 404. */
 export async function readNameOrYaml(dir: string, nameOrYaml: string): Promise<ReadScenario> {
   const trimmed = nameOrYaml.trim();
-  return NAME_ONLY.test(trimmed) ? readBundled(dir, trimmed) : { scenario: await parseScenario(nameOrYaml, '<request>'), source: 'request' };
+  return NAME_ONLY.test(trimmed)
+    ? readBundled(dir, trimmed)
+    : { scenario: await parseScenario(nameOrYaml, '<request>'), source: 'request' };
 }
 
 /** A scenario file on disk (library use; the control API takes names and text only, never server paths). */
@@ -73,7 +80,9 @@ export async function readScenarioFile(path: string): Promise<ReadScenario> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw ApiError.notFound(`Cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw ApiError.notFound(
+      `Cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return { scenario: await parseScenario(text, path), source: `file:${path}` };
 }

@@ -82,7 +82,11 @@ export class ScenarioEngine {
    * data file may hold its data from an earlier run (`skipData`). A scenario with the name of an active one
    * replaces it. Answers once the work it started (first webhook attempts) has settled, like a clock advance.
    */
-  async activate(scenario: Scenario, source: string, options: { atStart?: boolean; skipData?: boolean } = {}): Promise<ScenarioSummary> {
+  async activate(
+    scenario: Scenario,
+    source: string,
+    options: { atStart?: boolean; skipData?: boolean } = {},
+  ): Promise<ScenarioSummary> {
     const { clock } = this.deps.services;
     const notes: string[] = [];
     if (this.active.some((a) => a.name === scenario.name)) {
@@ -96,7 +100,10 @@ export class ScenarioEngine {
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
       if (scenario.receiverFaults?.length) {
-        const specs = scenario.receiverFaults.map((f) => ({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) }));
+        const specs = scenario.receiverFaults.map((f) => ({
+          ...f,
+          ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}),
+        }));
         this.deps.control.addReceiverFaults(specs, active.cause(), scenario.seed ?? this.deps.seed);
       }
       if (scenario.data && !options.skipData) await this.seedData(active);
@@ -166,7 +173,10 @@ export class ScenarioEngine {
     if (c.start !== undefined) {
       const start = Date.parse(c.start);
       if (start > clock.now()) await clock.set(start);
-      else if (start < clock.now()) notes.push(`clock.start ${c.start} is behind the sandbox clock (${isoTime(clock.now())}); the clock was not moved back`);
+      else if (start < clock.now())
+        notes.push(
+          `clock.start ${c.start} is behind the sandbox clock (${isoTime(clock.now())}); the clock was not moved back`,
+        );
     }
   }
 
@@ -179,10 +189,15 @@ export class ScenarioEngine {
 
   private platformFor(scenario: Scenario): PlatformRecord {
     const apiKey = scenario.data?.platform;
-    const platform = apiKey !== undefined ? this.deps.services.store.platforms.where('apiKey', apiKey)[0] : this.deps.control.defaultPlatform();
+    const platform =
+      apiKey !== undefined
+        ? this.deps.services.store.platforms.where('apiKey', apiKey)[0]
+        : this.deps.control.defaultPlatform();
     if (!platform) {
       throw ApiError.badRequest(
-        apiKey !== undefined ? `data.platform: no platform with apiKey "${apiKey}"` : 'data: the sandbox has no platform to add to; name one with data.platform',
+        apiKey !== undefined
+          ? `data.platform: no platform with apiKey "${apiKey}"`
+          : 'data: the sandbox has no platform to add to; name one with data.platform',
       );
     }
     return platform;
@@ -193,14 +208,19 @@ export class ScenarioEngine {
     const { store } = this.deps.services;
     const platform = this.platformFor(scenario);
     const clash = (what: string, key: string | undefined, taken: boolean) => {
-      if (key !== undefined && taken) throw ApiError.conflict(`Scenario ${scenario.name}: ${what} "${key}" already exists; pick another key or leave it out`);
+      if (key !== undefined && taken)
+        throw ApiError.conflict(
+          `Scenario ${scenario.name}: ${what} "${key}" already exists; pick another key or leave it out`,
+        );
     };
     for (const c of scenario.data?.clients ?? []) {
       const existing = c.clientKey !== undefined ? store.clients.get(c.clientKey) : undefined;
       if (existing && existing.platformId !== platform.platformId) clash('clientKey', c.clientKey, true);
       for (const u of c.users ?? []) clash('userKey', u.userKey, u.userKey !== undefined && store.users.has(u.userKey));
-      for (const t of c.templates ?? []) clash('templateKey', t.templateKey, t.templateKey !== undefined && store.templates.has(t.templateKey));
-      for (const k of c.contracts ?? []) clash('contractKey', k.contractKey, k.contractKey !== undefined && store.contracts.has(k.contractKey));
+      for (const t of c.templates ?? [])
+        clash('templateKey', t.templateKey, t.templateKey !== undefined && store.templates.has(t.templateKey));
+      for (const k of c.contracts ?? [])
+        clash('contractKey', k.contractKey, k.contractKey !== undefined && store.contracts.has(k.contractKey));
     }
   }
 
@@ -210,9 +230,18 @@ export class ScenarioEngine {
     const { store } = this.deps.services;
     const before = new Set(Object.keys(store.data.contracts));
     const ctx = { ...this.deps.services, cause };
-    const clients = await seedClients(ctx, this.platformFor(scenario), scenario.data?.clients ?? [], scenario.seed ?? this.deps.seed);
+    const clients = await seedClients(
+      ctx,
+      this.platformFor(scenario),
+      scenario.data?.clients ?? [],
+      scenario.seed ?? this.deps.seed,
+    );
     const contracts = Object.keys(store.data.contracts).filter((k) => !before.has(k));
-    active.record(cause, `data: client(s) ${clients.map((c) => c.clientKey).join(', ')}${contracts.length ? `; contract(s) ${contracts.join(', ')}` : ''}`, 'done');
+    active.record(
+      cause,
+      `data: client(s) ${clients.map((c) => c.clientKey).join(', ')}${contracts.length ? `; contract(s) ${contracts.join(', ')}` : ''}`,
+      'done',
+    );
   }
 
   // ---- rules and timeline -------------------------------------------------------------------------------
@@ -227,7 +256,8 @@ export class ScenarioEngine {
   private scheduleTimeline(active: ActiveScenario): void {
     const { clock } = this.deps.services;
     const seed = active.scenario.seed ?? this.deps.seed;
-    const run = (step: NonNullable<Scenario['timeline']>[number], i: number) => runStep(active, this.deps.control, step, i, seed, clock.now());
+    const run = (step: NonNullable<Scenario['timeline']>[number], i: number) =>
+      runStep(active, this.deps.control, step, i, seed, clock.now());
     // Steps due at load time run now, in file order; a frozen clock would otherwise hold them until the next advance.
     (active.scenario.timeline ?? []).forEach((step, i) => {
       const at = momentOf(step.at, active.loadedAt);
@@ -248,7 +278,13 @@ export class ScenarioEngine {
         active.handled.clear();
         active.outages.clear();
       }
-      active.record(active.cause(), platformId === undefined ? 'sandbox reset: pending timers dropped' : `platform reset: its pending timers dropped`, 'done');
+      active.record(
+        active.cause(),
+        platformId === undefined
+          ? 'sandbox reset: pending timers dropped'
+          : `platform reset: its pending timers dropped`,
+        'done',
+      );
     }
   }
 }

@@ -55,13 +55,21 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     throw new ScenarioError(
       doc.errors.map((error) => {
         const at = lineCounter.linePos(error.pos[0]);
-        return { file, line: at.line, col: at.col, path: pathAtOffset(Y, doc, error.pos[0]), message: `YAML syntax: ${error.message.split('\n')[0]}` };
+        return {
+          file,
+          line: at.line,
+          col: at.col,
+          path: pathAtOffset(Y, doc, error.pos[0]),
+          message: `YAML syntax: ${error.message.split('\n')[0]}`,
+        };
       }),
     );
   }
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
   if (raw === null || raw === undefined) {
-    throw new ScenarioError([{ file, line: 1, col: 1, path: '(top level)', message: 'the file is empty; a scenario needs at least "name:"' }]);
+    throw new ScenarioError([
+      { file, line: 1, col: 1, path: '(top level)', message: 'the file is empty; a scenario needs at least "name:"' },
+    ]);
   }
   const result = scenarioSchema().safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
@@ -80,7 +88,12 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
       }
       continue;
     }
-    problems.push({ file, ...position(Y, doc, lineCounter, issue.path, false), path: formatPath(issue.path), message: describeIssue(issue) });
+    problems.push({
+      file,
+      ...position(Y, doc, lineCounter, issue.path, false),
+      path: formatPath(issue.path),
+      message: describeIssue(issue),
+    });
   }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   throw new ScenarioError(problems);
@@ -130,7 +143,13 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Line and column of the node at `path`, or of its nearest existing ancestor (a missing key points at its parent). */
-function position(Y: Yaml, doc: Document, lc: LineCounter, path: readonly PropertyKey[], atKey: boolean): { line: number; col: number } {
+function position(
+  Y: Yaml,
+  doc: Document,
+  lc: LineCounter,
+  path: readonly PropertyKey[],
+  atKey: boolean,
+): { line: number; col: number } {
   for (let n = path.length; n >= 0; n--) {
     const offset = nodeOffset(Y, doc, path.slice(0, n) as (string | number)[], atKey && n === path.length);
     if (offset !== undefined) return lc.linePos(offset);
@@ -143,7 +162,9 @@ function nodeOffset(Y: Yaml, doc: Document, path: (string | number)[], atKey: bo
   if (atKey) {
     const parent = doc.getIn(path.slice(0, -1), true);
     if (Y.isMap(parent)) {
-      const pair = parent.items.find((p) => Y.isPair(p) && Y.isScalar(p.key) && String(p.key.value) === String(path[path.length - 1]));
+      const pair = parent.items.find(
+        (p) => Y.isPair(p) && Y.isScalar(p.key) && String(p.key.value) === String(path[path.length - 1]),
+      );
       const key = pair?.key as { range?: [number, number, number] } | undefined;
       if (key?.range) return key.range[0];
     }
@@ -204,9 +225,15 @@ function allowedKeys(path: readonly PropertyKey[]): string[] {
 /** Unwraps optional/default/nullable/pipe; picks the object member of a union. */
 function objectOf(schema: z.core.$ZodType | undefined): z.core.$ZodType | undefined {
   for (let i = 0; schema && i < 10; i++) {
-    const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType; in?: z.core.$ZodType; options?: z.core.$ZodType[] };
+    const def = schema._zod.def as {
+      type: string;
+      innerType?: z.core.$ZodType;
+      in?: z.core.$ZodType;
+      options?: z.core.$ZodType[];
+    };
     if (def.type === 'object' || def.type === 'array') return schema;
-    if (def.type === 'union') return def.options?.map((o) => objectOf(o)).find((o) => o && (o._zod.def as { type: string }).type === 'object');
+    if (def.type === 'union')
+      return def.options?.map((o) => objectOf(o)).find((o) => o && (o._zod.def as { type: string }).type === 'object');
     schema = def.innerType ?? def.in;
   }
   return schema;

@@ -14,7 +14,13 @@ import { durationMs } from '../core/clock.js';
 import type { RecipientMatch, RecipientRule } from './schema.js';
 
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
-export function applyRules(active: ActiveScenario, control: ControlService, recipient: RecipientRecord, contract: ContractRecord, now: number): boolean {
+export function applyRules(
+  active: ActiveScenario,
+  control: ControlService,
+  recipient: RecipientRecord,
+  contract: ContractRecord,
+  now: number,
+): boolean {
   const rules = active.scenario.recipients ?? [];
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i]!;
@@ -31,7 +37,12 @@ export function applyRules(active: ActiveScenario, control: ControlService, reci
       return true;
     }
     for (const { verb, ms } of plan) {
-      active.schedule(now + ms, () => act(active, control, cause, recipientKey, verb), `${cause}:${verb}:${recipientKey}`, recipient.platformId);
+      active.schedule(
+        now + ms,
+        () => act(active, control, cause, recipientKey, verb),
+        `${cause}:${verb}:${recipientKey}`,
+        recipient.platformId,
+      );
       active.record(cause, `${who}: ${verb} at ${isoTime(now + ms)}`, 'scheduled');
     }
     return true;
@@ -61,7 +72,8 @@ function planFor(rule: RecipientRule, role: Verb): { verb: Verb; ms: number }[] 
   if (rule.view !== undefined) plan.push({ verb: 'view', ms: durationMs(rule.view) });
   const own = rule.act ?? rule[role];
   if (own !== undefined && role !== 'view') plan.push({ verb: role, ms: durationMs(own) });
-  if (role === 'view' && rule.view === undefined && rule.act !== undefined) plan.push({ verb: 'view', ms: durationMs(rule.act) });
+  if (role === 'view' && rule.view === undefined && rule.act !== undefined)
+    plan.push({ verb: 'view', ms: durationMs(rule.act) });
   return plan;
 }
 
@@ -69,12 +81,18 @@ export function matches(match: RecipientMatch, recipient: RecipientRecord, contr
   if (match.recipient !== undefined && match.recipient !== recipient.recipientKey) return false;
   if (match.email !== undefined && !globMatches(match.email, recipient.email ?? '')) return false;
   if (match.name !== undefined && !globMatches(match.name, recipient.fullname ?? '')) return false;
-  if (match.role !== undefined && !(Array.isArray(match.role) ? match.role : [match.role]).includes(recipient.action)) return false;
+  if (match.role !== undefined && !(Array.isArray(match.role) ? match.role : [match.role]).includes(recipient.action))
+    return false;
   if (match.position !== undefined) {
     const positions = Array.isArray(match.position) ? match.position : [match.position];
     if (recipient.position === undefined || !positions.includes(recipient.position)) return false;
   }
   if (match.client !== undefined && match.client !== contract.clientKey) return false;
-  if (match.contract !== undefined && match.contract !== contract.contractKey && !globMatches(match.contract, contract.name)) return false;
+  if (
+    match.contract !== undefined &&
+    match.contract !== contract.contractKey &&
+    !globMatches(match.contract, contract.name)
+  )
+    return false;
   return true;
 }

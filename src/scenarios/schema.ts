@@ -16,86 +16,128 @@ import { lazy } from '../core/lazy.js';
 const ISO_HINT = 'expected an ISO 8601 time like 2026-03-02T09:00:00Z';
 const isoTime = lazy(() => z.iso.datetime({ offset: true, error: ISO_HINT }));
 
-
 /** A moment: a duration after the scenario was loaded, or an absolute ISO 8601 time. */
-const moment = lazy(() => z
-  .union([
-    z.number().min(0),
-    z.string().regex(DURATION_PATTERN),
-    isoTime(),
-  ], { error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z' })
-  .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' }));
+const moment = lazy(() =>
+  z
+    .union([z.number().min(0), z.string().regex(DURATION_PATTERN), isoTime()], {
+      error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z',
+    })
+    .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' }),
+);
 
 const role = lazy(() => z.enum(['view', 'sign', 'approve', 'lock']));
 
 /** Which recipients a rule or step is about. Every given field must match; an empty match matches everyone. */
-export const recipientMatch = lazy(() => z
-  .strictObject({
-    email: glob().optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
-    name: glob().optional().meta({ description: 'Recipient full name glob.' }),
-    role: z
-      .union([role(), z.array(role()).min(1)], { error: 'expected one of "view", "sign", "approve", "lock", or a list of them' })
-      .optional().meta({ description: 'Recipient role(s): view, sign, approve, lock.' }),
-    position: z
-      .union([z.number().int().min(0), z.array(z.number().int().min(0)).min(1)], { error: 'expected a position (a whole number from 0), or a list of them' })
-      .optional()
-      .meta({ description: 'Signing position(s) of the recipient.' }),
-    client: keyPattern().optional().meta({ description: 'clientKey of the contract’s client.' }),
-    contract: glob().optional().meta({ description: 'Contract name glob (or its exact contractKey).' }),
-    recipient: keyPattern().optional().meta({ description: 'One recipient, by recipientKey.' }),
-  })
-  .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' }));
+export const recipientMatch = lazy(() =>
+  z
+    .strictObject({
+      email: glob().optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
+      name: glob().optional().meta({ description: 'Recipient full name glob.' }),
+      role: z
+        .union([role(), z.array(role()).min(1)], {
+          error: 'expected one of "view", "sign", "approve", "lock", or a list of them',
+        })
+        .optional()
+        .meta({ description: 'Recipient role(s): view, sign, approve, lock.' }),
+      position: z
+        .union([z.number().int().min(0), z.array(z.number().int().min(0)).min(1)], {
+          error: 'expected a position (a whole number from 0), or a list of them',
+        })
+        .optional()
+        .meta({ description: 'Signing position(s) of the recipient.' }),
+      client: keyPattern().optional().meta({ description: 'clientKey of the contract’s client.' }),
+      contract: glob().optional().meta({ description: 'Contract name glob (or its exact contractKey).' }),
+      recipient: keyPattern().optional().meta({ description: 'One recipient, by recipientKey.' }),
+    })
+    .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' }),
+);
 
-export const recipientRule = lazy(() => z
-  .strictObject({
-    id: z.string().min(1).optional().meta({ description: 'Names the rule in history entries and the delivery log (default: rule-<n>).' }),
-    match: recipientMatch().default({}),
-    view: duration().optional().meta({ description: 'Views the contract this long after being notified.' }),
-    sign: duration().optional().meta({ description: 'Signs this long after being notified (sign recipients only).' }),
-    approve: duration().optional().meta({ description: 'Approves this long after being notified (approve recipients only).' }),
-    lock: duration().optional().meta({ description: 'Locks this long after being notified (lock recipients only).' }),
-    act: duration().optional().meta({ description: 'Does whatever its role is (sign, approve, lock or view) this long after being notified.' }),
-    never: z.literal(true).optional().meta({ description: 'The recipient never acts: no later rule applies to it.' }),
-  })
-  .superRefine((rule, ctx) => {
-    const verbs = (['view', 'sign', 'approve', 'lock', 'act'] as const).filter((v) => rule[v] !== undefined);
-    if (rule.never && verbs.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['never'], message: `never: true cannot be combined with ${verbs.join(', ')}` });
-    }
-    if (!rule.never && verbs.length === 0) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'expected at least one of view, sign, approve, lock, act (a duration) or never: true' });
-    }
-  })
-  .meta({ description: 'What matching recipients do, and when, in sandbox time after they are notified. The first matching rule wins.' }));
+export const recipientRule = lazy(() =>
+  z
+    .strictObject({
+      id: z
+        .string()
+        .min(1)
+        .optional()
+        .meta({ description: 'Names the rule in history entries and the delivery log (default: rule-<n>).' }),
+      match: recipientMatch().default({}),
+      view: duration().optional().meta({ description: 'Views the contract this long after being notified.' }),
+      sign: duration().optional().meta({ description: 'Signs this long after being notified (sign recipients only).' }),
+      approve: duration()
+        .optional()
+        .meta({ description: 'Approves this long after being notified (approve recipients only).' }),
+      lock: duration().optional().meta({ description: 'Locks this long after being notified (lock recipients only).' }),
+      act: duration().optional().meta({
+        description: 'Does whatever its role is (sign, approve, lock or view) this long after being notified.',
+      }),
+      never: z.literal(true).optional().meta({ description: 'The recipient never acts: no later rule applies to it.' }),
+    })
+    .superRefine((rule, ctx) => {
+      const verbs = (['view', 'sign', 'approve', 'lock', 'act'] as const).filter((v) => rule[v] !== undefined);
+      if (rule.never && verbs.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['never'],
+          message: `never: true cannot be combined with ${verbs.join(', ')}`,
+        });
+      }
+      if (!rule.never && verbs.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message: 'expected at least one of view, sign, approve, lock, act (a duration) or never: true',
+        });
+      }
+    })
+    .meta({
+      description:
+        'What matching recipients do, and when, in sandbox time after they are notified. The first matching rule wins.',
+    }),
+);
 
-export const tokenSelector = lazy(() => z
-  .union([z.enum(['all', 'platform']), z.strictObject({ client: keyPattern() })], {
-    error: 'expected "all", "platform" or {client: <clientKey>}',
-  })
-  .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' }));
+export const tokenSelector = lazy(() =>
+  z
+    .union([z.enum(['all', 'platform']), z.strictObject({ client: keyPattern() })], {
+      error: 'expected "all", "platform" or {client: <clientKey>}',
+    })
+    .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' }),
+);
 
+export const webhookOutage = lazy(() =>
+  z
+    .strictObject({
+      id: z.string().min(1).optional().meta({ description: 'Names the outage (endWebhookOutage can end it by id).' }),
+      for: duration()
+        .optional()
+        .meta({ description: 'How long the receiver is down (sandbox time). Without it, until endWebhookOutage.' }),
+      status: statusCode().optional().meta({ description: 'The receiver answers this status (default 503).' }),
+      retryAfter: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .meta({ description: 'Retry-After seconds the receiver sends with the status.' }),
+      refuse: z.literal(true).optional().meta({ description: 'The connection is refused instead of answered.' }),
+      webhook: keyPattern().optional().meta({ description: 'Only this webhookKey.' }),
+      url: z.string().min(1).optional().meta({ description: 'Only webhooks with this URL.' }),
+      client: keyPattern().optional().meta({ description: 'Only this client’s webhooks.' }),
+    })
+    .superRefine((o, ctx) => {
+      if (o.refuse && o.status !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['refuse'], message: 'refuse: true and status cannot be combined' });
+    })
+    .meta({
+      description: 'Webhook receivers go down: every delivery attempt fails with a status or a refused connection.',
+    }),
+);
 
-export const webhookOutage = lazy(() => z
-  .strictObject({
-    id: z.string().min(1).optional().meta({ description: 'Names the outage (endWebhookOutage can end it by id).' }),
-    for: duration().optional().meta({ description: 'How long the receiver is down (sandbox time). Without it, until endWebhookOutage.' }),
-    status: statusCode().optional().meta({ description: 'The receiver answers this status (default 503).' }),
-    retryAfter: z.number().int().min(0).optional().meta({ description: 'Retry-After seconds the receiver sends with the status.' }),
-    refuse: z.literal(true).optional().meta({ description: 'The connection is refused instead of answered.' }),
-    webhook: keyPattern().optional().meta({ description: 'Only this webhookKey.' }),
-    url: z.string().min(1).optional().meta({ description: 'Only webhooks with this URL.' }),
-    client: keyPattern().optional().meta({ description: 'Only this client’s webhooks.' }),
-  })
-  .superRefine((o, ctx) => {
-    if (o.refuse && o.status !== undefined) ctx.addIssue({ code: 'custom', path: ['refuse'], message: 'refuse: true and status cannot be combined' });
-  })
-  .meta({ description: 'Webhook receivers go down: every delivery attempt fails with a status or a refused connection.' }));
-
-export const newContract = lazy(() => contractFixture()
-  .extend({
-    client: keyPattern().optional().meta({ description: 'clientKey (default: the sandbox’s default client).' }),
-  })
-  .meta({ description: 'A contract created (and with send: true, sent) as by the API.' }));
+export const newContract = lazy(() =>
+  contractFixture()
+    .extend({
+      client: keyPattern().optional().meta({ description: 'clientKey (default: the sandbox’s default client).' }),
+    })
+    .meta({ description: 'A contract created (and with send: true, sent) as by the API.' }),
+);
 
 export const STEP_KINDS = [
   'expireTokens',
@@ -112,96 +154,132 @@ export const STEP_KINDS = [
   'clearReceiverFaults',
 ] as const;
 
-export const timelineStep = lazy(() => z
-  .strictObject({
-    at: moment(),
-    id: z.string().min(1).optional().meta({ description: 'Names the step in history entries and the delivery log (default: step-<n>).' }),
-    expireTokens: tokenSelector().optional().meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
-    revokeTokens: tokenSelector().optional().meta({ description: 'Tokens are revoked now (401 Token revoked).' }),
-    webhookOutage: webhookOutage().optional(),
-    endWebhookOutage: z
-      .union([z.literal(true), z.string().min(1)])
-      .optional()
-      .meta({ description: 'true ends every outage this scenario started; a string ends the outage with that id.' }),
-    settings: z
-      .strictObject({
-        client: keyPattern().optional().meta({ description: 'clientKey (default: the default client).' }),
-        notification: z.strictObject({ approved: z.boolean().optional(), signed: z.boolean().optional() }),
-      })
-      .optional()
-      .meta({ description: 'Changes a client’s email notification settings, as /api/settings does.' }),
-    act: z
-      .strictObject({
-        match: recipientMatch(),
-        verb: z.enum(['view', 'sign', 'approve', 'lock', 'act']).meta({ description: '"act" does whatever each recipient’s role is.' }),
-      })
-      .optional()
-      .meta({ description: 'Matching notified recipients act now.' }),
-    createContract: newContract().optional(),
-    sendContract: z
-      .strictObject({ contract: z.string().min(1).meta({ description: 'contractKey or exact contract name.' }) })
-      .optional()
-      .meta({ description: 'Sends an existing contract to its recipients.' }),
-    addFaults: z.array(faultSpec()).min(1).optional().meta({ description: 'Adds API faults now.' }),
-    clearFaults: z.literal(true).optional().meta({ description: 'Removes every fault this scenario added.' }),
-    addReceiverFaults: z
-      .array(receiverFaultSpec())
-      .min(1)
-      .optional()
-      .meta({ description: 'Spoils matching webhook deliveries from now on, to test the receiver (docs/webhooks.md, receiver faults).' }),
-    clearReceiverFaults: z.literal(true).optional().meta({ description: 'Removes every receiver fault this scenario added.' }),
-  })
-  .superRefine((step, ctx) => {
-    const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
-    if (kinds.length !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message:
-          kinds.length === 0
-            ? `expected one action besides "at": one of ${STEP_KINDS.join(', ')}`
-            : `expected exactly one action per step, got ${kinds.join(' and ')}; split them into steps with the same "at"`,
-      });
-    }
-  })
-  .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' }));
+export const timelineStep = lazy(() =>
+  z
+    .strictObject({
+      at: moment(),
+      id: z
+        .string()
+        .min(1)
+        .optional()
+        .meta({ description: 'Names the step in history entries and the delivery log (default: step-<n>).' }),
+      expireTokens: tokenSelector()
+        .optional()
+        .meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
+      revokeTokens: tokenSelector().optional().meta({ description: 'Tokens are revoked now (401 Token revoked).' }),
+      webhookOutage: webhookOutage().optional(),
+      endWebhookOutage: z
+        .union([z.literal(true), z.string().min(1)])
+        .optional()
+        .meta({ description: 'true ends every outage this scenario started; a string ends the outage with that id.' }),
+      settings: z
+        .strictObject({
+          client: keyPattern().optional().meta({ description: 'clientKey (default: the default client).' }),
+          notification: z.strictObject({ approved: z.boolean().optional(), signed: z.boolean().optional() }),
+        })
+        .optional()
+        .meta({ description: 'Changes a client’s email notification settings, as /api/settings does.' }),
+      act: z
+        .strictObject({
+          match: recipientMatch(),
+          verb: z
+            .enum(['view', 'sign', 'approve', 'lock', 'act'])
+            .meta({ description: '"act" does whatever each recipient’s role is.' }),
+        })
+        .optional()
+        .meta({ description: 'Matching notified recipients act now.' }),
+      createContract: newContract().optional(),
+      sendContract: z
+        .strictObject({ contract: z.string().min(1).meta({ description: 'contractKey or exact contract name.' }) })
+        .optional()
+        .meta({ description: 'Sends an existing contract to its recipients.' }),
+      addFaults: z.array(faultSpec()).min(1).optional().meta({ description: 'Adds API faults now.' }),
+      clearFaults: z.literal(true).optional().meta({ description: 'Removes every fault this scenario added.' }),
+      addReceiverFaults: z.array(receiverFaultSpec()).min(1).optional().meta({
+        description:
+          'Spoils matching webhook deliveries from now on, to test the receiver (docs/webhooks.md, receiver faults).',
+      }),
+      clearReceiverFaults: z
+        .literal(true)
+        .optional()
+        .meta({ description: 'Removes every receiver fault this scenario added.' }),
+    })
+    .superRefine((step, ctx) => {
+      const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
+      if (kinds.length !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message:
+            kinds.length === 0
+              ? `expected one action besides "at": one of ${STEP_KINDS.join(', ')}`
+              : `expected exactly one action per step, got ${kinds.join(' and ')}; split them into steps with the same "at"`,
+        });
+      }
+    })
+    .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' }),
+);
 
-const dataClient = lazy(() => clientFixture().meta({
-  description: 'A client to create, or, if clientKey names an existing client, records to add to it.',
-}));
+const dataClient = lazy(() =>
+  clientFixture().meta({
+    description: 'A client to create, or, if clientKey names an existing client, records to add to it.',
+  }),
+);
 
-export const scenarioSchema = lazy(() => z
-  .strictObject({
-    $schema: z.string().optional(),
-    name: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit')
-      .meta({ description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.' }),
-    description: z.string().optional().meta({ description: 'What the scenario reproduces.' }),
-    seed: z.number().int().optional().meta({ description: 'Seeds fault probabilities; loaded at start without --seed, also the sandbox’s keys (docs/scenarios.md).' }),
-    clock: z
-      .strictObject({
-        start: isoTime().optional().meta({ description: 'Sandbox time when the scenario starts.' }),
-        frozen: z.boolean().optional().meta({ description: 'true: time stands still until advanced; false: it follows wall time.' }),
-      })
-      .optional()
-      .meta({ description: 'The sandbox clock. At start it sets the clock; loaded at run time, see docs/scenarios.md.' }),
-    data: z
-      .strictObject({
-        platform: z.string().min(1).optional().meta({ description: 'apiKey of the platform to add to (default: the default platform).' }),
-        clients: z.array(dataClient()).optional(),
-      })
-      .optional()
-      .meta({ description: 'Seed data added when the scenario loads, as if created through the API.' }),
-    recipients: z.array(recipientRule()).optional().meta({ description: 'Recipient behaviour rules; the first matching rule wins.' }),
-    timeline: z.array(timelineStep()).optional().meta({ description: 'One-shot steps at sandbox times.' }),
-    faults: z.array(faultSpec()).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
-    receiverFaults: z
-      .array(receiverFaultSpec())
-      .optional()
-      .meta({ description: 'Receiver faults (bad signature, stale timestamp, duplicate, out of order, slow) active while the scenario is loaded.' }),
-  })
-  .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }));
+export const scenarioSchema = lazy(() =>
+  z
+    .strictObject({
+      $schema: z.string().optional(),
+      name: z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9._-]*$/,
+          'expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+        )
+        .meta({
+          description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.',
+        }),
+      description: z.string().optional().meta({ description: 'What the scenario reproduces.' }),
+      seed: z.number().int().optional().meta({
+        description:
+          'Seeds fault probabilities; loaded at start without --seed, also the sandbox’s keys (docs/scenarios.md).',
+      }),
+      clock: z
+        .strictObject({
+          start: isoTime().optional().meta({ description: 'Sandbox time when the scenario starts.' }),
+          frozen: z
+            .boolean()
+            .optional()
+            .meta({ description: 'true: time stands still until advanced; false: it follows wall time.' }),
+        })
+        .optional()
+        .meta({
+          description: 'The sandbox clock. At start it sets the clock; loaded at run time, see docs/scenarios.md.',
+        }),
+      data: z
+        .strictObject({
+          platform: z
+            .string()
+            .min(1)
+            .optional()
+            .meta({ description: 'apiKey of the platform to add to (default: the default platform).' }),
+          clients: z.array(dataClient()).optional(),
+        })
+        .optional()
+        .meta({ description: 'Seed data added when the scenario loads, as if created through the API.' }),
+      recipients: z
+        .array(recipientRule())
+        .optional()
+        .meta({ description: 'Recipient behaviour rules; the first matching rule wins.' }),
+      timeline: z.array(timelineStep()).optional().meta({ description: 'One-shot steps at sandbox times.' }),
+      faults: z.array(faultSpec()).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
+      receiverFaults: z.array(receiverFaultSpec()).optional().meta({
+        description:
+          'Receiver faults (bad signature, stale timestamp, duplicate, out of order, slow) active while the scenario is loaded.',
+      }),
+    })
+    .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }),
+);
 
 export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
 export type RecipientRule = z.infer<ReturnType<typeof recipientRule>>;
@@ -209,7 +287,6 @@ export type RecipientMatch = z.infer<ReturnType<typeof recipientMatch>>;
 export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
 export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
 export type WebhookOutageSpec = z.infer<ReturnType<typeof webhookOutage>>;
-
 
 /** The JSON Schema editors use (draft 2020-12), from the zod schema. */
 export function scenarioJsonSchema(): Record<string, unknown> {

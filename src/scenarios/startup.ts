@@ -20,7 +20,10 @@ export async function readStartScenarios(args: string[], bundledDir: string): Pr
     let file = arg;
     if (!existsSync(arg)) {
       const bundled = NAME_ONLY.test(arg) ? bundledFile(bundledDir, arg) : undefined;
-      if (!bundled) throw new ConfigError(`Scenario file not found: ${arg} (bundled scenarios: ${bundledNames(bundledDir).join(', ') || 'none'})`);
+      if (!bundled)
+        throw new ConfigError(
+          `Scenario file not found: ${arg} (bundled scenarios: ${bundledNames(bundledDir).join(', ') || 'none'})`,
+        );
       file = bundled;
     }
     let text: string;
@@ -32,7 +35,8 @@ export async function readStartScenarios(args: string[], bundledDir: string): Pr
     try {
       out.push({ scenario: await parseScenario(text, arg), source: file === arg ? `file:${arg}` : `bundled:${arg}` });
     } catch (error) {
-      if (error instanceof ScenarioError) throw new ConfigError(`invalid scenario ${arg}:\n${error.problems.map(formatProblem).join('\n')}`);
+      if (error instanceof ScenarioError)
+        throw new ConfigError(`invalid scenario ${arg}:\n${error.problems.map(formatProblem).join('\n')}`);
       throw error;
     }
   }
@@ -43,7 +47,10 @@ export async function readStartScenarios(args: string[], bundledDir: string): Pr
  * The clock and seed of a sandbox started with scenarios: flags (and library options) win; otherwise the last
  * scenario that sets `clock.frozen` / `clock.start` / `seed` decides.
  */
-export function startSettings(options: SandboxOptions, scenarios: StartScenario[]): { clock?: 'real' | 'frozen'; start?: string; seed?: number } {
+export function startSettings(
+  options: SandboxOptions,
+  scenarios: StartScenario[],
+): { clock?: 'real' | 'frozen'; start?: string; seed?: number } {
   const out: { clock?: 'real' | 'frozen'; start?: string; seed?: number } = {};
   for (const { scenario } of scenarios) {
     if (scenario.clock?.frozen !== undefined) out.clock = scenario.clock.frozen ? 'frozen' : 'real';

@@ -36,7 +36,9 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
       ...(o.webhook !== undefined ? { webhookKey: o.webhook } : {}),
       ...(o.url !== undefined ? { url: o.url } : {}),
       ...(client ? { clientKey: client.clientKey, platformId: client.platformId } : {}),
-      mode: o.refuse ? { refuse: true } : { status: o.status ?? 503, ...(o.retryAfter !== undefined ? { retryAfter: o.retryAfter } : {}) },
+      mode: o.refuse
+        ? { refuse: true }
+        : { status: o.status ?? 503, ...(o.retryAfter !== undefined ? { retryAfter: o.retryAfter } : {}) },
       ...(until !== undefined ? { until } : {}),
       cause,
     });
@@ -86,19 +88,38 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     return `contract ${contract.contractKey} sent`;
   },
   addFaults(faults, { active, control, seed }) {
-    const ids = faults.map((f) => control.addFaults({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) }, active.cause(), seed)[0]!);
+    const ids = faults.map(
+      (f) =>
+        control.addFaults(
+          { ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) },
+          active.cause(),
+          seed,
+        )[0]!,
+    );
     return `fault(s) ${ids.join(', ')} set`;
   },
   clearFaults: (_value, { active, control }) => `${control.clearFaults(active.cause())} fault(s) removed`,
   addReceiverFaults(faults, { active, control, seed }) {
-    const ids = control.addReceiverFaults(faults.map((f) => ({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) })), active.cause(), seed);
+    const ids = control.addReceiverFaults(
+      faults.map((f) => ({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) })),
+      active.cause(),
+      seed,
+    );
     return `receiver fault(s) ${ids.join(', ')} set`;
   },
-  clearReceiverFaults: (_value, { active, control }) => `${control.clearReceiverFaults(active.cause())} receiver fault(s) removed`,
+  clearReceiverFaults: (_value, { active, control }) =>
+    `${control.clearReceiverFaults(active.cause())} receiver fault(s) removed`,
 };
 
 /** Runs one step now and records the outcome in the scenario's log. */
-export function runStep(active: ActiveScenario, control: ControlService, step: TimelineStep, index: number, seed: number | undefined, now: number): void {
+export function runStep(
+  active: ActiveScenario,
+  control: ControlService,
+  step: TimelineStep,
+  index: number,
+  seed: number | undefined,
+  now: number,
+): void {
   const cause = active.cause(step.id ?? `step-${index + 1}`);
   const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
   try {
@@ -118,7 +139,10 @@ export function momentOf(at: string | number, loadedAt: number): number {
 
 function clientOf(control: ControlService, clientKey: string | undefined): ClientRecord {
   const client = clientKey !== undefined ? control.client(clientKey) : control.defaultClient();
-  if (!client) throw new Error(clientKey !== undefined ? `no client "${clientKey}"` : 'the sandbox has no default client; name one with client:');
+  if (!client)
+    throw new Error(
+      clientKey !== undefined ? `no client "${clientKey}"` : 'the sandbox has no default client; name one with client:',
+    );
   return client;
 }
 

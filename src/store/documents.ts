@@ -57,13 +57,17 @@ export class DocumentStore {
   entries(keep?: (platformId: string, sha: string) => boolean): DocumentEntries {
     const out: DocumentEntries = {};
     for (const [platformId, own] of this.files) {
-      for (const [sha, bytes] of own) if (!keep || keep(platformId, sha)) out[`${platformId}/${sha}`] = Buffer.from(bytes).toString('base64');
+      for (const [sha, bytes] of own)
+        if (!keep || keep(platformId, sha)) out[`${platformId}/${sha}`] = Buffer.from(bytes).toString('base64');
     }
     return out;
   }
 
   /** Reads snapshot entries back, checking each address against its content; answers the wrong entries. */
-  static decode(entries: DocumentEntries): { files: { platformId: string; sha: string; bytes: Uint8Array }[]; errors: { path: string; message: string }[] } {
+  static decode(entries: DocumentEntries): {
+    files: { platformId: string; sha: string; bytes: Uint8Array }[];
+    errors: { path: string; message: string }[];
+  } {
     const files: { platformId: string; sha: string; bytes: Uint8Array }[] = [];
     const errors: { path: string; message: string }[] = [];
     for (const [name, base64] of Object.entries(entries)) {

@@ -54,7 +54,9 @@ export class SnapshotFile {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw new ConfigError(`Data file ${this.file} is not valid JSON (${(error as Error).message}); move it away or fix it`);
+      throw new ConfigError(
+        `Data file ${this.file} is not valid JSON (${(error as Error).message}); move it away or fix it`,
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new ConfigError(`Data file ${this.file} does not hold a JSON object`);
@@ -71,7 +73,6 @@ export class SnapshotFile {
     this.bytes = Buffer.byteLength(text);
   }
 }
-
 
 export interface LoadedState {
   data: StoreData | null;
@@ -105,12 +106,14 @@ export async function loadState(snapshot: SnapshotFile, journalFile: string): Pr
   for (const file of [rotatedJournal(journalFile), journalFile]) {
     const text = await readIfExists(file);
     if (text === undefined) continue;
-    let result;
+    let result: ReturnType<typeof replayJournal>;
     try {
       result = replayJournal(data, text, minGeneration);
     } catch (error) {
       if (error instanceof DamagedJournalError) {
-        throw new ConfigError(`Journal ${file} is damaged at line ${error.line}; move it away to start from the snapshot alone`);
+        throw new ConfigError(
+          `Journal ${file} is damaged at line ${error.line}; move it away to start from the snapshot alone`,
+        );
       }
       throw error;
     }
@@ -294,7 +297,8 @@ export class Persistence {
       await this.compact();
       return;
     }
-    if (!this.compacting && this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes)) await this.rotate();
+    if (!this.compacting && this.journalBytes >= Math.max(this.minCompactBytes, this.snapshot.bytes))
+      await this.rotate();
     if (this.dirtyCount > 0) await this.append();
   }
 

@@ -16,172 +16,202 @@ const time = lazy(() => z.number().finite());
 const key = lazy(() => z.string().min(1));
 const owned = lazy(() => ({ platformId: key(), createTime: time(), changeTime: time() }));
 
-const platform = lazy(() => z.object({ platformId: key(), apiKey: key(), secret: key(), name: z.string().optional(), createTime: time() }));
-const client = lazy(() => z.object({
-  clientKey: key(),
-  ...owned(),
-  fullname: z.string().optional(),
-  email: z.string().optional(),
-  organization: z.string().optional(),
-  customKey: z.string().optional(),
-  notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
-  branding: z.object({
-    emailFrom: z.string().optional(),
-    emailDomain: z.string().optional(),
-    recipientLinkDomain: z.string().optional(),
-    emailExplainer: z.string().optional(),
-    emailLogo: z.string().optional(),
-    emailButtonColor: z.string().optional(),
-    recipientPageBranding: z.boolean().optional(),
-  }).optional(),
-}));
-const user = lazy(() => z.object({
-  userKey: key(),
-  clientKey: key(),
-  ...owned(),
-  fullname: z.string().optional(),
-  email: z.string().optional(),
-  customKey: z.string().optional(),
-  default: z.boolean(),
-}));
-const historyEntry = lazy(() => z.object({
-  at: time(),
-  event: z.string(),
-  recipientKey: z.string().optional(),
-  status: z.string().optional(),
-  cause: z.string().optional(),
-  ip: z.string().optional(),
-  detail: z.record(z.string(), z.unknown()).optional(),
-}));
-const contract = lazy(() => z.object({
-  contractKey: key(),
-  clientKey: key(),
-  userKey: key(),
-  ...owned(),
-  name: z.string(),
-  value: z.string(),
-  templateKey: z.string().optional(),
-  contractType: z.string().optional(),
-  status: z.string(),
-  nextRecipientId: z.number().int(),
-  nextPlaceholderPosition: z.number().int(),
-  history: z.array(historyEntry()),
-}));
-const recipient = lazy(() => z.object({
-  recipientKey: key(),
-  contractKey: key(),
-  clientKey: key(),
-  ...owned(),
-  id: z.number().int(),
-  fullname: z.string().optional(),
-  email: z.string().optional(),
-  customMessage: z.string().optional(),
-  position: z.number().int().optional(),
-  type: z.enum(['internal', 'external']).optional(),
-  action: z.enum(['sign', 'approve', 'view', 'lock']),
-  state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
-  notifiedAt: time().optional(),
-  seenAt: time().optional(),
-  actedAt: time().optional(),
-  signature: z.string().optional(),
-}));
+const platform = lazy(() =>
+  z.object({ platformId: key(), apiKey: key(), secret: key(), name: z.string().optional(), createTime: time() }),
+);
+const client = lazy(() =>
+  z.object({
+    clientKey: key(),
+    ...owned(),
+    fullname: z.string().optional(),
+    email: z.string().optional(),
+    organization: z.string().optional(),
+    customKey: z.string().optional(),
+    notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
+    branding: z
+      .object({
+        emailFrom: z.string().optional(),
+        emailDomain: z.string().optional(),
+        recipientLinkDomain: z.string().optional(),
+        emailExplainer: z.string().optional(),
+        emailLogo: z.string().optional(),
+        emailButtonColor: z.string().optional(),
+        recipientPageBranding: z.boolean().optional(),
+      })
+      .optional(),
+  }),
+);
+const user = lazy(() =>
+  z.object({
+    userKey: key(),
+    clientKey: key(),
+    ...owned(),
+    fullname: z.string().optional(),
+    email: z.string().optional(),
+    customKey: z.string().optional(),
+    default: z.boolean(),
+  }),
+);
+const historyEntry = lazy(() =>
+  z.object({
+    at: time(),
+    event: z.string(),
+    recipientKey: z.string().optional(),
+    status: z.string().optional(),
+    cause: z.string().optional(),
+    ip: z.string().optional(),
+    detail: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+const contract = lazy(() =>
+  z.object({
+    contractKey: key(),
+    clientKey: key(),
+    userKey: key(),
+    ...owned(),
+    name: z.string(),
+    value: z.string(),
+    templateKey: z.string().optional(),
+    contractType: z.string().optional(),
+    status: z.string(),
+    nextRecipientId: z.number().int(),
+    nextPlaceholderPosition: z.number().int(),
+    history: z.array(historyEntry()),
+  }),
+);
+const recipient = lazy(() =>
+  z.object({
+    recipientKey: key(),
+    contractKey: key(),
+    clientKey: key(),
+    ...owned(),
+    id: z.number().int(),
+    fullname: z.string().optional(),
+    email: z.string().optional(),
+    customMessage: z.string().optional(),
+    position: z.number().int().optional(),
+    type: z.enum(['internal', 'external']).optional(),
+    action: z.enum(['sign', 'approve', 'view', 'lock']),
+    state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
+    notifiedAt: time().optional(),
+    seenAt: time().optional(),
+    actedAt: time().optional(),
+    signature: z.string().optional(),
+  }),
+);
 /** A placement of a placeholder as the store keeps it (the API answers it in the same shape, closed). */
-export const insertionRecord = lazy(() => z.object({
-  id: z.string(),
-  pageId: z.string().optional(),
-  width: z.string().optional(),
-  height: z.string().optional(),
-  positionX: z.string().optional(),
-  positionY: z.string().optional(),
-  action: z.string().optional(),
-  clientKey: z.string().optional(),
-}));
-const placeholder = lazy(() => z.object({
-  placeholderKey: key(),
-  contractKey: z.string().optional(),
-  templateKey: z.string().optional(),
-  clientKey: key(),
-  ...owned(),
-  id: z.string(),
-  name: z.string(),
-  value: z.string(),
-  type: z.string(),
-  position: z.number(),
-  isSpecial: z.boolean(),
-  specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
-  recipientKey: z.string().optional(),
-  isTable: z.boolean().optional(),
-  fillingType: z.string().optional(),
-  externalRecipientKey: z.string().optional(),
-  insertion: z.array(insertionRecord()),
-}));
-const template = lazy(() => z.object({
-  templateKey: key(),
-  clientKey: key(),
-  userKey: key(),
-  ...owned(),
-  name: z.string(),
-  value: z.string(),
-  nextPlaceholderPosition: z.number().int(),
-}));
-const webhook = lazy(() => z.object({
-  webhookKey: key(),
-  clientKey: key(),
-  ...owned(),
-  url: z.string(),
-  secret: z.string(),
-  created: z.boolean(),
-  seen: z.boolean(),
-  sent: z.boolean(),
-  approved: z.boolean(),
-  signed: z.boolean(),
-  fullySigned: z.boolean(),
-}));
-const token = lazy(() => z.object({
-  token: key(),
-  kind: z.enum(['platform', 'client']),
-  platformId: key(),
-  clientKey: z.string().optional(),
-  issuedAt: time(),
-  expiresAt: time(),
-  revokedAt: time().optional(),
-}));
+export const insertionRecord = lazy(() =>
+  z.object({
+    id: z.string(),
+    pageId: z.string().optional(),
+    width: z.string().optional(),
+    height: z.string().optional(),
+    positionX: z.string().optional(),
+    positionY: z.string().optional(),
+    action: z.string().optional(),
+    clientKey: z.string().optional(),
+  }),
+);
+const placeholder = lazy(() =>
+  z.object({
+    placeholderKey: key(),
+    contractKey: z.string().optional(),
+    templateKey: z.string().optional(),
+    clientKey: key(),
+    ...owned(),
+    id: z.string(),
+    name: z.string(),
+    value: z.string(),
+    type: z.string(),
+    position: z.number(),
+    isSpecial: z.boolean(),
+    specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
+    recipientKey: z.string().optional(),
+    isTable: z.boolean().optional(),
+    fillingType: z.string().optional(),
+    externalRecipientKey: z.string().optional(),
+    insertion: z.array(insertionRecord()),
+  }),
+);
+const template = lazy(() =>
+  z.object({
+    templateKey: key(),
+    clientKey: key(),
+    userKey: key(),
+    ...owned(),
+    name: z.string(),
+    value: z.string(),
+    nextPlaceholderPosition: z.number().int(),
+  }),
+);
+const webhook = lazy(() =>
+  z.object({
+    webhookKey: key(),
+    clientKey: key(),
+    ...owned(),
+    url: z.string(),
+    secret: z.string(),
+    created: z.boolean(),
+    seen: z.boolean(),
+    sent: z.boolean(),
+    approved: z.boolean(),
+    signed: z.boolean(),
+    fullySigned: z.boolean(),
+  }),
+);
+const token = lazy(() =>
+  z.object({
+    token: key(),
+    kind: z.enum(['platform', 'client']),
+    platformId: key(),
+    clientKey: z.string().optional(),
+    issuedAt: time(),
+    expiresAt: time(),
+    revokedAt: time().optional(),
+  }),
+);
 
-const shareLink = lazy(() => z.object({
-  shareLink: key(),
-  contractKey: key(),
-  clientKey: key(),
-  ...owned(),
-  id: z.number().int(),
-  controlLink: key(),
-  view: z.enum(['1', '2', '3', '4']),
-}));
+const shareLink = lazy(() =>
+  z.object({
+    shareLink: key(),
+    contractKey: key(),
+    clientKey: key(),
+    ...owned(),
+    id: z.number().int(),
+    controlLink: key(),
+    view: z.enum(['1', '2', '3', '4']),
+  }),
+);
 
 /** Unknown fields are kept (passthrough), so a snapshot written by a newer version still loads. */
 const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
 
-export const storeDataSchema = lazy(() => z.object({
-  version: z.literal(1),
-  platforms: table(platform()),
-  clients: table(client()),
-  users: table(user()),
-  contracts: table(contract()),
-  recipients: table(recipient()),
-  placeholders: table(placeholder()),
-  templates: table(template()),
-  webhooks: table(webhook()),
-  tokens: table(token()),
-  // Absent in snapshots written before share links existed.
-  shareLinks: table(shareLink()).default({}),
-}));
+export const storeDataSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    platforms: table(platform()),
+    clients: table(client()),
+    users: table(user()),
+    contracts: table(contract()),
+    recipients: table(recipient()),
+    placeholders: table(placeholder()),
+    templates: table(template()),
+    webhooks: table(webhook()),
+    tokens: table(token()),
+    // Absent in snapshots written before share links existed.
+    shareLinks: table(shareLink()).default({}),
+  }),
+);
 
-export const snapshotSchema = lazy(() => z.object({
-  format: z.literal(SNAPSHOT_FORMAT).optional(),
-  version: z.literal(1),
-  savedAt: z.string().optional(),
-  clock: z.object({ now: z.iso.datetime({ offset: true }), mode: z.enum(['real', 'frozen']).optional() }).optional(),
-  store: storeDataSchema(),
-}));
+export const snapshotSchema = lazy(() =>
+  z.object({
+    format: z.literal(SNAPSHOT_FORMAT).optional(),
+    version: z.literal(1),
+    savedAt: z.string().optional(),
+    clock: z.object({ now: z.iso.datetime({ offset: true }), mode: z.enum(['real', 'frozen']).optional() }).optional(),
+    store: storeDataSchema(),
+  }),
+);
 
 export interface Snapshot {
   format?: typeof SNAPSHOT_FORMAT;
@@ -212,30 +242,45 @@ export function referenceErrors(data: StoreData): FieldError[] {
   const errors: FieldError[] = [];
   // A token record's key is the token itself, a secret: its place in the file stands for it in messages.
   const tokenNumbers = new Map(Object.keys(data.tokens).map((k, i) => [k, `#${i + 1}`]));
-  const at = (name: string, k: string, field: string) => `store.${name}.${name === 'tokens' ? `[token ${tokenNumbers.get(k)}]` : k}.${field}`;
+  const at = (name: string, k: string, field: string) =>
+    `store.${name}.${name === 'tokens' ? `[token ${tokenNumbers.get(k)}]` : k}.${field}`;
   for (const name of COLLECTIONS) {
     for (const [k, record] of Object.entries(data[name] as unknown as Record<string, Record<string, unknown>>)) {
-      if (record[KEY_FIELD[name]] !== k) errors.push({ path: at(name, k, KEY_FIELD[name]), message: name === 'tokens' ? "Must equal the record's key" : `Must equal the record's key "${k}"` });
+      if (record[KEY_FIELD[name]] !== k)
+        errors.push({
+          path: at(name, k, KEY_FIELD[name]),
+          message: name === 'tokens' ? "Must equal the record's key" : `Must equal the record's key "${k}"`,
+        });
     }
   }
   const apiKeys = new Set<string>();
   for (const [k, p] of Object.entries(data.platforms)) {
-    if (apiKeys.has(p.apiKey)) errors.push({ path: at('platforms', k, 'apiKey'), message: 'Another platform already has this apiKey' });
+    if (apiKeys.has(p.apiKey))
+      errors.push({ path: at('platforms', k, 'apiKey'), message: 'Another platform already has this apiKey' });
     apiKeys.add(p.apiKey);
   }
-  const refer = (name: (typeof COLLECTIONS)[number], field: string, target: (typeof COLLECTIONS)[number], optional = false) => {
+  const refer = (
+    name: (typeof COLLECTIONS)[number],
+    field: string,
+    target: (typeof COLLECTIONS)[number],
+    optional = false,
+  ) => {
     for (const [k, record] of Object.entries(data[name] as unknown as Record<string, Record<string, unknown>>)) {
       const value = record[field];
       if (value === undefined && optional) continue;
       const found = (data[target] as Record<string, { platformId?: string }>)[String(value)];
       if (!found) errors.push({ path: at(name, k, field), message: `No ${target} record "${String(value)}"` });
       else if (target !== 'platforms' && found.platformId !== record.platformId) {
-        errors.push({ path: at(name, k, field), message: `The ${target} record "${String(value)}" belongs to another platform` });
+        errors.push({
+          path: at(name, k, field),
+          message: `The ${target} record "${String(value)}" belongs to another platform`,
+        });
       }
     }
   };
   for (const name of COLLECTIONS) if (name !== 'platforms') refer(name, 'platformId', 'platforms');
-  for (const name of ['users', 'contracts', 'recipients', 'placeholders', 'templates', 'webhooks'] as const) refer(name, 'clientKey', 'clients');
+  for (const name of ['users', 'contracts', 'recipients', 'placeholders', 'templates', 'webhooks'] as const)
+    refer(name, 'clientKey', 'clients');
   refer('tokens', 'clientKey', 'clients', true);
   refer('recipients', 'contractKey', 'contracts');
   refer('shareLinks', 'contractKey', 'contracts');
@@ -244,7 +289,10 @@ export function referenceErrors(data: StoreData): FieldError[] {
   refer('placeholders', 'templateKey', 'templates', true);
   for (const [k, p] of Object.entries(data.placeholders)) {
     if ((p.contractKey === undefined) === (p.templateKey === undefined)) {
-      errors.push({ path: at('placeholders', k, 'contractKey'), message: 'A placeholder belongs to exactly one contract or template' });
+      errors.push({
+        path: at('placeholders', k, 'contractKey'),
+        message: 'A placeholder belongs to exactly one contract or template',
+      });
     }
   }
   return errors;
@@ -261,8 +309,15 @@ export function parseSnapshot(input: unknown): Snapshot {
     snapshot = parseWith(snapshotSchema(), input) as unknown as Snapshot;
   } catch (error) {
     if (!(error instanceof ApiError) || tokenKeys.size === 0) throw error;
-    const hide = (text: string) => text.replace(/store\.tokens\.([^.;\s]+)/g, (whole, key: string) => (tokenKeys.has(key) ? `store.tokens.[token ${tokenKeys.get(key)}]` : whole));
-    throw new ApiError(error.status, hide(error.message), error.errors?.map((e) => ({ ...e, path: hide(e.path) })));
+    const hide = (text: string) =>
+      text.replace(/store\.tokens\.([^.;\s]+)/g, (whole, key: string) =>
+        tokenKeys.has(key) ? `store.tokens.[token ${tokenKeys.get(key)}]` : whole,
+      );
+    throw new ApiError(
+      error.status,
+      hide(error.message),
+      error.errors?.map((e) => ({ ...e, path: hide(e.path) })),
+    );
   }
   checkSnapshot(snapshot);
   return snapshot;
@@ -270,13 +325,21 @@ export function parseSnapshot(input: unknown): Snapshot {
 
 function tokenKeysOf(input: unknown): Map<string, string> {
   const tokens = (input as { store?: { tokens?: unknown } } | null)?.store?.tokens;
-  return tokens && typeof tokens === 'object' ? new Map(Object.keys(tokens).map((k, i) => [k, `#${i + 1}`])) : new Map();
+  return tokens && typeof tokens === 'object'
+    ? new Map(Object.keys(tokens).map((k, i) => [k, `#${i + 1}`]))
+    : new Map();
 }
 
 /** Checks what the schema cannot say (references, keys), answering 400 with every wrong field. */
 export function checkSnapshot(parsed: Snapshot): void {
   const errors = referenceErrors(parsed.store);
   if (errors.length === 0) return;
-  const shown = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
-  throw ApiError.badRequest(`Invalid snapshot: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
+  const shown = errors
+    .slice(0, 3)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
+  throw ApiError.badRequest(
+    `Invalid snapshot: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`,
+    errors,
+  );
 }

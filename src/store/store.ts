@@ -58,19 +58,39 @@ export class Store {
     this.platforms = new Table(data.platforms, (r) => r.platformId, { apiKey: (r) => r.apiKey }, changed('platforms'));
     this.clients = new Table(data.clients, (r) => r.clientKey, { platform: (r) => r.platformId }, changed('clients'));
     this.users = new Table(data.users, (r) => r.userKey, { client: (r) => r.clientKey }, changed('users'));
-    this.contracts = new Table(data.contracts, (r) => r.contractKey, { client: (r) => r.clientKey }, changed('contracts'));
-    this.recipients = new Table(data.recipients, (r) => r.recipientKey, { contract: (r) => r.contractKey }, changed('recipients'));
+    this.contracts = new Table(
+      data.contracts,
+      (r) => r.contractKey,
+      { client: (r) => r.clientKey },
+      changed('contracts'),
+    );
+    this.recipients = new Table(
+      data.recipients,
+      (r) => r.recipientKey,
+      { contract: (r) => r.contractKey },
+      changed('recipients'),
+    );
     this.placeholders = new Table(
       data.placeholders,
       (r) => r.placeholderKey,
       { contract: (r) => r.contractKey, template: (r) => r.templateKey },
       changed('placeholders'),
     );
-    this.templates = new Table(data.templates, (r) => r.templateKey, { client: (r) => r.clientKey }, changed('templates'));
+    this.templates = new Table(
+      data.templates,
+      (r) => r.templateKey,
+      { client: (r) => r.clientKey },
+      changed('templates'),
+    );
     this.webhooks = new Table(data.webhooks, (r) => r.webhookKey, { client: (r) => r.clientKey }, changed('webhooks'));
     this.tokens = new Table(data.tokens, (r) => r.token, { platform: (r) => r.platformId }, changed('tokens'));
     // Keyed by the link itself, so resolving a link is one lookup; the contract index lists a contract's links.
-    this.shareLinks = new Table(data.shareLinks, (r) => r.shareLink, { contract: (r) => r.contractKey }, changed('shareLinks'));
+    this.shareLinks = new Table(
+      data.shareLinks,
+      (r) => r.shareLink,
+      { contract: (r) => r.contractKey },
+      changed('shareLinks'),
+    );
   }
 
   /** Opens a store. `loaded` tells whether an existing data file was read (so fixtures are not applied again). */
@@ -82,12 +102,18 @@ export class Store {
     const state = await loadState(snapshot, journalFile);
     const loaded = state.data !== null;
     const store = new Store(normalise(state.data ?? emptyData()), true);
-    const persistence = new Persistence(snapshot, journalFile, () => store.state, {
-      flushMs: options.flushMs ?? DEFAULT_FLUSH_MS,
-      ...(options.minCompactBytes !== undefined ? { minCompactBytes: options.minCompactBytes } : {}),
-      // Never crash the server over a disk hiccup: the changes stay pending and the next flush tries again.
-      onError: (error) => process.emitWarning(`esign-sandbox: could not write the data file: ${String(error)}`),
-    }, { snapshotExists: snapshot.bytes > 0, journalBytes: state.validBytes, rotatedExists: state.rotatedExists });
+    const persistence = new Persistence(
+      snapshot,
+      journalFile,
+      () => store.state,
+      {
+        flushMs: options.flushMs ?? DEFAULT_FLUSH_MS,
+        ...(options.minCompactBytes !== undefined ? { minCompactBytes: options.minCompactBytes } : {}),
+        // Never crash the server over a disk hiccup: the changes stay pending and the next flush tries again.
+        onError: (error) => process.emitWarning(`esign-sandbox: could not write the data file: ${String(error)}`),
+      },
+      { snapshotExists: snapshot.bytes > 0, journalBytes: state.validBytes, rotatedExists: state.rotatedExists },
+    );
     await persistence.start(state.validBytes);
     store.persistence = persistence;
     return { store, loaded };
@@ -139,7 +165,8 @@ function normalise(data: Partial<StoreData>): StoreData {
   const out = { ...emptyData(), ...data } as StoreData;
   for (const name of COLLECTIONS) {
     const value = out[name] as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) (out as unknown as Record<string, unknown>)[name] = {};
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      (out as unknown as Record<string, unknown>)[name] = {};
   }
   return out;
 }

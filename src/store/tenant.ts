@@ -32,12 +32,18 @@ export function restoreTenantRecords(store: Store, seed: StoreData, apiKey: stri
   if (!seeded) return 0;
   let restored = 0;
   for (const name of TENANT_COLLECTIONS) {
-    const table = store[name] as unknown as { has(key: string): boolean; insert(record: object): unknown; get(key: string): { platformId: string } | undefined };
+    const table = store[name] as unknown as {
+      has(key: string): boolean;
+      insert(record: object): unknown;
+      get(key: string): { platformId: string } | undefined;
+    };
     for (const [key, record] of Object.entries(seed[name] as Record<string, { platformId: string }>)) {
       if (record.platformId !== seeded.platformId) continue;
       const owner = table.get(key);
       if (owner && owner.platformId !== platformId) {
-        throw ApiError.conflict(`Cannot restore the seeded ${name} record "${key}": another platform now holds that key`);
+        throw ApiError.conflict(
+          `Cannot restore the seeded ${name} record "${key}": another platform now holds that key`,
+        );
       }
       if (owner) continue;
       table.insert({ ...structuredClone(record), platformId });
@@ -48,6 +54,16 @@ export function restoreTenantRecords(store: Store, seed: StoreData, apiKey: stri
 }
 
 function keyOf(name: (typeof TENANT_COLLECTIONS)[number], record: Record<string, unknown>): string {
-  const field = { clients: 'clientKey', users: 'userKey', contracts: 'contractKey', recipients: 'recipientKey', placeholders: 'placeholderKey', templates: 'templateKey', webhooks: 'webhookKey', tokens: 'token', shareLinks: 'shareLink' }[name];
+  const field = {
+    clients: 'clientKey',
+    users: 'userKey',
+    contracts: 'contractKey',
+    recipients: 'recipientKey',
+    placeholders: 'placeholderKey',
+    templates: 'templateKey',
+    webhooks: 'webhookKey',
+    tokens: 'token',
+    shareLinks: 'shareLink',
+  }[name];
   return String(record[field]);
 }

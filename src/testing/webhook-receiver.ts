@@ -30,6 +30,7 @@ export interface ReceivedDelivery {
   /** The raw body, exactly as sent (verify signatures against this, never a re-serialised object). */
   body: string;
   /** The parsed body: `{type, timestamp, data}`. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read any field of the payload they expect
   payload: any;
   /** Whether the signature matched the secret (false when no secret was set yet). */
   verified: boolean;
@@ -109,7 +110,10 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
     if (Math.abs(Math.floor(now() / 1000) - seconds) > tolerance) return 'timestamp outside tolerance';
     let expected: Buffer;
     try {
-      expected = Buffer.from(new Webhook(secret).sign(id, new Date(seconds * 1000), body).split(',')[1] ?? '', 'base64');
+      expected = Buffer.from(
+        new Webhook(secret).sign(id, new Date(seconds * 1000), body).split(',')[1] ?? '',
+        'base64',
+      );
     } catch (error) {
       return `cannot use the secret: ${(error as Error).message}`;
     }
@@ -149,7 +153,9 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
       id,
       timestamp: Number(timestamp),
       signature,
-      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      ),
       body,
       payload,
       verified: verifyError === undefined,
@@ -168,7 +174,9 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
       delivery.answeredStatus = status;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (failure?.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
-      res.writeHead(status, headers).end(JSON.stringify(status < 300 ? { received: true } : { error: verifyError ?? 'failing on purpose' }));
+      res
+        .writeHead(status, headers)
+        .end(JSON.stringify(status < 300 ? { received: true } : { error: verifyError ?? 'failing on purpose' }));
     }
     deliveries.push(delivery);
     for (const wake of [...waiters]) wake();
@@ -194,7 +202,8 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
     accepted() {
       const out = new Map<string, ReceivedDelivery>();
       for (const d of deliveries) {
-        if (typeof d.answeredStatus === 'number' && d.answeredStatus >= 200 && d.answeredStatus < 300 && !out.has(d.id)) out.set(d.id, d);
+        if (typeof d.answeredStatus === 'number' && d.answeredStatus >= 200 && d.answeredStatus < 300 && !out.has(d.id))
+          out.set(d.id, d);
       }
       return [...out.values()];
     },

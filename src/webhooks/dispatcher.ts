@@ -31,7 +31,12 @@ import {
   faultDurationMs,
 } from './receiver-faults.js';
 import { type AttemptOutcome, type SignatureFault, postSigned } from './sender.js';
-import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS, parseRetryAfter } from './schedule.js';
+import {
+  DEFAULT_DELIVERY_LOG_LIMIT,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  RETRY_SCHEDULE_MS,
+  parseRetryAfter,
+} from './schedule.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 /** `duplicate`: the second copy a `duplicate` receiver fault sends right after the first attempt. */
@@ -221,7 +226,8 @@ export class WebhookDispatcher {
   async redeliver(id: string): Promise<DeliveryView> {
     const d = this.log.get(id);
     if (!d) throw ApiError.notFound(`Webhook delivery ${quote(id)} not found`);
-    if (!this.webhookOf(d)) throw ApiError.conflict(`Webhook ${d.webhookKey} was deleted; its deliveries cannot be sent again`);
+    if (!this.webhookOf(d))
+      throw ApiError.conflict(`Webhook ${d.webhookKey} was deleted; its deliveries cannot be sent again`);
     await this.track(this.attempt(d, 'redeliver'));
     return view(d);
   }
@@ -242,7 +248,11 @@ export class WebhookDispatcher {
    * the receiver. Checks `spec` against `receiverFaultSpec()` (ApiError 400 with field errors if wrong, 409 if its id
    * is taken) and returns its id. `source` (default `control`) lets `clearReceiverFaults(source)` remove a group.
    */
-  addReceiverFault(spec: ReceiverFaultInput, source = 'control', options: Omit<AddReceiverFaultOptions, 'source'> = {}): string {
+  addReceiverFault(
+    spec: ReceiverFaultInput,
+    source = 'control',
+    options: Omit<AddReceiverFaultOptions, 'source'> = {},
+  ): string {
     return this.receiverFaults.add(spec, { ...options, source });
   }
 
@@ -356,12 +366,17 @@ export class WebhookDispatcher {
       }
     } finally {
       lane.running = false;
-      if (this.lanes.get(webhookKey) === lane && lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(webhookKey);
+      if (this.lanes.get(webhookKey) === lane && lane.queue.length === 0 && lane.held.length === 0)
+        this.lanes.delete(webhookKey);
     }
   }
 
   /** Takes a delivery out of its lane until a later one overtakes it, or `holdFor` of sandbox time has passed. */
-  private hold(d: Delivery, lane: Lane, fault: ActiveReceiverFault & { spec: { kind: 'out-of-order'; sameContract: boolean; holdFor: string | number } }): void {
+  private hold(
+    d: Delivery,
+    lane: Lane,
+    fault: ActiveReceiverFault & { spec: { kind: 'out-of-order'; sameContract: boolean; holdFor: string | number } },
+  ): void {
     const until = this.clock.now() + faultDurationMs(fault.spec.holdFor);
     d.held = {
       hit: faultHit(fault),
@@ -389,7 +404,10 @@ export class WebhookDispatcher {
     await this.attempt(d, 'first', faults);
     if (d.removed || this.closed || !this.webhookOf(d)) return;
     const dup = this.receiverFaults.take(['duplicate'], target(d));
-    if (dup) await this.attempt(d, 'duplicate', [{ ...faultHit(dup), detail: 'the same webhook-id and body sent again right after the first attempt' }]);
+    if (dup)
+      await this.attempt(d, 'duplicate', [
+        { ...faultHit(dup), detail: 'the same webhook-id and body sent again right after the first attempt' },
+      ]);
   }
 
   private async attempt(d: Delivery, trigger: AttemptTrigger, faults: ReceiverFaultHit[] = []): Promise<void> {
@@ -501,7 +519,12 @@ export class WebhookDispatcher {
     for (const d of this.log.values()) {
       if (d.webhookKey !== webhookKey || d.platformId !== platformId || !d.active) continue;
       d.stopped = 'webhook deleted';
-      this.finish(d, d.attempts.some((a) => a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300) ? 'delivered' : 'failed');
+      this.finish(
+        d,
+        d.attempts.some((a) => a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300)
+          ? 'delivered'
+          : 'failed',
+      );
     }
     this.lanes.delete(webhookKey);
   }
@@ -587,14 +610,24 @@ function faultHit(f: ActiveReceiverFault): ReceiverFaultHit {
 }
 
 function target(d: Delivery): FaultTarget {
-  return { event: d.event, webhookKey: d.webhookKey, url: d.url, clientKey: d.clientKey, contractKey: d.contractKey, platformId: d.platformId };
+  return {
+    event: d.event,
+    webhookKey: d.webhookKey,
+    url: d.url,
+    clientKey: d.clientKey,
+    contractKey: d.contractKey,
+    platformId: d.platformId,
+  };
 }
 
 function simulatedOutcome(outage: Outage, at: number): AttemptOutcome {
   if ('refuse' in outage.mode) return { ok: false, error: 'connection refused (simulated outage)', durationMs: 0 };
   const { status, retryAfter } = outage.mode;
   const ok = status >= 200 && status < 300;
-  const retryAfterMs = (status === 429 || status === 503) && retryAfter !== undefined ? parseRetryAfter(String(Math.max(0, Math.round(retryAfter))), at) : undefined;
+  const retryAfterMs =
+    (status === 429 || status === 503) && retryAfter !== undefined
+      ? parseRetryAfter(String(Math.max(0, Math.round(retryAfter))), at)
+      : undefined;
   return { ok, statusCode: status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), durationMs: 0 };
 }
 

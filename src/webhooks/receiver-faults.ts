@@ -32,70 +32,113 @@ export const MAX_SLOW_DELAY_MS = 10 * 60_000;
 const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "500ms", "90s", "10m", "2h" or a number of seconds';
 
-const duration = lazy(() => z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT }));
+const duration = lazy(() =>
+  z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT }),
+);
 const eventType = lazy(() => z.enum(CONTRACT_EVENT_TYPES));
 
 /** Which deliveries a receiver fault hits. Every given field must match; `{}` matches every delivery. */
-export const receiverFaultMatch = lazy(() => z
-  .strictObject({
-    event: z
-      .union([eventType(), z.array(eventType()).min(1)], { error: `expected one of ${CONTRACT_EVENT_TYPES.join(', ')}, or a list of them` })
-      .optional()
-      .meta({ description: 'Event type(s), e.g. "contract.signed".' }),
-    webhookKey: z.string().min(1).optional().meta({ description: 'Only deliveries to this webhook.' }),
-    url: z.string().min(1).optional().meta({ description: 'Only deliveries to this URL (exactly as registered).' }),
-    clientKey: z.string().min(1).optional().meta({ description: 'Only deliveries of this client’s events.' }),
-    contractKey: z.string().min(1).optional().meta({ description: 'Only deliveries about this contract.' }),
-  })
-  .meta({ description: 'Which deliveries the fault hits. Every field given must match; {} hits all of them.' }));
+export const receiverFaultMatch = lazy(() =>
+  z
+    .strictObject({
+      event: z
+        .union([eventType(), z.array(eventType()).min(1)], {
+          error: `expected one of ${CONTRACT_EVENT_TYPES.join(', ')}, or a list of them`,
+        })
+        .optional()
+        .meta({ description: 'Event type(s), e.g. "contract.signed".' }),
+      webhookKey: z.string().min(1).optional().meta({ description: 'Only deliveries to this webhook.' }),
+      url: z.string().min(1).optional().meta({ description: 'Only deliveries to this URL (exactly as registered).' }),
+      clientKey: z.string().min(1).optional().meta({ description: 'Only deliveries of this client’s events.' }),
+      contractKey: z.string().min(1).optional().meta({ description: 'Only deliveries about this contract.' }),
+    })
+    .meta({ description: 'Which deliveries the fault hits. Every field given must match; {} hits all of them.' }),
+);
 
 const common = () => ({
-  id: z.string().min(1).max(100).optional().meta({ description: 'Names the fault in the delivery log and the fault list (default rf_<n>).' }),
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Names the fault in the delivery log and the fault list (default rf_<n>).' }),
   match: receiverFaultMatch().default({}),
-  times: z.number().int().min(1).optional().meta({ description: 'Hit this many times (attempts or deliveries, by kind), then stop. Default: no limit.' }),
-  probability: z.number().min(0).max(1).optional().meta({ description: 'Hit each matching one with this probability (seeded: runs repeat exactly).' }),
+  times: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: 'Hit this many times (attempts or deliveries, by kind), then stop. Default: no limit.' }),
+  probability: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .meta({ description: 'Hit each matching one with this probability (seeded: runs repeat exactly).' }),
 });
 
 /** One receiver fault, as the dispatcher, the control API and scenarios take it. */
-export const receiverFaultSpec = lazy(() => z
-  .discriminatedUnion('kind', [
-    z.strictObject({
-      kind: z.literal('bad-signature'),
-      ...common(),
-      signature: z
-        .enum(['wrong-secret', 'corrupted', 'missing'])
-        .default('wrong-secret')
-        .meta({ description: 'Signed with a wrong secret (default), a corrupted signature, or no webhook-signature header.' }),
+export const receiverFaultSpec = lazy(() =>
+  z
+    .discriminatedUnion(
+      'kind',
+      [
+        z.strictObject({
+          kind: z.literal('bad-signature'),
+          ...common(),
+          signature: z.enum(['wrong-secret', 'corrupted', 'missing']).default('wrong-secret').meta({
+            description: 'Signed with a wrong secret (default), a corrupted signature, or no webhook-signature header.',
+          }),
+        }),
+        z.strictObject({
+          kind: z.literal('stale-timestamp'),
+          ...common(),
+          age: duration().default('10m').meta({
+            description:
+              'How far before wall time the signed webhook-timestamp lies (default 10m; verifiers allow 5m).',
+          }),
+        }),
+        z.strictObject({ kind: z.literal('duplicate'), ...common() }),
+        z.strictObject({
+          kind: z.literal('out-of-order'),
+          ...common(),
+          sameContract: z.boolean().default(true).meta({
+            description: 'Only a later delivery about the same contract overtakes the held one (default true).',
+          }),
+          holdFor: duration().default('1m').meta({
+            description:
+              'Sandbox time after which a held delivery goes out anyway if nothing overtook it (default 1m).',
+          }),
+        }),
+        z.strictObject({
+          kind: z.literal('slow'),
+          ...common(),
+          delay: duration().meta({
+            description: 'Real (wall-clock) time the first attempt waits before it is sent, at most 10m.',
+          }),
+        }),
+      ],
+      { error: `expected kind to be one of ${RECEIVER_FAULT_KINDS.join(', ')}` },
+    )
+    .superRefine((spec, ctx) => {
+      // Only durations that parsed: an unreadable one has its own issue already.
+      const ms =
+        spec.kind === 'slow'
+          ? parseDuration(spec.delay)
+          : spec.kind === 'stale-timestamp'
+            ? parseDuration(spec.age)
+            : undefined;
+      if (spec.kind === 'slow' && ms !== undefined && ms > MAX_SLOW_DELAY_MS) {
+        ctx.addIssue({ code: 'custom', path: ['delay'], message: 'expected at most 10m (the delay is real time)' });
+      }
+      if (spec.kind === 'stale-timestamp' && ms !== undefined && ms <= 0) {
+        ctx.addIssue({ code: 'custom', path: ['age'], message: 'expected a positive age' });
+      }
+    })
+    .meta({
+      description: 'A receiver fault: deliveries that test a webhook handler (docs/webhooks.md, "Receiver faults").',
     }),
-    z.strictObject({
-      kind: z.literal('stale-timestamp'),
-      ...common(),
-      age: duration().default('10m').meta({ description: 'How far before wall time the signed webhook-timestamp lies (default 10m; verifiers allow 5m).' }),
-    }),
-    z.strictObject({ kind: z.literal('duplicate'), ...common() }),
-    z.strictObject({
-      kind: z.literal('out-of-order'),
-      ...common(),
-      sameContract: z.boolean().default(true).meta({ description: 'Only a later delivery about the same contract overtakes the held one (default true).' }),
-      holdFor: duration().default('1m').meta({ description: 'Sandbox time after which a held delivery goes out anyway if nothing overtook it (default 1m).' }),
-    }),
-    z.strictObject({
-      kind: z.literal('slow'),
-      ...common(),
-      delay: duration().meta({ description: 'Real (wall-clock) time the first attempt waits before it is sent, at most 10m.' }),
-    }),
-  ], { error: `expected kind to be one of ${RECEIVER_FAULT_KINDS.join(', ')}` })
-  .superRefine((spec, ctx) => {
-    // Only durations that parsed: an unreadable one has its own issue already.
-    const ms = spec.kind === 'slow' ? parseDuration(spec.delay) : spec.kind === 'stale-timestamp' ? parseDuration(spec.age) : undefined;
-    if (spec.kind === 'slow' && ms !== undefined && ms > MAX_SLOW_DELAY_MS) {
-      ctx.addIssue({ code: 'custom', path: ['delay'], message: 'expected at most 10m (the delay is real time)' });
-    }
-    if (spec.kind === 'stale-timestamp' && ms !== undefined && ms <= 0) {
-      ctx.addIssue({ code: 'custom', path: ['age'], message: 'expected a positive age' });
-    }
-  })
-  .meta({ description: 'A receiver fault: deliveries that test a webhook handler (docs/webhooks.md, "Receiver faults").' }));
+);
 
 export type ReceiverFaultSpec = z.output<ReturnType<typeof receiverFaultSpec>>;
 export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
@@ -165,7 +208,8 @@ export class ReceiverFaults {
       do id = `rf_${++this.counter}`;
       while (this.active.some((f) => f.id === id));
     }
-    if (this.active.some((f) => f.id === id)) throw ApiError.conflict(`A receiver fault with id "${id}" is already set; remove it first or pick another id`);
+    if (this.active.some((f) => f.id === id))
+      throw ApiError.conflict(`A receiver fault with id "${id}" is already set; remove it first or pick another id`);
     this.active.push({
       id,
       source: options.source ?? 'control',
@@ -218,7 +262,10 @@ export class ReceiverFaults {
    * The first live fault of one of `kinds` that matches the delivery and fires this time (probability), counted as
    * a hit; `undefined` when none does. Each call is one "seen" for every matching fault it reaches.
    */
-  take<K extends ReceiverFaultKind>(kinds: readonly K[], target: FaultTarget): (ActiveReceiverFault & { spec: Extract<ReceiverFaultSpec, { kind: K }> }) | undefined {
+  take<K extends ReceiverFaultKind>(
+    kinds: readonly K[],
+    target: FaultTarget,
+  ): (ActiveReceiverFault & { spec: Extract<ReceiverFaultSpec, { kind: K }> }) | undefined {
     if (this.active.length === 0) return undefined;
     for (const f of this.active) {
       if (!(kinds as readonly string[]).includes(f.spec.kind) || exhausted(f) || !matches(f, target)) continue;
@@ -250,14 +297,24 @@ export function faultDurationMs(value: string | number): number {
 function parseSpec(input: ReceiverFaultInput): ReceiverFaultSpec {
   const result = receiverFaultSpec().safeParse(input);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-  throw ApiError.badRequest(`Invalid receiver fault: ${errors.slice(0, 3).map((e) => `${e.path || '(spec)'}: ${e.message}`).join('; ')}`, errors);
+  const errors = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  throw ApiError.badRequest(
+    `Invalid receiver fault: ${errors
+      .slice(0, 3)
+      .map((e) => `${e.path || '(spec)'}: ${e.message}`)
+      .join('; ')}`,
+    errors,
+  );
 }
 
 function matches(f: ActiveReceiverFault, t: FaultTarget): boolean {
   const m = f.spec.match;
   if (f.platformId !== undefined && f.platformId !== t.platformId) return false;
-  if (m.event !== undefined && !(Array.isArray(m.event) ? m.event.includes(t.event) : m.event === t.event)) return false;
+  if (m.event !== undefined && !(Array.isArray(m.event) ? m.event.includes(t.event) : m.event === t.event))
+    return false;
   if (m.webhookKey !== undefined && m.webhookKey !== t.webhookKey) return false;
   if (m.url !== undefined && m.url !== t.url) return false;
   if (m.clientKey !== undefined && m.clientKey !== t.clientKey) return false;

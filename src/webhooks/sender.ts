@@ -50,7 +50,13 @@ export function signatureHeaders(secret: string, webhookId: string, at: number, 
 }
 
 /** Headers a correct verifier must refuse: as `signatureHeaders`, with the signature spoilt the given way. */
-export function faultySignatureHeaders(secret: string, webhookId: string, at: number, body: string, how: SignatureFault): Record<string, string> {
+export function faultySignatureHeaders(
+  secret: string,
+  webhookId: string,
+  at: number,
+  body: string,
+  how: SignatureFault,
+): Record<string, string> {
   if (how === 'wrong-secret') return signatureHeaders(wrongSecret(secret), webhookId, at, body);
   const headers = signatureHeaders(secret, webhookId, at, body);
   if (how === 'missing') {
@@ -91,8 +97,14 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
     // The timeout covers the whole exchange, body included, as a receiver that never finishes is as dead as one that never answers.
     await res.arrayBuffer();
     const ok = res.status >= 200 && res.status < 300;
-    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), req.at) : undefined;
-    return { ok, statusCode: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), durationMs: elapsedSince(started) };
+    const retryAfterMs =
+      res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), req.at) : undefined;
+    return {
+      ok,
+      statusCode: res.status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      durationMs: elapsedSince(started),
+    };
   } catch (error) {
     return { ok: false, error: describeFailure(error, timeout, req.timeoutMs), durationMs: elapsedSince(started) };
   } finally {

@@ -23,7 +23,9 @@ describe('the docs page in Chromium', () => {
     const record = recordPage(page);
     await page.goto(`${sandbox.url}/docs`);
     await page.locator('.opblock-summary-path[data-path="/api/contract"]').waitFor({ state: 'visible' });
-    await expect(page.locator('.opblock-summary-path[data-path="/__sandbox/clock"]').first().isVisible()).resolves.toBe(true);
+    await expect(page.locator('.opblock-summary-path[data-path="/__sandbox/clock"]').first().isVisible()).resolves.toBe(
+      true,
+    );
     await page.waitForLoadState('networkidle');
 
     expect(record.requests).toContain(`${sandbox.url}/openapi.json`);

@@ -21,7 +21,12 @@ let records: PageRecord[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ clock: 'frozen', start: '2026-11-21T09:00:00Z' });
   receiver = await createWebhookReceiver();
-  const created = await api('webhook', { action: 'create', webhooks: [{ url: receiver.url, created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true }] });
+  const created = await api('webhook', {
+    action: 'create',
+    webhooks: [
+      { url: receiver.url, created: true, sent: true, seen: true, signed: true, approved: true, fullySigned: true },
+    ],
+  });
   receiver.useSecret(created.webhooks[0].secret);
 }, 30_000);
 afterAll(async () => {
@@ -46,11 +51,18 @@ async function api(resource: string, data: Record<string, unknown>): Promise<any
 type Who = { fullname: string; email: string; action: 'sign' | 'approve' | 'lock' | 'view'; position?: number };
 
 /** A sent contract; answers its key and each recipient's key by name. */
-async function sendContract(name: string, value: string, recipients: Who[]): Promise<{ contractKey: string; keys: Record<string, string> }> {
+async function sendContract(
+  name: string,
+  value: string,
+  recipients: Who[],
+): Promise<{ contractKey: string; keys: Record<string, string> }> {
   const { contract } = await api('contract', { action: 'create', contract: { name, value } });
   await api('recipient', { action: 'send', contractKey: contract.contractKey, recipients });
   const list = await api('recipient', { action: 'list', contractKey: contract.contractKey });
-  return { contractKey: contract.contractKey, keys: Object.fromEntries(list.recipients.map((r: any) => [r.name ?? r.fullname, r.recipientKey])) };
+  return {
+    contractKey: contract.contractKey,
+    keys: Object.fromEntries(list.recipients.map((r: any) => [r.name ?? r.fullname, r.recipientKey])),
+  };
 }
 
 /** The link of the newest request email to this address: what a recipient clicks. */
@@ -70,7 +82,9 @@ async function open(url: string): Promise<Page> {
 
 /** Webhook events received for a contract, as `type:recipientKey`, once the first attempts have settled. */
 async function events(contractKey: string, count: number): Promise<string[]> {
-  const got = await receiver.waitFor((all) => all.filter((d) => d.payload.data.contractKey === contractKey).length >= count);
+  const got = await receiver.waitFor(
+    (all) => all.filter((d) => d.payload.data.contractKey === contractKey).length >= count,
+  );
   const mine = got.filter((d) => d.payload.data.contractKey === contractKey);
   for (const d of mine) expect(d.verified, d.verifyError).toBe(true);
   return mine.map((d) => `${d.payload.type}${d.payload.data.recipientKey ? `:${d.payload.data.recipientKey}` : ''}`);
@@ -118,9 +132,11 @@ describe('the recipient page and the dashboard in Chromium', () => {
 
     // Alan, out of turn, opens his own page (/sharing/<his key>): it says whom it waits for, and is not a view.
     const early = await open(`${sandbox.url}/sharing/${alan}`);
-    await expect(early.getByRole('status').innerText()).resolves.toContain('It is not your turn yet. This contract is waiting for Grace Hopper (to sign) first');
+    await expect(early.getByRole('status').innerText()).resolves.toContain(
+      'It is not your turn yet. This contract is waiting for Grace Hopper (to sign) first',
+    );
     expect(await early.getByRole('button', { name: 'Sign' }).count()).toBe(0);
-    expect((inspect(contractKey)).recipients.find((r) => r.recipientKey === alan)!.state).toBe('waiting');
+    expect(inspect(contractKey).recipients.find((r) => r.recipientKey === alan)!.state).toBe('waiting');
 
     // Grace follows the link in her email: opening it is her view.
     const page = await open(await emailLink('grace@example.com'));
@@ -134,12 +150,16 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await page.getByLabel('Type your full name as your signature').fill('Grace B. Hopper');
     await screenshot(page, 'recipient-page.png');
     await page.getByRole('button', { name: 'Sign' }).click();
-    await expect(page.getByRole('status').innerText()).resolves.toContain('You signed this contract on 2026-11-21 09:00:00 UTC');
+    await expect(page.getByRole('status').innerText()).resolves.toContain(
+      'You signed this contract on 2026-11-21 09:00:00 UTC',
+    );
     await expect(page.locator('article .placeholder.signature').innerText()).resolves.toBe('Grace B. Hopper');
     expect(await events(contractKey, 4)).toContain(`contract.signed:${grace}`);
     await dashboardShows(dashboard, contractKey, 'Signed');
     const afterGrace = inspect(contractKey);
-    expect(afterGrace.history.filter((h) => h.recipientKey === grace && (h.event === 'seen' || h.event === 'signed'))).toEqual([
+    expect(
+      afterGrace.history.filter((h) => h.recipientKey === grace && (h.event === 'seen' || h.event === 'signed')),
+    ).toEqual([
       expect.objectContaining({ event: 'seen', cause: 'page', ip: '127.0.0.1' }),
       expect.objectContaining({ event: 'signed', cause: 'page', ip: '127.0.0.1' }),
     ]);
@@ -150,12 +170,20 @@ describe('the recipient page and the dashboard in Chromium', () => {
     const pad = await alanPage.locator('#signature-pad').boundingBox();
     await alanPage.mouse.move(pad!.x + 30, pad!.y + 110);
     await alanPage.mouse.down();
-    for (const [dx, dy] of [[60, -70], [100, 20], [150, -50], [200, 30], [260, -40], [320, 10]]) await alanPage.mouse.move(pad!.x + 30 + dx!, pad!.y + 110 + dy!, { steps: 6 });
+    for (const [dx, dy] of [
+      [60, -70],
+      [100, 20],
+      [150, -50],
+      [200, 30],
+      [260, -40],
+      [320, 10],
+    ])
+      await alanPage.mouse.move(pad!.x + 30 + dx!, pad!.y + 110 + dy!, { steps: 6 });
     await alanPage.mouse.up();
     await screenshot(alanPage, 'recipient-page-draw.png');
     await alanPage.getByRole('button', { name: 'Sign' }).click();
     await expect(alanPage.getByRole('status').innerText()).resolves.toContain('This contract is fully signed');
-    const alanSigned = (inspect(contractKey)).recipients.find((r) => r.recipientKey === alan)!;
+    const alanSigned = inspect(contractKey).recipients.find((r) => r.recipientKey === alan)!;
     expect(alanSigned.signature).toMatch(/^data:image\/png;base64,/);
     await expect(alanPage.locator('img.signature').first().getAttribute('src')).resolves.toBe(alanSigned.signature);
     expect(await events(contractKey, 7)).toEqual([
@@ -168,7 +196,12 @@ describe('the recipient page and the dashboard in Chromium', () => {
       'contract.fully_signed',
     ]);
     const mails = await sandbox.emails({ contractKey });
-    expect(mails.map((m) => `${m.kind}:${m.to}`)).toEqual(['signing_request:grace@example.com', expect.stringMatching(/^contract_signed:/), 'signing_request:alan@example.com', expect.stringMatching(/^contract_signed:/)]);
+    expect(mails.map((m) => `${m.kind}:${m.to}`)).toEqual([
+      'signing_request:grace@example.com',
+      expect.stringMatching(/^contract_signed:/),
+      'signing_request:alan@example.com',
+      expect.stringMatching(/^contract_signed:/),
+    ]);
     await dashboardShows(dashboard, contractKey, 'Fully signed');
     await screenshot(alanPage, 'recipient-page-signed.png');
 
@@ -176,14 +209,16 @@ describe('the recipient page and the dashboard in Chromium', () => {
     const again = await open(`${sandbox.url}/sharing/${grace}`);
     await expect(again.getByRole('status').innerText()).resolves.toContain('You signed this contract');
     expect(await again.getByRole('button', { name: 'Sign' }).count()).toBe(0);
-    expect((inspect(contractKey)).history.filter((h) => h.event === 'seen' && h.recipientKey === grace)).toHaveLength(1);
+    expect(inspect(contractKey).history.filter((h) => h.event === 'seen' && h.recipientKey === grace)).toHaveLength(1);
 
     // The dashboard shows the contract's recipients, links and history when it is picked.
     await dashboard.getByRole('link', { name: 'Flat lease' }).first().click();
     const detail = dashboard.getByTestId('contract-detail');
     await detail.waitFor();
     await expect(detail.innerText()).resolves.toContain('fully_signed');
-    expect(await detail.getByRole('link', { name: 'open page' }).first().getAttribute('href')).toBe(`${sandbox.url}/sharing/${grace}`);
+    expect(await detail.getByRole('link', { name: 'open page' }).first().getAttribute('href')).toBe(
+      `${sandbox.url}/sharing/${grace}`,
+    );
     await screenshot(dashboard, 'dashboard.png', false);
     nothingLeftTheSandbox();
   }, 60_000);
@@ -192,51 +227,94 @@ describe('the recipient page and the dashboard in Chromium', () => {
     ['approve', 'Approve', 'You approved this contract', 'contract.approved', 'contract_approved'],
     ['lock', 'Lock', 'You locked this contract', undefined, undefined],
   ] as const)('a recipient with the role %s presses %s, once', async (role, button, done, event, notice) => {
-    const { contractKey, keys } = await sendContract(`To ${role}`, '<p>Terms</p>', [{ fullname: 'Ada Lovelace', email: `ada-${role}@example.com`, action: role }]);
+    const { contractKey, keys } = await sendContract(`To ${role}`, '<p>Terms</p>', [
+      { fullname: 'Ada Lovelace', email: `ada-${role}@example.com`, action: role },
+    ]);
     const key = keys['Ada Lovelace']!;
     const page = await open(await emailLink(`ada-${role}@example.com`));
     await page.getByRole('button', { name: button }).press('Enter');
     await expect(page.getByRole('status').innerText()).resolves.toContain(done);
     expect(await page.getByRole('button', { name: button }).count()).toBe(0);
-    const expected = ['contract.created', 'contract.sent', `contract.seen:${key}`, ...(event ? [`${event}:${key}`] : [])];
+    const expected = [
+      'contract.created',
+      'contract.sent',
+      `contract.seen:${key}`,
+      ...(event ? [`${event}:${key}`] : []),
+    ];
     expect(await events(contractKey, expected.length)).toEqual(expected);
-    expect((await sandbox.emails({ contractKey })).map((m) => m.kind)).toEqual([`${role === 'approve' ? 'approval' : 'lock'}_request`, ...(notice ? [notice] : [])]);
+    expect((await sandbox.emails({ contractKey })).map((m) => m.kind)).toEqual([
+      `${role === 'approve' ? 'approval' : 'lock'}_request`,
+      ...(notice ? [notice] : []),
+    ]);
     // A second press, from a page left open, is refused with what happened.
-    const res = await fetch(`${sandbox.url}/sharing/${key}`, { method: 'POST', body: new URLSearchParams({ verb: role }) });
+    const res = await fetch(`${sandbox.url}/sharing/${key}`, {
+      method: 'POST',
+      body: new URLSearchParams({ verb: role }),
+    });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain(`has already ${role === 'approve' ? 'approved' : 'locked'} the contract`);
     nothingLeftTheSandbox();
   });
 
   it('a view-only recipient reads the contract: opening it is the view, with nothing to press', async () => {
-    const { contractKey, keys } = await sendContract('For your information', '<p>Read me</p>', [{ fullname: 'Carl Sagan', email: 'carl@example.com', action: 'view' }]);
+    const { contractKey, keys } = await sendContract('For your information', '<p>Read me</p>', [
+      { fullname: 'Carl Sagan', email: 'carl@example.com', action: 'view' },
+    ]);
     const page = await open(await emailLink('carl@example.com'));
     await expect(page.getByRole('status').innerText()).resolves.toContain('There is nothing for you to sign');
     expect(await page.getByRole('button').count()).toBe(0);
     await expect(page.getByRole('article', { name: 'Contract' }).innerText()).resolves.toBe('Read me');
-    expect(await events(contractKey, 3)).toEqual(['contract.created', 'contract.sent', `contract.seen:${keys['Carl Sagan']}`]);
-    expect((inspect(contractKey)).recipients[0]!.state).toBe('viewed');
+    expect(await events(contractKey, 3)).toEqual([
+      'contract.created',
+      'contract.sent',
+      `contract.seen:${keys['Carl Sagan']}`,
+    ]);
+    expect(inspect(contractKey).recipients[0]!.state).toBe('viewed');
     nothingLeftTheSandbox();
   });
 
   it('an archived contract says so and offers no action', async () => {
-    const { contractKey, keys } = await sendContract('Withdrawn offer', '<p>Offer</p>', [{ fullname: 'Dan Brown', email: 'dan@example.com', action: 'sign' }]);
+    const { contractKey, keys } = await sendContract('Withdrawn offer', '<p>Offer</p>', [
+      { fullname: 'Dan Brown', email: 'dan@example.com', action: 'sign' },
+    ]);
     await api('contract', { action: 'archive', contract: { contractKey } });
     const page = await open(`${sandbox.url}/sharing/${keys['Dan Brown']}`);
     await expect(page.getByRole('status').innerText()).resolves.toContain('This contract is archived');
     expect(await page.getByRole('button', { name: 'Sign' }).count()).toBe(0);
-    expect((inspect(contractKey)).recipients[0]!.state).toBe('notified');
+    expect(inspect(contractKey).recipients[0]!.state).toBe('notified');
   });
 
   it("a PDF contract's page shows its pages in the browser's viewer with the recipient's field listed, and signs", async () => {
-    const { contract } = await api('contract', { action: 'create', contract: { name: 'PDF lease', contractType: 'pdf' } });
+    const { contract } = await api('contract', {
+      action: 'create',
+      contract: { name: 'PDF lease', contractType: 'pdf' },
+    });
     const form = new FormData();
     form.append('pdf', new Blob([await makePdf(2)], { type: 'application/pdf' }), 'lease.pdf');
-    const uploaded = await fetch(`${sandbox.url}/api/upload_pdf?contractKey=${contract.contractKey}&clientKey=${sandbox.clientKey}`, { method: 'POST', headers: { 'x-service-key': sandbox.apiKey! }, body: form });
+    const uploaded = await fetch(
+      `${sandbox.url}/api/upload_pdf?contractKey=${contract.contractKey}&clientKey=${sandbox.clientKey}`,
+      { method: 'POST', headers: { 'x-service-key': sandbox.apiKey! }, body: form },
+    );
     expect(uploaded.status).toBe(201);
-    await api('recipient', { action: 'create', contractKey: contract.contractKey, recipients: [{ fullname: 'Pia Pdf', email: 'pia@example.com', action: 'sign' }] });
-    const key = (await api('recipient', { action: 'list', contractKey: contract.contractKey })).recipients[0].recipientKey as string;
-    await api('placeholder', { action: 'update', contractKey: contract.contractKey, placeholders: [{ placeholderKey: `${key}_4`, isSpecial: true, specialType: 4, insertion: [{ id: '1', pageId: '1', width: '300', height: '60', positionX: '100', positionY: '500' }] }] });
+    await api('recipient', {
+      action: 'create',
+      contractKey: contract.contractKey,
+      recipients: [{ fullname: 'Pia Pdf', email: 'pia@example.com', action: 'sign' }],
+    });
+    const key = (await api('recipient', { action: 'list', contractKey: contract.contractKey })).recipients[0]
+      .recipientKey as string;
+    await api('placeholder', {
+      action: 'update',
+      contractKey: contract.contractKey,
+      placeholders: [
+        {
+          placeholderKey: `${key}_4`,
+          isSpecial: true,
+          specialType: 4,
+          insertion: [{ id: '1', pageId: '1', width: '300', height: '60', positionX: '100', positionY: '500' }],
+        },
+      ],
+    });
     await api('recipient', { action: 'send', contractKey: contract.contractKey });
     const page = await open(await emailLink('pia@example.com'));
     const viewer = page.getByLabel("The contract's pages");
@@ -244,25 +322,35 @@ describe('the recipient page and the dashboard in Chromium', () => {
     const src = (await viewer.getAttribute('data'))!;
     const pdf = await page.evaluate(async (url) => {
       const res = await fetch(url);
-      return { status: res.status, type: res.headers.get('content-type'), head: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)) };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        head: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)),
+      };
     }, src);
     expect(pdf).toEqual({ status: 200, type: 'application/pdf', head: '%PDF-' });
     await expect(page.getByRole('list', { name: 'Your fields' }).innerText()).resolves.toBe('Signature on page 2');
     await page.getByLabel('Type your full name as your signature').fill('Pia Pdf');
     await page.getByRole('button', { name: 'Sign' }).click();
     await expect(page.getByRole('status').innerText()).resolves.toContain('You signed this contract');
-    await expect(page.getByRole('link', { name: 'Download the signed PDF' }).getAttribute('href')).resolves.toBe(`/api/recipient_download_pdf?shareLink=${key}`);
+    await expect(page.getByRole('link', { name: 'Download the signed PDF' }).getAttribute('href')).resolves.toBe(
+      `/api/recipient_download_pdf?shareLink=${key}`,
+    );
   });
 
   it('an unknown link is a 404 page', async () => {
     const page = await browser.newPage();
     const res = await page.goto(`${sandbox.url}/sharing/nosuchlink`);
     expect(res!.status()).toBe(404);
-    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('This link does not open a contract');
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      'This link does not open a contract',
+    );
   });
 
   it("the dashboard's outbox, webhook log, clock and reset work from the keyboard and act through the control service", async () => {
-    await sendContract('Dashboard check', '<p>x</p>', [{ fullname: 'Eve Example', email: 'eve@example.com', action: 'sign' }]);
+    await sendContract('Dashboard check', '<p>x</p>', [
+      { fullname: 'Eve Example', email: 'eve@example.com', action: 'sign' },
+    ]);
     const dashboard = await open(`${sandbox.url}/__sandbox/ui?tab=emails`);
     await dashboard.getByText('Please sign "Dashboard check"').first().click();
     await expect(dashboard.locator('details[open]').first().innerText()).resolves.toContain('/sharing/');
@@ -272,7 +360,9 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await first.locator('summary').click();
     const attempts = await first.locator('tbody tr').count();
     await first.getByRole('button', { name: 'Redeliver' }).click();
-    await expect(dashboard.locator('details[data-delivery]').first().locator('summary').innerText()).resolves.toContain(`${attempts + 1} attempt(s)`);
+    await expect(dashboard.locator('details[data-delivery]').first().locator('summary').innerText()).resolves.toContain(
+      `${attempts + 1} attempt(s)`,
+    );
     await screenshot(dashboard, 'dashboard-webhooks.png', false);
 
     const before = (await sandbox.clock.now()).getTime();

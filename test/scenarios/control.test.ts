@@ -5,7 +5,8 @@ import { FROZEN, type TestSandbox, testSandbox } from '../helpers.js';
 let t: TestSandbox;
 afterEach(() => t?.close());
 
-const yaml = (text: string) => t.request('/__sandbox/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: text });
+const yaml = (text: string) =>
+  t.request('/__sandbox/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: text });
 
 describe('/__sandbox/scenarios', () => {
   it('lists the bundled scenarios with their descriptions, and none active', async () => {
@@ -20,8 +21,17 @@ describe('/__sandbox/scenarios', () => {
     t = await testSandbox(FROZEN);
     const res = await t.control('/scenarios', { name: 'happy-path' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'happy-path', source: 'bundled:happy-path', loadedAt: '2026-03-01T09:00:00.000Z', rules: 1, steps: 0, pendingTimers: 4 });
-    expect(res.body.log.find((l: any) => l.cause === 'scenario:happy-path:data').what).toMatch(/^data: client\(s\) demoClient; contract\(s\) \w+$/);
+    expect(res.body).toMatchObject({
+      name: 'happy-path',
+      source: 'bundled:happy-path',
+      loadedAt: '2026-03-01T09:00:00.000Z',
+      rules: 1,
+      steps: 0,
+      pendingTimers: 4,
+    });
+    expect(res.body.log.find((l: any) => l.cause === 'scenario:happy-path:data').what).toMatch(
+      /^data: client\(s\) demoClient; contract\(s\) \w+$/,
+    );
     const list = await t.control('/scenarios');
     expect(list.body.active.map((a: any) => a.name)).toEqual(['happy-path']);
   });
@@ -50,7 +60,9 @@ describe('/__sandbox/scenarios', () => {
     const missing = await t.control('/scenarios', { name: 'nope' });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toMatch(/^No bundled scenario named "nope"; bundled: approval-chain, /);
-    expect((await t.control('/scenarios', { name: 'Happy Path' })).body.message).toMatch(/^No bundled scenario named "Happy Path"/);
+    expect((await t.control('/scenarios', { name: 'Happy Path' })).body.message).toMatch(
+      /^No bundled scenario named "Happy Path"/,
+    );
     const empty = await t.control('/scenarios', {});
     expect(empty.status).toBe(400);
     expect(empty.body.errors[0].message).toBe('Give exactly one of name (a bundled scenario) or yaml (scenario text)');
@@ -81,7 +93,9 @@ describe('/__sandbox/scenarios', () => {
     t = await testSandbox(FROZEN);
     await t.control('/scenarios', { yaml: 'name: later\nclock: { start: "2026-03-05T08:00:00Z" }\n' });
     expect((await t.control('/clock')).body.now).toBe('2026-03-05T08:00:00.000Z');
-    const earlier = await t.control('/scenarios', { yaml: 'name: earlier\nclock: { start: "2026-01-01T00:00:00Z" }\n' });
+    const earlier = await t.control('/scenarios', {
+      yaml: 'name: earlier\nclock: { start: "2026-01-01T00:00:00Z" }\n',
+    });
     expect(earlier.body.notes[0]).toMatch(/^clock.start 2026-01-01T00:00:00Z is behind the sandbox clock/);
     expect((await t.control('/clock')).body.now).toBe('2026-03-05T08:00:00.000Z');
   });
@@ -102,7 +116,17 @@ describe('/__sandbox/scenarios', () => {
     expect(active.pendingTimers).toBe(0);
     expect(active.log.at(-1).what).toBe('sandbox reset: pending timers dropped');
     const auth = await t.demoAuth();
-    await t.post('/api/contract', { data: { action: 'create', contract: { name: 'After reset', value: '<p/>' }, recipients: [{ email: 'r@example.com' }] } }, auth);
+    await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'After reset', value: '<p/>' },
+          recipients: [{ email: 'r@example.com' }],
+        },
+      },
+      auth,
+    );
     await t.control('/clock/advance', { by: '20m' });
     expect(t.sandbox.services.store.contracts.all().find((c) => c.name === 'After reset')!.status).toBe('Fully signed');
   });
@@ -113,7 +137,9 @@ describe('/__sandbox/scenarios', () => {
       yaml: 'name: clash\ndata:\n  clients:\n    - clientKey: demoClient\n      templates:\n        - { templateKey: demoTemplate, name: T, value: x }\n',
     });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('Scenario clash: templateKey "demoTemplate" already exists; pick another key or leave it out');
+    expect(res.body.message).toBe(
+      'Scenario clash: templateKey "demoTemplate" already exists; pick another key or leave it out',
+    );
     expect((await t.control('/scenarios')).body.active).toEqual([]);
   });
 
@@ -121,7 +147,9 @@ describe('/__sandbox/scenarios', () => {
     t = await testSandbox(FROZEN);
     const file = join(import.meta.dirname, '..', '..', 'scenarios', 'never-signs.yaml');
     expect((await t.sandbox.scenarios.loadFile(file)).source).toBe(`file:${file}`);
-    await expect(t.sandbox.scenarios.loadFile('/nowhere/x.yaml')).rejects.toThrow('Cannot read scenario file /nowhere/x.yaml: ENOENT');
+    await expect(t.sandbox.scenarios.loadFile('/nowhere/x.yaml')).rejects.toThrow(
+      'Cannot read scenario file /nowhere/x.yaml: ENOENT',
+    );
   });
 
   it('is available to library users as sandbox.scenarios', async () => {

@@ -35,7 +35,9 @@ describe('bundled scenario: happy-path', () => {
     p = await play('happy-path');
     await p.advance('5m');
     const c = await p.contract('Happy path agreement');
-    const byEvent = Object.fromEntries(c.history.map((h: any) => [`${h.event}${h.recipientKey ? ` ${h.recipientKey}` : ''}`, h.cause]));
+    const byEvent = Object.fromEntries(
+      c.history.map((h: any) => [`${h.event}${h.recipientKey ? ` ${h.recipientKey}` : ''}`, h.cause]),
+    );
     expect(c.history.find((h: any) => h.event === 'created').cause).toBe('scenario:happy-path:data');
     for (const r of c.recipients) {
       expect(byEvent[`seen ${r.recipientKey}`]).toBe('scenario:happy-path:prompt-recipient');
@@ -55,7 +57,13 @@ describe('bundled scenario: happy-path', () => {
     const auth = await p.t.demoAuth();
     const res = await p.t.post(
       '/api/contract',
-      { data: { action: 'create', contract: { name: 'Mine', value: '<p>x</p>' }, recipients: [{ email: 'me@example.com', action: 'sign' }] } },
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Mine', value: '<p>x</p>' },
+          recipients: [{ email: 'me@example.com', action: 'sign' }],
+        },
+      },
       auth,
     );
     expect(res.status).toBe(201);

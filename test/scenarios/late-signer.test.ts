@@ -16,13 +16,19 @@ afterEach(async () => {
 });
 
 /** Starts a sandbox the way `esign-sandbox --scenario FILE` does, sends a two-signer contract, plays 4 days. */
-async function run(seed?: number): Promise<{ t: TestSandbox; events: BusEvent[]; contractKey: string; receiver: WebhookReceiver }> {
+async function run(
+  seed?: number,
+): Promise<{ t: TestSandbox; events: BusEvent[]; contractKey: string; receiver: WebhookReceiver }> {
   const r = await createWebhookReceiver();
   const sandbox = await testSandbox({ scenarios: [FILE], ...(seed !== undefined ? { seed } : {}) });
   const events: BusEvent[] = [];
   sandbox.sandbox.services.bus.onAny((e) => events.push(e));
   const auth = await sandbox.demoAuth();
-  const hook = await sandbox.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } }, auth);
+  const hook = await sandbox.post(
+    '/api/webhook',
+    { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } },
+    auth,
+  );
   r.useSecret(hook.body.webhooks[0].secret);
   const res = await sandbox.post(
     '/api/contract',
@@ -60,10 +66,16 @@ describe('the 15-line example: the second signer signs three days late while the
     const failing = (await t.control('/webhook-deliveries')).body.deliveries;
     const signedFirst = failing.find((d: any) => d.event === 'contract.signed');
     expect(signedFirst.status).toBe('pending');
-    expect(signedFirst.attempts.every((a: any) => a.statusCode === 503 && a.cause === 'scenario:late-signer-webhook-down:endpoint-down')).toBe(true);
+    expect(
+      signedFirst.attempts.every(
+        (a: any) => a.statusCode === 503 && a.cause === 'scenario:late-signer-webhook-down:endpoint-down',
+      ),
+    ).toBe(true);
 
     await advance('3h');
-    expect((await t.control('/webhook-deliveries')).body.deliveries.every((d: any) => d.status === 'delivered')).toBe(true);
+    expect((await t.control('/webhook-deliveries')).body.deliveries.every((d: any) => d.status === 'delivered')).toBe(
+      true,
+    );
 
     await advance('2d19h59m');
     c = (await t.control(`/contracts/${contractKey}`)).body;

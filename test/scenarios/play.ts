@@ -17,7 +17,11 @@ export interface Play {
   close(): Promise<void>;
 }
 
-export async function play(scenario: string, options: SandboxOptions = FROZEN, before?: (t: TestSandbox) => Promise<void>): Promise<Play> {
+export async function play(
+  scenario: string,
+  options: SandboxOptions = FROZEN,
+  before?: (t: TestSandbox) => Promise<void>,
+): Promise<Play> {
   const t = await testSandbox(options);
   const events: BusEvent[] = [];
   t.sandbox.services.bus.onAny((e) => events.push(e));
@@ -51,6 +55,9 @@ export async function play(scenario: string, options: SandboxOptions = FROZEN, b
 export function contractEvents(p: Play, contractKey?: string): string[] {
   const { store } = p.t.sandbox.services;
   return p.events
-    .filter((e): e is Extract<BusEvent, { data: unknown }> => e.type.startsWith('contract.') && (!contractKey || (e as any).data.contractKey === contractKey))
+    .filter(
+      (e): e is Extract<BusEvent, { data: unknown }> =>
+        e.type.startsWith('contract.') && (!contractKey || (e as any).data.contractKey === contractKey),
+    )
     .map((e: any) => `${e.type}${e.data.recipientKey ? ` ${store.recipients.get(e.data.recipientKey)?.email}` : ''}`);
 }

@@ -20,7 +20,11 @@ describe('bundled scenario: sequential-signing', () => {
     await p.advance('30m');
     const c = await p.contract(name);
     expect(c.status).toBe('Fully signed');
-    expect(c.recipients.map((r: any) => r.actedAt)).toEqual(['2026-03-01T10:00:00.000Z', '2026-03-01T12:00:00.000Z', '2026-03-01T12:30:00.000Z']);
+    expect(c.recipients.map((r: any) => r.actedAt)).toEqual([
+      '2026-03-01T10:00:00.000Z',
+      '2026-03-01T12:00:00.000Z',
+      '2026-03-01T12:30:00.000Z',
+    ]);
     const requests = (await p.emails(`?contractKey=${c.contractKey}`)).filter((e: any) => e.kind !== 'contract_signed');
     expect(requests.map((e: any) => [e.to, e.sentAt])).toEqual([
       ['first@example.com', '2026-03-01T09:00:00.000Z'],
@@ -55,7 +59,17 @@ describe('bundled scenario: slow-signer', () => {
   it('lets recipients its slow rule does not match sign after 10 minutes', async () => {
     p = await play('slow-signer');
     const auth = await p.t.demoAuth();
-    await p.t.post('/api/contract', { data: { action: 'create', contract: { name: 'Quick', value: '<p/>' }, recipients: [{ email: 'quick@example.com' }] } }, auth);
+    await p.t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Quick', value: '<p/>' },
+          recipients: [{ email: 'quick@example.com' }],
+        },
+      },
+      auth,
+    );
     await p.advance('10m');
     const c = await p.contract('Quick');
     expect(c.status).toBe('Fully signed');
@@ -94,7 +108,11 @@ describe('bundled scenario: approval-chain', () => {
     await p.advance('2h');
     const c = await p.contract(name);
     expect(c.recipients.map((r: any) => r.state)).toEqual(['approved', 'signed', 'locked']);
-    expect(c.history.filter((h: any) => ['approved', 'signed', 'locked'].includes(h.event)).map((h: any) => [h.event, h.cause])).toEqual([
+    expect(
+      c.history
+        .filter((h: any) => ['approved', 'signed', 'locked'].includes(h.event))
+        .map((h: any) => [h.event, h.cause]),
+    ).toEqual([
       ['approved', 'scenario:approval-chain:approver'],
       ['signed', 'scenario:approval-chain:signer'],
       ['locked', 'scenario:approval-chain:legal-lock'],

@@ -13,7 +13,10 @@ const load = async (yaml: string) => {
 };
 const advance = (by: string) => t.control('/clock/advance', { by });
 const contract = (name: string) => t.sandbox.services.store.contracts.all().find((c) => c.name === name);
-const log = async (name: string) => (await t.control(`/scenarios/${name}`)).body.log.map((l: any) => `${l.at} ${l.cause} ${l.outcome}: ${l.what}${l.detail ? ` (${l.detail})` : ''}`);
+const log = async (name: string) =>
+  (await t.control(`/scenarios/${name}`)).body.log.map(
+    (l: any) => `${l.at} ${l.cause} ${l.outcome}: ${l.what}${l.detail ? ` (${l.detail})` : ''}`,
+  );
 
 describe('timeline steps', () => {
   it('creates and sends contracts, then acts as a recipient, at their times', async () => {
@@ -90,7 +93,8 @@ timeline:
   - at: 2h
     clearFaults: true
 `);
-    const list = () => t.post('/api/contract', { data: { action: 'list', clientKey: 'demoClient' } }, { apiKey: 'sandboxApiKey' });
+    const list = () =>
+      t.post('/api/contract', { data: { action: 'list', clientKey: 'demoClient' } }, { apiKey: 'sandboxApiKey' });
     expect((await list()).status).toBe(200);
     await advance('1h');
     const down = await list();
@@ -105,7 +109,11 @@ timeline:
     const receiver = await createWebhookReceiver();
     try {
       const auth = await t.demoAuth();
-      const hook = await t.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } }, auth);
+      const hook = await t.post(
+        '/api/webhook',
+        { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
+        auth,
+      );
       receiver.useSecret(hook.body.webhooks[0].secret);
       await load(`
 name: refused
@@ -163,12 +171,25 @@ recipients:
     const auth = await t.demoAuth();
     await t.post(
       '/api/contract',
-      { data: { action: 'create', contract: { name: 'Mixed', value: '<p/>' }, recipients: [{ email: 's@example.com', action: 'sign' }, { email: 'a@example.com', action: 'approve' }] } },
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Mixed', value: '<p/>' },
+          recipients: [
+            { email: 's@example.com', action: 'sign' },
+            { email: 'a@example.com', action: 'approve' },
+          ],
+        },
+      },
       auth,
     );
     await advance('2h');
     const c = contract('Mixed')!;
-    expect(c.history.filter((h) => h.event === 'signed' || h.event === 'approved').map((h) => [h.event, h.cause, new Date(h.at).toISOString()])).toEqual([
+    expect(
+      c.history
+        .filter((h) => h.event === 'signed' || h.event === 'approved')
+        .map((h) => [h.event, h.cause, new Date(h.at).toISOString()]),
+    ).toEqual([
       ['signed', 'scenario:first:signers-only', '2026-03-01T10:00:00.000Z'],
       ['approved', 'scenario:second:everyone', '2026-03-01T11:00:00.000Z'],
     ]);
@@ -178,12 +199,24 @@ recipients:
     t = await testSandbox(FROZEN);
     await load('name: late\nrecipients:\n  - sign: 1h\n');
     const auth = await t.demoAuth();
-    await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Beaten', value: '<p/>' }, recipients: [{ email: 'b@example.com' }] } }, auth);
+    await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Beaten', value: '<p/>' },
+          recipients: [{ email: 'b@example.com' }],
+        },
+      },
+      auth,
+    );
     const recipient = t.sandbox.services.store.recipients.all().find((r) => r.email === 'b@example.com')!;
     expect((await t.control(`/recipients/${recipient.recipientKey}/sign`, {})).status).toBe(200);
     await advance('1h');
     const entries = await log('late');
-    expect(entries.at(-1)).toMatch(/^2026-03-01T10:00:00.000Z scenario:late:rule-1 skipped: b@example.com: sign \(.+\)$/);
+    expect(entries.at(-1)).toMatch(
+      /^2026-03-01T10:00:00.000Z scenario:late:rule-1 skipped: b@example.com: sign \(.+\)$/,
+    );
   });
 });
 

@@ -16,13 +16,23 @@ describe('bundled scenario: webhook-outage', () => {
     receiver = await createWebhookReceiver();
     const r = receiver;
     p = await play('webhook-outage', undefined, async (t) => {
-      const res = await t.post('/api/webhook', { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } }, await t.demoAuth());
+      const res = await t.post(
+        '/api/webhook',
+        { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } },
+        await t.demoAuth(),
+      );
       r.useSecret(res.body.webhooks[0].secret);
     });
     const auth = await p.t.demoAuth();
     const created = await p.t.post(
       '/api/contract',
-      { data: { action: 'create', contract: { name: 'Outage', value: '<p/>' }, recipients: [{ email: 'olga@example.com' }] } },
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Outage', value: '<p/>' },
+          recipients: [{ email: 'olga@example.com' }],
+        },
+      },
       auth,
     );
     expect(created.status).toBe(201);
@@ -37,7 +47,12 @@ describe('bundled scenario: webhook-outage', () => {
     await p.advance('3h');
     const after = await p.deliveries();
     expect(after.map((d: any) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
-    expect(r.accepted().map((d) => d.payload.type).sort()).toEqual(
+    expect(
+      r
+        .accepted()
+        .map((d) => d.payload.type)
+        .sort(),
+    ).toEqual(
       ['contract.created', 'contract.fully_signed', 'contract.seen', 'contract.sent', 'contract.signed'].sort(),
     );
     const signed = after.find((d: any) => d.event === 'contract.signed');

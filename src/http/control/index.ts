@@ -44,7 +44,15 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   app.route('/scenarios', scenarioRoutes(deps.scenarios, maxBodyBytes));
   app.route(
     '/faults',
-    faultRoutes({ list: () => control.faults(), add: (input) => control.addFaults(input), clear: () => control.clearFaults(), remove: (id) => control.removeFault(id) }, maxBodyBytes),
+    faultRoutes(
+      {
+        list: () => control.faults(),
+        add: (input) => control.addFaults(input),
+        clear: () => control.clearFaults(),
+        remove: (id) => control.removeFault(id),
+      },
+      maxBodyBytes,
+    ),
   );
   app.route('/recipients', recipientRoutes(control, maxBodyBytes));
   app.route('/contracts', contractRoutes(control));
@@ -54,7 +62,12 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
   app.route(
     '/webhook-faults',
     faultRoutes(
-      { list: () => control.receiverFaults(), add: (input) => control.addReceiverFaults(input), clear: () => control.clearReceiverFaults(), remove: (id) => control.removeReceiverFault(id) },
+      {
+        list: () => control.receiverFaults(),
+        add: (input) => control.addReceiverFaults(input),
+        clear: () => control.clearReceiverFaults(),
+        remove: (id) => control.removeReceiverFault(id),
+      },
       maxBodyBytes,
     ),
   );
@@ -65,7 +78,8 @@ export function controlRoutes(deps: ControlRoutesDeps): Hono {
 export function welcome(origin: string) {
   return {
     name: 'esign-sandbox',
-    message: 'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.',
+    message:
+      'A local sandbox of the Contract Signing Service API. The API is under /api, the sandbox control API under /__sandbox.',
     dashboard: `${origin}/__sandbox/ui`,
     api: `${origin}/api`,
     control: `${origin}/__sandbox`,

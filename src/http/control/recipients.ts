@@ -9,7 +9,8 @@ export function recipientRoutes(control: ControlService, maxBodyBytes: number): 
   const app = new Hono();
   app.post('/:recipientKey/:verb', async (c) => {
     const verb = c.req.param('verb');
-    if (!(VERBS as readonly string[]).includes(verb)) throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${VERBS.join(', ')}`);
+    if (!(VERBS as readonly string[]).includes(verb))
+      throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${VERBS.join(', ')}`);
     const body = await controlJson(c, maxBodyBytes);
     return c.json(await control.actAndSettle(c.req.param('recipientKey'), verb as Verb, body));
   });

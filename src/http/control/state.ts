@@ -10,11 +10,17 @@ export function stateRoutes(control: ControlService, maxBodyBytes: number): Hono
   const app = new Hono();
   app.get('/', (c) => c.json(control.snapshot()));
   app.put('/', async (c) => {
-    const snapshot = await control.restore(await readJsonObject(c.req.raw, Math.max(maxBodyBytes, MIN_STATE_BODY_BYTES)));
+    const snapshot = await control.restore(
+      await readJsonObject(c.req.raw, Math.max(maxBodyBytes, MIN_STATE_BODY_BYTES)),
+    );
     const { store } = snapshot;
     return c.json({
       status: 'restored',
-      counts: { platforms: Object.keys(store.platforms).length, clients: Object.keys(store.clients).length, contracts: Object.keys(store.contracts).length },
+      counts: {
+        platforms: Object.keys(store.platforms).length,
+        clients: Object.keys(store.clients).length,
+        contracts: Object.keys(store.contracts).length,
+      },
       ...(snapshot.clock ? { now: snapshot.clock.now } : {}),
     });
   });

@@ -178,7 +178,8 @@ function signaturePadScript(): Promise<string> {
 export async function serveAsset(c: Context): Promise<Response> {
   const file = c.req.param('file') ?? '';
   const headers = { 'Cache-Control': 'public, no-cache', 'X-Content-Type-Options': 'nosniff' };
-  if (file === 'signature_pad.js') return c.body(await signaturePadScript(), 200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
+  if (file === 'signature_pad.js')
+    return c.body(await signaturePadScript(), 200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
   const asset = Object.hasOwn(TEXT_ASSETS, file) ? TEXT_ASSETS[file] : undefined;
   if (!asset) return c.json({ code: 404, message: `No such asset: ${file}` }, 404);
   return c.body(asset.body, 200, { ...headers, 'Content-Type': asset.type });

@@ -40,9 +40,14 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
     app.post(path, async (c) => {
       // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
       if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
-        throw new ApiError(415, 'The dashboard takes its own forms (application/x-www-form-urlencoded); use the JSON control API otherwise');
+        throw new ApiError(
+          415,
+          'The dashboard takes its own forms (application/x-www-form-urlencoded); use the JSON control API otherwise',
+        );
       }
-      const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const form = Object.fromEntries(
+        Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
       const back = form.back?.startsWith(`${BASE}`) && !form.back.startsWith('//') ? form.back : BASE;
       try {
         await run({ ...form, ...c.req.param() });
@@ -128,7 +133,8 @@ function pageOf(q: Record<string, string>): number {
 
 function pager(q: Record<string, string>, total: number, offset: number, limit: number): Html {
   const page = Math.floor(offset / limit) + 1;
-  const link = (p: number) => `${BASE}?${new URLSearchParams({ ...q, page: String(p) }).toString().replace(/(^|&)error=[^&]*/, '')}`;
+  const link = (p: number) =>
+    `${BASE}?${new URLSearchParams({ ...q, page: String(p) }).toString().replace(/(^|&)error=[^&]*/, '')}`;
   return html`<nav class="pager" aria-label="Pages">
   <span>${total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + limit, total)} of ${total.toLocaleString('en')}`}</span>
   ${page > 1 ? html`<a href="${link(page - 1)}">← Newer</a>` : ''}
@@ -136,7 +142,15 @@ function pager(q: Record<string, string>, total: number, offset: number, limit: 
 </nav>`;
 }
 
-const STATUSES = [STATUS.created, STATUS.sent, STATUS.seen, STATUS.approved, STATUS.signed, STATUS.fullySigned, STATUS.archived];
+const STATUSES = [
+  STATUS.created,
+  STATUS.sent,
+  STATUS.seen,
+  STATUS.approved,
+  STATUS.signed,
+  STATUS.fullySigned,
+  STATUS.archived,
+];
 
 function statusBadge(status: string): Html {
   return html`<span class="badge s-${status.toLowerCase().replace(/\s+/g, '-')}">${status}</span>`;
@@ -150,7 +164,13 @@ function stateBadge(state: string): Html {
 function contracts(q: Record<string, string>, control: ControlService): Html {
   const platforms = control.platforms();
   const platformId = platforms.find((p) => p.platform.apiKey === q.platform)?.platform.platformId;
-  const page = control.contractPage({ platformId: q.platform ? (platformId ?? '-') : undefined, clientKey: q.client || undefined, status: q.status || undefined, offset: (pageOf(q) - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+  const page = control.contractPage({
+    platformId: q.platform ? (platformId ?? '-') : undefined,
+    clientKey: q.client || undefined,
+    status: q.status || undefined,
+    offset: (pageOf(q) - 1) * PAGE_SIZE,
+    limit: PAGE_SIZE,
+  });
   const clients = platforms.filter((p) => !q.platform || p.platform.apiKey === q.platform).flatMap((p) => p.clients);
   const link = (key: string) => `${BASE}?${new URLSearchParams({ ...q, contract: key }).toString()}`;
   const selected = q.contract ? contractDetail(q.contract, control) : '';
@@ -167,7 +187,10 @@ function contracts(q: Record<string, string>, control: ControlService): Html {
     <thead><tr><th>Contract</th><th>Client</th><th>Status</th><th>Recipients</th><th>Created</th></tr></thead>
     <tbody>
     ${page.contracts.map(
-      ({ contract, recipients }) => html`<tr class="${contract.contractKey === q.contract ? 'selected' : ''}" data-contract="${contract.contractKey}">
+      ({
+        contract,
+        recipients,
+      }) => html`<tr class="${contract.contractKey === q.contract ? 'selected' : ''}" data-contract="${contract.contractKey}">
       <td><a href="${link(contract.contractKey)}">${contract.name}</a><br /><span class="mono muted">${contract.contractKey}</span></td>
       <td>${contract.clientKey}</td>
       <td>${statusBadge(contract.status)}</td>
@@ -182,7 +205,7 @@ function contracts(q: Record<string, string>, control: ControlService): Html {
 }
 
 function contractDetail(key: string, control: ControlService): Html {
-  let c;
+  let c: ReturnType<ControlService['contract']>;
   try {
     c = control.contract(key);
   } catch {
@@ -195,20 +218,27 @@ function contractDetail(key: string, control: ControlService): Html {
       <h4>Recipients</h4>
       <table><thead><tr><th>#</th><th>Recipient</th><th>Role</th><th>State</th><th>Page</th></tr></thead><tbody>
       ${c.recipients.map(
-        (r) => html`<tr><td>${r.position ?? ''}</td><td>${r.fullname}<br /><span class="muted">${r.email}</span></td><td>${r.action}</td><td>${stateBadge(r.state)}</td>
+        (
+          r,
+        ) => html`<tr><td>${r.position ?? ''}</td><td>${r.fullname}<br /><span class="muted">${r.email}</span></td><td>${r.action}</td><td>${stateBadge(r.state)}</td>
         <td><a href="${r.link}" target="_blank" rel="noopener">open page</a></td></tr>`,
       )}
       </tbody></table>
       <h4>Placeholders</h4>
-      ${c.placeholders.length === 0 ? html`<p class="muted">none</p>` : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
+      ${
+        c.placeholders.length === 0
+          ? html`<p class="muted">none</p>`
+          : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
       ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${p.value.startsWith('data:') ? `${p.value.slice(0, 40)}…` : p.value}</td></tr>`)}
-      </tbody></table>`}
+      </tbody></table>`
+      }
     </div>
     <div>
       <h4>History</h4>
       <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
       ${c.history.map(
-        (h) => html`<tr><td>${when(h.at)}</td><td>${h.event}</td><td class="mono">${h.recipientKey ?? ''}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
+        (h) =>
+          html`<tr><td>${when(h.at)}</td><td>${h.event}</td><td class="mono">${h.recipientKey ?? ''}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
       )}
       </tbody></table>
     </div>
@@ -284,7 +314,9 @@ function requests(q: Record<string, string>, control: ControlService): Html {
   ${error ? html`<p class="notice bad">${error}</p>` : ''}
   <table><thead><tr><th>At</th><th>Request</th><th>Action</th><th>Status</th><th>Took</th></tr></thead><tbody>
   ${list.slice(offset, offset + PAGE_SIZE).map(
-    (r) => html`<tr><td>${when(r.at)}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
+    (
+      r,
+    ) => html`<tr><td>${when(r.at)}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
       <pre>${JSON.stringify(r.request.body ?? null, null, 2)}</pre><pre>${JSON.stringify(r.response.body ?? null, null, 2)}</pre></details></td>
       <td>${r.action ?? ''}</td><td><span class="badge ${r.status >= 400 ? 'failed' : 'done'}">${r.status}</span></td><td>${r.durationMs.toFixed(1)} ms</td></tr>`,
   )}
@@ -311,4 +343,3 @@ function scenarios(list: { bundled: BundledScenario[]; active: ScenarioSummary[]
   <ul>${list.bundled.map((b) => html`<li><strong>${b.name}</strong>${b.description ? ` · ${b.description}` : ''}</li>`)}</ul>
 </section>`;
 }
-

@@ -30,7 +30,11 @@ export const CSP = [
 ].join('; ');
 
 /** Sends a page with the sandbox's security headers. */
-export function sendPage(c: Context, page: Html, status: 200 | 400 | 404 | 409 | 413 = 200): Response | Promise<Response> {
+export function sendPage(
+  c: Context,
+  page: Html,
+  status: 200 | 400 | 404 | 409 | 413 = 200,
+): Response | Promise<Response> {
   c.header('Content-Security-Policy', CSP);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');

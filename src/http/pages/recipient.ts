@@ -38,29 +38,35 @@ export function recipientPageRoutes(control: ControlService, maxBodyBytes: numbe
     return sendPage(c, await render(page));
   });
 
-  app.post('/:link', bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text('Request body too large', 413) }), async (c) => {
-    const page = control.sharePage(c.req.param('link'));
-    if (!page) return notFound(c);
-    const form = await c.req.parseBody();
-    const verb = typeof form.verb === 'string' ? form.verb : '';
-    if (verb !== 'sign' && verb !== 'approve' && verb !== 'lock') {
-      return sendPage(c, await render(page, `Nothing to do: "${verb}" is not an action of this page.`), 400);
-    }
-    const field = form.mode === 'draw' ? form.drawn : form.signature;
-    const signature = typeof field === 'string' ? field.trim() : '';
-    if (verb === 'sign' && signature === '') {
-      return sendPage(c, await render(page, 'Type your name or draw your signature, then press Sign.'), 400);
-    }
-    try {
-      control.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', { ip: clientIp(c) });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const status = error.status === 409 || error.status === 404 ? error.status : 400;
-      return sendPage(c, await render(control.sharePage(c.req.param('link')) ?? page, error.message), status);
-    }
-    // After the act, the page itself shows what happened (and a reload does not post again).
-    return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);
-  });
+  app.post(
+    '/:link',
+    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text('Request body too large', 413) }),
+    async (c) => {
+      const page = control.sharePage(c.req.param('link'));
+      if (!page) return notFound(c);
+      const form = await c.req.parseBody();
+      const verb = typeof form.verb === 'string' ? form.verb : '';
+      if (verb !== 'sign' && verb !== 'approve' && verb !== 'lock') {
+        return sendPage(c, await render(page, `Nothing to do: "${verb}" is not an action of this page.`), 400);
+      }
+      const field = form.mode === 'draw' ? form.drawn : form.signature;
+      const signature = typeof field === 'string' ? field.trim() : '';
+      if (verb === 'sign' && signature === '') {
+        return sendPage(c, await render(page, 'Type your name or draw your signature, then press Sign.'), 400);
+      }
+      try {
+        control.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
+          ip: clientIp(c),
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const status = error.status === 409 || error.status === 404 ? error.status : 400;
+        return sendPage(c, await render(control.sharePage(c.req.param('link')) ?? page, error.message), status);
+      }
+      // After the act, the page itself shows what happened (and a reload does not post again).
+      return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);
+    },
+  );
 
   return app;
 }
@@ -103,7 +109,12 @@ async function render(page: SharePage, error?: string): Promise<Html> {
   ${await documentView(page)}
   ${canAct ? actionForm(recipient, role) : ''}
 </main>`;
-  return shell({ title: contract.name, body, bodyClass: 'recipient', scripts: canAct && recipient.action === 'sign' ? ['signature_pad.js', 'recipient.js'] : [] });
+  return shell({
+    title: contract.name,
+    body,
+    bodyClass: 'recipient',
+    scripts: canAct && recipient.action === 'sign' ? ['signature_pad.js', 'recipient.js'] : [],
+  });
 }
 
 /**
@@ -114,10 +125,13 @@ async function render(page: SharePage, error?: string): Promise<Html> {
 async function documentView(page: SharePage): Promise<Html> {
   const { contract, recipient } = page;
   if (contract.contractType === 'pdf') {
-    if (!contract.document) return html`<article class="document" aria-label="Contract"><p class="notice warn">The PDF of this contract has not been uploaded yet.</p></article>`;
+    if (!contract.document)
+      return html`<article class="document" aria-label="Contract"><p class="notice warn">The PDF of this contract has not been uploaded yet.</p></article>`;
     const src = `/api/recipient_download_pdf?shareLink=${encodeURIComponent(recipient.recipientKey)}&inline=1`;
     const mine = page.placeholders.filter((p) => p.recipientKey === recipient.recipientKey && p.insertion.length > 0);
-    const fields = mine.flatMap((p) => p.insertion.map((x) => html`<li>${SPECIAL_TYPES[p.specialType ?? 4]} on page ${Number(x.pageId ?? 0) + 1}</li>`));
+    const fields = mine.flatMap((p) =>
+      p.insertion.map((x) => html`<li>${SPECIAL_TYPES[p.specialType ?? 4]} on page ${Number(x.pageId ?? 0) + 1}</li>`),
+    );
     return html`<article class="document pdf" aria-label="Contract">
   <object data="${src}" type="application/pdf" class="pdf-pages" aria-label="The contract's pages">
     <p>This browser cannot show the PDF here: <a href="${src}">open the contract's PDF</a>.</p>
@@ -132,30 +146,50 @@ async function documentView(page: SharePage): Promise<Html> {
 function statusNotices(page: SharePage): Html[] {
   const { recipient: r, contract } = page;
   const out: Html[] = [];
-  if (contract.status === STATUS.archived) out.push(html`<p class="notice bad">This contract is archived: it can no longer be signed, approved or locked.</p>`);
+  if (contract.status === STATUS.archived)
+    out.push(
+      html`<p class="notice bad">This contract is archived: it can no longer be signed, approved or locked.</p>`,
+    );
   if (r.state === 'waiting' && contract.status !== STATUS.archived) {
     if (contract.status === STATUS.created) {
-      out.push(html`<p class="notice warn">This contract has not been sent yet. You will get an email when it is your turn.</p>`);
+      out.push(
+        html`<p class="notice warn">This contract has not been sent yet. You will get an email when it is your turn.</p>`,
+      );
     } else {
-      const first = page.recipients.filter((other) => other.position === page.openPosition && blocksOrder(other) && !isDone(other));
-      const names = first.map((o) => html`<strong>${o.fullname || o.email || o.recipientKey}</strong> (to ${o.action})`);
+      const first = page.recipients.filter(
+        (other) => other.position === page.openPosition && blocksOrder(other) && !isDone(other),
+      );
+      const names = first.map(
+        (o) => html`<strong>${o.fullname || o.email || o.recipientKey}</strong> (to ${o.action})`,
+      );
       out.push(
         html`<p class="notice warn">It is not your turn yet. This contract is waiting for ${joinHtml(names)} first; you will get an email when it is your turn.</p>`,
       );
     }
   }
-  if (r.state === 'signed') out.push(html`<p class="notice ok">You signed this contract on ${when(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`);
-  if (r.state === 'approved') out.push(html`<p class="notice ok">You approved this contract on ${when(r.actedAt)}.</p>`);
+  if (r.state === 'signed')
+    out.push(
+      html`<p class="notice ok">You signed this contract on ${when(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`,
+    );
+  if (r.state === 'approved')
+    out.push(html`<p class="notice ok">You approved this contract on ${when(r.actedAt)}.</p>`);
   if (r.state === 'locked') out.push(html`<p class="notice ok">You locked this contract on ${when(r.actedAt)}.</p>`);
-  if (r.state === 'viewed') out.push(html`<p class="notice ok">You were sent this contract to read; you viewed it on ${when(r.seenAt)}. There is nothing for you to sign.</p>`);
+  if (r.state === 'viewed')
+    out.push(
+      html`<p class="notice ok">You were sent this contract to read; you viewed it on ${when(r.seenAt)}. There is nothing for you to sign.</p>`,
+    );
   if (contract.status === STATUS.fullySigned) {
-    out.push(html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed. <a href="/api/recipient_download_pdf?shareLink=${r.recipientKey}" download>Download the signed PDF</a></p>`);
+    out.push(
+      html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed. <a href="/api/recipient_download_pdf?shareLink=${r.recipientKey}" download>Download the signed PDF</a></p>`,
+    );
   }
   return out;
 }
 
 function signatureView(signature: string): Html {
-  return signature.startsWith('data:image/') ? html`<img class="signature" alt="your drawn signature" src="${signature}">` : html`<span class="signature-shown">${signature}</span>`;
+  return signature.startsWith('data:image/')
+    ? html`<img class="signature" alt="your drawn signature" src="${signature}">`
+    : html`<span class="signature-shown">${signature}</span>`;
 }
 
 function joinHtml(parts: Html[]): Html {
