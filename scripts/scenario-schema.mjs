@@ -1,5 +1,5 @@
 // Writes scenarios/scenario.schema.json from the zod schema (run by `npm run schema`, after the build).
-// test/scenario-schema.test.ts fails when the checked-in file and the zod schema disagree.
+// test/scenarios/scenario-schema.test.ts fails when the checked-in file and the zod schema disagree.
 import { writeFileSync } from 'node:fs';
 import { scenarioJsonSchemaText } from '../dist/scenarios/schema.js';
 

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makePdf } from '../documents-kit.js';
+import { makePdf } from '../support/documents-kit.js';
 import { type RunningSandbox, type WebhookReceiver, createWebhookReceiver, startSandbox } from '../../src/index.js';
 import { type PageRecord, recordPage, useBrowser } from './browser.js';
 

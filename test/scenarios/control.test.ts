@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FROZEN, type TestSandbox, testSandbox } from '../helpers.js';
+import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
 let t: TestSandbox;
 afterEach(() => t?.close());

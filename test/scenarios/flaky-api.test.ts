@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Auth } from '../helpers.js';
+import type { Auth } from '../support/helpers.js';
 import { type Play, play } from './play.js';
 
 let p: Play;

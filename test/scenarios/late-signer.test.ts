@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BusEvent } from '../../src/core/events.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { type TestSandbox, testSandbox } from '../helpers.js';
-import { ALL_FLAGS } from '../webhook-support.js';
+import { type TestSandbox, testSandbox } from '../support/helpers.js';
+import { ALL_FLAGS } from '../support/webhook-support.js';
 
 const FILE = join(import.meta.dirname, '..', '..', 'scenarios', 'late-signer-webhook-down.yaml');
 

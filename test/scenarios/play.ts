@@ -2,7 +2,7 @@
 import type { SandboxOptions } from '../../src/config/options.js';
 import type { BusEvent } from '../../src/core/events.js';
 import type { ScenarioSummary } from '../../src/control/api.js';
-import { FROZEN, type TestSandbox, testSandbox } from '../helpers.js';
+import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
 export interface Play {
   t: TestSandbox;

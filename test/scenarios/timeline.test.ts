@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { FROZEN, type TestSandbox, testSandbox } from '../helpers.js';
-import { ALL_FLAGS } from '../webhook-support.js';
+import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { ALL_FLAGS } from '../support/webhook-support.js';
 
 let t: TestSandbox;
 afterEach(() => t?.close());

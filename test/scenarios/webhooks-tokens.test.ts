@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { ALL_FLAGS } from '../webhook-support.js';
+import { ALL_FLAGS } from '../support/webhook-support.js';
 import { type Play, play } from './play.js';
 
 let p: Play;

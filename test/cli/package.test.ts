@@ -1,0 +1,194 @@
+/**
+ * The package as users get it: built from the current source into a staging folder (the repo's own dist/ is
+ * left alone, other tests run it), packed with `npm pack`, installed into a fresh project with `npm install
+ * <tarball>` (dependencies from the npm cache when it has them), then run with `npx esign-sandbox` and
+ * imported as `esign-sandbox`, types included. The slowest test of the suite: it builds, packs and installs.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const LIMIT = { timeout: 170_000, maxBuffer: 16 * 1024 * 1024 };
+
+let work: string;
+let project: string;
+let packed: string[];
+
+/** Every file under a folder of the repo, as package paths (`scenarios/happy-path.yaml`). */
+function filesUnder(folder: string): string[] {
+  const dir = join(ROOT, folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(ROOT.length + 1)
+        .split('\\')
+        .join('/'),
+    );
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'esign-sandbox-package-'));
+  const stage = join(work, 'stage');
+  for (const entry of ['package.json', 'README.md', 'LICENSE', 'docs', 'fixtures', 'scenarios']) {
+    if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
+  }
+  // The same steps as `npm run build`, into the staging folder.
+  await run(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      join(stage, 'dist'),
+    ],
+    { cwd: ROOT, ...LIMIT },
+  );
+  if (existsSync(join(ROOT, 'scripts/bundle-cli.mjs'))) {
+    // The bundler resolves the dependencies from the folder it builds in.
+    symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
+    await run(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: stage, ...LIMIT });
+    unlinkSync(join(stage, 'node_modules'));
+  }
+  const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: stage,
+    ...LIMIT,
+  });
+  const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  packed = info!.files.map((f) => f.path);
+  project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'uses-esign-sandbox', private: true, type: 'module' }),
+  );
+  await run(
+    NPM,
+    ['install', join(work, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: project, ...LIMIT },
+  );
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('ships the compiled code with its types, the fixtures, the scenarios and their schema, and the docs', () => {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli.js',
+      ...filesUnder('fixtures'),
+      ...filesUnder('scenarios'),
+      ...filesUnder('docs'),
+    ]) {
+      expect(packed, file).toContain(file);
+    }
+    expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
+  });
+
+  it('runs with npx esign-sandbox in the project it was installed into', async () => {
+    const child: ChildProcess = spawn('npx', ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json'], {
+      cwd: project,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    try {
+      const first = await new Promise<string>((resolveLine, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolveLine);
+        child.once('exit', (code) => reject(new Error(`npx esign-sandbox exited with ${code}: ${stderr}`)));
+      });
+      const listening = JSON.parse(first);
+      expect(listening).toMatchObject({ event: 'listening', apiKey: 'sandboxApiKey' });
+      const health = await (await fetch(`${listening.url}/__sandbox/health`)).json();
+      expect(health).toMatchObject({ status: 'ok', counts: { platforms: 1 } });
+      const docs = await fetch(`${listening.url}/openapi.json`);
+      expect(docs.status).toBe(200);
+    } finally {
+      const exited = new Promise((done) => child.once('exit', done));
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  });
+
+  it("imports as 'esign-sandbox' and starts a sandbox from code", async () => {
+    const script = `
+      import { startSandbox, createControlClient } from 'esign-sandbox';
+      const sandbox = await startSandbox({ clock: 'frozen', start: '2026-01-01T00:00:00Z' });
+      const health = await createControlClient(sandbox.url).health();
+      console.log(JSON.stringify({ status: health.status, now: (await sandbox.clock.now()).toISOString() }));
+      await sandbox.close();
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, ...LIMIT });
+    expect(JSON.parse(stdout)).toEqual({ status: 'ok', now: '2026-01-01T00:00:00.000Z' });
+  });
+
+  it("loads with require('esign-sandbox') from a CommonJS project, as a fresh npm init -y project is", async () => {
+    const script = `
+      const { startSandbox, createControlClient } = require('esign-sandbox');
+      startSandbox({ clock: 'frozen', start: '2026-01-01T00:00:00Z' }).then(async (sandbox) => {
+        const health = await createControlClient(sandbox.url).health();
+        console.log(JSON.stringify({ status: health.status }));
+        await sandbox.close();
+      });
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: project, ...LIMIT });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok' });
+  });
+
+  it('gives TypeScript users its types', async () => {
+    writeFileSync(
+      join(project, 'check.ts'),
+      `import { startSandbox, type RunningSandbox, type JournalEntry } from 'esign-sandbox';
+       const sandbox: RunningSandbox = await startSandbox({ clock: 'frozen', tls: false });
+       const entries: JournalEntry[] = await sandbox.requests({ status: '4xx' });
+       const wrong: number = sandbox.url;
+       console.log(entries.length, wrong);\n`,
+    );
+    const tsc = [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      'check.ts',
+    ];
+    const result = await run(process.execPath, tsc, { cwd: project, ...LIMIT }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    // The only error is the one planted on purpose: the package's types are found and precise.
+    expect(result.trim().split('\n')).toEqual([
+      expect.stringMatching(/check\.ts\(4,14\): error TS2322: Type 'string' is not assignable to type 'number'/),
+    ]);
+  });
+});

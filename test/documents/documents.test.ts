@@ -1,0 +1,505 @@
+/**
+ * Documents: PDF contracts (create, upload, place, send, sign, download with the audit trail), HTML contracts
+ * rendered to PDF and DOCX. Every produced file is read back with a real reader (pdf.js, JSZip + the DOCX XML).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { createHash } from 'node:crypto';
+import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { download, makePdf, readDocx, readPdf, upload } from '../support/documents-kit.js';
+
+const API = { apiKey: DEMO.apiKey } as const;
+const Q = `clientKey=${DEMO.clientKey}`;
+// A 1×1 red PNG: a drawn signature as the recipient page sends it.
+const PNG_SIGNATURE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+let t: TestSandbox;
+beforeAll(async () => {
+  t = await testSandbox(FROZEN);
+});
+afterAll(() => t.close());
+
+async function pdfContract(name = 'Lease'): Promise<string> {
+  const res = await t.post(
+    '/api/contract',
+    { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name, contractType: 'pdf' } } },
+    API,
+  );
+  expect(res.status).toBe(201);
+  return res.body.contract.contractKey;
+}
+
+async function send(
+  contractKey: string,
+  recipients: { fullname: string; email: string; action?: string; position?: number }[],
+): Promise<string[]> {
+  const sent = await t.post(
+    '/api/recipient',
+    {
+      data: {
+        action: 'send',
+        clientKey: DEMO.clientKey,
+        contractKey,
+        recipients: recipients.map((r, i) => ({ action: 'sign', position: i + 1, ...r })),
+      },
+    },
+    API,
+  );
+  expect(sent.status).toBe(200);
+  const list = await t.post(
+    '/api/recipient',
+    { data: { action: 'list', clientKey: DEMO.clientKey, contractKey } },
+    API,
+  );
+  return list.body.recipients.map((r: { recipientKey: string }) => r.recipientKey);
+}
+
+function place(
+  contractKey: string,
+  placeholders: { placeholderKey: string; specialType: number; insertion: Record<string, unknown>[] }[],
+) {
+  return t.post(
+    '/api/placeholder',
+    {
+      data: {
+        action: 'update',
+        clientKey: DEMO.clientKey,
+        contractKey,
+        placeholders: placeholders.map((p) => ({ ...p, isSpecial: true })),
+      },
+    },
+    API,
+  );
+}
+
+const box = (pageId: number, positionX: number, positionY: number, width = 300, height = 50) => ({
+  id: '1',
+  action: 'update',
+  clientKey: DEMO.clientKey,
+  pageId: String(pageId),
+  positionX: String(positionX),
+  positionY: String(positionY),
+  width: String(width),
+  height: String(height),
+});
+
+describe('a PDF contract from upload to the signed PDF with its audit trail', () => {
+  let contractKey: string;
+  let grace: string;
+  let alan: string;
+
+  it('is created with contractType "pdf" and no value, and takes an uploaded PDF', async () => {
+    contractKey = await pdfContract('Office lease');
+    const bytes = await makePdf(3);
+    const res = await upload(t, `contractKey=${contractKey}&${Q}`, bytes, API);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      code: '201',
+      message: 'PDF uploaded',
+      contract: {
+        contractKey,
+        contractType: 'pdf',
+        pages: 3,
+        bytes: bytes.byteLength,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      },
+    });
+    expect(res.body.contract.value).toBe(`/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`);
+  });
+
+  it('serves the uploaded file as it was uploaded at the path its value names', async () => {
+    const state = await t.control(`/contracts/${contractKey}`);
+    const file = await download(t, state.body.value ?? `/api/contract_pdf/${contractKey}?${Q}`, API);
+    expect(file.status).toBe(200);
+    expect(file.type).toBe('application/pdf');
+    expect((await readPdf(file.bytes)).map((p) => p.text)).toEqual([
+      'Page 1 of the uploaded agreement',
+      'Page 2 of the uploaded agreement',
+      'Page 3 of the uploaded agreement',
+    ]);
+  });
+
+  it("places the signers' fields in their boxes, and the unsigned download shows the empty boxes", async () => {
+    const keys = await send(contractKey, [
+      { fullname: 'Grace Hopper', email: 'grace@example.com' },
+      { fullname: 'Alan Turing', email: 'alan@example.com' },
+    ]);
+    [grace, alan] = [keys[0]!, keys[1]!];
+    const res = await place(contractKey, [
+      { placeholderKey: `${grace}_4`, specialType: 4, insertion: [box(1, 100, 400)] },
+      { placeholderKey: `${grace}_2`, specialType: 2, insertion: [box(1, 100, 470, 300, 30)] },
+      { placeholderKey: `${grace}_1`, specialType: 1, insertion: [box(1, 500, 470, 300, 30)] },
+      { placeholderKey: `${alan}_4`, specialType: 4, insertion: [box(2, 100, 400)] },
+      { placeholderKey: `${alan}_2`, specialType: 2, insertion: [box(2, 100, 470, 300, 30)] },
+      { placeholderKey: `${alan}_3`, specialType: 3, insertion: [box(2, 500, 470, 400, 30)] },
+    ]);
+    expect(res.status).toBe(201);
+    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    expect(file.status).toBe(200);
+    const pages = await readPdf(file.bytes);
+    expect(pages).toHaveLength(3);
+    expect(pages[1]!.text).toContain('Signature: Grace Hopper');
+    expect(pages[1]!.text).not.toContain('Audit trail');
+  });
+
+  it("draws each signer's name, email, date and signature in its box once signed, on the right page", async () => {
+    expect((await t.control(`/recipients/${grace}/sign`, { signature: PNG_SIGNATURE })).status).toBe(200);
+    await t.control('/clock/advance', { by: '1h' });
+    expect((await t.control(`/recipients/${alan}/sign`, {})).status).toBe(200);
+    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    const pages = await readPdf(file.bytes);
+    const unit = pages[1]!.width / 1000;
+    const near = (page: number, text: string, x: number, y: number, h: number) => {
+      // Some text item inside its box: from its left edge, baseline between its top and bottom (API units → points).
+      const inside = pages[page]!.items.filter((i) => i.text === text).filter(
+        (i) => i.x >= x * unit && i.x < x * unit + 20 && i.top > y * unit && i.top <= (y + h) * unit,
+      );
+      expect(inside, `"${text}" in box ${x},${y} on page ${page}: ${JSON.stringify(pages[page]!.items)}`).toHaveLength(
+        1,
+      );
+    };
+    near(1, 'Grace Hopper', 100, 470, 30);
+    near(1, '2026-03-01 09:00:00 UTC', 500, 470, 30);
+    near(2, 'Alan Turing', 100, 400, 50); // the generated (SVG) signature is drawn as the name, in its box
+    near(2, 'Alan Turing', 100, 470, 30);
+    near(2, 'alan@example.com', 500, 470, 30);
+    // Grace's PNG signature is an image: pdf-lib put one image on page 2.
+    const doc = await PDFDocument.load(file.bytes);
+    const xobjects = doc.getPages()[1]!.node.Resources()!.toString();
+    expect(xobjects).toMatch(/XObject/);
+  });
+
+  it('appends an audit trail page once fully signed: key, name, the hash of the pages before it, every step in order', async () => {
+    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    const pages = await readPdf(file.bytes);
+    expect(pages).toHaveLength(4);
+    const audit = pages[3]!;
+    expect(audit.text).toContain('Audit trail');
+    expect(audit.text).toContain(contractKey);
+    expect(audit.text).toContain('Office lease');
+    // The hash is of this file without its audit page: cut the audit page off with pdf-lib and compare.
+    const sha = /Document SHA-256 ([0-9a-f]{64})/.exec(audit.text)?.[1];
+    expect(sha).toMatch(/^[0-9a-f]{64}$/);
+    const header = audit.items.find((i) => i.text === 'Time (UTC)')!;
+    const events = audit.items
+      .filter((i) => i.top > header.top && /^(Created|Sent|Seen|Signed|Fully signed)$/.test(i.text))
+      .sort((a, b) => a.top - b.top)
+      .map((i) => i.text);
+    expect(events).toEqual(['Created', 'Sent', 'Seen', 'Signed', 'Seen', 'Signed', 'Fully signed']);
+    const rows = audit.items
+      .filter((i) => i.text === 'Signed')
+      .map((s) => audit.items.filter((i) => Math.abs(i.top - s.top) < 1).map((i) => i.text));
+    expect(rows[0]).toEqual(['2026-03-01 09:00:00', 'Signed', 'Grace Hopper', 'grace@example.com', '127.0.0.1']);
+    expect(rows[1]).toEqual(['2026-03-01 10:00:00', 'Signed', 'Alan Turing', 'alan@example.com', '127.0.0.1']);
+  });
+
+  it('makes the same bytes on every download of the same state; the hash certifies the pages, not the file with its audit page', async () => {
+    const a = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    const b = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+    const pages = await readPdf(a.bytes);
+    const sha = /Document SHA-256 ([0-9a-f]{64})/.exec(pages[3]!.text)![1];
+    expect(sha).not.toBe(createHash('sha256').update(a.bytes).digest('hex'));
+  });
+
+  it('refuses a new upload once sent, and changes nothing', async () => {
+    const res = await upload(t, `contractKey=${contractKey}&${Q}`, await makePdf(1), API);
+    expect(res).toMatchObject({ status: 409, body: { code: 409 } });
+    expect(res.body.message).toContain('has been sent');
+  });
+});
+
+describe('an HTML contract as a document', () => {
+  const html = [
+    '<h1>Service agreement</h1>',
+    '<p>Between <b>Acme Ltd</b> and <i>the customer</i>, for <placeholder1>price</placeholder1> a month.</p>',
+    '<h2>Terms</h2>',
+    '<ul><li>First term</li><li>Second term with <strong>bold</strong></li></ul>',
+    '<ol><li>Numbered one</li><li>Numbered two</li></ol>',
+    '<table><tr><th>Item</th><th>Cost</th></tr><tr><td>Hosting</td><td>10 EUR</td></tr></table>',
+    ...Array.from(
+      { length: 120 },
+      (_, i) =>
+        `<p>Clause ${i + 1}: the parties agree to the terms set out in this paragraph, which is long enough to wrap onto a second line of the page.</p>`,
+    ),
+    '<p>Signed: <fullname2>signer</fullname2> on <date2>date</date2></p>',
+  ].join('');
+  let contractKey: string;
+
+  beforeAll(async () => {
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Service agreement', value: html } } },
+      API,
+    );
+    contractKey = res.body.contract.contractKey;
+    const p = await t.post(
+      '/api/placeholder',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contractKey,
+          placeholder: { name: 'price', value: '1,200 EUR' },
+        },
+      },
+      API,
+    );
+    expect(p.body.placeholder.id).toBe('1');
+  });
+
+  it('renders to a paginated A4 PDF with headings, lists, table and the placeholder values filled', async () => {
+    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    expect(file).toMatchObject({ status: 200, type: 'application/pdf' });
+    const pages = await readPdf(file.bytes);
+    expect(pages.length).toBeGreaterThan(3);
+    for (const p of pages) expect([Math.round(p.width), Math.round(p.height)]).toEqual([595, 842]);
+    const all = pages.map((p) => p.text).join('\n');
+    expect(pages[0]!.text).toContain('Service agreement');
+    expect(all).toContain('1,200 EUR a month');
+    expect(all).not.toContain('price a month');
+    expect(all).toContain('Hosting');
+    expect(all).toContain('Numbered two');
+    expect(all).toContain('Clause 120');
+    expect(pages.at(-1)!.text).toContain(`Page ${pages.length} of ${pages.length}`);
+    // No signer yet: the tag keeps its own text.
+    expect(all).toContain('Signed: signer on date');
+  });
+
+  it('keeps bold and italic: the runs use the bold and oblique standard fonts', async () => {
+    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    const doc = await PDFDocument.load(file.bytes);
+    const fonts = doc.context
+      .enumerateIndirectObjects()
+      .map(([, o]) => o.toString())
+      .filter((s) => s.includes('/BaseFont'))
+      .join(' ');
+    expect(fonts).toContain('/Helvetica-Bold');
+    expect(fonts).toContain('/Helvetica-Oblique');
+  });
+
+  it('downloads as a DOCX whose XML carries the filled content, headings, lists and table', async () => {
+    const file = await download(t, `/api/download_docx?contractKey=${contractKey}&${Q}`, API);
+    expect(file.status).toBe(200);
+    expect(file.type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const { xml, paragraphs } = await readDocx(file.bytes);
+    expect(paragraphs[0]).toBe('Service agreement');
+    expect(paragraphs).toContain('Between Acme Ltd and the customer, for 1,200 EUR a month.');
+    expect(xml).toContain('<w:pStyle w:val="Heading1"/>');
+    expect(xml).toMatch(/<w:b\/>[\s\S]*?<w:t xml:space="preserve">Acme Ltd<\/w:t>/);
+    expect(xml).toContain('<w:tbl>');
+    expect(paragraphs).toContain('Hosting');
+    expect(paragraphs).toContain('Numbered two');
+    expect(xml).toContain('<w:numPr>');
+  });
+
+  it("fills the signer's tags once signed, and appends the audit trail", async () => {
+    const [grace] = await send(contractKey, [{ fullname: 'Grace Hopper', email: 'grace@example.com' }]);
+    // Placeholder ids run in order: price is 1; the signer's four special placeholders share the next id, 2, which
+    // is the N of its <dateN>, <fullnameN>, <emailN> and <signN> tags (real-service.md §7).
+    const state = await t.control(`/contracts/${contractKey}`);
+    const ids = Object.fromEntries(
+      state.body.placeholders.map((p: { placeholderKey: string; id: string }) => [p.placeholderKey, p.id]),
+    );
+    expect([1, 2, 3, 4].map((code) => ids[`${grace}_${code}`])).toEqual(['2', '2', '2', '2']);
+    await t.control(`/recipients/${grace}/sign`, {});
+    const pages = await readPdf((await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API)).bytes);
+    expect(pages.map((p) => p.text).join('\n')).toMatch(/Signed: Grace Hopper on 2026-03-01 \d\d:00:00 UTC/);
+    expect(pages.at(-1)!.text).toContain('Audit trail');
+    const docx = await readDocx((await download(t, `/api/download_docx?contractKey=${contractKey}&${Q}`, API)).bytes);
+    expect(docx.paragraphs.join('\n')).toMatch(/Signed: Grace Hopper on 2026-03-01 \d\d:00:00 UTC/);
+  });
+
+  it('a PDF contract has no DOCX: 400', async () => {
+    const key = await pdfContract();
+    const res = await download(t, `/api/download_docx?contractKey=${key}&${Q}`, API);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain('DOCX is only offered for HTML contracts');
+  });
+});
+
+describe('placements on a PDF contract are checked against the real pages', () => {
+  let contractKey: string;
+  let signer: string;
+  beforeAll(async () => {
+    contractKey = await pdfContract();
+    // A landscape page: 842 × 595 points, so the page is 1000 × 706.7 API units.
+    expect((await upload(t, `contractKey=${contractKey}&${Q}`, await makePdf(2, [842, 595]), API)).status).toBe(201);
+    signer = (await send(contractKey, [{ fullname: 'Ada Lovelace', email: 'ada@example.com' }]))[0]!;
+  });
+
+  it.each([
+    ['a page that does not exist', box(2, 0, 0), 'insertion.0.pageId', 'the PDF has 2 pages, numbered 0 to 1'],
+    ['a negative page', box(-1, 0, 0), 'insertion.0.pageId', 'No page -1'],
+    ['a box past the right edge', box(0, 800, 0, 300, 50), 'insertion.0.width', "past the page's right edge at 1000"],
+    [
+      'a box past the bottom of a landscape page',
+      box(0, 0, 680, 100, 50),
+      'insertion.0.height',
+      'past the bottom edge of page 0 at 706.7',
+    ],
+    ['a negative position', box(0, -5, 0), 'insertion.0.positionX', 'non-negative'],
+    ['a zero height', box(0, 0, 0, 100, 0), 'insertion.0.height', 'positive'],
+    [
+      'a position that is not a number',
+      { ...box(0, 0, 0), positionY: 'top' },
+      'insertion.0.positionY',
+      'non-negative number',
+    ],
+    [
+      'a box without its page',
+      { id: '1', positionX: '1', positionY: '1', width: '10', height: '10' },
+      'insertion.0.pageId',
+      'Required',
+    ],
+  ])('refuses %s with a 400 naming the field', async (_name, insertion, field, message) => {
+    const res = await place(contractKey, [{ placeholderKey: `${signer}_4`, specialType: 4, insertion: [insertion] }]);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({
+      path: `data.placeholders.0.${field}`,
+      message: expect.stringContaining(message),
+    });
+  });
+
+  it('accepts a box that fills the page exactly, and a later update of one side only', async () => {
+    expect(
+      (
+        await place(contractKey, [
+          { placeholderKey: `${signer}_4`, specialType: 4, insertion: [box(1, 0, 0, 1000, 706)] },
+        ])
+      ).status,
+    ).toBe(201);
+    const wider = await place(contractKey, [
+      { placeholderKey: `${signer}_4`, specialType: 4, insertion: [{ id: '1', positionX: '10' }] },
+    ]);
+    expect(wider.status).toBe(400);
+    expect(wider.body.errors[0].path).toBe('data.placeholders.0.insertion.0.width');
+  });
+
+  it('refuses placements on a PDF contract that has no PDF yet (409)', async () => {
+    const key = await pdfContract();
+    const [r] = await send(key, [{ fullname: 'B', email: 'b@example.com' }]);
+    const res = await place(key, [{ placeholderKey: `${r}_4`, specialType: 4, insertion: [box(0, 0, 0)] }]);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain('upload it with POST /api/upload_pdf');
+  });
+});
+
+describe('ordinary placeholders placed on a PDF contract', () => {
+  it('draws the value in its box', async () => {
+    const key = await pdfContract('Basic fields');
+    await upload(t, `contractKey=${key}&${Q}`, await makePdf(1), API);
+    const made = await t.post(
+      '/api/placeholder',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contractKey: key,
+          placeholder: { name: 'rent', value: '950 EUR' },
+        },
+      },
+      API,
+    );
+    // The pdfbasic placement (placeholder update with insertion) stores the same insertion items as special ones.
+    const store = t.sandbox.services.store;
+    store.placeholders.update(made.body.placeholder.placeholderKey, {
+      insertion: [{ id: '1', pageId: '0', positionX: '600', positionY: '100', width: '300', height: '40' }],
+    });
+    const pages = await readPdf((await download(t, `/api/download_pdf?contractKey=${key}&${Q}`, API)).bytes);
+    const unit = pages[0]!.width / 1000;
+    const item = pages[0]!.items.find((i) => i.text === '950 EUR');
+    expect(item).toBeDefined();
+    expect(item!.x).toBeGreaterThanOrEqual(600 * unit);
+    expect(item!.top).toBeGreaterThan(100 * unit);
+    expect(item!.top).toBeLessThanOrEqual(140 * unit);
+  });
+});
+
+describe('templates and copies keep the PDF', () => {
+  it('converting a PDF contract gives a PDF template with the same file, and its contracts are PDF contracts', async () => {
+    const key = await pdfContract('Source');
+    const bytes = await makePdf(2);
+    await upload(t, `contractKey=${key}&${Q}`, bytes, API);
+    const conv = await t.post(
+      '/api/template',
+      { data: { action: 'convert', clientKey: DEMO.clientKey, template: { name: 'From PDF', contractKey: key } } },
+      API,
+    );
+    expect(conv.status).toBe(201);
+    const templateKey = conv.body.template.templateKey;
+    const read = await t.post(
+      '/api/template',
+      { data: { action: 'read', clientKey: DEMO.clientKey, template: { templateKey } } },
+      API,
+    );
+    expect(read.body.template.value).toBe(`/api/template_pdf/${templateKey}?clientKey=${DEMO.clientKey}`);
+    const file = await download(t, read.body.template.value, API);
+    expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
+
+    const dup = await t.post(
+      '/api/template',
+      { data: { action: 'duplicate', clientKey: DEMO.clientKey, template: { templateKey } } },
+      API,
+    );
+    const copyKey = dup.body.template.templateKey;
+    expect((await download(t, `/api/template_pdf/${copyKey}?${Q}`, API)).status).toBe(200);
+
+    const made = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contract: { name: 'From template', templateKey: copyKey },
+        },
+      },
+      API,
+    );
+    const contractKey = made.body.contract.contractKey;
+    const pdf = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
+    expect((await readPdf(pdf.bytes)).map((p) => p.text)).toEqual([
+      'Page 1 of the uploaded agreement',
+      'Page 2 of the uploaded agreement',
+    ]);
+    expect((await t.control(`/contracts/${contractKey}`)).body.value).toBe(
+      `/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`,
+    );
+  });
+
+  it('duplicating a PDF contract keeps its file: the copy reads as a PDF contract and serves the same bytes', async () => {
+    const key = await pdfContract('Original');
+    const bytes = await makePdf(2);
+    await upload(t, `contractKey=${key}&${Q}`, bytes, API);
+    const dup = await t.post(
+      '/api/contract',
+      { data: { action: 'duplicate', clientKey: DEMO.clientKey, contract: { contractKey: key } } },
+      API,
+    );
+    expect(dup.status).toBe(201);
+    const copyKey = dup.body.contract.contractKey as string;
+    const read = await t.post(
+      '/api/contract',
+      { data: { action: 'read', clientKey: DEMO.clientKey, contract: { contractKey: copyKey } } },
+      API,
+    );
+    expect(read.body.contract).toMatchObject({
+      contractType: 'pdf',
+      value: `/api/contract_pdf/${copyKey}?clientKey=${DEMO.clientKey}`,
+    });
+    const file = await download(t, read.body.contract.value, API);
+    expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('uploads to a template created with an empty value (templateKey=)', async () => {
+    const made = await t.post(
+      '/api/template',
+      { data: { action: 'create', clientKey: DEMO.clientKey, template: { name: 'PDF template', value: '' } } },
+      API,
+    );
+    const templateKey = made.body.template.templateKey;
+    const res = await upload(t, `templateKey=${templateKey}&${Q}`, await makePdf(1), API);
+    expect(res).toMatchObject({ status: 201, body: { template: { templateKey, pages: 1 } } });
+  });
+});

@@ -1,0 +1,538 @@
+/**
+ * Every refusal of decisions §3 as a table: bad input → status and a fragment of the message. Also the
+ * regressions the fuzzer found (echoed megabyte keys, a clock pushed past what a date can print, a million
+ * field errors in one answer, refused requests that changed state).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox.js';
+import { type Answer, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+
+let t: TestSandbox;
+beforeEach(async () => {
+  t = await testSandbox(FROZEN);
+});
+afterEach(() => t.close());
+
+const json = { 'content-type': 'application/json' };
+/** A raw POST; bytes rather than a string, so no content type is added that the case did not ask for. */
+const raw = (path: string, body: string, headers: Record<string, string> = json) =>
+  t.request(path, { method: 'POST', headers, body: new TextEncoder().encode(body) });
+const asClient = async (path: string, body: unknown) => t.post(path, body, await t.demoAuth());
+
+/** A contract of the demo client, sent to one recipient. */
+async function sentContract(): Promise<{ contractKey: string; recipientKey: string }> {
+  const created = await asClient('/api/contract', {
+    data: {
+      action: 'create',
+      contract: { name: 'C', value: '<p>x</p>' },
+      recipients: [{ email: 'a@example.com', fullname: 'A' }],
+    },
+  });
+  const contractKey = created.body.contract.contractKey as string;
+  const list = await asClient('/api/recipient', { data: { action: 'list', contractKey } });
+  return { contractKey, recipientKey: list.body.recipients[0].recipientKey };
+}
+
+/** A second client of the demo platform, with one contract. */
+async function otherClientContract(): Promise<{ clientKey: string; contractKey: string }> {
+  const platform = { bearer: await t.platformToken() };
+  const client = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'Other' } } }, platform);
+  const clientKey = client.body.client.clientKey as string;
+  const contract = await t.post(
+    '/api/contract',
+    { data: { action: 'create', clientKey, contract: { name: 'Theirs', value: 'x' } } },
+    platform,
+  );
+  return { clientKey, contractKey: contract.body.contract.contractKey };
+}
+
+interface Case {
+  name: string;
+  send: () => Promise<Answer>;
+  status: number;
+  message: string | RegExp;
+  /** Paths that must all be listed in `errors`. */
+  paths?: string[];
+}
+
+const cases: Case[] = [
+  // 400: the body itself
+  {
+    name: 'a body that is not JSON',
+    send: () => raw('/api/contract', '{"data": '),
+    status: 400,
+    message: 'Request body is not valid JSON',
+  },
+  {
+    name: 'a JSON array',
+    send: () => raw('/api/contract', '[{"data": {}}]'),
+    status: 400,
+    message: 'must be a JSON object, not an array',
+  },
+  {
+    name: 'a JSON string',
+    send: () => raw('/api/contract', '"data"'),
+    status: 400,
+    message: 'must be a JSON object, not a string',
+  },
+  {
+    name: 'JSON null',
+    send: () => raw('/api/contract', 'null'),
+    status: 400,
+    message: 'must be a JSON object, not null',
+  },
+  { name: 'an empty body', send: () => raw('/api/contract', ''), status: 400, message: 'Request body is empty' },
+  {
+    name: 'a body with a byte-order mark',
+    send: () => raw('/api/contract', '\ufeff{"data": {"action": "list"}}'),
+    status: 401,
+    message: 'Missing credentials',
+  },
+  {
+    name: 'no "data" wrapper',
+    send: () => asClient('/api/contract', { action: 'list' }),
+    status: 400,
+    message: 'object named "data" (it is missing)',
+    paths: ['data'],
+  },
+  {
+    name: '"data" that is an array',
+    send: () => asClient('/api/contract', { data: [{ action: 'list' }] }),
+    status: 400,
+    message: 'got an array',
+    paths: ['data'],
+  },
+  {
+    name: 'a validation failure, listing every failing field',
+    send: () =>
+      asClient('/api/contract', {
+        data: {
+          action: 'create',
+          contract: { name: 1, value: '<p/>' },
+          recipients: [{ email: 'not-an-email', position: -1, action: 'dance' }],
+        },
+      }),
+    status: 400,
+    message: 'Invalid request: data.contract.name',
+    paths: ['data.contract.name', 'data.recipients.0.email', 'data.recipients.0.position', 'data.recipients.0.action'],
+  },
+  {
+    name: 'an unknown action, naming the valid ones',
+    send: () => asClient('/api/contract', { data: { action: 'explode' } }),
+    status: 400,
+    message:
+      'Unknown action "explode" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
+    paths: ['data.action'],
+  },
+  {
+    name: 'a missing action',
+    send: () => asClient('/api/recipient', { data: {} }),
+    status: 400,
+    message: 'data.action is required; valid actions for /api/recipient: list, create, send, update, delete',
+  },
+  {
+    name: 'an unknown settings type',
+    send: () => asClient('/api/settings', { data: { type: 'sms' } }),
+    status: 400,
+    message: 'Unknown type "sms" for /api/settings; valid types: email_notifications, brandings',
+  },
+  // 401
+  {
+    name: 'no credentials',
+    send: () => t.post('/api/contract', { data: { action: 'list' } }),
+    status: 401,
+    message: 'Missing credentials',
+  },
+  {
+    name: 'an unknown token',
+    send: () => t.post('/api/contract', { data: { action: 'list' } }, { bearer: 'nope' }),
+    status: 401,
+    message: 'Invalid access token',
+  },
+  {
+    name: 'a malformed Authorization header',
+    send: () => raw('/api/contract', '{"data":{"action":"list"}}', { ...json, authorization: 'Basic abc' }),
+    status: 401,
+    message: 'Bearer <access_token>',
+  },
+  {
+    name: 'a wrong API key header',
+    send: () => t.post('/api/contract', { data: { action: 'list', clientKey: DEMO.clientKey } }, { apiKey: 'nope' }),
+    status: 403,
+    message: 'Invalid API key',
+  },
+  {
+    name: 'a wrong secret',
+    send: () => t.post('/api/token', { data: { action: 'create', apiKey: DEMO.apiKey, secret: 'x' } }),
+    status: 401,
+    message: 'Invalid API key or secret',
+  },
+  {
+    name: 'a revoked token',
+    send: async () => {
+      const token = await t.clientToken();
+      await t.post('/api/token', { action: 'revoke', access_token: token }, { bearer: await t.platformToken() });
+      return t.post('/api/contract', { data: { action: 'list' } }, { bearer: token });
+    },
+    status: 401,
+    message: 'Token revoked',
+  },
+  {
+    name: 'an expired token',
+    send: async () => {
+      const auth = await t.demoAuth();
+      await t.control('/clock/advance', { by: '30m' });
+      return t.post('/api/contract', { data: { action: 'list' } }, auth);
+    },
+    status: 401,
+    message: /^Token expired$/,
+  },
+  // 403
+  {
+    name: "a client token naming another client's key",
+    send: async () =>
+      asClient('/api/contract', { data: { action: 'list', clientKey: (await otherClientContract()).clientKey } }),
+    status: 403,
+    message: 'This client token belongs to another client',
+  },
+  {
+    name: 'a client token creating a client',
+    send: () => asClient('/api/client', { data: { action: 'create', client: { fullname: 'X' } } }),
+    status: 403,
+    message: 'use a platform token',
+  },
+  // 404
+  {
+    name: 'an unknown contract key',
+    send: () => asClient('/api/contract', { data: { action: 'archive', contract: { contractKey: 'nope' } } }),
+    status: 404,
+    message: /^Contract not found$/,
+  },
+  {
+    name: "another client's contract key",
+    send: async () =>
+      asClient('/api/recipient', { data: { action: 'list', contractKey: (await otherClientContract()).contractKey } }),
+    status: 404,
+    message: /^Contract not found$/,
+  },
+  {
+    name: "another platform's client key",
+    send: async () => {
+      const other = await t.control('/platforms', {});
+      const token = await t.platformToken({ apiKey: other.body.apiKey, secret: other.body.secret });
+      return t.post('/api/contract', { data: { action: 'list', clientKey: DEMO.clientKey } }, { bearer: token });
+    },
+    status: 404,
+    message: /^Client not found$/,
+  },
+  {
+    name: 'an unknown template key',
+    send: () => asClient('/api/template', { data: { action: 'read', template: { templateKey: 'nope' } } }),
+    status: 404,
+    message: /^Template not found$/,
+  },
+  {
+    name: 'an unknown /api path',
+    send: () => t.post('/api/contracts', { data: {} }),
+    status: 404,
+    message: 'the API paths are /api/token',
+  },
+  { name: 'an unknown path', send: () => t.request('/nope'), status: 404, message: 'No such path: GET /nope' },
+  {
+    name: 'an unknown control path',
+    send: () => t.control('/nope', {}),
+    status: 404,
+    message: 'No such path: POST /__sandbox/nope',
+  },
+  // 405, 409, 415
+  {
+    name: 'GET on an /api path',
+    send: () => t.request('/api/contract'),
+    status: 405,
+    message: 'Method GET is not allowed on /api/contract',
+  },
+  {
+    name: 'PUT on an /api path',
+    send: () => t.request('/api/token', { method: 'PUT', headers: json, body: '{}' }),
+    status: 405,
+    message: 'every operation is a POST',
+  },
+  {
+    name: 'sending an archived contract',
+    send: async () => {
+      const { contractKey } = await sentContract();
+      await asClient('/api/contract', { data: { action: 'archive', contract: { contractKey } } });
+      return asClient('/api/recipient', { data: { action: 'send', contractKey } });
+    },
+    status: 409,
+    message: 'Contract is archived',
+  },
+  {
+    name: 'a text/plain body',
+    send: () => raw('/api/contract', '{"data":{}}', { 'content-type': 'text/plain' }),
+    status: 415,
+    message: 'Content-Type must be application/json (got "text/plain")',
+  },
+  { name: 'no content type', send: () => raw('/api/contract', '{"data":{}}', {}), status: 415, message: '(got none)' },
+  {
+    name: 'a form body',
+    send: () => raw('/api/token', 'action=create', { 'content-type': 'application/x-www-form-urlencoded' }),
+    status: 415,
+    message: 'must be application/json',
+  },
+  // Regressions found by the fuzzer
+  {
+    name: 'a megabyte clientKey (echoed, but cut short)',
+    send: () => asClient('/api/contract', { data: { action: 'list', clientKey: '😀'.repeat(300_000) } }),
+    status: 403,
+    message: /another client than data\.clientKey "(😀){60}…"$/u,
+  },
+  {
+    name: 'a megabyte webhook key (echoed, but cut short)',
+    send: () =>
+      asClient('/api/webhook', { data: { action: 'delete', webhooks: [{ webhookKey: 'k'.repeat(1_000_000) }] } }),
+    status: 404,
+    message: /^Webhook "k{60}…" not found$/,
+  },
+  {
+    name: 'a clock advance past year 9999',
+    send: () => t.control('/clock/advance', { by: 1e30 }),
+    status: 400,
+    message: 'would move the clock past 9999-12-31T23:59:59.999Z',
+    paths: ['by'],
+  },
+  {
+    name: 'a clock advance of 1e308 seconds',
+    send: () => t.control('/clock/advance', { by: 1e308 }),
+    status: 400,
+    message: 'Cannot read duration',
+    paths: ['by'],
+  },
+  {
+    name: 'a clock advance by a huge duration string',
+    send: () => t.control('/clock/advance', { by: '99999999999999999999d' }),
+    status: 400,
+    message: 'would move the clock past',
+  },
+  {
+    name: 'a clock set to epoch 1e20',
+    send: () => t.control('/clock/set', { to: 1e20 }),
+    status: 400,
+    message: 'outside the years 0000 to 9999',
+    paths: ['to'],
+  },
+  {
+    name: 'a clock set to year 275760',
+    send: () => t.control('/clock/set', { to: '+275760-09-13T00:00:00.000Z' }),
+    status: 400,
+    message: 'outside the years 0000 to 9999',
+  },
+  {
+    name: 'a clock set to a megabyte string',
+    send: () => t.control('/clock/set', { to: 'x'.repeat(1_000_000) }),
+    status: 400,
+    message: /^Cannot read time "x{60}…"/,
+  },
+  {
+    name: 'a million failing fields (the first 100 listed, the count given)',
+    send: async () => {
+      const { contractKey, recipientKey } = await sentContract();
+      const item = {
+        placeholderKey: `${recipientKey}_4`,
+        isSpecial: true,
+        specialType: 4,
+        insertion: Array(1000).fill(1),
+      };
+      return asClient('/api/placeholder', {
+        data: { action: 'update', contractKey, placeholders: Array(1000).fill(item) },
+      });
+    },
+    status: 400,
+    message: 'the first 100 of 1000000 are listed',
+  },
+];
+
+describe('refusals (decisions §3)', () => {
+  it.each(cases)('$name → $status', async ({ send, status, message, paths }) => {
+    const res = await send();
+    expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.code).toBe(status);
+    if (typeof message === 'string') expect(res.body.message).toContain(message);
+    else expect(res.body.message).toMatch(message);
+    expect(res.body.message.length).toBeLessThanOrEqual(1001);
+    for (const path of paths ?? []) expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    if (res.body.errors) expect(res.body.errors.length).toBeLessThanOrEqual(100);
+    const health = await t.control('/health');
+    expect(health.status).toBe(200);
+  });
+
+  it('answers 405 with an Allow header', async () => {
+    const res = await t.request('/api/contract', { method: 'DELETE' });
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 413 over the configured body limit, before reading the body', async () => {
+    const small = await testSandbox({ ...FROZEN, maxBody: '1kb' });
+    try {
+      const res = await small.post('/api/contract', { data: { action: 'list', pad: 'x'.repeat(2000) } });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ code: 413, message: 'Request body is larger than the limit of 1024 bytes' });
+      expect((await small.control('/clock/advance', { by: 'x'.repeat(2000) })).status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses a start time the clock cannot show', async () => {
+    await expect(createSandbox({ clock: 'frozen', start: 1e20 })).rejects.toThrow(
+      'start must lie in the years 0000 to 9999',
+    );
+  });
+
+  it('leaves the clock where it was after refusing an advance', async () => {
+    const before = (await t.control('/clock')).body.now;
+    await t.control('/clock/advance', { by: 1e30 });
+    expect((await t.control('/clock')).body.now).toBe(before);
+  });
+});
+
+describe('refused requests change nothing', () => {
+  it('a contract create-and-send naming an unknown recipient creates no contract', async () => {
+    const auth = await t.demoAuth();
+    const before = JSON.stringify(t.sandbox.services.store.data);
+    const res = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'C', value: 'x' },
+          recipients: [{ email: 'a@example.com' }, { recipientKey: 'nope' }],
+        },
+      },
+      auth,
+    );
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Recipient not found');
+    expect(JSON.stringify(t.sandbox.services.store.data)).toBe(before);
+  });
+
+  it('a send that names a recipient who already acted changes no other recipient', async () => {
+    const { contractKey, recipientKey } = await sentContract();
+    const { store, clock } = t.sandbox.services;
+    // The recipient simulation lives in its own module; marking the act directly keeps this test about refusal.
+    store.recipients.update(recipientKey, { actedAt: clock.now() });
+    const auth = await t.demoAuth();
+    const before = JSON.stringify(store.data);
+    const res = await t.post(
+      '/api/recipient',
+      {
+        data: {
+          action: 'send',
+          contractKey,
+          recipients: [{ email: 'new@example.com' }, { recipientKey, fullname: 'Changed' }],
+        },
+      },
+      auth,
+    );
+    expect(res.status).toBe(409);
+    expect(JSON.stringify(store.data)).toBe(before);
+  });
+});
+
+describe('first contact and the edges a hostile client probes', () => {
+  it('GET /__sandbox points to the dashboard, the API, the control API and the docs; GET / leads to the dashboard', async () => {
+    const res = await t.request('/__sandbox');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: 'esign-sandbox',
+      dashboard: expect.stringMatching(/\/__sandbox\/ui$/),
+      api: expect.stringMatching(/\/api$/),
+      control: expect.stringMatching(/\/__sandbox$/),
+      docs: expect.stringMatching(/\/docs$/),
+    });
+    const root = await t.request('/');
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/__sandbox/ui');
+  });
+
+  it.each([
+    ['DELETE', '/__sandbox/health', 'GET'],
+    ['GET', '/__sandbox/reset', 'POST'],
+    ['PUT', '/__sandbox/recipients/R1/sign', 'POST'],
+    ['POST', '/__sandbox/faults/f1', 'DELETE'],
+  ])('answers %s on %s with 405 and Allow: %s, as /api does', async (method, path, allow) => {
+    const res = await t.request(path, { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.body.message).toMatch(
+      new RegExp(`^Method ${method} is not allowed on ${path.replace(/\//g, '\\/')}; use ${allow}`),
+    );
+  });
+
+  it.each([
+    ['a delivery id', () => t.request(`/__sandbox/webhook-deliveries/${'d'.repeat(5000)}`)],
+    ['a scenario name', () => t.request(`/__sandbox/scenarios/${'s'.repeat(5000)}`)],
+    ['a fault id', () => t.request(`/__sandbox/faults/${'f'.repeat(5000)}`, { method: 'DELETE' })],
+    ['a verb', () => t.control(`/recipients/R1/${'v'.repeat(5000)}`, {})],
+    ['an unknown path', () => t.request(`/${'p'.repeat(5000)}`)],
+  ])('echoes at most a short piece of %s and answers at most 1,000 characters', async (_what, send) => {
+    const res = await send();
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.body.message.length).toBeLessThanOrEqual(1000);
+    expect(res.body.message).not.toMatch(/(.)\1{250}/);
+  });
+
+  it('cuts a message over 1,000 characters to exactly 1,000', async () => {
+    const { ApiError } = await import('../../src/core/errors.js');
+    expect(new ApiError(400, 'x'.repeat(5000)).toBody().message).toHaveLength(1000);
+  });
+
+  it('names a snapshot token record by its place, never by the token (it is a secret)', async () => {
+    const snapshot = (await t.request('/__sandbox/state')).body;
+    snapshot.store.tokens = {
+      secretTokenValue123: {
+        token: 'secretTokenValue123',
+        kind: 'platform',
+        platformId: 'nope',
+        issuedAt: 0,
+        expiresAt: 'soon',
+      },
+    };
+    const res = await t.request('/__sandbox/state', { method: 'PUT', headers: json, body: JSON.stringify(snapshot) });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).not.toContain('secretTokenValue123');
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'store.tokens.[token #1].expiresAt' })]),
+    );
+  });
+
+  it('answers an Expect header it cannot meet with a JSON 417 naming it', async () => {
+    const { startSandbox } = await import('../../src/index.js');
+    const sandbox = await startSandbox();
+    try {
+      const { request } = await import('node:http');
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          `${sandbox.url}/api/contract`,
+          { method: 'POST', headers: { expect: '200-ok', 'content-type': 'application/json' } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end('{}');
+      });
+      expect(answer.status).toBe(417);
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 417,
+        message:
+          'Expect: 200-ok cannot be met; send the request without an Expect header, or with Expect: 100-continue',
+      });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,0 +1,414 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { asOutsider, outsiders } from '../support/outsiders.js';
+
+let t: TestSandbox;
+let auth: Auth;
+beforeEach(async () => {
+  t = await testSandbox(FROZEN);
+  auth = await t.demoAuth();
+});
+afterEach(() => t.close());
+
+const create = (contract: object, extra: object = {}) =>
+  t.post('/api/contract', { data: { action: 'create', contract, ...extra } }, auth);
+
+describe('contract create', () => {
+  it('with content answers 201 with the key and an ISO create time', async () => {
+    const res = await create({ name: 'NDA', value: '<p>hi</p>' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.stringMatching(/^[A-Za-z0-9]+$/) },
+      code: '201',
+      message: 'Contract created',
+    });
+  });
+
+  it('from a template copies the template content', async () => {
+    const res = await create({ name: 'From template', templateKey: DEMO.templateKey });
+    expect(res.status).toBe(201);
+    const stored = t.sandbox.services.store.contracts.get(res.body.contract.contractKey)!;
+    expect(stored.value).toContain('Mutual non-disclosure');
+    expect(stored.templateKey).toBe(DEMO.templateKey);
+  });
+
+  it('with recipients creates and sends', async () => {
+    const res = await create(
+      { name: 'C&S', value: 'x' },
+      { recipients: [{ email: 'a@b.test', fullname: 'A B', position: 1 }] },
+    );
+    const key = res.body.contract.contractKey;
+    const list = await t.post('/api/contract', { data: { action: 'list' } }, auth);
+    expect(list.body.contracts.find((c: { contractKey: string }) => c.contractKey === key).status).not.toBe('Created');
+    const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: key } }, auth);
+    expect(recipients.body.recipients).toHaveLength(1);
+  });
+
+  it("uses the given userKey, and refuses another client's user", async () => {
+    expect((await create({ name: 'x', value: 'y' }, { userKey: 'demoUser2' })).status).toBe(201);
+    const res = await create({ name: 'x', value: 'y' }, { userKey: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('User not found');
+  });
+
+  it.each([
+    ['no name', { value: 'x' }, 400, 'data.contract.name'],
+    ['an empty name', { name: '', value: 'x' }, 400, 'data.contract.name'],
+    ['neither value nor templateKey', { name: 'x' }, 400, 'data.contract'],
+    ['both value and templateKey', { name: 'x', value: 'y', templateKey: DEMO.templateKey }, 400, 'data.contract'],
+    ['a numeric value', { name: 'x', value: 5 }, 400, 'data.contract.value'],
+  ])('refuses %s', async (_name, contract, status, path) => {
+    const res = await create(contract);
+    expect(res.status).toBe(status);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('answers 404 for an unknown template', async () => {
+    const res = await create({ name: 'x', templateKey: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: 'Template not found' });
+  });
+
+  it('refuses a recipient without email when sending', async () => {
+    const res = await create({ name: 'x', value: 'y' }, { recipients: [{ fullname: 'No Mail' }] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'data.recipients.0.email', message: 'Required for a new recipient' }]);
+  });
+});
+
+describe('contract list', () => {
+  it("lists the client's contracts in creation order with ISO times and status Created", async () => {
+    await create({ name: 'one', value: '1' });
+    await t.sandbox.services.clock.advance(60_000);
+    await create({ name: 'two', value: '2' });
+    const res = await t.post('/api/contract', { data: { action: 'list' } }, auth);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Contracts found');
+    expect(res.body.contracts.map((c: { name: string }) => c.name)).toEqual(['one', 'two']);
+    expect(res.body.contracts[1]).toEqual({
+      createTime: '2026-03-01T09:01:00.000Z',
+      changeTime: '2026-03-01T09:01:00.000Z',
+      contractKey: expect.any(String),
+      name: 'two',
+      status: 'Created',
+    });
+  });
+
+  it('shows each contract as it is now, after it changes', async () => {
+    const key = (await create({ name: 'Moving', value: 'x' })).body.contract.contractKey;
+    const row = async () => (await t.post('/api/contract', { data: { action: 'list' } }, auth)).body.contracts[0];
+    expect(await row()).toMatchObject({ status: 'Created', changeTime: '2026-03-01T09:00:00.000Z' });
+    await t.sandbox.services.clock.advance(2000);
+    await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect(await row()).toMatchObject({ status: 'Archived', changeTime: '2026-03-01T09:00:02.000Z' });
+  });
+
+  it("never shows another client's contracts", async () => {
+    await create({ name: 'mine', value: '1' });
+    const platform = await t.platformToken();
+    const other = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'O' } } },
+      { bearer: platform },
+    );
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'list', clientKey: other.body.client.clientKey } },
+      { bearer: platform },
+    );
+    expect(res.body.contracts).toEqual([]);
+  });
+});
+
+describe('contract archive', () => {
+  it('answers the key and name with "Contract archived", then refuses a second archive', async () => {
+    const key = (await create({ name: 'Old', value: 'x' })).body.contract.contractKey;
+    const res = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      contract: { contractKey: key, name: 'Old' },
+      code: '200',
+      message: 'Contract archived',
+    });
+    const again = await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect(again.status).toBe(409);
+  });
+
+  it("answers 404 for another client's contract, as if it did not exist", async () => {
+    const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
+    const platform = await t.platformToken();
+    const other = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: 'O' } } },
+      { bearer: platform },
+    );
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'archive', clientKey: other.body.client.clientKey, contract: { contractKey: key } } },
+      { bearer: platform },
+    );
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Contract not found');
+  });
+});
+
+describe('contract read', () => {
+  it('answers the whole record: status, value, type, times', async () => {
+    const key = (await create({ name: 'NDA', value: '<p>hi</p>' })).body.contract.contractKey;
+    const res = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      contract: {
+        createTime: '2026-03-01T09:00:00.000Z',
+        changeTime: '2026-03-01T09:00:00.000Z',
+        contractKey: key,
+        name: 'NDA',
+        status: 'Created',
+        statusId: 1,
+        value: '<p>hi</p>',
+        contractType: 'html',
+        templateKey: null,
+        userKey: DEMO.userKey,
+      },
+      code: '200',
+      message: 'Contract found',
+    });
+  });
+
+  it('shows the status after sending and the type given at create', async () => {
+    const key = (
+      await create({ name: 'D', value: '<p>x</p>', contractType: 'docx' }, { recipients: [{ email: 'a@b.test' }] })
+    ).body.contract.contractKey;
+    const res = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
+    expect(res.body.contract).toMatchObject({ status: 'Sent', statusId: 2, contractType: 'docx' });
+  });
+
+  it('answers 404 for an unknown key', async () => {
+    const res = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: 'nope' } } }, auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: 'Contract not found' });
+  });
+});
+
+describe('contract create and fill', () => {
+  const templateWithPlaceholder = async () => {
+    const tpl = await t.post(
+      '/api/template',
+      {
+        data: {
+          action: 'create',
+          template: { name: 'T', value: '<p>Price: <placeholder1>price</placeholder1></p>' },
+          placeholders: [{ name: 'price', value: '' }],
+        },
+      },
+      auth,
+    );
+    const list = await t.post(
+      '/api/placeholder',
+      { data: { action: 'list', templateKey: tpl.body.template.templateKey } },
+      auth,
+    );
+    return {
+      templateKey: tpl.body.template.templateKey as string,
+      placeholderKey: list.body.placeholders[0].placeholderKey as string,
+    };
+  };
+
+  it.each([
+    ['the template placeholder key', 'key'],
+    ['the placeholder name', 'name'],
+  ])('fills from a template by %s and returns the filled HTML with returnValue', async (_n, by) => {
+    const { templateKey, placeholderKey } = await templateWithPlaceholder();
+    const item = by === 'key' ? { placeholderKey, value: '100 EUR' } : { name: 'price', value: '100 EUR' };
+    const res = await create({ name: 'Filled', templateKey }, { placeholders: [item], returnValue: true });
+    expect(res.status).toBe(201);
+    expect(res.body.contract.contractValue).toBe('<p>Price: <placeholder1>100 EUR</placeholder1></p>');
+    const list = await t.post(
+      '/api/placeholder',
+      { data: { action: 'list', contractKey: res.body.contract.contractKey } },
+      auth,
+    );
+    expect(list.body.placeholders.map((p: { name: string; value: string }) => [p.name, p.value])).toEqual([
+      ['price', '100 EUR'],
+    ]);
+  });
+
+  it.each([
+    ['a number', 42, '42'],
+    ['a string', '42', '42'],
+  ])('takes a value given as %s', async (_n, value, stored) => {
+    const res = await create(
+      { name: 'C', value: '<p><placeholder1></placeholder1></p>' },
+      { placeholders: [{ name: 'qty', value }], returnValue: true },
+    );
+    expect(res.body.contract.contractValue).toBe(`<p><placeholder1>${stored}</placeholder1></p>`);
+  });
+
+  it('fills a table value and escapes HTML in values', async () => {
+    const res = await create(
+      { name: 'C', value: '<placeholder1></placeholder1><placeholder2></placeholder2>' },
+      {
+        placeholders: [
+          { name: 'items', table: { columns: ['a'], rows: [[1]] } },
+          { name: 'x', value: '<b>' },
+        ],
+        returnValue: true,
+      },
+    );
+    expect(res.body.contract.contractValue).toBe(
+      '<placeholder1><table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table></placeholder1><placeholder2>&lt;b&gt;</placeholder2>',
+    );
+  });
+
+  it('answers no contractValue without returnValue', async () => {
+    const res = await create({ name: 'C', value: 'x' }, { placeholders: [{ name: 'a', value: 'b' }] });
+    expect(res.body.contract).not.toHaveProperty('contractValue');
+  });
+
+  it('refuses an unknown placeholderKey, creating nothing', async () => {
+    const before = t.sandbox.services.store.contracts.all().length;
+    const res = await create({ name: 'C', value: 'x' }, { placeholders: [{ placeholderKey: 'nope', value: 'b' }] });
+    expect(res.status).toBe(404);
+    expect(t.sandbox.services.store.contracts.all().length).toBe(before + 1);
+  });
+
+  it('takes a contract with only a contractType (pre-created, finished by update)', async () => {
+    const res = await create({ name: 'Draft', contractType: 'empty' });
+    expect(res.status).toBe(201);
+  });
+
+  it.each([
+    ['userKey', { userKey: '' }],
+    ['templateKey', {}],
+  ])('takes an empty %s as absent', async (_n, extra) => {
+    const res = await create({ name: 'C', value: 'x', templateKey: '' }, extra);
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('contract update', () => {
+  const update = (contract: object, extra: object = {}) =>
+    t.post('/api/contract', { data: { action: 'update', contract, ...extra } }, auth);
+
+  it('renames and changes the value, answering 201 with the times', async () => {
+    const key = (await create({ name: 'Old', value: 'a' })).body.contract.contractKey;
+    await t.control('/clock/advance', { by: '1m' });
+    const res = await update({ contractKey: key, name: 'New', value: '<p>b</p>' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      contract: { createTime: '2026-03-01T09:00:00.000Z', changeTime: '2026-03-01T09:01:00.000Z', contractKey: key },
+      code: '201',
+      message: 'Contract updated',
+    });
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
+    expect(read.body.contract).toMatchObject({ name: 'New', value: '<p>b</p>' });
+  });
+
+  it('finishes a pre-created contract with a template, placeholders and recipients (added, not sent)', async () => {
+    const key = (await create({ name: 'Draft', contractType: 'empty' })).body.contract.contractKey;
+    const res = await update(
+      { contractKey: key, templateKey: DEMO.templateKey, contractType: 'docx' },
+      {
+        placeholders: [{ name: 'city', value: 'Paris' }],
+        recipients: [{ email: 'r@x.test', fullname: 'R', action: 'sign', position: 1, type: 'external', id: 0 }],
+        returnValue: true,
+      },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.contract.contractValue).toContain('Mutual non-disclosure');
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
+    expect(read.body.contract).toMatchObject({
+      status: 'Created',
+      contractType: 'docx',
+      templateKey: DEMO.templateKey,
+    });
+    const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: key } }, auth);
+    expect(recipients.body.recipients).toHaveLength(1);
+  });
+
+  it('refuses a content change once sent (409) but still renames', async () => {
+    const key = (await create({ name: 'S', value: 'x' }, { recipients: [{ email: 'a@b.test' }] })).body.contract
+      .contractKey;
+    expect((await update({ contractKey: key, value: 'y' })).status).toBe(409);
+    expect((await update({ contractKey: key, name: 'Renamed' })).status).toBe(201);
+  });
+
+  it('refuses an archived contract (409)', async () => {
+    const key = (await create({ name: 'A', value: 'x' })).body.contract.contractKey;
+    await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
+    expect((await update({ contractKey: key, name: 'B' })).status).toBe(409);
+  });
+
+  it.each([
+    ['an empty name', { name: '' }, 'data.contract.name'],
+    ['both value and templateKey', { value: 'x', templateKey: DEMO.templateKey }, 'data.contract'],
+    ['an unknown contractType', { contractType: 'rtf' }, 'data.contract.contractType'],
+  ])('refuses %s', async (_n, fields, path) => {
+    const key = (await create({ name: 'A', value: 'x' })).body.contract.contractKey;
+    const res = await update({ contractKey: key, ...fields });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+});
+
+describe('contract duplicate', () => {
+  it('makes a new Created contract with the content and placeholder values, answering code 201 as a number', async () => {
+    const key = (
+      await create(
+        { name: 'Orig', value: '<placeholder1></placeholder1>' },
+        { placeholders: [{ name: 'p', value: 'v' }], recipients: [{ email: 'a@b.test' }] },
+      )
+    ).body.contract.contractKey;
+    const res = await t.post(
+      '/api/contract',
+      { data: { action: 'duplicate', userKey: DEMO.userKey, contract: { contractKey: key } } },
+      auth,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.any(String) },
+      code: 201,
+      message: 'Contract duplicated',
+    });
+    const copy = res.body.contract.contractKey;
+    expect(copy).not.toBe(key);
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: copy } } }, auth);
+    expect(read.body.contract).toMatchObject({
+      name: 'Orig',
+      status: 'Created',
+      value: '<placeholder1></placeholder1>',
+    });
+    const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: copy } }, auth);
+    expect(recipients.body.recipients).toEqual([]);
+    const list = await t.post('/api/placeholder', { data: { action: 'list', contractKey: copy } }, auth);
+    expect(list.body.placeholders.map((p: { value: string }) => p.value)).toEqual(['v']);
+  });
+});
+
+describe('contract operations across tenants', () => {
+  it.each(['read', 'update', 'duplicate'])(
+    "%s answers 404 for another client's or platform's contract",
+    async (action) => {
+      const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
+      for (const o of await outsiders(t)) {
+        const res = await t.post(
+          '/api/contract',
+          asOutsider(o, { data: { action, contract: { contractKey: key, name: 'Hijack' } } }),
+          o.auth,
+        );
+        expect(res.status, o.name).toBe(404);
+        expect(res.body.message).toBe('Contract not found');
+      }
+    },
+  );
+});
+
+describe('operations the spec does not show', () => {
+  it('answers 400 Unknown action for contract delete, naming the valid ones', async () => {
+    const res = await t.post('/api/contract', { data: { action: 'delete' } }, auth);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      'Unknown action "delete" for /api/contract; valid actions: list, create, read, update, duplicate, archive',
+    );
+  });
+});

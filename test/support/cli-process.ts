@@ -1,0 +1,53 @@
+/**
+ * Runs the real CLI (compiled dist/cli.js) as a child process, for tests where a real process matters
+ * (signals, crashes). Builds dist/ first when it is missing or older than the sources.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function ensureBuilt(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export interface CliProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts the CLI on a free port and resolves once it printed where it listens. */
+export function startCli(args: string[]): Promise<CliProcess> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Control API\s+(http:\/\/\S+)\/__sandbox/.exec(output);
+      if (match && /Ready in/.test(output)) {
+        child.stdout!.off('data', onData);
+        child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+        resolve({ child, url: match[1]!, output: () => output, exited });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    void exited.then((code) => reject(new Error(`CLI exited with ${code} before listening:\n${output}`)));
+  });
+}

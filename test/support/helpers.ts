@@ -1,0 +1,94 @@
+/**
+ * Test harness: an in-process sandbox answered through `app.request()` (no port), with small helpers to
+ * call the API the way a client would.
+ */
+import type { SandboxOptions } from '../../src/config/options.js';
+import { type Sandbox, createSandbox } from '../../src/sandbox.js';
+import { checkApiResponse } from './openapi-check.js';
+
+export const DEMO = {
+  apiKey: 'sandboxApiKey',
+  secret: 'sandboxSecret',
+  clientKey: 'demoClient',
+  userKey: 'demoUser',
+  templateKey: 'demoTemplate',
+} as const;
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestSandbox {
+  sandbox: Sandbox;
+  /** POST a JSON body to an /api path with optional credentials. */
+  post(path: string, body: unknown, auth?: Auth): Promise<Answer>;
+  /** Any request, raw. */
+  request(path: string, init?: RequestInit): Promise<Answer>;
+  /** A platform token for the demo platform (or the given credentials). */
+  platformToken(creds?: { apiKey: string; secret: string }): Promise<string>;
+  /** A client token for a client (default: the demo client). */
+  clientToken(clientKey?: string, platformToken?: string): Promise<string>;
+  /** A client-token auth for the demo client. */
+  demoAuth(): Promise<Auth>;
+  control(path: string, body?: unknown, method?: string): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export type Auth = { bearer: string } | { apiKey: string; header?: string } | undefined;
+
+export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await createSandbox(options);
+  const request = async (path: string, init: RequestInit = {}): Promise<Answer> => {
+    const res = await sandbox.app.request(path, init);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text so the assertion shows it */
+    }
+    // Every /api answer is checked against the OpenAPI document (openapi-check.ts).
+    checkApiResponse(init.method ?? 'GET', path, res.status, body);
+    return { status: res.status, body, headers: res.headers };
+  };
+  const post = (path: string, body: unknown, auth?: Auth) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (auth && 'bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`;
+    if (auth && 'apiKey' in auth) headers[auth.header ?? 'x-service-key'] = auth.apiKey;
+    return request(path, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  };
+  const platformToken = async (creds: { apiKey: string; secret: string } = DEMO) => {
+    const res = await post('/api/token', { data: { action: 'create', ...creds } });
+    if (res.status !== 201) throw new Error(`platform token: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.access_token as string;
+  };
+  const clientToken = async (clientKey: string = DEMO.clientKey, platform?: string) => {
+    const res = await post(
+      '/api/token',
+      { action: 'create', clientKey },
+      { bearer: platform ?? (await platformToken()) },
+    );
+    if (res.status !== 201) throw new Error(`client token: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.access_token as string;
+  };
+  return {
+    sandbox,
+    post,
+    request,
+    platformToken,
+    clientToken,
+    demoAuth: async () => ({ bearer: await clientToken() }),
+    control: (path, body, method) =>
+      request(`/__sandbox${path}`, {
+        method: method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    close: () => sandbox.close(),
+  };
+}
+
+/** A frozen sandbox at a fixed time, for exact timestamps. */
+export const FROZEN = { clock: 'frozen', start: '2026-03-01T09:00:00.000Z' } as const satisfies SandboxOptions;
