@@ -4,6 +4,7 @@
  * module-level, so a process can run many sandboxes side by side.
  */
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import {
@@ -99,17 +100,29 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
+export interface StartDefaults {
+  /** The port when the options name none: 0 (a free one) for the library, 4010 for the CLI. */
+  port: number;
+  /**
+   * Deliveries caused at start (fixtures, `--scenario` data) wait until listen(): a receiver that calls back on
+   * its first webhook finds the sandbox listening. For callers that always listen (the CLI, startSandbox).
+   */
+  webhooksAfterListen?: boolean;
+}
+
+export async function createSandbox(
+  options: SandboxOptions = {},
+  defaults: StartDefaults = { port: 0 },
+): Promise<Sandbox> {
   const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
-  const { store, loaded } = await Store.open({
-    ...(config.data ? { file: config.data } : {}),
-    flushMs: config.flushMs,
-  });
-  const documents = await DocumentStore.open(config.data);
+  const { store, loaded } = await openData(config.data, () =>
+    Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
+  );
+  const documents = await openData(config.data, () => DocumentStore.open(config.data));
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
@@ -134,6 +147,8 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     logLimit: config.webhookLogLimit,
     userAgent: `esign-sandbox/${VERSION}`,
   });
+  let listening: (() => void) | undefined;
+  if (defaults.webhooksAfterListen) webhooks.holdUntil(new Promise<void>((resolve) => (listening = resolve)));
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
   const faults = new Faults(services, config.seed ?? 1);
   const logOut = lineWriter(process.stdout);
@@ -239,6 +254,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
         port = (server.address() as AddressInfo).port;
       }
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
+      listening?.();
       return baseUrl;
     },
     async close() {
@@ -263,6 +279,27 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
       await store.close();
     },
   };
+}
+
+/** Opening the data file (and its documents folder beside it): a failure is a sentence naming the file. */
+async function openData<T>(file: string | undefined, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!file || error instanceof ConfigError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      throw new ConfigError(`The folder of the data file ${file} does not exist: create ${dirname(file)} first`);
+    if (code === 'EISDIR')
+      throw new ConfigError(
+        `The data file ${file} is a folder: give a file path, such as ${join(file, 'sandbox.json')}`,
+      );
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new ConfigError(`Not allowed to write the data file ${file} (${code}): pick a writable place for --data`);
+    if (code === 'ENOTDIR')
+      throw new ConfigError(`The data file ${file} cannot be made: part of its path is a file, not a folder`);
+    throw new ConfigError(`Cannot open the data file ${file}: ${(error as Error).message}`);
+  }
 }
 
 async function loadFixtures(path: string): Promise<FixtureFile[]> {

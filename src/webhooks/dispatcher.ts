@@ -182,6 +182,8 @@ export class WebhookDispatcher {
   private deliverySeq = 0;
   private outageSeq = 0;
   private closed = false;
+  /** While set, first attempts wait for it (holdUntil). */
+  private gate: Promise<void> | undefined;
 
   constructor(
     private readonly services: Services,
@@ -230,6 +232,20 @@ export class WebhookDispatcher {
       throw ApiError.conflict(`Webhook ${d.webhookKey} was deleted; its deliveries cannot be sent again`);
     await this.track(this.attempt(d, 'redeliver'));
     return view(d);
+  }
+
+  /** First attempts wait until `ready` settles (the sandbox's start: none goes out before it listens). */
+  holdUntil(ready: Promise<void>): void {
+    // close() aborts: a sandbox closed before it ever listened must not wait for it.
+    const closed = new Promise<void>((resolve) => this.abort.signal.addEventListener('abort', () => resolve()));
+    const gate = Promise.race([ready, closed]).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.gate = gate;
+    void gate.then(() => {
+      if (this.gate === gate) this.gate = undefined;
+    });
   }
 
   /** Simulates a receiver outage (for scenarios): matching attempts fail without contacting the receiver. */
@@ -335,6 +351,7 @@ export class WebhookDispatcher {
    */
   private async runLane(webhookKey: string, lane: Lane): Promise<void> {
     try {
+      if (this.gate) await this.gate;
       for (let d = lane.queue.shift(); d; d = lane.queue.shift()) {
         if (d.removed || !d.active || this.closed) continue;
         if (d.releasedHit) {
