@@ -185,6 +185,7 @@ export async function createSandbox(
         skip: (path) =>
           path === '/__sandbox/requests' ||
           path === '/openapi.json' ||
+          path === '/favicon.ico' ||
           path === '/docs' ||
           path.startsWith('/docs/') ||
           path === '/__sandbox/ui' ||
