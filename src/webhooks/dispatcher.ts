@@ -182,7 +182,7 @@ export class WebhookDispatcher {
   private deliverySeq = 0;
   private outageSeq = 0;
   private closed = false;
-  /** While set, first attempts wait for it (holdUntil). */
+  /** While set, first attempts wait in their lanes (holdUntil). */
   private gate: Promise<void> | undefined;
 
   constructor(
@@ -234,17 +234,20 @@ export class WebhookDispatcher {
     return view(d);
   }
 
-  /** First attempts wait until `ready` settles (the sandbox's start: none goes out before it listens). */
+  /**
+   * First attempts wait in their lanes until `ready` settles (the sandbox's start: none goes out before it
+   * listens). The lanes do not run meanwhile, so nothing waits on the clock's work for them.
+   */
   holdUntil(ready: Promise<void>): void {
-    // close() aborts: a sandbox closed before it ever listened must not wait for it.
-    const closed = new Promise<void>((resolve) => this.abort.signal.addEventListener('abort', () => resolve()));
-    const gate = Promise.race([ready, closed]).then(
+    const gate = ready.then(
       () => undefined,
       () => undefined,
     );
     this.gate = gate;
     void gate.then(() => {
-      if (this.gate === gate) this.gate = undefined;
+      if (this.gate !== gate) return;
+      this.gate = undefined;
+      for (const [webhookKey, lane] of this.lanes) if (lane.queue.length > 0) this.runLaneIfIdle(webhookKey, lane);
     });
   }
 
@@ -336,7 +339,7 @@ export class WebhookDispatcher {
     let lane = this.lanes.get(d.webhookKey);
     if (!lane) this.lanes.set(d.webhookKey, (lane = { queue: [], running: false, held: [] }));
     lane.queue.push(d);
-    this.runLaneIfIdle(d.webhookKey, lane);
+    if (!this.gate) this.runLaneIfIdle(d.webhookKey, lane);
   }
 
   private runLaneIfIdle(webhookKey: string, lane: Lane): Promise<void> | undefined {
@@ -351,7 +354,6 @@ export class WebhookDispatcher {
    */
   private async runLane(webhookKey: string, lane: Lane): Promise<void> {
     try {
-      if (this.gate) await this.gate;
       for (let d = lane.queue.shift(); d; d = lane.queue.shift()) {
         if (d.removed || !d.active || this.closed) continue;
         if (d.releasedHit) {
