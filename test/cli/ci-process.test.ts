@@ -5,54 +5,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, freePort, gone, portIsFree, recipe } from '../support/ci-kit.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
-
-/** The first ```sh block under a heading of docs/ci.md: the recipe as users copy it. */
-export function recipe(heading: string): string {
-  const page = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
-  const section = page.slice(page.indexOf(`## ${heading}\n`));
-  const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error(`docs/ci.md: no sh block under "${heading}"`);
-  return block[1]!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls (bounded) until the process is gone: a stop flushes the data file first, which takes a moment. */
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
-}
 
 /** A project with esign-sandbox installed, as npm lays it out: the package and its bin in node_modules. */
 function project(): string {

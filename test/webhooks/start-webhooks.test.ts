@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox.js';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
+import { freePort } from '../support/ci-kit.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
@@ -48,15 +48,6 @@ data:
 `,
   );
   return { fixtures, scenario };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('webhooks caused at start', () => {
