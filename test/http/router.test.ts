@@ -53,7 +53,8 @@ async function world() {
 describe('the router path of a plain endpoint', () => {
   it('serves a public endpoint without credentials, and ignores credentials that would be refused', async () => {
     const { t, app } = await world();
-    for (const headers of [{}, { authorization: 'Bearer nonsense' }, { 'x-service-key': 'wrong' }]) {
+    const tries: Record<string, string>[] = [{}, { authorization: 'Bearer nonsense' }, { 'x-service-key': 'wrong' }];
+    for (const headers of tries) {
       const res = await app.request('/api/probe?shareLink=abc', { headers });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ shareLink: 'abc', principal: null, cause: 'api' });
