@@ -10,7 +10,8 @@ import { sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
-import { placeholdersOf, SPECIAL_TYPES } from './placeholders.js';
+import { placeholdersOf } from './placeholders.js';
+import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
 import { contractTypeOf, documentPath, placementErrors } from './pdf-geometry.js';
 import { type Block, type Fill, htmlToBlocks } from './html-document.js';
 import {
@@ -217,7 +218,7 @@ export async function contractPdf(
     doc = await newPdf(contract.name, at);
     await layoutBlocks(doc, contractBlocks(ctx, contract, placeholders));
   }
-  if (contract.status !== 'Fully signed' && !contract.history.some((h) => h.event === 'fully_signed'))
+  if (contract.status !== STATUS.fullySigned && !contract.history.some((h) => h.event === 'fully_signed'))
     return doc.save(SAVE);
   // The audit trail names the document it certifies: the hash of this very file without its audit pages.
   const pagesOnly = await doc.save(SAVE);
@@ -249,8 +250,9 @@ export function contractBlocks(ctx: OpContext, contract: ContractRecord, placeho
       continue;
     }
     let value = p.value;
-    if (p.specialType === 1 && value) value = signedDate(value);
-    if (p.specialType === 4 && value) {
+    const type = specialTypeOf(p);
+    if (type === SPECIAL.date && value) value = signedDate(value);
+    if (type === SPECIAL.signature && value) {
       // An image cannot sit in a line of text: the signature reads as the signer's name.
       if (!recipients.has(p.recipientKey ?? ''))
         recipients.set(p.recipientKey ?? '', ctx.store.recipients.get(p.recipientKey ?? '') ?? {});
@@ -284,12 +286,10 @@ function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
 }
 
 function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
-  const label = p.isSpecial
-    ? `${SPECIAL_TYPES[p.specialType ?? 1]}${signerName(ctx, p) ? `: ${signerName(ctx, p)}` : ''}`
-    : p.name;
+  const label = p.isSpecial ? `${specialTypeName(p)}${signerName(ctx, p) ? `: ${signerName(ctx, p)}` : ''}` : p.name;
   if (!p.value) return { kind: 'empty', label };
-  if (p.isSpecial && p.specialType === 1) return { kind: 'text', text: signedDate(p.value) };
-  if (p.isSpecial && p.specialType === 4) {
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(p.value) };
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature) {
     const image = /^data:image\/(png|jpeg);base64,(.*)$/s.exec(p.value);
     if (image)
       return {
