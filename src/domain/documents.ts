@@ -11,7 +11,8 @@ import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf, SPECIAL_TYPES } from './placeholders.js';
-import { contractTypeOf, documentPath, placementErrors } from './pdf-geometry.js';
+import { contractTypeOf, placementErrors } from './pdf-geometry.js';
+import { documentPath } from './links.js';
 import { type Block, type Fill, htmlToBlocks } from './html-document.js';
 import {
   type AuditTrail,
@@ -159,7 +160,7 @@ export async function uploadPdf(
   const patch = {
     contractType: 'pdf' as const,
     document,
-    value: documentPath(owner, client.clientKey),
+    value: documentPath(owner, document.sha256),
     changeTime: ctx.clock.now(),
   };
   return 'contractKey' in owner

@@ -14,6 +14,8 @@ export interface AppOptions {
   services: Services;
   maxBodyBytes: number;
   apiKeyHeader: string;
+  /** `--public-url`, when given: the base of the absolute URLs answers hand out. */
+  publicUrl?: string | undefined;
   control: Hono;
   /** The pages for people: the recipient page, the dashboard and their assets (http/pages). */
   pages?: Hono;
@@ -22,7 +24,7 @@ export interface AppOptions {
   /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
-  documents?: Omit<DocumentRouteOptions, 'apiKeyHeader'>;
+  documents?: Omit<DocumentRouteOptions, 'apiKeyHeader' | 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -35,16 +37,22 @@ export function createApp(options: AppOptions): Hono {
     mountResource(app, resource, options.services, {
       maxBodyBytes: options.maxBodyBytes,
       apiKeyHeader: options.apiKeyHeader,
+      publicUrl: options.publicUrl,
     });
   }
   for (const resource of plainResources) {
     mountEndpoints(app, resource, options.services, {
       maxBodyBytes: options.maxBodyBytes,
       apiKeyHeader: options.apiKeyHeader,
+      publicUrl: options.publicUrl,
     });
   }
   if (options.documents)
-    mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader });
+    mountDocuments(app, options.services, {
+      ...options.documents,
+      apiKeyHeader: options.apiKeyHeader,
+      publicUrl: options.publicUrl,
+    });
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
 

@@ -6,8 +6,9 @@
  * - `POST /api/upload_pdf?contractKey=K&clientKey=C` (or `templateKey=T`): multipart/form-data, the file in field `pdf`.
  * - `GET /api/download_pdf?contractKey=K&clientKey=C`: the contract as a PDF, made now.
  * - `GET /api/download_docx?contractKey=K&clientKey=C`: an HTML contract as a DOCX.
- * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the uploaded file as it was
- *   uploaded (what `value` of a PDF contract or template points at).
+ * - `GET /api/contract_pdf/K/<sha256>.pdf`, `GET /api/template_pdf/T/<sha256>.pdf`: the uploaded file as it was
+ *   uploaded, with no credentials (what `value` of a PDF contract or template points at: links.ts `documentPath`);
+ * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the same file with credentials.
  */
 import type { Context, Hono } from 'hono';
 import { apiKeyOf, authenticate } from './auth.js';
@@ -20,12 +21,17 @@ import type { DocumentOwner } from '../domain/documents.js';
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
+import type { ContractRecord, TemplateRecord } from '../store/records.js';
+import { contentValue } from '../domain/links.js';
+import { publicBase } from './public-url.js';
 
 export interface DocumentRouteOptions {
   documents: DocumentStore;
   /** Largest accepted file, bytes (`--max-upload`). */
   maxUploadBytes: number;
   apiKeyHeader: string;
+  /** `--public-url`, when given (http/public-url.ts). */
+  publicUrl?: string | undefined;
 }
 
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
@@ -38,6 +44,8 @@ export const DOCUMENT_PATHS = [
   '/api/recipient_download_pdf',
   '/api/contract_pdf/{contractKey}',
   '/api/template_pdf/{templateKey}',
+  '/api/contract_pdf/{contractKey}/{file}',
+  '/api/template_pdf/{templateKey}/{file}',
 ];
 
 export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
@@ -96,7 +104,7 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
           [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
           changeTime: isoTime(record.changeTime),
           contractType: 'pdf',
-          value: record.value,
+          value: contentValue(publicBase(c, options.publicUrl), record),
           pages: record.document!.pages.length,
           bytes: record.document!.bytes,
           sha256: record.document!.sha256,
@@ -129,6 +137,19 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
   });
 
   for (const kind of ['contract', 'template'] as const) {
+    // The document URL handed out as `value`: no credentials, as browsers fetch it (docs/compatibility.md,
+    // "Document URLs and links"); the file's SHA-256 in the path is what makes it unguessable.
+    app.all(`/api/${kind}_pdf/:key/:file`, async (c) => {
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+        throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET`, undefined, {
+          Allow: 'GET, HEAD',
+        });
+      }
+      const key = c.req.param('key');
+      const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
+      const { record, bytes } = publicFile(services, documents, owner, c.req.param('file'));
+      return file(c, bytes, 'application/pdf', `${record.name}.pdf`, 'inline');
+    });
     route(`/api/${kind}_pdf/:key`, 'GET', async (c, ctx) => {
       const key = c.req.param('key') ?? '';
       const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
@@ -136,6 +157,29 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
       return file(c, bytes, 'application/pdf', `${record.name}.pdf`);
     });
   }
+}
+
+/**
+ * The uploaded file a document URL names, found without credentials: 404 unless the owner exists, has a file,
+ * and `file` is that file's `<sha256>.pdf` (so an old URL stops working once a new PDF is uploaded).
+ */
+function publicFile(
+  services: Services,
+  documents: DocumentStore,
+  owner: DocumentOwner,
+  file: string,
+): { record: ContractRecord | TemplateRecord; bytes: Uint8Array } {
+  const record =
+    'contractKey' in owner
+      ? services.store.contracts.get(owner.contractKey)
+      : services.store.templates.get(owner.templateKey);
+  const sha = /^([0-9a-f]{64})\.pdf$/.exec(file)?.[1];
+  const bytes =
+    record?.document && sha !== undefined && record.document.sha256 === sha
+      ? documents.get(record.platformId, sha)
+      : undefined;
+  if (!record || !bytes) throw ApiError.notFound('Document not found');
+  return { record, bytes };
 }
 
 /** Who calls, and for which client: the /api rules (http/auth.ts, domain/clients.ts) with `clientKey` from the query. */

@@ -11,6 +11,7 @@ import {
   type PlainResource,
   RawJson,
   type Reply,
+  type RequestInfo,
   type ResourceSpec,
   matchOperation,
   wireName,
@@ -18,10 +19,13 @@ import {
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
 import { rememberWarnings } from '../core/warnings.js';
+import { publicBase } from './public-url.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;
   apiKeyHeader: string;
+  /** `--public-url`, when given (http/public-url.ts). */
+  publicUrl?: string | undefined;
 }
 
 export function mountResource(app: Hono, resource: ResourceSpec, services: Services, options: RouterOptions): void {
@@ -70,7 +74,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       ctx.client = clientFor(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
-    const answer = action.handle(input, ctx, { header: (name) => c.req.header(name) });
+    const answer = action.handle(input, ctx, requestInfo(c, options));
     return send(c, answer instanceof Promise ? await answer : answer);
   });
 }
@@ -114,9 +118,13 @@ export function mountEndpoints(app: Hono, resource: PlainResource, services: Ser
     const input = parseWith(endpoint.schema, { ...query, ...body });
     if (endpoint.scope === 'client')
       ctx.client = clientFor(ctx, ctx.principal, (input as { clientKey?: string }).clientKey, 'clientKey');
-    const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name) });
+    const answer = endpoint.handle(input, ctx, requestInfo(c, options));
     return send(c, answer instanceof Promise ? await answer : answer);
   });
+}
+
+function requestInfo(c: Context, options: RouterOptions): RequestInfo {
+  return { header: (name) => c.req.header(name), publicBase: () => publicBase(c, options.publicUrl) };
 }
 
 function send(c: Context, result: Reply): Response {
