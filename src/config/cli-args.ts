@@ -32,6 +32,8 @@ Options
       --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
       --scenario <path>     Load scenarios at start: a YAML file, a folder of them or a bundled name;
                             repeatable
+      --public-url <url>    Origin of the document URLs and signing links handed out, e.g.
+                            https://sandbox.example.test behind a proxy (default: the request's origin)
       --pid-file <file>     Write the process id here at start; removed at exit
       --ready-file <file>   Write the URL here once listening; removed at exit (docs/ci.md)
   -h, --help                Show this help
@@ -42,7 +44,7 @@ ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_F
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
 ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
-commas), ESIGN_SANDBOX_PID_FILE, ESIGN_SANDBOX_READY_FILE. Flags win over variables.
+commas), ESIGN_SANDBOX_PUBLIC_URL, ESIGN_SANDBOX_PID_FILE, ESIGN_SANDBOX_READY_FILE. Flags win over variables.
 
 Started by npm (npx, npm exec, npm start), the sandbox also stops when npm exits: kill $! stops it.
 Exit status: 0 after SIGTERM/SIGINT (data file written), 2 when it cannot start (one line says why).
@@ -77,6 +79,7 @@ const FLAGS = {
   quiet: { type: 'boolean', short: 'q' },
   'journal-limit': { type: 'string' },
   scenario: { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
   'pid-file': { type: 'string' },
   'ready-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -155,6 +158,7 @@ export function parseCli(
   if (flag('quiet')) options.log = 'none';
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
+  assign('publicUrl', get('public-url'));
   const scenarios = Array.isArray(values.scenario)
     ? values.scenario
     : env.ESIGN_SANDBOX_SCENARIO?.split(',')

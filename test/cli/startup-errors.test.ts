@@ -123,6 +123,7 @@ describe('environment variables', () => {
     quiet: 'true',
     'journal-limit': '5',
     scenario: '/scenarios',
+    'public-url': 'http://esign:4010',
     'pid-file': '/run/sandbox.pid',
     'ready-file': '/run/sandbox.ready',
   };
