@@ -161,6 +161,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    corsOrigins: config.corsOrigins,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
     pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
