@@ -72,7 +72,7 @@ describe('a page on another origin', () => {
             },
             body: JSON.stringify({ data }),
           });
-          return { status: res.status, body: await res.json() };
+          return { status: res.status, body: (await res.json()) as any };
         };
         const created = await post('contract', {
           action: 'create',
@@ -98,7 +98,7 @@ describe('a page on another origin', () => {
         const keyed = await fetch(`${base}/api/event_status`, { headers: { 'X-Sendforsign-Key': apiKey } });
         return {
           simple: { status: simple.status, body: await simple.json() },
-          unauthorised: { status: unauthorised.status, body: await unauthorised.json() },
+          unauthorised: { status: unauthorised.status, body: (await unauthorised.json()) as any },
           keyed: { status: keyed.status, isArray: Array.isArray(await keyed.json()) },
         };
       },
