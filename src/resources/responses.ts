@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { RECIPIENT_ROLES, SHARE_LINK_VIEW_CODES, webhookFlags } from '../core/vocabulary.js';
-import { insertionRecord } from '../store/snapshot.js';
+import { recordSchemas } from '../store/records.js';
 
 const iso = () =>
   z.string().meta({ description: 'ISO 8601 time with milliseconds, UTC', examples: ['2026-03-01T09:00:00.000Z'] });
@@ -57,7 +57,7 @@ const recipientItem = () =>
     type: z.enum(['1', '2']).optional(),
   });
 
-const insertion = () => z.strictObject(insertionRecord().shape);
+const insertion = () => z.strictObject(recordSchemas().insertion.shape);
 
 const placeholderBase = () => ({
   id: z.string(),
