@@ -179,6 +179,7 @@ export async function createSandbox(
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    corsOrigins: config.corsOrigins,
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: linkBase }),

@@ -34,6 +34,10 @@ Options
                             repeatable
       --public-url <url>    Origin of the document URLs and signing links handed out, e.g.
                             https://sandbox.example.test behind a proxy (default: the request's origin)
+      --cors-origin <o>     Only this origin's pages may call /api from a browser, e.g.
+                            http://localhost:3000; repeatable or comma-separated (default: any origin)
+      --allowed-host <h>    Also answer requests for this host name, e.g. esign (a compose service);
+                            repeatable or comma-separated; * answers any (see README "Security")
       --pid-file <file>     Write the process id here at start; removed at exit
       --ready-file <file>   Write the URL here once listening; removed at exit (docs/ci.md)
   -h, --help                Show this help
@@ -43,8 +47,9 @@ Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESI
 ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
-ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
-commas), ESIGN_SANDBOX_PUBLIC_URL, ESIGN_SANDBOX_PID_FILE, ESIGN_SANDBOX_READY_FILE. Flags win over variables.
+ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_PUBLIC_URL, ESIGN_SANDBOX_SCENARIO,
+ESIGN_SANDBOX_CORS_ORIGIN, ESIGN_SANDBOX_ALLOWED_HOST (these three: several separated by commas),
+ESIGN_SANDBOX_PID_FILE, ESIGN_SANDBOX_READY_FILE. Flags win over variables.
 
 Started by npm (npx, npm exec, npm start), the sandbox also stops when npm exits: kill $! stops it.
 Exit status: 0 after SIGTERM/SIGINT (data file written), 2 when it cannot start (one line says why).
@@ -80,6 +85,8 @@ const FLAGS = {
   'journal-limit': { type: 'string' },
   scenario: { type: 'string', multiple: true },
   'public-url': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
   'pid-file': { type: 'string' },
   'ready-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -159,12 +166,16 @@ export function parseCli(
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
   assign('publicUrl', get('public-url'));
-  const scenarios = Array.isArray(values.scenario)
-    ? values.scenario
-    : env.ESIGN_SANDBOX_SCENARIO?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-  if (scenarios?.length) options.scenarios = scenarios;
+  /** A repeatable flag, each value also a comma list; else its variable, a comma list. */
+  const list = (name: FlagName): string[] | undefined => {
+    const flag = values[name];
+    const items = (Array.isArray(flag) ? flag.join(',') : (env[envName(name)] ?? '')).split(',');
+    const kept = items.map((s) => s.trim()).filter(Boolean);
+    return kept.length ? kept : undefined;
+  };
+  assign('scenarios', Array.isArray(values.scenario) ? values.scenario : list('scenario'));
+  assign('corsOrigins', list('cors-origin'));
+  assign('allowedHosts', list('allowed-host'));
   const files: ProcessFiles = {};
   const pidFile = get('pid-file');
   const readyFile = get('ready-file');

@@ -124,6 +124,8 @@ describe('environment variables', () => {
     'journal-limit': '5',
     scenario: '/scenarios',
     'public-url': 'http://esign:4010',
+    'cors-origin': 'http://localhost:3000',
+    'allowed-host': 'esign',
     'pid-file': '/run/sandbox.pid',
     'ready-file': '/run/sandbox.ready',
   };
