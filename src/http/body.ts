@@ -2,6 +2,7 @@
  * Reads a JSON request body defensively: content type, size limit, syntax and shape are each answered with
  * their own clear 4xx instead of reaching a handler.
  */
+import type { Context } from 'hono';
 import { ApiError } from '../core/errors.js';
 import { rememberBodyText, rememberedBodyText } from '../core/body-text.js';
 
@@ -105,4 +106,9 @@ export async function readBytes(request: Request, maxBytes: number, tooBig: () =
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/** A control API body (/__sandbox): JSON like the API's, but an empty body means `{}`. */
+export function controlJson(c: Context, maxBytes: number): Promise<Record<string, unknown>> {
+  return readJsonObject(c.req.raw, maxBytes, { emptyAs: {} });
 }
