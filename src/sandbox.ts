@@ -148,6 +148,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
         skip: (path) =>
           path === '/__sandbox/requests' ||
           path === '/openapi.json' ||
+          path === '/favicon.ico' ||
           path === '/docs' ||
           path.startsWith('/docs/') ||
           path === '/__sandbox/ui' ||

@@ -7,16 +7,11 @@
  * recipient in that role has nothing to open there.
  */
 import { ApiError, quote } from '../core/errors.js';
-import type {
-  ContractRecord,
-  PlaceholderRecord,
-  RecipientRecord,
-  RecipientRole,
-  ShareLinkRecord,
-} from '../store/records.js';
+import type { ContractRecord, PlaceholderRecord, RecipientRecord, ShareLinkRecord } from '../store/records.js';
 import type { OpContext } from './context.js';
 import { assertOpen } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
+import { SHARE_LINK_VIEWS } from '../core/vocabulary.js';
 
 export type ShareLinkView = ShareLinkRecord['view'];
 
@@ -84,8 +79,6 @@ export function resolveExtraShareLink(
   return link && contract ? { link, contract } : undefined;
 }
 
-const ROLE_OF_VIEW: Readonly<Record<string, RecipientRole>> = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' };
-
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
   contract: ContractRecord;
@@ -98,7 +91,7 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
   if (recipient && contract) return { recipient, contract };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
-  const role = ROLE_OF_VIEW[extra.link.view];
+  const role = SHARE_LINK_VIEWS[extra.link.view];
   const inRole = ctx.store.recipients
     .where('contract', extra.contract.contractKey)
     .filter((r) => r.action === role)

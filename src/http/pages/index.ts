@@ -8,6 +8,7 @@ import type { Control } from '../../control/control.js';
 import type { Services } from '../../domain/context.js';
 import { serveAsset } from './assets.js';
 import { dashboardRoutes } from './dashboard.js';
+import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
 
 export interface PageDeps {
@@ -20,6 +21,9 @@ export interface PageDeps {
 export function pageRoutes(deps: PageDeps): Hono {
   const app = new Hono();
   app.get('/', (c) => c.redirect('/__sandbox/ui', 302));
+  app.get('/favicon.ico', (c) =>
+    c.body(FAVICON_SVG, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }),
+  );
   app.get('/__sandbox/ui/assets/:file', serveAsset);
   app.route('/__sandbox/ui', dashboardRoutes(deps));
   app.route('/sharing', recipientPageRoutes(deps));
