@@ -20,7 +20,7 @@ export function stateRoutes({ state, clock }: Control, maxBytes: number): Hono {
 
   app.get('/state', (c) => c.json(state.snapshot()));
   app.put('/state', async (c) => {
-    const snapshot = await state.restore(await readJsonObject(c.req.raw, Math.max(maxBytes, MIN_STATE_BODY_BYTES)));
+    const snapshot = await state.restore(await readJsonObject(c, Math.max(maxBytes, MIN_STATE_BODY_BYTES)));
     const { store } = snapshot;
     return c.json({
       status: 'restored',
