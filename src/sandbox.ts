@@ -87,6 +87,9 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
   const documents = await DocumentStore.open(config.data);
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
+  // Links made outside a request (emails of a clock advance, the control API's views): --public-url, else the
+  // listening address (domain/links.ts).
+  const linkBase = () => config.publicUrl ?? baseUrl;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
@@ -103,7 +106,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
   };
 
   // The subsystems fed by events: each subscribes to the bus itself.
-  const outbox = new Outbox(services, { baseUrl: () => baseUrl });
+  const outbox = new Outbox(services, { baseUrl: linkBase });
   const receiverFaults = new ReceiverFaults(config.seed ?? 1);
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
@@ -127,7 +130,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     version: VERSION,
     fixtures,
     seedOptions,
-    baseUrl: () => baseUrl,
+    baseUrl: linkBase,
     defaultAccount,
     documents,
   });
@@ -139,6 +142,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
     pages: pageRoutes({ services, control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
