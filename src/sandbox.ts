@@ -142,6 +142,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    corsOrigins: config.corsOrigins,
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
