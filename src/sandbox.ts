@@ -163,7 +163,13 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     apiKeyHeader: config.apiKeyHeader,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
-    pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
+    pages: pageRoutes({
+      control,
+      scenarios: () => scenarios.list(),
+      loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
+      connection: { ...defaults_, apiKeyHeader: config.apiKeyHeader },
+      maxBodyBytes: config.maxBodyBytes,
+    }),
     middleware: [
       journal.middleware({
         // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.

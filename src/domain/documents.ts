@@ -5,7 +5,7 @@
  * `download_docx` (HTML contracts only, as the real service offers it [real-service.md §5]).
  */
 import { ApiError } from '../core/errors.js';
-import { sqlTime } from '../core/time-format.js';
+import { peopleTime, sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
@@ -222,10 +222,9 @@ function signerName(ctx: OpContext, p: PlaceholderRecord): string {
   return r?.fullname || r?.email || '';
 }
 
-/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`. */
+/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`, as every page does. */
 function signedDate(value: string): string {
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? `${sqlTime(ms)} UTC` : value;
+  return peopleTime(value);
 }
 
 // ---- the audit trail ---------------------------------------------------------------------------------------
@@ -255,7 +254,7 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord, uploadSha25
     name: contract.name,
     status: contract.status,
     uploadSha256,
-    generatedAt: `${sqlTime(contract.changeTime)} UTC`,
+    generatedAt: peopleTime(contract.changeTime),
     events: contract.history.map((h) => {
       const who = h.recipientKey
         ? ctx.store.recipients.get(h.recipientKey)

@@ -6,13 +6,15 @@ import { Hono } from 'hono';
 import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
 import type { ControlService } from '../../control/service.js';
 import { serveAsset } from './assets.js';
-import { dashboardRoutes } from './dashboard.js';
+import { type Connection, type DashboardDeps, dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
 
 export interface PageDeps {
   control: ControlService;
   scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+  loadScenario: DashboardDeps['loadScenario'];
+  connection: Connection;
   maxBodyBytes: number;
 }
 
