@@ -164,6 +164,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    corsOrigins: config.corsOrigins,
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: linkBase }),
