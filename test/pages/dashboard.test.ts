@@ -61,7 +61,7 @@ describe('the dashboard shows people what they read', () => {
     receiver.failNext(1, { status: 503 });
     const walk = await createAndSend(t, [{ name: 'Ann' }], undefined, 'Webhooked lease');
     const attempts = () =>
-      t.sandbox.control.deliveries({ contractKey: walk.contractKey }).flatMap((d) => d.attempts).length;
+      t.sandbox.control.webhooks.deliveries({ contractKey: walk.contractKey }).flatMap((d) => d.attempts).length;
     await expect.poll(attempts).toBe(1);
     const tab = await page('?tab=webhooks');
     const summary = tab
