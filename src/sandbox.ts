@@ -40,6 +40,7 @@ import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import type { Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
 import { DocumentStore } from './store/documents.js';
+import { createRenderer } from './render/renderer.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export type { ResetResult } from './control/api.js';
@@ -156,12 +157,14 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
+  // Documents render on a worker thread (started by the first document request), so none stalls the API.
+  const renderer = createRenderer();
   const app = createApp({
     apiFaults: faultMiddleware(faults, config.maxBodyBytes),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
-    documents: { documents, maxUploadBytes: config.maxUploadBytes },
+    documents: { documents, maxUploadBytes: config.maxUploadBytes, renderer },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
     pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [
@@ -246,6 +249,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
       clock.close();
       logOut.flush();
       await webhooks.close();
+      await renderer.close();
       if (tlsListener) {
         const l = tlsListener;
         tlsListener = undefined;

@@ -20,13 +20,15 @@ import { contractDocx, contractPdf, type DocumentOwner, uploadedFile, uploadPdf 
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
-import { createRenderer } from '../render/renderer.js';
+import type { Renderer } from '../render/renderer.js';
 
 export interface DocumentRouteOptions {
   documents: DocumentStore;
   /** Largest accepted file, bytes (`--max-upload`). */
   maxUploadBytes: number;
   apiKeyHeader: string;
+  /** Draws the documents (render/renderer.ts): its libraries load on the first job, not at start. */
+  renderer: Renderer;
 }
 
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
@@ -42,10 +44,7 @@ export const DOCUMENT_PATHS = [
 ];
 
 export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
-  const { documents } = options;
-  // The renderer loads pdf-lib, docx and htmlparser2 on its first job, so a start that serves no document does
-  // not compile them (it keeps `esign-sandbox` within its start figure).
-  const renderer = createRenderer();
+  const { documents, renderer } = options;
   const route = (path: string, method: 'GET' | 'POST', handle: (c: Context, ctx: OpContext) => Promise<Response>) => {
     app.all(path, async (c) => {
       if (c.req.method !== method && !(method === 'GET' && c.req.method === 'HEAD')) {

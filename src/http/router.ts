@@ -17,6 +17,7 @@ import {
 } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
+import { checkTextLimits } from '../core/text-limits.js';
 import { rememberWarnings } from '../core/warnings.js';
 
 export interface RouterOptions {
@@ -60,6 +61,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
         options.apiKeyHeader,
       );
     }
+    checkTextLimits(body);
     const input = parseWith(action.schema, body);
     if (action.scope === 'platform' && ctx.principal)
       requirePlatformPrincipal(ctx.principal, describeAction(resource, name));
@@ -111,6 +113,7 @@ export function mountEndpoints(app: Hono, resource: PlainResource, services: Ser
       { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined },
       options.apiKeyHeader,
     );
+    checkTextLimits(body);
     const input = parseWith(endpoint.schema, { ...query, ...body });
     if (endpoint.scope === 'client')
       ctx.client = clientFor(ctx, ctx.principal, (input as { clientKey?: string }).clientKey, 'clientKey');
