@@ -9,8 +9,10 @@ import { sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
-import { placeholdersOf, SPECIAL_TYPES } from './placeholders.js';
-import { contractTypeOf, documentPath, placementErrors } from './pdf-geometry.js';
+import { placeholdersOf } from './placeholders.js';
+import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
+import { contractTypeOf, placementErrors } from './pdf-geometry.js';
+import { documentPath } from './links.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
 import type {
@@ -60,7 +62,7 @@ export async function uploadPdf(
   const patch = {
     contractType: 'pdf' as const,
     document,
-    value: documentPath(owner, client.clientKey),
+    value: documentPath(owner, document.sha256),
     changeTime: ctx.clock.now(),
   };
   return 'contractKey' in owner
@@ -80,7 +82,7 @@ function takingUpload(ctx: OpContext, client: ClientRecord, owner: DocumentOwner
         [{ path: 'contractKey', message: 'Not a PDF contract' }],
       );
     }
-    if (contract.status !== 'Created') {
+    if (contract.status !== STATUS.created) {
       throw ApiError.conflict(
         `Contract ${contract.contractKey} has been sent (status ${contract.status}); its PDF can no longer be replaced`,
       );
@@ -139,7 +141,7 @@ export async function contractPdf(
   } else {
     content = { kind: 'html', html: contract.value, fills: contractFills(ctx, placeholders) };
   }
-  const signed = contract.status === 'Fully signed' || contract.history.some((h) => h.event === 'fully_signed');
+  const signed = contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === 'fully_signed');
   return renderer.pdf({
     title: contract.name,
     at: contract.changeTime,
@@ -170,8 +172,8 @@ function contractFills(ctx: OpContext, placeholders: PlaceholderRecord[]): Map<s
   for (const p of placeholders) {
     const shown = shownValue(ctx, p);
     let value: FillValue = shown;
-    if (p.isSpecial && p.specialType === 1 && shown) value = signedDate(shown);
-    if (p.isSpecial && p.specialType === 4 && shown.startsWith('data:')) {
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && shown) value = signedDate(shown);
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && shown.startsWith('data:')) {
       // An SVG (the generated signature), GIF or WebP cannot be drawn by the standard PDF tools: the signer's name.
       const image = signatureImage(shown);
       const name = signerName(ctx, p) || 'signature';
@@ -212,9 +214,9 @@ function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
 
 function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
   const value = shownValue(ctx, p);
-  if (!value) return { kind: 'empty', label: p.isSpecial ? SPECIAL_TYPES[p.specialType ?? 1] : p.name };
-  if (p.isSpecial && p.specialType === 1) return { kind: 'text', text: signedDate(value) };
-  if (p.isSpecial && p.specialType === 4) {
+  if (!value) return { kind: 'empty', label: p.isSpecial ? specialTypeName(p) : p.name };
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(value) };
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature) {
     const image = signatureImage(value);
     if (image) return { kind: 'image', ...image };
     // pdf-lib embeds PNG and JPEG only: an SVG (the generated signature), GIF or WebP signature is drawn as the
@@ -230,7 +232,8 @@ function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
  * reads as signed.
  */
 function shownValue(ctx: OpContext, p: PlaceholderRecord): string {
-  if (!p.isSpecial || (p.specialType !== 2 && p.specialType !== 4) || !p.recipientKey) return p.value;
+  const type = p.isSpecial ? specialTypeOf(p) : undefined;
+  if ((type !== SPECIAL.fullName && type !== SPECIAL.signature) || !p.recipientKey) return p.value;
   const state = ctx.store.recipients.get(p.recipientKey)?.state;
   return state === 'signed' || state === 'approved' ? p.value : '';
 }

@@ -5,8 +5,9 @@
  * for every place that fills the tags: API answers (`returnValue`), the recipient page, PDF and DOCX documents.
  */
 import type { PlaceholderRecord } from '../store/records.js';
+import { type RecipientSpecialType, specialTypeOf } from '../core/vocabulary.js';
 
-export const SPECIAL_TAG = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' } as const;
+export const SPECIAL_TAG: Record<RecipientSpecialType, string> = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' };
 
 /**
  * Replaces each placeholder tag of some HTML, a paired tag with its content or a lone (or self-closing) one, by
@@ -47,7 +48,10 @@ export function replacePlaceholderTags(html: string, replace: (name: string, id:
 
 /** The tag name (with its id) that marks this placeholder: `placeholder3`, `sign2`. */
 export function tagOf(p: PlaceholderRecord): string {
-  return p.isSpecial && p.specialType ? `${SPECIAL_TAG[p.specialType]}${p.id}` : `placeholder${p.id}`;
+  const type = p.isSpecial ? specialTypeOf(p) : undefined;
+  return type !== undefined && type in SPECIAL_TAG
+    ? `${SPECIAL_TAG[type as RecipientSpecialType]}${p.id}`
+    : `placeholder${p.id}`;
 }
 
 /** The placeholders by the tag that marks each (lower case). */

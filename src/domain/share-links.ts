@@ -8,9 +8,8 @@
 import type { OpContext } from './context.js';
 import { resolveExtraShareLink } from './contract-share-links.js';
 import { isDone } from './lifecycle-rules.js';
-import type { ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
-
-const ROLE_OF_VIEW: Readonly<Record<string, RecipientRole>> = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' };
+import type { ContractRecord, RecipientRecord } from '../store/records.js';
+import { SHARE_LINK_VIEWS } from '../core/vocabulary.js';
 
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
@@ -24,7 +23,7 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
   if (recipient && contract) return { recipient, contract };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
-  const role = ROLE_OF_VIEW[extra.link.view];
+  const role = SHARE_LINK_VIEWS[extra.link.view];
   const inRole = ctx.store.recipients
     .where('contract', extra.contract.contractKey)
     .filter((r) => r.action === role)

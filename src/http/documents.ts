@@ -6,28 +6,33 @@
  * - `POST /api/upload_pdf?contractKey=K&clientKey=C` (or `templateKey=T`): multipart/form-data, the file in field `pdf`.
  * - `GET /api/download_pdf?contractKey=K&clientKey=C`: the contract as a PDF, made now.
  * - `GET /api/download_docx?contractKey=K&clientKey=C`: an HTML contract as a DOCX.
- * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the uploaded file as it was
- *   uploaded (what `value` of a PDF contract or template points at).
+ * - `GET /api/contract_pdf/K/<sha256>.pdf`, `GET /api/template_pdf/T/<sha256>.pdf`: the uploaded file as it was
+ *   uploaded, with no credentials (what `value` of a PDF contract or template points at: links.ts `documentPath`);
+ * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the same file with credentials.
  */
 import type { Context, Hono } from 'hono';
-import { apiKeyOf, authenticate } from './auth.js';
+import { admit, identify } from './auth.js';
 import { readBytes } from './body.js';
-import { clientFor } from '../domain/clients.js';
-import type { OpContext, Services } from '../domain/context.js';
+import type { OpContext } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { resolveShareLink } from '../domain/share-links.js';
 import { contractDocx, contractPdf, type DocumentOwner, uploadedFile, uploadPdf } from '../domain/documents.js';
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
+import type { ContractRecord, TemplateRecord } from '../store/records.js';
+import { contentValue } from '../domain/links.js';
+import { publicBase } from './public-url.js';
 import type { Renderer } from '../render/renderer.js';
+import type { ApiEnv } from './variables.js';
 
 export interface DocumentRouteOptions {
   documents: DocumentStore;
   /** Largest accepted file, bytes (`--max-upload`). */
   maxUploadBytes: number;
-  apiKeyHeader: string;
-  /** Draws the documents (render/renderer.ts): its libraries load on the first job, not at start. */
+  /** `--public-url`, when given (http/public-url.ts). */
+  publicUrl?: string | undefined;
+  /** Draws the documents (render/renderer.ts): on a worker thread, its libraries loaded by the first job. */
   renderer: Renderer;
 }
 
@@ -41,30 +46,29 @@ export const DOCUMENT_PATHS = [
   '/api/recipient_download_pdf',
   '/api/contract_pdf/{contractKey}',
   '/api/template_pdf/{templateKey}',
+  '/api/contract_pdf/{contractKey}/{file}',
+  '/api/template_pdf/{templateKey}/{file}',
 ];
 
-export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
+export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions): void {
   const { documents, renderer } = options;
-  const route = (path: string, method: 'GET' | 'POST', handle: (c: Context, ctx: OpContext) => Promise<Response>) => {
-    app.all(path, async (c) => {
-      if (c.req.method !== method && !(method === 'GET' && c.req.method === 'HEAD')) {
-        throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use ${method}`, undefined, {
-          Allow: method === 'GET' ? 'GET, HEAD' : method,
-        });
-      }
-      return handle(c, authorised(c, services, options.apiKeyHeader));
+  /** A client-scoped document route (`clientKey` in the query); other methods get the one 405 (http/app.ts). */
+  const route = (
+    path: string,
+    method: 'GET' | 'POST',
+    handle: (c: Context<ApiEnv>, ctx: OpContext) => Promise<Response>,
+  ) => {
+    app.on(method, path, async (c) => {
+      const ctx = identify(c, 'client');
+      admit(ctx, 'client', c.req.query('clientKey') || undefined, 'clientKey', `${method} ${path}`);
+      return handle(c, ctx);
     });
   };
 
   // The recipient side, keyed by the share link instead of credentials [real-service.md §5 "recipient_download_pdf"]:
   // what the recipient page offers once the contract is fully signed.
-  app.all('/api/recipient_download_pdf', async (c) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET`, undefined, {
-        Allow: 'GET, HEAD',
-      });
-    }
-    const ctx: OpContext = { ...services, cause: 'api' };
+  app.get('/api/recipient_download_pdf', async (c) => {
+    const ctx = identify(c, 'public');
     const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
     if (!resolved) throw ApiError.notFound('Share link not found');
     const contract = resolved.contract;
@@ -96,7 +100,7 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
           [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
           changeTime: isoTime(record.changeTime),
           contractType: 'pdf',
-          value: record.value,
+          value: contentValue(publicBase(c, options.publicUrl), record),
           pages: record.document!.pages.length,
           bytes: record.document!.bytes,
           sha256: record.document!.sha256,
@@ -124,6 +128,15 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
   });
 
   for (const kind of ['contract', 'template'] as const) {
+    // The document URL handed out as `value`: no credentials, as browsers fetch it (docs/compatibility.md,
+    // "Document URLs and links"); the file's SHA-256 in the path is what makes it unguessable.
+    app.get(`/api/${kind}_pdf/:key/:file`, async (c) => {
+      const ctx = identify(c, 'public');
+      const key = c.req.param('key');
+      const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
+      const { record, bytes } = publicFile(ctx, documents, owner, c.req.param('file'));
+      return file(c, bytes, 'application/pdf', `${record.name}.pdf`, 'inline');
+    });
     route(`/api/${kind}_pdf/:key`, 'GET', async (c, ctx) => {
       const key = c.req.param('key') ?? '';
       const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
@@ -133,23 +146,25 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
   }
 }
 
-/** Who calls, and for which client: the /api rules (http/auth.ts, domain/clients.ts) with `clientKey` from the query. */
-function authorised(c: Context, services: Services, apiKeyHeader: string): OpContext {
-  const headers = c.req.raw.headers;
-  const authorization = headers.get('authorization');
-  const apiKey = authorization === null ? apiKeyOf(headers, apiKeyHeader) : undefined;
-  const principal = authenticate(services, { authorization: authorization ?? undefined, apiKey }, apiKeyHeader);
-  const ctx: OpContext = {
-    store: services.store,
-    clock: services.clock,
-    bus: services.bus,
-    ids: services.ids,
-    cause: 'api',
-    principal,
-    client: undefined,
-  };
-  ctx.client = clientFor(ctx, principal, c.req.query('clientKey') || undefined, 'clientKey');
-  return ctx;
+/**
+ * The uploaded file a document URL names, found without credentials: 404 unless the owner exists, has a file,
+ * and `file` is that file's `<sha256>.pdf` (so an old URL stops working once a new PDF is uploaded).
+ */
+function publicFile(
+  ctx: OpContext,
+  documents: DocumentStore,
+  owner: DocumentOwner,
+  file: string,
+): { record: ContractRecord | TemplateRecord; bytes: Uint8Array } {
+  const record =
+    'contractKey' in owner ? ctx.store.contracts.get(owner.contractKey) : ctx.store.templates.get(owner.templateKey);
+  const sha = /^([0-9a-f]{64})\.pdf$/.exec(file)?.[1];
+  const bytes =
+    record?.document && sha !== undefined && record.document.sha256 === sha
+      ? documents.get(record.platformId, sha)
+      : undefined;
+  if (!record || !bytes) throw ApiError.notFound('Document not found');
+  return { record, bytes };
 }
 
 function requiredQuery(c: Context, name: string): string {

@@ -41,8 +41,17 @@ const ERROR_STATUSES: Record<string, string> = {
 
 const SCOPE_TEXT: Record<Scope, string> = {
   public: 'none',
+  authenticated: 'any credentials: a token or the API-key header',
   platform: 'platform token or API-key header',
   client: 'client token, or platform token / API-key header with `data.clientKey`',
+};
+
+/** What a plain endpoint's description says of its credentials. */
+const ENDPOINT_SCOPE_TEXT: Record<Scope, string> = {
+  public: 'No credentials: the share link in the input names the recipient.',
+  authenticated: 'Any credentials.',
+  platform: 'Platform credentials: a platform token or the API-key header.',
+  client: 'Credentials as the other operations; `clientKey` names the client with platform credentials.',
 };
 
 /** A zod schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1), as the caller sends it. */
@@ -171,12 +180,8 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
     operationId: `${noun}_${endpoint.method.toLowerCase()}`,
     tags: ['API'],
     summary: endpoint.summary,
-    description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${
-      endpoint.scope === 'client'
-        ? 'Credentials as the other operations; `clientKey` names the client with platform credentials.'
-        : 'Any credentials.'
-    }`,
-    security: API_SECURITY,
+    description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${ENDPOINT_SCOPE_TEXT[endpoint.scope]}`,
+    security: endpoint.scope === 'public' ? [{}] : API_SECURITY,
     ...(get
       ? {
           parameters: Object.entries(input.properties ?? {}).map(([name, schema]) => ({

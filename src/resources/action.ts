@@ -8,11 +8,14 @@ import type { OpContext } from '../domain/context.js';
 import { lazy } from '../core/lazy.js';
 
 /**
- * - `public`: no credentials (platform token create);
+ * Who may call an operation (http/auth.ts checks it):
+ * - `public`: no credentials, none read (platform token create; endpoints keyed by a share link);
+ * - `authenticated`: any credentials;
  * - `platform`: a platform token or the API-key header; client tokens get 403;
- * - `client`: acts for one client, from a client token or from `data.clientKey` with platform credentials.
+ * - `client`: acts for one client, from a client token or from the client key (`data.clientKey` in an envelope,
+ *   `clientKey` in a plain endpoint's input) with platform credentials.
  */
-export type Scope = 'public' | 'platform' | 'client';
+export type Scope = 'public' | 'authenticated' | 'platform' | 'client';
 
 export interface Reply {
   status: number;
@@ -25,9 +28,12 @@ export interface Reply {
   warnings?: string[];
 }
 
-/** What a handler may read of the HTTP request besides its body: headers, by case-insensitive name. */
+/** What a handler may read of the HTTP request besides its body. */
 export interface RequestInfo {
+  /** A header, by case-insensitive name. */
   header(name: string): string | undefined;
+  /** The base of absolute URLs in the answer: `--public-url`, else the request's origin (http/public-url.ts). */
+  publicBase(): string;
 }
 
 /** A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. */
@@ -82,8 +88,8 @@ export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S
 export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   summary: string;
-  /** `client`: acts for one client (`clientKey` in the input, or a client token); `authenticated`: any credentials. */
-  scope: 'client' | 'authenticated';
+  /** `public` endpoints (keyed by a share link, say) read no credentials; `client` ones take `clientKey` from the input. */
+  scope: Scope;
   readonly schema: S;
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */
