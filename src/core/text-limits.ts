@@ -35,12 +35,16 @@ function limitOf(path: readonly (string | number)[]): number {
   return TEXT_LIMITS.other;
 }
 
-/** Throws a 400 naming every text field of the body longer than its limit. */
+/** Throws a 400 naming every text field of the body longer than its limit (the first 10). */
 export function checkTextLimits(body: unknown): void {
   const errors: { path: string; message: string }[] = [];
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: [] }];
+  // Depth first with a stack of its own; the path is one array, cut back to each entry's depth as it is reached.
+  const path: (string | number)[] = [];
+  const stack: { value: unknown; key: string | number; depth: number }[] = [{ value: body, key: '', depth: 0 }];
   while (stack.length && errors.length < 10) {
-    const { value, path } = stack.pop()!;
+    const { value, key, depth } = stack.pop()!;
+    path.length = Math.max(0, depth - 1);
+    if (depth > 0) path.push(key);
     if (typeof value === 'string') {
       const limit = limitOf(path);
       if (value.length > limit)
@@ -48,9 +52,17 @@ export function checkTextLimits(body: unknown): void {
           path: path.join('.') || '(body)',
           message: `Too long: ${value.length} characters, the limit is ${limit}`,
         });
-    } else if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
-    else if (value !== null && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        if (typeof value[i] === 'object' || typeof value[i] === 'string')
+          stack.push({ value: value[i], key: i, depth: depth + 1 });
+    } else if (value !== null && typeof value === 'object') {
+      for (const k in value) {
+        if (!Object.hasOwn(value, k)) continue;
+        const v = (value as Record<string, unknown>)[k];
+        if (typeof v === 'object' || typeof v === 'string') stack.push({ value: v, key: k, depth: depth + 1 });
+      }
+    }
   }
   if (errors.length)
     throw ApiError.badRequest(
