@@ -159,3 +159,44 @@ export const WEBHOOK_FLAGS = [
 export function webhookFlags<T>(each: (flag: WebhookFlag) => T): Record<WebhookFlag, T> {
   return Object.fromEntries(WEBHOOK_FLAGS.map((f) => [f, each(f)])) as Record<WebhookFlag, T>;
 }
+
+// ---- contract types (docs/compatibility.md, "Contract types") --------------------------------------------------
+
+/**
+ * The text forms of `contractType` requests send: `html` (the sandbox's default), `pdf` (an uploaded file), and the
+ * components' `docx`, `empty`, `ai` (HTML content made in the browser).
+ */
+export const CONTRACT_TYPE_TEXTS = ['html', 'pdf', 'docx', 'empty', 'ai'] as const;
+
+export type ContractTypeText = (typeof CONTRACT_TYPE_TEXTS)[number];
+
+/** The numeric codes reads answer (the components' ContractType): 6 docx, 7 pdf, 8 empty (every HTML contract). */
+export const CONTRACT_TYPE_CODES = { docx: 6, pdf: 7, empty: 8 } as const;
+
+export type ContractTypeCode = (typeof CONTRACT_TYPE_CODES)[keyof typeof CONTRACT_TYPE_CODES];
+
+/** The code a read answers for a record's type: 7 a PDF, 6 a DOCX, 8 any other (HTML, empty, ai, none given). */
+export function contractTypeCode(type: string | undefined): ContractTypeCode {
+  return type === 'pdf'
+    ? CONTRACT_TYPE_CODES.pdf
+    : type === 'docx'
+      ? CONTRACT_TYPE_CODES.docx
+      : CONTRACT_TYPE_CODES.empty;
+}
+
+/**
+ * A `contractType` as a request gives it, as the text a record keeps: a text form, or a numeric code echoed from a
+ * read (`7` or `"7"` → `pdf`, `6` → `docx`, `8` → `empty`); `""` (the components' "none chosen") → undefined.
+ * Undefined for anything else too: callers validate with `isContractType` first.
+ */
+export function contractTypeText(value: string | number): ContractTypeText | undefined {
+  const text = String(value).trim().toLowerCase();
+  if ((CONTRACT_TYPE_TEXTS as readonly string[]).includes(text)) return text as ContractTypeText;
+  const byCode = Object.entries(CONTRACT_TYPE_CODES).find(([, code]) => String(code) === text);
+  return byCode ? (byCode[0] as ContractTypeText) : undefined;
+}
+
+/** Whether a request's `contractType` is one the sandbox takes (a text form, a numeric code, or `""`). */
+export function isContractType(value: string | number): boolean {
+  return String(value).trim() === '' || contractTypeText(value) !== undefined;
+}

@@ -37,7 +37,7 @@ const clientFields = () => ({
 const userFields = () => ({ userKey: key(), fullname: z.string(), email: z.string(), customKey: z.string() });
 
 const contractCreated = () =>
-  z.strictObject({ createTime: iso(), contractKey: key(), contractValue: z.string().optional() });
+  z.strictObject({ createTime: sql(), contractKey: key(), contractValue: z.string().optional() });
 
 const recipientItem = () =>
   z.strictObject({
@@ -137,30 +137,34 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
     read: () =>
       ok(200, {
         contract: z.strictObject({
-          createTime: iso(),
-          changeTime: iso(),
+          createTime: sql(),
+          changeTime: sql(),
           contractKey: key(),
           name: z.string(),
           status: z.string().meta({ description: 'Created, Sent, Seen, Approved, Signed, Fully signed or Archived' }),
           statusId: z.number().int().nullable(),
-          value: z.string(),
+          value: z.string().meta({ description: 'The HTML content, or for a PDF the absolute URL of its file' }),
           contractType: z
-            .string()
-            .meta({ description: '`html` for HTML content, else the type given (`docx`, `empty`, `ai`)' }),
+            .union([z.literal(6), z.literal(7), z.literal(8)])
+            .meta({ description: '7 a PDF contract, 6 a DOCX one, 8 any other (HTML)' }),
           templateKey: z.string().nullable(),
           userKey: key(),
         }),
       }),
     update: () =>
-      ok(201, {
-        contract: z.strictObject({
-          createTime: iso(),
-          changeTime: iso(),
-          contractKey: key(),
-          contractValue: z.string().optional(),
-        }),
-      }),
-    duplicate: () => ok(201, { contract: z.strictObject({ createTime: iso(), contractKey: key() }) }, true),
+      ok(
+        201,
+        {
+          contract: z.strictObject({
+            createTime: sql(),
+            changeTime: sql(),
+            contractKey: key(),
+            contractValue: z.string().optional(),
+          }),
+        },
+        true,
+      ),
+    duplicate: () => ok(201, { contract: z.strictObject({ createTime: sql(), contractKey: key() }) }, true),
     archive: () => ok(200, { contract: z.strictObject({ contractKey: key(), name: z.string() }) }),
   },
   '/api/recipient': {
@@ -178,7 +182,7 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
         ),
       }),
     create: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
-    convert: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
+    convert: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }, true),
     read: () =>
       ok(200, {
         template: z.strictObject({
@@ -186,12 +190,16 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
           changeTime: sql(),
           templateKey: key(),
           name: z.string(),
-          value: z.string(),
+          value: z
+            .string()
+            .meta({ description: 'The HTML content, or for a PDF template the absolute URL of its file' }),
+          isPdf: z.boolean(),
         }),
       }),
-    update: () => ok(201, { template: z.strictObject({ createTime: sql(), changeTime: sql(), templateKey: key() }) }),
-    delete: () => ok(201, { template: z.strictObject({ templateKey: key() }) }),
-    duplicate: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }),
+    update: () =>
+      ok(201, { template: z.strictObject({ createTime: sql(), changeTime: sql(), templateKey: key() }) }, true),
+    delete: () => ok(201, { template: z.strictObject({ templateKey: key() }) }, true),
+    duplicate: () => ok(201, { template: z.strictObject({ createTime: sql(), templateKey: key() }) }, true),
   },
   '/api/placeholder': {
     list: () =>
@@ -199,7 +207,10 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
         placeholders: z.array(
           z.strictObject({
             ...placeholderBase(),
+            id: z.number().int().meta({ description: 'The N of the `<placeholderN>` tags' }),
             position: z.number().int(),
+            view: z.union([z.literal(1), z.literal(2)]).meta({ description: '2 a signature field, 1 any other' }),
+            color: z.string(),
             fillingType: z.string(),
             isTable: z.boolean(),
             insertion: z.array(insertion()),

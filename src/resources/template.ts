@@ -22,15 +22,23 @@ import {
 } from './action.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
+import { contractTypeOf } from '../domain/pdf-geometry.js';
 import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 
-function created(template: TemplateRecord, message: string) {
-  return reply(201, message, {
-    template: { createTime: sqlTime(template.createTime), templateKey: template.templateKey },
-  });
+/**
+ * `{template: {createTime, templateKey}}`; the code is the number 201 where the components compare it (convert,
+ * duplicate: docs/compatibility.md, "Codes"), the seed's string for create.
+ */
+function created(template: TemplateRecord, message: string, numericCode = false) {
+  return reply(
+    201,
+    message,
+    { template: { createTime: sqlTime(template.createTime), templateKey: template.templateKey } },
+    { numericCode },
+  );
 }
 
 export const templateResource: ResourceSpec = {
@@ -63,7 +71,18 @@ export const templateResource: ResourceSpec = {
           action: z.literal('create'),
           clientKey: clientKeyField(),
           userKey: optionalKeyField(),
-          template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
+          // `isPdf: true` makes a PDF template whose file follows with upload_pdf; its `value` is then ignored
+          // (the components send their editor's empty content): docs/compatibility.md, "Template".
+          template: z
+            .object({
+              name: z.string().min(1, 'Must not be empty'),
+              value: z.string().optional(),
+              isPdf: z.boolean().optional(),
+            })
+            .refine((t) => t.isPdf === true || t.value !== undefined, {
+              message: 'Give template.value (HTML content), or isPdf: true for a PDF template',
+              path: ['value'],
+            }),
           // "Create and fill" [D:template/create-fill]: placeholders made with the template.
           placeholders: fillList().optional(),
         }),
@@ -71,7 +90,13 @@ export const templateResource: ResourceSpec = {
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
-        const template = createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey });
+        const { name, value, isPdf } = input.data.template;
+        const template = createTemplate(ctx, client, {
+          name,
+          value: value ?? '',
+          contractType: isPdf ? 'pdf' : undefined,
+          userKey: user.userKey,
+        });
         if (input.data.placeholders?.length)
           fillPlaceholders(
             ctx,
@@ -101,6 +126,7 @@ export const templateResource: ResourceSpec = {
         return created(
           convertContract(ctx, client, contract, { name: input.data.template.name, userKey: user.userKey }),
           'Template created',
+          true,
         );
       },
     }),
@@ -123,6 +149,8 @@ export const templateResource: ResourceSpec = {
             templateKey: t.templateKey,
             name: t.name,
             value: contentValue(request.publicBase(), t),
+            // The components load `value` as a PDF when this is true (docs/compatibility.md, "Template").
+            isPdf: contractTypeOf(t) === 'pdf',
           },
         });
       },
@@ -145,13 +173,18 @@ export const templateResource: ResourceSpec = {
       handle(input, ctx) {
         const { templateKey, ...change } = input.data.template;
         const t = updateTemplate(ctx, findTemplate(ctx, requireClient(ctx), templateKey), change);
-        return reply(201, 'Template updated', {
-          template: {
-            createTime: sqlTime(t.createTime),
-            changeTime: sqlTime(t.changeTime),
-            templateKey: t.templateKey,
+        return reply(
+          201,
+          'Template updated',
+          {
+            template: {
+              createTime: sqlTime(t.createTime),
+              changeTime: sqlTime(t.changeTime),
+              templateKey: t.templateKey,
+            },
           },
-        });
+          { numericCode: true },
+        );
       },
     }),
     delete: defineAction({
@@ -169,7 +202,7 @@ export const templateResource: ResourceSpec = {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         deleteTemplate(ctx, t);
         // No source shows this answer; it follows the documented writes (decisions §11).
-        return reply(201, 'Template deleted', { template: { templateKey: t.templateKey } });
+        return reply(201, 'Template deleted', { template: { templateKey: t.templateKey } }, { numericCode: true });
       },
     }),
     duplicate: defineAction({
@@ -187,6 +220,7 @@ export const templateResource: ResourceSpec = {
         return created(
           duplicateTemplate(ctx, client, findTemplate(ctx, client, input.data.template.templateKey)),
           'Template duplicated',
+          true,
         );
       },
     }),
