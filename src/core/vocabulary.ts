@@ -170,19 +170,13 @@ export const CONTRACT_TYPE_TEXTS = ['html', 'pdf', 'docx', 'empty', 'ai'] as con
 
 export type ContractTypeText = (typeof CONTRACT_TYPE_TEXTS)[number];
 
-/** The numeric codes reads answer (the components' ContractType): 6 docx, 7 pdf, 8 empty (every HTML contract). */
+/** ContractType as the real service's clients read it: 6 docx, 7 pdf, 8 empty (HTML without a type, too). */
 export const CONTRACT_TYPE_CODES = { docx: 6, pdf: 7, empty: 8 } as const;
 
 export type ContractTypeCode = (typeof CONTRACT_TYPE_CODES)[keyof typeof CONTRACT_TYPE_CODES];
 
-/** The code a read answers for a record's type: 7 a PDF, 6 a DOCX, 8 any other (HTML, empty, ai, none given). */
-export function contractTypeCode(type: string | undefined): ContractTypeCode {
-  return type === 'pdf'
-    ? CONTRACT_TYPE_CODES.pdf
-    : type === 'docx'
-      ? CONTRACT_TYPE_CODES.docx
-      : CONTRACT_TYPE_CODES.empty;
-}
+/** PlaceholderView: 2 for the boxes a signature goes into, 1 for every other placeholder. */
+export const PLACEHOLDER_VIEWS = { other: 1, signature: 2 } as const;
 
 /**
  * A `contractType` as a request gives it, as the text a record keeps: a text form, or a numeric code echoed from a

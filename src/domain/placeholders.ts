@@ -14,6 +14,7 @@ import type {
 import type { FieldError } from '../core/errors.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
 import {
+  PLACEHOLDER_VIEWS,
   RECIPIENT_SPECIAL_TYPES,
   type RecipientSpecialType,
   SPECIAL,
@@ -328,7 +329,7 @@ const OTHER_COLOUR = '#fafafa';
 const OWNER_COLOUR = '#eaeaea';
 const RECIPIENT_COLOURS = ['#8ae2f4', '#f59600', '#e5befc', '#ffe175', '#51d474'] as const;
 
-/** A placeholder's `view` as the components read it: 2 for a signature field, 1 for every other. */
-export function placeholderViewCode(p: PlaceholderRecord): 1 | 2 {
-  return p.isSpecial && p.specialType === SPECIAL.signature ? 2 : 1;
+/** PlaceholderView as the real clients read it (docs/compatibility.md): 2 for a signature box (special type 4). */
+export function placeholderView(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
+  return p.isSpecial && p.specialType === SPECIAL.signature ? PLACEHOLDER_VIEWS.signature : PLACEHOLDER_VIEWS.other;
 }

@@ -24,7 +24,8 @@ import {
   reply,
 } from './action.js';
 import type { OpContext } from '../domain/context.js';
-import { STATUS, contractTypeCode, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
+import { STATUS, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
+import { contractTypeCode } from '../domain/pdf-geometry.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
@@ -67,7 +68,7 @@ function contractView(c: ContractRecord, base: string) {
     status: c.status,
     statusId: statusId(c.status) ?? null,
     value: contentValue(base, c),
-    contractType: contractTypeCode(c.contractType),
+    contractType: contractTypeCode(c),
     templateKey: c.templateKey ?? null,
     userKey: c.userKey,
   };

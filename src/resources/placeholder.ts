@@ -13,7 +13,7 @@ import {
   findPlaceholder,
   placePlaceholders,
   placeholderColour,
-  placeholderViewCode,
+  placeholderView,
   placeholdersOf,
   updatePlaceholder,
 } from '../domain/placeholders.js';
@@ -110,7 +110,7 @@ const specialTypeField = lazy(() =>
  * An item of `list`, with the fields the components read: a numeric `id` (the N of their `<placeholderN>` tags,
  * and the base of their next insertion id), `view` and `color` (docs/compatibility.md, "Placeholder").
  */
-function placeholderView(ctx: OpContext, p: PlaceholderRecord, component: boolean) {
+function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolean) {
   return {
     id: Number(p.id),
     createTime: isoTime(p.createTime),
@@ -123,7 +123,7 @@ function placeholderView(ctx: OpContext, p: PlaceholderRecord, component: boolea
     fillingType: p.fillingType ?? '1',
     isTable: p.isTable ?? false,
     insertion: p.insertion,
-    view: placeholderViewCode(p),
+    view: placeholderView(p),
     color: placeholderColour(ctx, p),
     ...(component
       ? {
@@ -231,7 +231,7 @@ export const placeholderResource: ResourceSpec = {
         const placeholders = placeholdersOf(ctx, owner)
           .filter((p) => component || !p.isSpecial)
           .sort((a, b) => a.position - b.position || (a.specialType ?? 0) - (b.specialType ?? 0))
-          .map((p) => placeholderView(ctx, p, component));
+          .map((p) => listItem(ctx, p, component));
         return reply(200, 'Placeholders found', { placeholders });
       },
     }),
