@@ -4,6 +4,24 @@ import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { auditTrail } from '../domain/audit-trail.js';
 import { type PlainResource, clientKeyField, defineEndpoint } from './action.js';
+import { isoSchema } from './response-shape.js';
+
+/** The audit trail's entries as auditTrail (domain/audit-trail.ts) builds them. */
+const auditEntriesSchema = () =>
+  z.array(
+    z.strictObject({
+      id: z.number().int(),
+      createTime: isoSchema(),
+      status: z.number().int().meta({ description: "The step's id in GET /api/event_status (7 Archived)" }),
+      email: z.string(),
+      name: z.string(),
+      ipInfo: z.string(),
+      priority: z.number().int().nullable(),
+      shareLink: z.string().nullable(),
+      controlLink: z.string().nullable(),
+      userId: z.string().nullable(),
+    }),
+  );
 
 export const contractEventResource: PlainResource = {
   path: '/api/contract_event',
@@ -12,6 +30,7 @@ export const contractEventResource: PlainResource = {
       method: 'GET',
       summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
       scope: 'client',
+      response: auditEntriesSchema,
       // An empty contractKey answers `[]`: a new contract editor asks before its contract exists
       // (docs/compatibility.md, "Empty keys").
       schema: () => z.object({ contractKey: z.string(), clientKey: clientKeyField() }),

@@ -23,8 +23,9 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
-import { STATUS, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
+import { CONTRACT_STATUSES, STATUS, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
 import { contractTypeCode } from '../domain/pdf-geometry.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
@@ -91,6 +92,32 @@ function contractRow(c: ContractRecord): Buffer | null {
   );
 }
 
+const contractViewSchema = () =>
+  z.strictObject({
+    createTime: sqlSchema(),
+    changeTime: sqlSchema(),
+    contractKey: keySchema(),
+    name: z.string(),
+    status: z.enum(CONTRACT_STATUSES),
+    statusId: z.number().int().nullable(),
+    value: z.string().meta({ description: 'The HTML content, or for a PDF the absolute URL of its file' }),
+    contractType: z
+      .union([z.literal(6), z.literal(7), z.literal(8)])
+      .meta({ description: '7 a PDF contract, 6 a DOCX one, 8 any other (HTML)' }),
+    templateKey: z.string().nullable(),
+    userKey: keySchema(),
+  });
+
+/** A row of the list (contractRow): ISO times, as every list answers them. */
+const contractRowSchema = () =>
+  z.strictObject({
+    createTime: isoSchema(),
+    changeTime: isoSchema(),
+    contractKey: keySchema(),
+    name: z.string(),
+    status: z.enum(CONTRACT_STATUSES),
+  });
+
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
   selector: 'action',
@@ -98,6 +125,7 @@ export const contractResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the contracts of a client',
       scope: 'client',
+      response: () => okSchema(200, { contracts: z.array(contractRowSchema()) }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
@@ -111,6 +139,14 @@ export const contractResource: ResourceSpec = {
       summary:
         'Create a contract from a template, with HTML content, or as a PDF contract (contractType "pdf"); with recipients, create and send',
       scope: 'client',
+      response: () =>
+        okSchema(201, {
+          contract: z.strictObject({
+            createTime: sqlSchema(),
+            contractKey: keySchema(),
+            contractValue: z.string().optional(),
+          }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -159,6 +195,7 @@ export const contractResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a contract: status, content, type',
       scope: 'client',
+      response: () => okSchema(200, { contract: contractViewSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -175,6 +212,19 @@ export const contractResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a contract: rename, content, template, type, placeholder values, recipients (added, not sent)',
       scope: 'client',
+      response: () =>
+        okSchema(
+          201,
+          {
+            contract: z.strictObject({
+              createTime: sqlSchema(),
+              changeTime: sqlSchema(),
+              contractKey: keySchema(),
+              contractValue: z.string().optional(),
+            }),
+          },
+          true,
+        ),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -219,6 +269,8 @@ export const contractResource: ResourceSpec = {
       summary:
         'Duplicate a contract (content and placeholder values copied; no recipients); answers code 201 as a number',
       scope: 'client',
+      response: () =>
+        okSchema(201, { contract: z.strictObject({ createTime: sqlSchema(), contractKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
           action: z.literal('duplicate'),
@@ -248,6 +300,7 @@ export const contractResource: ResourceSpec = {
     archive: defineAction({
       summary: 'Archive a contract',
       scope: 'client',
+      response: () => okSchema(200, { contract: z.strictObject({ contractKey: keySchema(), name: z.string() }) }),
       schema: () =>
         dataBody({
           action: z.literal('archive'),

@@ -20,6 +20,7 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
 import { contractTypeOf } from '../domain/pdf-geometry.js';
@@ -41,6 +42,10 @@ function created(template: TemplateRecord, message: string, numericCode = false)
   );
 }
 
+/** What template create, convert and duplicate answer (`created`): the code a number for convert and duplicate. */
+const templateMadeSchema = (numeric = false) =>
+  okSchema(201, { template: z.strictObject({ createTime: sqlSchema(), templateKey: keySchema() }) }, numeric);
+
 export const templateResource: ResourceSpec = {
   path: '/api/template',
   selector: 'action',
@@ -48,6 +53,17 @@ export const templateResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the templates of a client',
       scope: 'client',
+      response: () =>
+        okSchema(200, {
+          templates: z.array(
+            z.strictObject({
+              templateKey: keySchema(),
+              name: z.string(),
+              createTime: isoSchema(),
+              changeTime: isoSchema(),
+            }),
+          ),
+        }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), userKey: optionalKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
@@ -66,6 +82,7 @@ export const templateResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a template',
       scope: 'client',
+      response: () => templateMadeSchema(),
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -111,6 +128,7 @@ export const templateResource: ResourceSpec = {
     convert: defineAction({
       summary: 'Create a template from a contract (content copied, placeholder values cleared)',
       scope: 'client',
+      response: () => templateMadeSchema(true),
       schema: () =>
         dataBody({
           action: z.literal('convert'),
@@ -133,6 +151,19 @@ export const templateResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a template',
       scope: 'client',
+      response: () =>
+        okSchema(200, {
+          template: z.strictObject({
+            createTime: sqlSchema(),
+            changeTime: sqlSchema(),
+            templateKey: keySchema(),
+            name: z.string(),
+            value: z
+              .string()
+              .meta({ description: 'The HTML content, or for a PDF template the absolute URL of its file' }),
+            isPdf: z.boolean(),
+          }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -158,6 +189,12 @@ export const templateResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a template: rename, new content',
       scope: 'client',
+      response: () =>
+        okSchema(
+          201,
+          { template: z.strictObject({ createTime: sqlSchema(), changeTime: sqlSchema(), templateKey: keySchema() }) },
+          true,
+        ),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -190,6 +227,7 @@ export const templateResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Delete a template and its placeholders',
       scope: 'client',
+      response: () => okSchema(201, { template: z.strictObject({ templateKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
           action: z.literal('delete'),
@@ -208,6 +246,7 @@ export const templateResource: ResourceSpec = {
     duplicate: defineAction({
       summary: 'Duplicate a template (placeholder structure copied, values cleared)',
       scope: 'client',
+      response: () => templateMadeSchema(true),
       schema: () =>
         dataBody({
           action: z.literal('duplicate'),
