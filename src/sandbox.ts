@@ -165,6 +165,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
+    hosts: { host: config.host, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts },
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
     control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: linkBase }),
