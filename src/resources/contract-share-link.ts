@@ -12,7 +12,7 @@ import {
   deleteShareLink,
   findShareLink,
   shareLinksOf,
-} from '../domain/contract-share-links.js';
+} from '../domain/share-links.js';
 import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { ShareLinkRecord } from '../store/records.js';
