@@ -10,19 +10,13 @@ import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
+import { auditRows } from './audit-trail.js';
 import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
-import type {
-  ClientRecord,
-  ContractRecord,
-  DocumentRef,
-  HistoryEntry,
-  PlaceholderRecord,
-  TemplateRecord,
-} from '../store/records.js';
+import type { ClientRecord, ContractRecord, DocumentRef, PlaceholderRecord, TemplateRecord } from '../store/records.js';
 import { tagOf } from './placeholder-tags.js';
 
 export type DocumentOwner = { contractKey: string } | { templateKey: string };
@@ -31,7 +25,8 @@ export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
 /**
  * Keeps an uploaded PDF as the file of a PDF contract (created with `contractType: "pdf"`, not yet sent) or of a
- * template. Everything is checked before anything is kept: a refused upload changes nothing.
+ * template. Everything is checked before anything is kept: a refused upload changes nothing. The record's state
+ * is checked again after every wait (reading the file, writing it), so a contract sent meanwhile keeps its PDF.
  */
 export async function uploadPdf(
   ctx: OpContext,
@@ -41,6 +36,36 @@ export async function uploadPdf(
   renderer: Renderer,
   bytes: Uint8Array,
 ): Promise<ContractRecord | TemplateRecord> {
+  takingUpload(ctx, client, owner);
+  const { pages } = await renderer.inspectPdf(bytes);
+  takingUpload(ctx, client, owner);
+  const document: DocumentRef = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, pages };
+  // Fields already placed must still fit the new file.
+  const errors = placeholdersOf(ctx, owner).flatMap((p) =>
+    p.insertion.flatMap((x) => placementErrors(document, x, `placeholders.${p.placeholderKey}.insertion.${x.id}`)),
+  );
+  if (errors.length) {
+    throw ApiError.badRequest(
+      `The new PDF does not fit the fields already placed: ${errors[0]!.path}: ${errors[0]!.message}`,
+      errors,
+    );
+  }
+  await documents.put(client.platformId, bytes);
+  // The record may have changed while the file was written: checked again, and updated without another wait.
+  const fresh = takingUpload(ctx, client, owner);
+  const patch = {
+    contractType: 'pdf' as const,
+    document,
+    value: documentPath(owner, document.sha256),
+    changeTime: ctx.clock.now(),
+  };
+  return 'contractKey' in owner
+    ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
+    : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+}
+
+/** The contract or template, if it may take a (new) PDF now; else the refusal saying why. */
+function takingUpload(ctx: OpContext, client: ClientRecord, owner: DocumentOwner): ContractRecord | TemplateRecord {
   const record = ownerRecord(ctx, client, owner);
   if ('contractKey' in owner) {
     const contract = record as ContractRecord;
@@ -63,30 +88,7 @@ export async function uploadPdf(
       [{ path: 'templateKey', message: 'Not a PDF template' }],
     );
   }
-  const { pages } = await renderer.inspectPdf(bytes);
-  const document: DocumentRef = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, pages };
-  // Fields already placed must still fit the new file.
-  const errors = placeholdersOf(ctx, owner).flatMap((p) =>
-    p.insertion.flatMap((x) => placementErrors(document, x, `placeholders.${p.placeholderKey}.insertion.${x.id}`)),
-  );
-  if (errors.length) {
-    throw ApiError.badRequest(
-      `The new PDF does not fit the fields already placed: ${errors[0]!.path}: ${errors[0]!.message}`,
-      errors,
-    );
-  }
-  await documents.put(client.platformId, bytes);
-  // The record may have changed while the file was written: read it again before the update.
-  const fresh = ownerRecord(ctx, client, owner);
-  const patch = {
-    contractType: 'pdf' as const,
-    document,
-    value: documentPath(owner, document.sha256),
-    changeTime: ctx.clock.now(),
-  };
-  return 'contractKey' in owner
-    ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
-    : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+  return record;
 }
 
 function ownerRecord(ctx: OpContext, client: ClientRecord, owner: DocumentOwner): ContractRecord | TemplateRecord {
@@ -138,7 +140,7 @@ export async function contractPdf(
     title: contract.name,
     at: contract.changeTime,
     content,
-    audit: signed ? auditTrail(ctx, contract, uploadSha256) : undefined,
+    audit: signed ? auditPage(ctx, contract, uploadSha256) : undefined,
   });
 }
 
@@ -162,11 +164,12 @@ export async function contractDocx(ctx: OpContext, renderer: Renderer, contract:
 function contractFills(ctx: OpContext, placeholders: PlaceholderRecord[]): Map<string, FillValue> {
   const fills = new Map<string, FillValue>();
   for (const p of placeholders) {
-    let value: FillValue = p.value;
-    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && p.value) value = signedDate(p.value);
-    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && p.value.startsWith('data:')) {
+    const shown = shownValue(ctx, p);
+    let value: FillValue = shown;
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && shown) value = signedDate(shown);
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && shown.startsWith('data:')) {
       // An SVG (the generated signature), GIF or WebP cannot be drawn by the standard PDF tools: the signer's name.
-      const image = signatureImage(p.value);
+      const image = signatureImage(shown);
       const name = signerName(ctx, p) || 'signature';
       value = image ? { image, alt: `Signature of ${name}` } : `Signed: ${name}`;
     }
@@ -204,17 +207,29 @@ function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
 }
 
 function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
-  const label = p.isSpecial ? `${specialTypeName(p)}${signerName(ctx, p) ? `: ${signerName(ctx, p)}` : ''}` : p.name;
-  if (!p.value) return { kind: 'empty', label };
-  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(p.value) };
+  const value = shownValue(ctx, p);
+  if (!value) return { kind: 'empty', label: p.isSpecial ? specialTypeName(p) : p.name };
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(value) };
   if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature) {
-    const image = signatureImage(p.value);
+    const image = signatureImage(value);
     if (image) return { kind: 'image', ...image };
     // pdf-lib embeds PNG and JPEG only: an SVG (the generated signature), GIF or WebP signature is drawn as the
     // signer's name in a script face; a text signature is drawn as its text.
-    return { kind: 'script', text: p.value.startsWith('data:') ? signerName(ctx, p) || 'Signed' : p.value };
+    return { kind: 'script', text: value.startsWith('data:') ? signerName(ctx, p) || 'Signed' : value };
   }
-  return { kind: 'text', text: p.value };
+  return { kind: 'text', text: value };
+}
+
+/**
+ * What a placeholder shows in a document now. A recipient's full name and signature show only once that
+ * recipient has signed (docs/documents.md): before, the box says what it is for, so an unsigned document never
+ * reads as signed.
+ */
+function shownValue(ctx: OpContext, p: PlaceholderRecord): string {
+  const type = p.isSpecial ? specialTypeOf(p) : undefined;
+  if ((type !== SPECIAL.fullName && type !== SPECIAL.signature) || !p.recipientKey) return p.value;
+  const state = ctx.store.recipients.get(p.recipientKey)?.state;
+  return state === 'signed' || state === 'approved' ? p.value : '';
 }
 
 function signerName(ctx: OpContext, p: PlaceholderRecord): string {
@@ -229,56 +244,23 @@ function signedDate(value: string): string {
   return Number.isFinite(ms) ? `${sqlTime(ms)} UTC` : value;
 }
 
-// ---- the audit trail ---------------------------------------------------------------------------------------
-
-const EVENT_NAMES: Record<string, string> = {
-  created: 'Created',
-  sent: 'Sent',
-  notified: 'Notified',
-  seen: 'Seen',
-  signed: 'Signed',
-  approved: 'Approved',
-  locked: 'Locked',
-  viewed: 'Viewed',
-  fully_signed: 'Fully signed',
-  archived: 'Archived',
-};
-
 /**
- * Every step of the contract's history, in order, with sandbox time, who (the recipient for a recipient's step, the
- * contract's user for its own) and the IP the step came from: the `ip` a history entry carries (the recipient page
- * records the browser's), else 127.0.0.1 as for the control API and scenarios (decisions §11).
+ * The audit page's facts and rows: the contract's audit trail (audit-trail.ts: who took each step, where from), every
+ * row in order, in the PDF's time format.
  */
-export function auditTrail(ctx: OpContext, contract: ContractRecord, uploadSha256?: string): AuditTrail {
-  const user = ctx.store.users.get(contract.userKey);
+function auditPage(ctx: OpContext, contract: ContractRecord, uploadSha256?: string): AuditTrail {
   return {
     contractKey: contract.contractKey,
     name: contract.name,
     status: contract.status,
     uploadSha256,
     generatedAt: `${sqlTime(contract.changeTime)} UTC`,
-    events: contract.history.map((h) => {
-      const who = h.recipientKey
-        ? ctx.store.recipients.get(h.recipientKey)
-        : ['created', 'sent', 'archived'].includes(h.event)
-          ? user
-          : undefined;
-      return {
-        time: sqlTime(h.at),
-        event: EVENT_NAMES[h.event] ?? h.event.replace(/_/g, ' '),
-        name: who?.fullname ?? (h.recipientKey ? String(recipientDetail(h, 'fullname') ?? '') : ''),
-        email: who?.email ?? (h.recipientKey ? String(recipientDetail(h, 'email') ?? '') : ''),
-        ip: ipOf(h),
-      };
-    }),
+    events: auditRows(ctx, contract).map((row) => ({
+      time: sqlTime(row.at),
+      event: row.title,
+      name: row.name,
+      email: row.email,
+      ip: row.ip,
+    })),
   };
-}
-
-function recipientDetail(h: HistoryEntry, field: string): unknown {
-  return h.detail?.[field];
-}
-
-function ipOf(h: HistoryEntry): string {
-  const ip = (h as HistoryEntry & { ip?: unknown }).ip ?? h.detail?.ip ?? h.detail?.ipInfo;
-  return typeof ip === 'string' && ip !== '' ? ip : '127.0.0.1';
 }
