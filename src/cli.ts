@@ -4,7 +4,7 @@
  */
 import { HELP, parseCli } from './config/cli-args.js';
 import { elapsedSince, monotonicNow } from './core/clock.js';
-import { ConfigError, DEFAULT_PORT, type SandboxOptions } from './config/options.js';
+import { ConfigError, DEFAULT_PORT, type SandboxOptions, headerLabel } from './config/options.js';
 import {
   type ProcessFiles,
   removeProcessFiles,
@@ -112,13 +112,6 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
     ];
     console.log(lines.join('\n'));
   }
-}
-
-function headerLabel(header: string): string {
-  return header
-    .split('-')
-    .map((part) => (part ? part[0]!.toUpperCase() + part.slice(1) : part))
-    .join('-');
 }
 
 // Every failure to start is exit 2 with one line saying why (README "Exit status"); a stack trace of the minified
