@@ -14,7 +14,7 @@ import {
   resetBody,
   setBody,
 } from '../control/schemas.js';
-import { faultSpec } from '../faults/spec.js';
+import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { snapshotSchema } from '../store/snapshot.js';
 import { emptyData } from '../store/records.js';

@@ -6,7 +6,7 @@
  * --seed, else 1, and the fault's id), so the same requests hit the same faults on every run, whatever else
  * the sandbox does with its own random numbers.
  *
- * This file keeps the faults and decides what a request meets; http/faults.ts applies that to the request.
+ * This file keeps the faults and decides what a request meets; http/api-faults.ts applies that to the request.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
@@ -57,7 +57,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   504: 'Gateway timeout',
 };
 
-export class Faults {
+export class ApiFaults {
   private readonly active: ActiveFault[] = [];
   private counter = 0;
 
@@ -65,7 +65,7 @@ export class Faults {
     private readonly services: Services,
     private readonly defaultSeed: number,
   ) {
-    // Faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
+    // API faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
     services.bus.on('sandbox.reset', () => {
       for (const f of this.active) if (f.until !== undefined) this.armEnd(f);
     });
