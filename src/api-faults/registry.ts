@@ -12,7 +12,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
-import { hashSeed, seededRandom } from '../core/ids.js';
+import { faultCounters } from '../core/ids.js';
 import { durationMs } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
@@ -85,9 +85,7 @@ export class ApiFaults {
       id,
       source,
       spec,
-      random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)),
-      seen: 0,
-      hits: 0,
+      ...faultCounters(seed ?? this.defaultSeed, id),
     };
     if (spec.for !== undefined) {
       fault.until = this.services.clock.now() + durationMs(spec.for);
