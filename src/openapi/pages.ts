@@ -51,4 +51,10 @@ export const pageOperations: ControlOperation[] = [
     summary: 'Dashboard form: reset the sandbox (after its confirmation), then back to the dashboard (303)',
     html: true,
   },
+  {
+    method: 'post',
+    path: '/__sandbox/ui/scenarios/load',
+    summary: 'Dashboard form: load a bundled scenario (name) or pasted YAML (yaml), then back to the dashboard (303)',
+    html: true,
+  },
 ];
