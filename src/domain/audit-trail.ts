@@ -4,7 +4,7 @@
  * dictionary (event-status.ts); the person is the acting recipient, or the contract's owner for the owner's steps.
  */
 import type { OpContext } from './context.js';
-import type { ContractRecord } from '../store/records.js';
+import type { ContractRecord, HistoryEntry } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 
 /** History events that are lifecycle steps, with their status ids (1 Created … 6 Fully signed, 7 Archived). */
@@ -42,13 +42,14 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry
     if (status === undefined) continue;
     const recipient = step.recipientKey !== undefined ? ctx.store.recipients.get(step.recipientKey) : undefined;
     const byRecipient = step.recipientKey !== undefined;
+    const given = actedAs(step);
     entries.push({
       id: entries.length + 1,
       createTime: isoTime(step.at),
       status,
-      email: (byRecipient ? recipient?.email : owner?.email) ?? '',
-      name: (byRecipient ? recipient?.fullname : owner?.fullname) ?? '',
-      ipInfo: step.ip ?? DEFAULT_IP,
+      email: given?.email ?? (byRecipient ? recipient?.email : owner?.email) ?? '',
+      name: given?.fullName ?? (byRecipient ? recipient?.fullname : owner?.fullname) ?? '',
+      ipInfo: ipInfoOf(step),
       // The order of the recipient's turn; the owner's steps have none.
       priority: recipient?.position ?? null,
       // A recipient's own link is its key; the owner's steps came through no link.
@@ -58,4 +59,45 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry
     });
   }
   return entries;
+}
+
+/** The name and email a client sent with the act (recipient_sign, recipient_approve), when it sent them. */
+export function actedAs(step: HistoryEntry): { fullName: string; email: string } | undefined {
+  const { fullName, email } = step.detail ?? {};
+  return typeof fullName === 'string' && typeof email === 'string' ? { fullName, email } : undefined;
+}
+
+/**
+ * `ipInfo` as the real service's clients read it: a JSON string they parse for `ip`, `city`, `country_name`,
+ * `timezone` and `utc_offset` [C:pdf-audit-trail-body.tsx] (docs/compatibility.md). The one a client sent with the act
+ * (an ipapi.co answer) as it was sent; else one the sandbox makes from the address the act came from, saying where
+ * it knows nothing.
+ */
+export function ipInfoOf(step: HistoryEntry): string {
+  const sent = step.detail?.ipInfo;
+  if (typeof sent === 'string' && sent !== '') return sent;
+  return JSON.stringify({
+    ip: step.ip ?? DEFAULT_IP,
+    city: 'Not collected',
+    country_name: 'Not collected',
+    timezone: 'UTC',
+    utc_offset: '+0000',
+  });
+}
+
+/**
+ * An `ipInfo` a client sends, kept only when it is what the clients can read back: a JSON object (at most 4 KB).
+ * `''` (the vendor's RecipientView sends it when its lookup has not answered) and anything else count as none.
+ */
+export function acceptedIpInfo(ipInfo: string | undefined): { ipInfo?: string; ip?: string } {
+  if (!ipInfo || ipInfo.length > 4096) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(ipInfo);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  const ip = (parsed as { ip?: unknown }).ip;
+  return { ipInfo, ...(typeof ip === 'string' && ip.length <= 64 ? { ip } : {}) };
 }

@@ -33,6 +33,7 @@ import type {
   TemplateRecord,
 } from '../store/records.js';
 import { tagOf } from './placeholder-tags.js';
+import { actedAs } from './audit-trail.js';
 
 export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
@@ -359,8 +360,10 @@ export function auditTrail(
       return {
         time: sqlTime(h.at),
         event: EVENT_NAMES[h.event] ?? h.event.replace(/_/g, ' '),
-        name: who?.fullname ?? (h.recipientKey ? String(recipientDetail(h, 'fullname') ?? '') : ''),
-        email: who?.email ?? (h.recipientKey ? String(recipientDetail(h, 'email') ?? '') : ''),
+        // The name and email a signer typed (recipient_sign), where a client sent them.
+        name:
+          actedAs(h)?.fullName ?? who?.fullname ?? (h.recipientKey ? String(recipientDetail(h, 'fullname') ?? '') : ''),
+        email: actedAs(h)?.email ?? who?.email ?? (h.recipientKey ? String(recipientDetail(h, 'email') ?? '') : ''),
         ip: ipOf(h),
       };
     }),

@@ -6,22 +6,33 @@
  * that has not finished, else the first; a contract with no recipient in that role has nothing to open there.
  */
 import type { OpContext } from './context.js';
-import { resolveExtraShareLink } from './contract-share-links.js';
+import { ApiError } from '../core/errors.js';
+import { type ShareLinkView, resolveExtraShareLink } from './contract-share-links.js';
 import { isDone } from './lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
 
 const ROLE_OF_VIEW: Readonly<Record<string, RecipientRole>> = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' };
 
+/** The view a recipient's own link has: the one that stands for its role. */
+export const VIEW_OF_ROLE: Readonly<Record<RecipientRole, ShareLinkView>> = {
+  sign: '1',
+  approve: '2',
+  lock: '3',
+  view: '4',
+};
+
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
   contract: ContractRecord;
+  /** What the link lets its holder do: the link's own view, or for a recipient's own link its role's. */
+  view: ShareLinkView;
 }
 
 /** The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). */
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
-  if (recipient && contract) return { recipient, contract };
+  if (recipient && contract) return { recipient, contract, view: VIEW_OF_ROLE[recipient.action] };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
   const role = ROLE_OF_VIEW[extra.link.view];
@@ -30,5 +41,12 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
     .filter((r) => r.action === role)
     .sort((a, b) => a.id - b.id);
   const holder = inRole.find((r) => !isDone(r)) ?? inRole[0];
-  return holder ? { recipient: holder, contract: extra.contract } : undefined;
+  return holder ? { recipient: holder, contract: extra.contract, view: extra.link.view } : undefined;
+}
+
+/** As resolveShareLink, for the API's recipient side: an unknown link answers 404. */
+export function openShareLink(ctx: OpContext, link: string): ResolvedShareLink {
+  const resolved = resolveShareLink(ctx, link);
+  if (!resolved) throw ApiError.notFound('Share link not found');
+  return resolved;
 }

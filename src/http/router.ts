@@ -70,7 +70,7 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
       ctx.client = clientFor(ctx, ctx.principal, clientKey, action.clientKey?.path);
     }
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
-    const answer = action.handle(input, ctx, { header: (name) => c.req.header(name) });
+    const answer = action.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
     return send(c, answer instanceof Promise ? await answer : answer);
   });
 }
@@ -103,18 +103,20 @@ export function mountEndpoints(app: Hono, resource: PlainResource, services: Ser
       principal: undefined,
       client: undefined,
     };
-    const headers = c.req.raw.headers;
-    const authorization = headers.get('authorization');
-    const apiKey = authorization === null ? apiKeyOf(headers, options.apiKeyHeader) : undefined;
-    ctx.principal = authenticate(
-      services,
-      { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined },
-      options.apiKeyHeader,
-    );
+    if (endpoint.scope !== 'public') {
+      const headers = c.req.raw.headers;
+      const authorization = headers.get('authorization');
+      const apiKey = authorization === null ? apiKeyOf(headers, options.apiKeyHeader) : undefined;
+      ctx.principal = authenticate(
+        services,
+        { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined },
+        options.apiKeyHeader,
+      );
+    }
     const input = parseWith(endpoint.schema, { ...query, ...body });
-    if (endpoint.scope === 'client')
+    if (endpoint.scope === 'client' && ctx.principal)
       ctx.client = clientFor(ctx, ctx.principal, (input as { clientKey?: string }).clientKey, 'clientKey');
-    const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name) });
+    const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
     return send(c, answer instanceof Promise ? await answer : answer);
   });
 }

@@ -159,6 +159,12 @@ function requiredResponse(path: string, name: string): z.ZodType {
   return schema;
 }
 
+const ENDPOINT_SCOPE_TEXT: Record<EndpointSpec['scope'], string> = {
+  client: 'Credentials as the other operations; `clientKey` names the client with platform credentials.',
+  authenticated: 'Any credentials.',
+  public: 'No credentials: the share link names the recipient, as on the real service.',
+};
+
 /** A plain endpoint (no envelope): query parameters for GET, a flat JSON body otherwise. */
 function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Json {
   const noun = resource.path.replace('/api/', '');
@@ -171,12 +177,8 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
     operationId: `${noun}_${endpoint.method.toLowerCase()}`,
     tags: ['API'],
     summary: endpoint.summary,
-    description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${
-      endpoint.scope === 'client'
-        ? 'Credentials as the other operations; `clientKey` names the client with platform credentials.'
-        : 'Any credentials.'
-    }`,
-    security: API_SECURITY,
+    description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${ENDPOINT_SCOPE_TEXT[endpoint.scope]}`,
+    security: endpoint.scope === 'public' ? [] : API_SECURITY,
     ...(get
       ? {
           parameters: Object.entries(input.properties ?? {}).map(([name, schema]) => ({

@@ -28,6 +28,8 @@ export interface Reply {
 /** What a handler may read of the HTTP request besides its body: headers, by case-insensitive name. */
 export interface RequestInfo {
   header(name: string): string | undefined;
+  /** The URL the request came in on (its origin makes the absolute document URLs, docs/compatibility.md). */
+  url: string;
 }
 
 /** A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. */
@@ -82,8 +84,11 @@ export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S
 export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   summary: string;
-  /** `client`: acts for one client (`clientKey` in the input, or a client token); `authenticated`: any credentials. */
-  scope: 'client' | 'authenticated';
+  /**
+   * `client`: acts for one client (`clientKey` in the input, or a client token); `authenticated`: any credentials;
+   * `public`: none (the recipient side, where a share link names the recipient).
+   */
+  scope: 'client' | 'authenticated' | 'public';
   readonly schema: S;
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */

@@ -1,9 +1,15 @@
-/** GET /api/contract_event: a contract's audit trail, a JSON array [C:document-timeline-block.tsx]. */
+/**
+ * /api/contract_event. GET: a contract's audit trail, a JSON array [C:document-timeline-block.tsx]. POST, with no
+ * credentials: the recipient of a share link has opened the contract (`status: '3'`, Seen), as the vendor's
+ * RecipientView posts it on opening (docs/compatibility.md).
+ */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { auditTrail } from '../domain/audit-trail.js';
-import { type PlainResource, clientKeyField, defineEndpoint, keyField } from './action.js';
+import { viewByLink } from '../domain/recipient-acts.js';
+import { openShareLink } from '../domain/share-links.js';
+import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
 
 export const contractEventResource: PlainResource = {
   path: '/api/contract_event',
@@ -16,6 +22,25 @@ export const contractEventResource: PlainResource = {
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
         return { status: 200, body: auditTrail(ctx, findContract(ctx, requireClient(ctx), input.contractKey)) };
+      },
+    }),
+    defineEndpoint({
+      method: 'POST',
+      summary: 'The recipient of a share link has opened the contract (status 3, Seen): a view, once',
+      scope: 'public',
+      schema: () =>
+        z.object({
+          shareLink: keyField(),
+          status: z.union([z.literal('3'), z.literal(3)], {
+            error: 'Must be 3 (Seen): signing and approving have their own endpoints',
+          }),
+          name: z.string().optional(),
+          email: z.string().optional(),
+        }),
+      example: { shareLink: '<RECIPIENT_KEY>', status: '3', name: 'Grace Hopper', email: 'grace@example.com' },
+      handle(input, ctx) {
+        const seen = viewByLink(ctx, openShareLink(ctx, input.shareLink));
+        return reply(201, seen ? 'Contract seen' : 'Already seen', { result: seen });
       },
     }),
   ],

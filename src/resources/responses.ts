@@ -252,24 +252,102 @@ export const RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
   },
 };
 
+/** An audit trail entry (contract_event, recipient_contract_event). */
+const auditEntry = () =>
+  z.strictObject({
+    id: z.number().int(),
+    createTime: iso(),
+    status: z.number().int().meta({ description: "The step's id in GET /api/event_status (7 Archived)" }),
+    email: z.string(),
+    name: z.string(),
+    ipInfo: z.string().meta({
+      description:
+        'A JSON string: `ip`, `city`, `country_name`, `timezone`, `utc_offset` (as the acting client sent it)',
+    }),
+    priority: z.number().int().nullable(),
+    shareLink: z.string().nullable(),
+    controlLink: z.string().nullable(),
+    userId: z.string().nullable(),
+  });
+
+const shareLinkView = () =>
+  z.enum(['1', '2', '3', '4']).meta({ description: "'1' sign, '2' approve, '3' lock, '4' view" });
+
+const recipientPlaceholder = () =>
+  z.strictObject({
+    id: z.number().int().meta({ description: 'The N of the HTML tags (`<placeholderN>`, `<signN>`, …)' }),
+    placeholderKey: key(),
+    name: z.string(),
+    value: z.string(),
+    type: z.string(),
+    position: z.number().int(),
+    externalRecipientKey: z.string(),
+    view: z.union([z.literal(1), z.literal(2)]).meta({ description: '1 other, 2 signature' }),
+    isSpecial: z.boolean(),
+    specialType: z.number().int().nullable(),
+    fillingType: z.string(),
+    isTable: z.boolean(),
+    insertion: z.array(insertion()),
+    createTime: iso(),
+    changeTime: iso(),
+  });
+
+const signatureItem = () =>
+  z.strictObject({
+    shareLink: key(),
+    base64: z.string().meta({ description: 'The signature image as a data URL' }),
+    createTime: iso(),
+    fullName: z.string(),
+    email: z.string(),
+  });
+
+const actedAs = () => ({ fullName: z.string(), email: z.string(), createTime: iso() });
+
 /** Success bodies of the plain endpoints, by path and method. */
 export const ENDPOINT_RESPONSES: Record<string, Record<string, () => z.ZodType>> = {
-  '/api/contract_event': {
+  '/api/recipient_contract': {
     GET: () =>
-      z.array(
-        z.strictObject({
-          id: z.number().int(),
-          createTime: iso(),
-          status: z.number().int().meta({ description: "The step's id in GET /api/event_status (7 Archived)" }),
-          email: z.string(),
-          name: z.string(),
-          ipInfo: z.string(),
-          priority: z.number().int().nullable(),
-          shareLink: z.string().nullable(),
-          controlLink: z.string().nullable(),
-          userId: z.string().nullable(),
-        }),
-      ),
+      ok(200, {
+        shareLink: key(),
+        controlLink: key(),
+        contractName: z.string(),
+        contractType: z
+          .union([z.literal(6), z.literal(7), z.literal(8)])
+          .meta({ description: '6 docx, 7 pdf, 8 empty or HTML' }),
+        contractValue: z.string().meta({ description: "HTML, or a PDF contract's file as an absolute URL" }),
+        view: shareLinkView(),
+        isDone: z.boolean(),
+        audit: z.boolean(),
+        fullname: z.string(),
+        email: z.string(),
+        visiblePageBranding: z.boolean(),
+        isTest: z.literal(true),
+        statusId: z.number().int().nullable(),
+        statusName: z.string(),
+        createTime: sql(),
+        changeTime: sql(),
+        placeholders: z.array(recipientPlaceholder()),
+      }),
+    POST: () => ok(201, { contractValue: z.string(), changeTime: sql() }),
+  },
+  '/api/recipient_contract_status': {
+    GET: () => ok(200, { status: z.string(), statusId: z.number().int().nullable() }),
+  },
+  '/api/recipient_contract_event': { GET: () => z.array(auditEntry()) },
+  '/api/check_contract_changed': {
+    POST: () => ok(200, { changed: z.boolean(), view: shareLinkView(), contractValue: z.string().optional() }),
+  },
+  '/api/recipient_placeholder': { POST: () => ok(201, { filled: z.number().int() }) },
+  '/api/recipient_sign': {
+    GET: () => z.array(signatureItem()),
+    POST: () => ok(201, { ...actedAs(), recipientId: z.number().int() }),
+  },
+  '/api/recipient_approve': { POST: () => ok(201, actedAs()) },
+  '/api/recipient_sign_email': { POST: () => ok(201, { result: z.literal(true) }) },
+  '/api/recipient_approve_email': { POST: () => ok(201, { result: z.literal(true) }) },
+  '/api/contract_event': {
+    GET: () => z.array(auditEntry()),
+    POST: () => ok(201, { result: z.boolean() }),
   },
   '/api/event_status': {
     GET: () => z.array(z.strictObject({ id: z.number().int(), name: z.string(), color: z.string() })),
