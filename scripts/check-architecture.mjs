@@ -19,6 +19,7 @@ export const LAYERS = [
   ['fixtures'],
   ['webhooks', 'outbox', 'faults', 'journal'], // subsystems fed by events
   ['domain'], // every business rule
+  ['render'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain
   ['store'],
   ['config'],
   ['core'], // errors, clock, ids, events, validation: used everywhere

@@ -170,6 +170,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
         skip: (path) =>
           path === '/__sandbox/requests' ||
           path === '/openapi.json' ||
+          path === '/favicon.ico' ||
           path === '/docs' ||
           path.startsWith('/docs/') ||
           path === '/__sandbox/ui' ||

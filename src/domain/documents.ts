@@ -4,25 +4,14 @@
  * a PDF contract with its placed fields drawn; signatures once signed; an audit trail once fully signed) and
  * `download_docx` (HTML contracts only, as the real service offers it [real-service.md §5]).
  */
-import { EncryptedPDFError, PDFDocument } from 'pdf-lib';
-import { ApiError, quote } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import { sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf, SPECIAL_TYPES } from './placeholders.js';
 import { contractTypeOf, documentPath, placementErrors } from './pdf-geometry.js';
-import { type Block, type Fill, htmlToBlocks } from './html-document.js';
-import {
-  type AuditTrail,
-  type Stamp,
-  appendAuditTrail,
-  drawStamps,
-  layoutBlocks,
-  newPdf,
-  setMetadata,
-} from './render-pdf.js';
-import { renderDocx } from './render-docx.js';
+import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
 import type {
   ClientRecord,
@@ -37,76 +26,6 @@ import { actedAs } from './audit-trail.js';
 
 export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
-// ---- reading an upload -------------------------------------------------------------------------------------
-
-/**
- * Reads a would-be PDF the way a PDF reader would, strictly: answers its page sizes, or a 400 saying what is wrong
- * (empty, not a PDF, cut short, encrypted, unreadable, no pages).
- */
-export async function inspectPdf(bytes: Uint8Array): Promise<Pick<DocumentRef, 'pages'>> {
-  if (bytes.byteLength === 0) throw uploadError('The file in field "pdf" is empty');
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (!head.includes('%PDF-'))
-    throw uploadError(
-      `The file in field "pdf" is not a PDF: it does not start with "%PDF-" (it starts with ${quote(printable(head.slice(0, 16)), 16)})`,
-    );
-  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.byteLength - 1024))).toString('latin1');
-  if (!tail.includes('%%EOF'))
-    throw uploadError('The PDF in field "pdf" is truncated or damaged: it has no "%%EOF" marker at its end');
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
-  } catch (error) {
-    // Encrypted objects may not parse strictly: a lenient second read tells whether encryption was the reason.
-    if (isEncryptedError(error) || (await encrypted(bytes)))
-      throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
-    throw uploadError(
-      `The PDF in field "pdf" cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-    );
-  }
-  if (doc.isEncrypted)
-    throw uploadError('The PDF in field "pdf" is encrypted (password-protected); upload it without encryption');
-  let pages: { width: number; height: number }[];
-  try {
-    pages = doc.getPages().map((p) => p.getSize());
-  } catch (error) {
-    throw uploadError(
-      `The PDF in field "pdf" cannot be read: its page tree is damaged (${error instanceof Error ? error.message : String(error)})`,
-    );
-  }
-  if (pages.length === 0) throw uploadError('The PDF in field "pdf" has no pages');
-  const bad = pages.findIndex(
-    (p) => !(p.width > 0 && p.height > 0 && Number.isFinite(p.width) && Number.isFinite(p.height)),
-  );
-  if (bad >= 0) throw uploadError(`The PDF in field "pdf" cannot be read: page ${bad} has no usable size`);
-  return { pages: pages.map((p) => ({ width: round2(p.width), height: round2(p.height) })) };
-}
-
-function isEncryptedError(error: unknown): boolean {
-  return error instanceof EncryptedPDFError || (error instanceof Error && error.message.includes('is encrypted'));
-}
-
-async function encrypted(bytes: Uint8Array): Promise<boolean> {
-  try {
-    await PDFDocument.load(bytes, { updateMetadata: false });
-    return false;
-  } catch (error) {
-    return isEncryptedError(error);
-  }
-}
-
-function uploadError(message: string): ApiError {
-  return ApiError.badRequest(message, [{ path: 'pdf', message }]);
-}
-
-function printable(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '.');
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
 // ---- upload ------------------------------------------------------------------------------------------------
 
 /**
@@ -118,6 +37,7 @@ export async function uploadPdf(
   documents: DocumentStore,
   client: ClientRecord,
   owner: DocumentOwner,
+  renderer: Renderer,
   bytes: Uint8Array,
 ): Promise<ContractRecord | TemplateRecord> {
   const record = ownerRecord(ctx, client, owner);
@@ -142,7 +62,7 @@ export async function uploadPdf(
       [{ path: 'templateKey', message: 'Not a PDF template' }],
     );
   }
-  const { pages } = await inspectPdf(bytes);
+  const { pages } = await renderer.inspectPdf(bytes);
   const document: DocumentRef = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, pages };
   // Fields already placed must still fit the new file.
   const errors = placeholdersOf(ctx, owner).flatMap((p) =>
@@ -189,19 +109,16 @@ export function uploadedFile(
 
 // ---- downloads ---------------------------------------------------------------------------------------------
 
-/** Plain cross-reference tables: writing object streams (pdf-lib's default) took several times longer. */
-const SAVE = { useObjectStreams: false } as const;
-
 /** The contract as a PDF, made now from its current state. */
 export async function contractPdf(
   ctx: OpContext,
   documents: DocumentStore,
+  renderer: Renderer,
   contract: ContractRecord,
 ): Promise<Uint8Array> {
-  const at = new Date(contract.changeTime);
   const placeholders = placeholdersOf(ctx, { contractKey: contract.contractKey });
-  let doc: PDFDocument;
   let uploadSha256: string | undefined;
+  let content: Parameters<Renderer['pdf']>[0]['content'];
   if (contractTypeOf(contract) === 'pdf') {
     if (!contract.document)
       throw ApiError.conflict(`Contract ${contract.contractKey} has no PDF yet; upload it with POST /api/upload_pdf`);
@@ -211,57 +128,58 @@ export async function contractPdf(
         `the file ${contract.document.sha256} of contract ${contract.contractKey} is missing from the document store`,
       );
     uploadSha256 = contract.document.sha256;
-    doc = await PDFDocument.load(bytes, { updateMetadata: false });
-    setMetadata(doc, contract.name, at);
-    await drawStamps(doc, stampsOf(ctx, placeholders));
+    content = { kind: 'upload', bytes, stamps: stampsOf(ctx, placeholders) };
   } else {
-    doc = await newPdf(contract.name, at);
-    await layoutBlocks(doc, contractBlocks(ctx, contract, placeholders));
+    content = { kind: 'html', html: contract.value, fills: contractFills(ctx, placeholders) };
   }
-  if (contract.status !== 'Fully signed' && !contract.history.some((h) => h.event === 'fully_signed'))
-    return doc.save(SAVE);
-  // The audit trail names the document it certifies: the hash of this very file without its audit pages.
-  const pagesOnly = await doc.save(SAVE);
-  await appendAuditTrail(doc, auditTrail(ctx, contract, sha256Hex(pagesOnly), uploadSha256));
-  return doc.save(SAVE);
+  const signed = contract.status === 'Fully signed' || contract.history.some((h) => h.event === 'fully_signed');
+  return renderer.pdf({
+    title: contract.name,
+    at: contract.changeTime,
+    content,
+    audit: signed ? auditTrail(ctx, contract, uploadSha256) : undefined,
+  });
 }
 
 /** The contract as a DOCX: HTML contracts only (400 for a PDF contract, as the real service offers DOCX only for those). */
-export async function contractDocx(ctx: OpContext, contract: ContractRecord): Promise<Uint8Array> {
+export async function contractDocx(ctx: OpContext, renderer: Renderer, contract: ContractRecord): Promise<Uint8Array> {
   if (contractTypeOf(contract) === 'pdf') {
     throw ApiError.badRequest(
       `Contract ${contract.contractKey} is a PDF contract; DOCX is only offered for HTML contracts. Use GET /api/download_pdf`,
       [{ path: 'contractKey', message: 'A PDF contract' }],
     );
   }
-  return renderDocx(contractBlocks(ctx, contract, placeholdersOf(ctx, { contractKey: contract.contractKey })), {
+  return renderer.docx({
     title: contract.name,
-    at: new Date(contract.changeTime),
+    at: contract.changeTime,
+    html: contract.value,
+    fills: contractFills(ctx, placeholdersOf(ctx, { contractKey: contract.contractKey })),
   });
 }
 
-/** An HTML contract's content with its placeholder tags filled (html-document.ts). */
-export function contractBlocks(ctx: OpContext, contract: ContractRecord, placeholders: PlaceholderRecord[]): Block[] {
-  const byTag = new Map<string, string>();
-  const recipients = new Map<string, { fullname?: string | undefined; email?: string | undefined }>();
+/** What an HTML contract's placeholder tags show (placeholder-tags.ts): values, dates as people read them. */
+function contractFills(ctx: OpContext, placeholders: PlaceholderRecord[]): Map<string, FillValue> {
+  const fills = new Map<string, FillValue>();
   for (const p of placeholders) {
-    if (!p.isSpecial) {
-      byTag.set(tagOf(p), p.value);
-      continue;
+    let value: FillValue = p.value;
+    if (p.isSpecial && p.specialType === 1 && p.value) value = signedDate(p.value);
+    if (p.isSpecial && p.specialType === 4 && p.value.startsWith('data:')) {
+      // An SVG (the generated signature), GIF or WebP cannot be drawn by the standard PDF tools: the signer's name.
+      const image = signatureImage(p.value);
+      const name = signerName(ctx, p) || 'signature';
+      value = image ? { image, alt: `Signature of ${name}` } : `Signed: ${name}`;
     }
-    let value = p.value;
-    if (p.specialType === 1 && value) value = signedDate(value);
-    if (p.specialType === 4 && value) {
-      // An image cannot sit in a line of text: the signature reads as the signer's name.
-      if (!recipients.has(p.recipientKey ?? ''))
-        recipients.set(p.recipientKey ?? '', ctx.store.recipients.get(p.recipientKey ?? '') ?? {});
-      const r = recipients.get(p.recipientKey ?? '')!;
-      value = value.startsWith('data:') ? `Signed: ${r.fullname || r.email || 'signature'}` : value;
-    }
-    byTag.set(tagOf(p), value);
+    fills.set(tagOf(p), value);
   }
-  const fill: Fill = (tag) => byTag.get(tag);
-  return htmlToBlocks(contract.value, fill);
+  return fills;
+}
+
+/** A PNG or JPEG signature's bytes (the only images pdf-lib draws), or undefined. */
+function signatureImage(value: string): { format: 'png' | 'jpeg'; bytes: Uint8Array } | undefined {
+  const image = /^data:image\/(png|jpeg);base64,(.*)$/s.exec(value);
+  return image
+    ? { format: image[1] as 'png' | 'jpeg', bytes: new Uint8Array(Buffer.from(image[2]!, 'base64')) }
+    : undefined;
 }
 
 /** The placed placeholders of a PDF contract as boxes to draw. */
@@ -291,13 +209,8 @@ function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
   if (!p.value) return { kind: 'empty', label };
   if (p.isSpecial && p.specialType === 1) return { kind: 'text', text: signedDate(p.value) };
   if (p.isSpecial && p.specialType === 4) {
-    const image = /^data:image\/(png|jpeg);base64,(.*)$/s.exec(p.value);
-    if (image)
-      return {
-        kind: 'image',
-        format: image[1] as 'png' | 'jpeg',
-        bytes: new Uint8Array(Buffer.from(image[2]!, 'base64')),
-      };
+    const image = signatureImage(p.value);
+    if (image) return { kind: 'image', ...image };
     // pdf-lib embeds PNG and JPEG only: an SVG (the generated signature), GIF or WebP signature is drawn as the
     // signer's name in a script face; a text signature is drawn as its text.
     return { kind: 'script', text: p.value.startsWith('data:') ? signerName(ctx, p) || 'Signed' : p.value };
@@ -337,18 +250,12 @@ const EVENT_NAMES: Record<string, string> = {
  * contract's user for its own) and the IP the step came from: the `ip` a history entry carries (the recipient page
  * records the browser's), else 127.0.0.1 as for the control API and scenarios (decisions §11).
  */
-export function auditTrail(
-  ctx: OpContext,
-  contract: ContractRecord,
-  documentSha256: string,
-  uploadSha256?: string,
-): AuditTrail {
+export function auditTrail(ctx: OpContext, contract: ContractRecord, uploadSha256?: string): AuditTrail {
   const user = ctx.store.users.get(contract.userKey);
   return {
     contractKey: contract.contractKey,
     name: contract.name,
     status: contract.status,
-    documentSha256,
     uploadSha256,
     generatedAt: `${sqlTime(contract.changeTime)} UTC`,
     events: contract.history.map((h) => {

@@ -16,10 +16,11 @@ import { clientFor } from '../domain/clients.js';
 import type { OpContext, Services } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { resolveShareLink } from '../domain/share-links.js';
-import type { DocumentOwner } from '../domain/documents.js';
+import { contractDocx, contractPdf, type DocumentOwner, uploadedFile, uploadPdf } from '../domain/documents.js';
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
+import { createRenderer } from '../render/renderer.js';
 
 export interface DocumentRouteOptions {
   documents: DocumentStore;
@@ -42,10 +43,9 @@ export const DOCUMENT_PATHS = [
 
 export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
   const { documents } = options;
-  // pdf-lib, docx and htmlparser2 are most of a megabyte of code: loaded by the first document request, so a
-  // start that serves none does not compile them (it kept `esign-sandbox` within its start figure).
-  let domain: Promise<typeof import('../domain/documents.js')> | undefined;
-  const load = () => (domain ??= import('../domain/documents.js'));
+  // The renderer loads pdf-lib, docx and htmlparser2 on its first job, so a start that serves no document does
+  // not compile them (it keeps `esign-sandbox` within its start figure).
+  const renderer = createRenderer();
   const route = (path: string, method: 'GET' | 'POST', handle: (c: Context, ctx: OpContext) => Promise<Response>) => {
     app.all(path, async (c) => {
       if (c.req.method !== method && !(method === 'GET' && c.req.method === 'HEAD')) {
@@ -69,9 +69,10 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
     const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
     if (!resolved) throw ApiError.notFound('Share link not found');
     const contract = resolved.contract;
-    const bytes = await (await load()).contractPdf(
+    const bytes = await contractPdf(
       { ...ctx, client: ctx.store.clients.get(contract.clientKey)! },
       documents,
+      renderer,
       contract,
     );
     // `inline=1`: shown in the recipient page rather than saved.
@@ -87,7 +88,7 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
   route('/api/upload_pdf', 'POST', async (c, ctx) => {
     const owner = ownerFromQuery(c);
     const bytes = await readPdfField(c, options.maxUploadBytes);
-    const record = await (await load()).uploadPdf(ctx, documents, ctx.client!, owner, bytes);
+    const record = await uploadPdf(ctx, documents, ctx.client!, owner, renderer, bytes);
     const noun = 'contractKey' in owner ? 'contract' : 'template';
     // The real service's answer is undocumented; it follows the pattern of its other writes (decisions §11).
     return c.json(
@@ -110,19 +111,14 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
 
   route('/api/download_pdf', 'GET', async (c, ctx) => {
     const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
-    return file(
-      c,
-      await (await load()).contractPdf(ctx, documents, contract),
-      'application/pdf',
-      `${contract.name}.pdf`,
-    );
+    return file(c, await contractPdf(ctx, documents, renderer, contract), 'application/pdf', `${contract.name}.pdf`);
   });
 
   route('/api/download_docx', 'GET', async (c, ctx) => {
     const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
     return file(
       c,
-      await (await load()).contractDocx(ctx, contract),
+      await contractDocx(ctx, renderer, contract),
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       `${contract.name}.docx`,
     );
@@ -132,7 +128,7 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
     route(`/api/${kind}_pdf/:key`, 'GET', async (c, ctx) => {
       const key = c.req.param('key') ?? '';
       const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
-      const { record, bytes } = (await load()).uploadedFile(ctx, documents, ctx.client!, owner);
+      const { record, bytes } = uploadedFile(ctx, documents, ctx.client!, owner);
       return file(c, bytes, 'application/pdf', `${record.name}.pdf`);
     });
   }

@@ -4,13 +4,15 @@
  * only `servers` follows the address the caller used.
  *
  * The docs page works offline: the sandbox serves the page and Swagger UI's script, stylesheet and icon itself
- * (GET /docs/assets/…), read from the installed `swagger-ui-dist` package on the first request for each and
+ * (GET /docs/assets/…), from the package's own build (dist/swagger-ui/, copied there by
+ * scripts/copy-swagger-ui.mjs, so users never install `swagger-ui-dist`), read on the first request for each and
  * kept. Nothing on the page calls out: no CDN, no web fonts, and no validator badge (`validatorUrl: null`).
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
+import { PACKAGE_ROOT } from '../config/options.js';
+import { ApiError } from '../core/errors.js';
 
 /** The files of swagger-ui-dist the page uses, served at /docs/assets/<name>, with their content types. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -41,14 +43,17 @@ export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
   });
 }
 
-/** swagger-ui-dist's folder and version, looked up on the first request for the docs page or an asset. */
+/** Where the build put Swagger UI's files (scripts/copy-swagger-ui.mjs), and their version. */
+const SWAGGER_UI = join(PACKAGE_ROOT, 'dist', 'swagger-ui');
+
+/** The copied files' folder and version, looked up on the first request for the docs page or an asset. */
 let located: Promise<{ root: string; version: string }> | undefined;
 function swaggerUi(): Promise<{ root: string; version: string }> {
   located ??= (async () => {
-    // Resolved from this module, so it finds the package wherever it was installed (also from the CLI bundle).
-    const manifest = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
-    const { version } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string };
-    return { root: dirname(manifest), version };
+    const text = await readFile(join(SWAGGER_UI, 'version.json'), 'utf8').catch(() => {
+      throw new ApiError(503, 'The API reference is not built: run `npm run build` (it copies Swagger UI into dist/)');
+    });
+    return { root: SWAGGER_UI, version: (JSON.parse(text) as { version: string }).version };
   })();
   located.catch(() => (located = undefined)); // a failed look-up is retried by the next request
   return located;

@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
   rmSync,
   symlinkSync,
@@ -63,12 +64,13 @@ beforeAll(async () => {
     ],
     { cwd: ROOT, ...LIMIT },
   );
-  if (existsSync(join(ROOT, 'scripts/bundle-cli.mjs'))) {
-    // The bundler resolves the dependencies from the folder it builds in.
-    symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
-    await run(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: stage, ...LIMIT });
-    unlinkSync(join(stage, 'node_modules'));
-  }
+  // Then every `node scripts/….mjs` step of the build script (bundling the CLI, copying Swagger UI), in order.
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } };
+  const steps = [...scripts.build.matchAll(/\bnode (scripts\/[\w.-]+\.mjs)/g)].map((m) => m[1]!);
+  // The steps resolve the dependencies from the folder they build in.
+  symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  for (const step of steps) await run(process.execPath, [join(ROOT, step)], { cwd: stage, ...LIMIT });
+  unlinkSync(join(stage, 'node_modules'));
   const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
     cwd: stage,
     ...LIMIT,
@@ -109,6 +111,16 @@ describe('the packed package', () => {
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
   });
 
+  it("ships the API reference's Swagger UI in its own build, so installing it runs no install script", () => {
+    for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'LICENSE', 'version.json'])
+      expect(packed).toContain(`dist/swagger-ui/${file}`);
+    const installed = join(project, 'node_modules');
+    expect(existsSync(join(installed, 'esign-sandbox'))).toBe(true);
+    // swagger-ui-dist is a devDependency: neither it nor @scarf/scarf (its telemetry install script) comes along.
+    expect(existsSync(join(installed, 'swagger-ui-dist'))).toBe(false);
+    expect(existsSync(join(installed, '@scarf'))).toBe(false);
+  });
+
   it('runs with npx esign-sandbox in the project it was installed into', async () => {
     const child: ChildProcess = spawn('npx', ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json'], {
       cwd: project,
@@ -128,6 +140,12 @@ describe('the packed package', () => {
       expect(health).toMatchObject({ status: 'ok', counts: { platforms: 1 } });
       const docs = await fetch(`${listening.url}/openapi.json`);
       expect(docs.status).toBe(200);
+      const page = await fetch(`${listening.url}/docs`);
+      const script = (await page.text()).match(/src="(\/docs\/assets\/swagger-ui-bundle\.js[^"]*)"/)?.[1];
+      expect(script).toBeDefined();
+      const bundle = await fetch(`${listening.url}${script}`);
+      expect(bundle.status).toBe(200);
+      expect((await bundle.text()).length).toBeGreaterThan(100_000);
     } finally {
       const exited = new Promise((done) => child.once('exit', done));
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');

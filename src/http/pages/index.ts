@@ -7,6 +7,7 @@ import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
 import type { ControlService } from '../../control/service.js';
 import { serveAsset } from './assets.js';
 import { dashboardRoutes } from './dashboard.js';
+import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
 
 export interface PageDeps {
@@ -18,6 +19,9 @@ export interface PageDeps {
 export function pageRoutes(deps: PageDeps): Hono {
   const app = new Hono();
   app.get('/', (c) => c.redirect('/__sandbox/ui', 302));
+  app.get('/favicon.ico', (c) =>
+    c.body(FAVICON_SVG, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }),
+  );
   app.get('/__sandbox/ui/assets/:file', serveAsset);
   app.route('/__sandbox/ui', dashboardRoutes(deps));
   app.route('/sharing', recipientPageRoutes(deps.control, deps.maxBodyBytes));

@@ -1,6 +1,7 @@
 /**
- * DOCX making with the `docx` library: an HTML contract's blocks (html-document.ts, the same reading the PDF uses)
- * as Word headings, paragraphs, bulleted and numbered lists and tables, bold/italic/underline kept.
+ * DOCX making with the `docx` library (docs/documents.md): an HTML contract's blocks (html-blocks.ts, the same
+ * reading the PDF uses) as Word headings, paragraphs, bulleted and numbered lists and tables, bold/italic/underline
+ * kept; a drawn signature reads as its description.
  */
 import {
   AlignmentType,
@@ -15,7 +16,8 @@ import {
   TextRun,
   WidthType,
 } from 'docx';
-import type { Block, Run } from './html-document.js';
+import { htmlToBlocks, type Run } from './html-blocks.js';
+import type { DocxJob } from './jobs.js';
 
 const HEADINGS = [
   HeadingLevel.HEADING_1,
@@ -27,10 +29,11 @@ const HEADINGS = [
 ] as const;
 const NUMBERED = 'contract-numbered';
 
-export async function renderDocx(blocks: Block[], meta: { title: string; at: Date }): Promise<Uint8Array> {
+export async function renderDocx(job: DocxJob): Promise<Uint8Array> {
+  const blocks = htmlToBlocks(job.html, job.fills);
   const children: (Paragraph | Table)[] = [];
   let instance = 0;
-  let previous: Block | undefined;
+  let previous: (typeof blocks)[number] | undefined;
   for (const block of blocks) {
     if (block.kind === 'heading')
       children.push(new Paragraph({ heading: HEADINGS[block.level - 1], children: runs(block.runs) }));
@@ -52,7 +55,8 @@ export async function renderDocx(blocks: Block[], meta: { title: string; at: Dat
         }),
       );
     } else {
-      const columns = Math.max(...block.rows.map((r) => r.cells.length));
+      let columns = 1;
+      for (const row of block.rows) if (row.cells.length > columns) columns = row.cells.length;
       children.push(
         new Table({
           width: { size: 100, type: WidthType.PERCENTAGE },
@@ -78,7 +82,7 @@ export async function renderDocx(blocks: Block[], meta: { title: string; at: Dat
   }
   const doc = new Document({
     creator: 'esign-sandbox',
-    title: meta.title,
+    title: job.title,
     numbering: {
       config: [
         {

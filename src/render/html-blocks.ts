@@ -1,5 +1,5 @@
 /**
- * A contract's HTML as a short list of blocks (headings, paragraphs, list items, tables, rules) made of styled
+ * A contract's HTML as a list of blocks (headings, paragraphs, list items, tables, rules) made of styled
  * text runs, with its placeholders filled: the one reading of the HTML that both the PDF and the DOCX renderers
  * lay out, so the two files always say the same thing. Parsed with htmlparser2 (forgiving, like a browser);
  * anything else (images, scripts, styles, forms) is left out, its text kept where it has any.
@@ -7,16 +7,25 @@
  * Placeholders in the HTML are the real service's tags: `<placeholderN>` for the ordinary placeholder whose `id`
  * is N, and `<signN>`, `<dateN>`, `<fullnameN>`, `<emailN>` for a recipient's special placeholders
  * [real-service.md §6: "the N in the HTML tags <signN>, <dateN>, <fullnameN>, <emailN>"]. A tag is replaced by its
- * placeholder's value; a tag whose placeholder is unknown or still empty keeps its own text.
+ * placeholder's value (the domain gives the values as `Fills`); a tag without a value keeps its own text.
+ *
+ * Work limits (docs/documents.md): elements nested deeper than MAX_DEPTH are read as plain text, without their
+ * structure, by a walk that uses no recursion, so no nesting can overflow the stack.
  */
 import { parseDocument } from 'htmlparser2';
+import type { Fills, SignatureImage } from './jobs.js';
 
 export interface Run {
   text: string;
   bold?: boolean;
   italic?: boolean;
   underline?: boolean;
+  /** A drawn signature in running text; `text` is its description. */
+  image?: SignatureImage;
 }
+
+/** Elements nested deeper than this are read as their text only (docs/documents.md). */
+export const MAX_DEPTH = 64;
 
 export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; runs: Run[] }
@@ -24,9 +33,6 @@ export type Block =
   | { kind: 'item'; ordered: boolean; number: number; depth: number; runs: Run[] }
   | { kind: 'table'; rows: { header: boolean; cells: Run[][] }[] }
   | { kind: 'rule' };
-
-/** Answers the text a placeholder tag stands for (`placeholder3`, `sign1`, …), or undefined to keep its content. */
-export type Fill = (tag: string) => string | undefined;
 
 type Doc = ReturnType<typeof parseDocument>;
 type Node = Doc['children'][number];
@@ -70,9 +76,7 @@ const BLOCKS = new Set([
   'html',
   'nav',
 ]);
-export const PLACEHOLDER_TAG = /^(placeholder|sign|date|fullname|email)\d+$/;
-
-export function htmlToBlocks(html: string, fill: Fill): Block[] {
+export function htmlToBlocks(html: string, fills: Fills): Block[] {
   const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true });
   const out: Block[] = [];
   let runs: Run[] = [];
@@ -82,7 +86,12 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
     runs = [];
   };
 
-  const inline = (nodes: Node[], style: Style, into: Run[]) => {
+  const inline = (nodes: Node[], style: Style, into: Run[], depth: number) => {
+    if (depth > MAX_DEPTH) {
+      const text = flatText(nodes).replace(/\s+/g, ' ');
+      if (text) into.push({ text, ...style });
+      return;
+    }
     for (const node of nodes) {
       if (node.type === 'text') {
         const text = (node as unknown as { data: string }).data.replace(/\s+/g, ' ');
@@ -93,18 +102,22 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
       const el = node as unknown as { name: string; children: Node[] };
       if (SKIPPED.has(el.name)) continue;
       if (el.name === 'br') into.push({ text: '\n', ...style });
-      else if (PLACEHOLDER_TAG.test(el.name)) {
-        const value = fill(el.name);
-        if (value !== undefined && value !== '') into.push({ text: value.replace(/\s+/g, ' '), ...style });
-        else inline(el.children, style, into);
-      } else inline(el.children, { ...style, ...styleOf(el.name) }, into);
+      else if (fills.has(el.name) && fills.get(el.name) !== '') {
+        const value = fills.get(el.name)!;
+        if (typeof value === 'string') into.push({ text: value.replace(/\s+/g, ' '), ...style });
+        else into.push({ text: value.alt, image: value.image, ...style });
+      } else inline(el.children, { ...style, ...styleOf(el.name) }, into, depth + 1);
     }
   };
 
-  const block = (nodes: Node[], style: Style, list?: { ordered: boolean; depth: number }) => {
+  const block = (nodes: Node[], style: Style, nesting: number, list?: { ordered: boolean; depth: number }) => {
+    if (nesting > MAX_DEPTH) {
+      inline(nodes, style, runs, nesting);
+      return;
+    }
     for (const node of nodes) {
       if (node.type === 'text' || (node.type === 'tag' && !isBlockTag((node as unknown as { name: string }).name))) {
-        inline([node], style, runs);
+        inline([node], style, runs, nesting);
         continue;
       }
       if (node.type !== 'tag') continue;
@@ -114,7 +127,7 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
       if (heading) {
         flush();
         const headingRuns: Run[] = [];
-        inline(el.children, { ...style, bold: true }, headingRuns);
+        inline(el.children, { ...style, bold: true }, headingRuns, nesting + 1);
         const trimmed = trimRuns(headingRuns);
         if (trimmed.length) out.push({ kind: 'heading', level: Number(heading[1]) as 1, runs: trimmed });
       } else if (el.name === 'hr') {
@@ -126,7 +139,7 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
         if (!Number.isFinite(number)) number = 1;
         for (const child of el.children) {
           if (child.type !== 'tag' || (child as unknown as { name: string }).name !== 'li') {
-            block([child], style, { ordered: el.name === 'ol', depth: (list?.depth ?? -1) + 1 });
+            block([child], style, nesting + 1, { ordered: el.name === 'ol', depth: (list?.depth ?? -1) + 1 });
             continue;
           }
           const li = child as unknown as { children: Node[] };
@@ -139,9 +152,9 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
             (n) => n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name),
           );
           const itemRuns: Run[] = [];
-          inline(own, style, itemRuns);
+          inline(own, style, itemRuns, nesting + 1);
           out.push({ kind: 'item', ordered: el.name === 'ol', number: number++, depth, runs: trimRuns(itemRuns) });
-          block(nested, style, { ordered: el.name === 'ol', depth });
+          block(nested, style, nesting + 1, { ordered: el.name === 'ol', depth });
         }
       } else if (el.name === 'table') {
         flush();
@@ -149,22 +162,39 @@ export function htmlToBlocks(html: string, fill: Fill): Block[] {
           header: tr.cells.every((c) => c.header),
           cells: tr.cells.map((c) => {
             const cellRuns: Run[] = [];
-            inline(c.children, c.header ? { ...style, bold: true } : style, cellRuns);
+            inline(c.children, c.header ? { ...style, bold: true } : style, cellRuns, nesting + 1);
             return trimRuns(cellRuns);
           }),
         }));
         if (rows.length) out.push({ kind: 'table', rows });
       } else {
         flush();
-        block(el.children, { ...style, ...styleOf(el.name) }, list);
+        block(el.children, { ...style, ...styleOf(el.name) }, nesting + 1, list);
         flush();
       }
     }
   };
 
-  block(doc.children, {});
+  block(doc.children, {}, 0);
   flush();
   return out;
+}
+
+/** The text of some nodes, skipped elements left out, read with a stack of its own (any nesting depth). */
+function flatText(nodes: Node[]): string {
+  const parts: string[] = [];
+  const stack: Node[] = [...nodes].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'text') parts.push((node as unknown as { data: string }).data);
+    else if (node.type === 'tag') {
+      const el = node as unknown as { name: string; children: Node[] };
+      if (SKIPPED.has(el.name)) continue;
+      if (el.name === 'br') parts.push(' ');
+      for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]!);
+    }
+  }
+  return parts.join('');
 }
 
 function isBlockTag(name: string): boolean {
@@ -229,9 +259,4 @@ function trimRuns(runs: Run[]): Run[] {
   while (out.length && (out[out.length - 1]!.text === '\n' || out[out.length - 1]!.text.trim() === '')) out.pop();
   if (out.length) out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/ +$/, '');
   return out;
-}
-
-/** The plain text of some runs. */
-export function runsText(runs: Run[]): string {
-  return runs.map((r) => r.text).join('');
 }
