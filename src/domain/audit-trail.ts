@@ -69,7 +69,7 @@ export function actedAs(step: HistoryEntry): { fullName: string; email: string }
 
 /**
  * `ipInfo` as the real service's clients read it: a JSON string they parse for `ip`, `city`, `country_name`,
- * `timezone` and `utc_offset` [C:pdf-audit-trail-body.tsx] (docs/compatibility.md). The one a client sent with the act
+ * `timezone` and `utc_offset` (docs/compatibility.md). The one a client sent with the act
  * (an ipapi.co answer) as it was sent; else one the sandbox makes from the address the act came from, saying where
  * it knows nothing.
  */

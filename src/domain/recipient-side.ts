@@ -22,7 +22,7 @@ export function contractTypeCode(contract: Pick<ContractRecord, 'contractType'>)
   return contract.contractType === 'docx' ? 6 : 8;
 }
 
-/** PlaceholderView [C:enum.ts]: 2 for the boxes a signature goes into (special type 4), 1 for every other. */
+/** PlaceholderView (docs/compatibility.md): 2 for the boxes a signature goes into (special type 4), 1 for every other. */
 export function placeholderView(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
   return p.isSpecial && p.specialType === 4 ? 2 : 1;
 }
@@ -41,7 +41,7 @@ export function contentChangeTime(contract: ContractRecord): number {
   return Math.floor(at / 1000) * 1000;
 }
 
-/** A placeholder as `recipient_contract` lists it: the fields RecipientView reads [C:recipient-view.tsx]. */
+/** A placeholder as `recipient_contract` lists it: the fields RecipientView reads (docs/compatibility.md). */
 function placeholderItem(p: PlaceholderRecord) {
   return {
     id: Number(p.id),
@@ -63,7 +63,7 @@ function placeholderItem(p: PlaceholderRecord) {
 }
 
 /**
- * `GET recipient_contract?shareLink=` (components-endpoints §3 step 1, docs/compatibility.md). `contractValue` is an
+ * `GET recipient_contract?shareLink=` (docs/compatibility.md). `contractValue` is an
  * HTML contract's content with its tags, for the component to fill, until the recipient is done, then the content
  * filled as the sandbox renders it; for a PDF contract, the URL of its file (`documentUrl`).
  */
@@ -110,8 +110,8 @@ export function recipientTagId(ctx: OpContext, recipient: RecipientRecord): numb
   return Number(ctx.store.placeholders.get(specialKey(recipient.recipientKey, 4))?.id ?? recipient.id);
 }
 
-/** A signature as `recipient_sign` answers and lists it [C:pdf-sign.tsx]. */
-export function signatureItem(ctx: OpContext, contract: ContractRecord, recipient: RecipientRecord) {
+/** A signature as `recipient_sign` answers and lists it (docs/compatibility.md). */
+function signatureItem(contract: ContractRecord, recipient: RecipientRecord) {
   const step = [...contract.history]
     .reverse()
     .find((h) => h.event === 'signed' && h.recipientKey === recipient.recipientKey);
@@ -131,7 +131,7 @@ export function contractSignatures(ctx: OpContext, link: ResolvedShareLink) {
     .where('contract', link.contract.contractKey)
     .filter((r) => r.state === 'signed')
     .sort((a, b) => (a.actedAt ?? 0) - (b.actedAt ?? 0) || a.id - b.id)
-    .map((r) => signatureItem(ctx, link.contract, r));
+    .map((r) => signatureItem(link.contract, r));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * /api/contract_event. GET: a contract's audit trail, a JSON array [C:document-timeline-block.tsx]. POST, with no
+ * /api/contract_event. GET: a contract's audit trail, a JSON array. POST, with no
  * credentials: the recipient of a share link has opened the contract (`status: '3'`, Seen), as the vendor's
  * RecipientView posts it on opening (docs/compatibility.md).
  */

@@ -238,7 +238,7 @@ function contractDetail(key: string, control: ControlService): Html {
       <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
       ${c.history.map(
         (h) =>
-          html`<tr><td>${when(h.at)}</td><td>${h.event}</td><td class="mono">${h.recipientKey ?? ''}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
+          html`<tr><td>${when(h.at)}</td><td>${h.event}</td><td class="mono">${h.recipientKey ?? ''}${actedAsView(h.detail)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
       )}
       </tbody></table>
     </div>
@@ -342,4 +342,11 @@ function scenarios(list: { bundled: BundledScenario[]; active: ScenarioSummary[]
   <h3>Bundled</h3>
   <ul>${list.bundled.map((b) => html`<li><strong>${b.name}</strong>${b.description ? ` · ${b.description}` : ''}</li>`)}</ul>
 </section>`;
+}
+
+/** The name and email a signer or approver gave through the API (recipient_sign, recipient_approve), if any. */
+function actedAsView(detail: Record<string, unknown> | undefined): Html | string {
+  const { fullName, email } = detail ?? {};
+  if (typeof fullName !== 'string' || typeof email !== 'string') return '';
+  return html`<br /><span class="muted" data-testid="acted-as">as ${fullName} &lt;${email}&gt;</span>`;
 }
