@@ -4,7 +4,7 @@
  * same schemas (openapi/control.ts).
  */
 import { z } from 'zod';
-import { CONTRACT_EVENT_TYPES } from '../core/events.js';
+import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
 import { faultSpec } from '../faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-faults.js';

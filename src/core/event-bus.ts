@@ -3,7 +3,8 @@
  * listener that throws is reported and does not stop the others (a broken subscriber must never fail the
  * request that emitted the event). Listeners that start async work hand it to the clock's WorkTracker.
  */
-import type { BusEvent, ContractEvent, ContractEventType, InternalEvent } from './events.js';
+import type { BusEvent, ContractEvent, InternalEvent } from './events.js';
+import type { ContractEventType } from './vocabulary.js';
 
 type Listener<E> = (event: E) => void;
 // ContractEvent's `type` is a union, so Extract<BusEvent, {type: 'contract.signed'}> would be never: narrow it by hand.

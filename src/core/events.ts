@@ -1,31 +1,9 @@
 /**
  * Events the service emits (decisions §7), carried on the sandbox's internal bus. The webhook dispatcher,
- * the outbox and scenario rules subscribe to the bus; request handlers never call them directly.
+ * the outbox and scenario rules subscribe to the bus; request handlers never call them directly. The event kinds
+ * and the webhook flags that subscribe to them are words of the vocabulary (vocabulary.ts).
  */
-
-export const CONTRACT_EVENT_TYPES = [
-  'contract.created',
-  'contract.sent',
-  'contract.seen',
-  'contract.signed',
-  'contract.approved',
-  'contract.fully_signed',
-] as const;
-
-export type ContractEventType = (typeof CONTRACT_EVENT_TYPES)[number];
-
-/** The webhook flag that subscribes to each event kind (interface §6). */
-export const WEBHOOK_FLAG_FOR: Record<
-  ContractEventType,
-  'created' | 'sent' | 'seen' | 'signed' | 'approved' | 'fullySigned'
-> = {
-  'contract.created': 'created',
-  'contract.sent': 'sent',
-  'contract.seen': 'seen',
-  'contract.signed': 'signed',
-  'contract.approved': 'approved',
-  'contract.fully_signed': 'fullySigned',
-};
+import type { ContractStatus, ContractEventType } from './vocabulary.js';
 
 /** The payload's `data` (real-service.md §9 lists what the real service's payload is reported to carry). */
 export interface ContractEventData {
@@ -38,7 +16,7 @@ export interface ContractEventData {
   recipientKey?: string;
   email?: string;
   fullname?: string;
-  status: string;
+  status: ContractStatus;
   [extra: string]: unknown;
 }
 

@@ -6,17 +6,7 @@
 import type { OpContext } from './context.js';
 import type { ContractRecord, HistoryEntry } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-
-/** History events that are lifecycle steps, with their status ids (1 Created … 6 Fully signed, 7 Archived). */
-const STEP_STATUS: Readonly<Record<string, number>> = {
-  created: 1,
-  sent: 2,
-  seen: 3,
-  approved: 4,
-  signed: 5,
-  fully_signed: 6,
-  archived: 7,
-};
+import { type LifecycleStep, STEP_STATUS, statusId } from '../core/vocabulary.js';
 
 /** Where no page request gave an address (the control API, scenarios), the audit trail shows the loopback one. */
 export const DEFAULT_IP = '127.0.0.1';
@@ -38,8 +28,8 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry
   const owner = ctx.store.users.get(contract.userKey);
   const entries: AuditEntry[] = [];
   for (const step of contract.history) {
-    const status = STEP_STATUS[step.event];
-    if (status === undefined) continue;
+    if (!(step.event in STEP_STATUS)) continue;
+    const status = statusId(STEP_STATUS[step.event as LifecycleStep])!;
     const recipient = step.recipientKey !== undefined ? ctx.store.recipients.get(step.recipientKey) : undefined;
     const byRecipient = step.recipientKey !== undefined;
     const given = actedAs(step);

@@ -3,7 +3,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { EventBus } from '../core/event-bus.js';
-import type { ContractEvent, ContractEventData, ContractEventType } from '../core/events.js';
+import type { ContractEvent, ContractEventData } from '../core/events.js';
+import type { ContractEventType } from '../core/vocabulary.js';
 import type { IdSource } from '../core/ids.js';
 import type { ClientRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';

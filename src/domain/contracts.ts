@@ -3,13 +3,12 @@ import type { OpContext } from './context.js';
 import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
+import { STATUS } from '../core/vocabulary.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
 import { copyPlaceholders, placeholdersOf } from './placeholders.js';
 import { documentFields } from './pdf-geometry.js';
 import { type FillItem, fillPlaceholders, filledHtml } from './filling.js';
 import { findTemplate } from './templates.js';
-
-export const ARCHIVED = 'Archived';
 
 /** A contract of this client, or 404: keys of other clients answer as if they did not exist. */
 export function findContract(ctx: OpContext, client: ClientRecord, contractKey: string): ContractRecord {
@@ -19,7 +18,7 @@ export function findContract(ctx: OpContext, client: ClientRecord, contractKey: 
 }
 
 export function assertOpen(contract: ContractRecord, what: string): void {
-  if (contract.status === ARCHIVED) throw ApiError.conflict(`Contract is archived; it cannot ${what}`);
+  if (contract.status === STATUS.archived) throw ApiError.conflict(`Contract is archived; it cannot ${what}`);
 }
 
 /** Appends to the contract's history and bumps changeTime, in one store write. */
@@ -72,12 +71,12 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     ...(template ? { templateKey: template.templateKey } : {}),
     ...(input.contractType !== undefined && input.contractType !== 'pdf' ? { contractType: input.contractType } : {}),
     ...pdf,
-    status: 'Created',
+    status: STATUS.created,
     nextRecipientId: 1,
     nextPlaceholderPosition: 1,
     createTime: now,
     changeTime: now,
-    history: [{ at: now, event: 'created', status: 'Created', cause: ctx.cause }],
+    history: [{ at: now, event: 'created', status: STATUS.created, cause: ctx.cause }],
   });
   const aliases = template
     ? copyPlaceholders(ctx, { templateKey: template.templateKey }, { contractKey: contract.contractKey }, client)
@@ -137,7 +136,7 @@ export function updateContract(
 ): ContractRecord {
   assertOpen(contract, 'be updated');
   const content = change.value !== undefined || change.templateKey !== undefined || change.contractType !== undefined;
-  if (content && contract.status !== 'Created') {
+  if (content && contract.status !== STATUS.created) {
     throw ApiError.conflict(`Contract has been sent (status ${contract.status}); its content can no longer change`);
   }
   const template = change.templateKey !== undefined ? findTemplate(ctx, client, change.templateKey) : undefined;
@@ -191,12 +190,12 @@ export function contractValue(ctx: OpContext, contract: ContractRecord): string 
 }
 
 export function archiveContract(ctx: OpContext, contract: ContractRecord): ContractRecord {
-  if (contract.status === ARCHIVED) throw ApiError.conflict('Contract is already archived');
+  if (contract.status === STATUS.archived) throw ApiError.conflict('Contract is already archived');
   recordHistory(
     ctx,
     contract,
-    { event: 'archived', status: ARCHIVED, detail: { previousStatus: contract.status } },
-    { status: ARCHIVED },
+    { event: 'archived', status: STATUS.archived, detail: { previousStatus: contract.status } },
+    { status: STATUS.archived },
   );
   return contract;
 }

@@ -9,7 +9,8 @@ import { sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
-import { placeholdersOf, SPECIAL_TYPES } from './placeholders.js';
+import { placeholdersOf } from './placeholders.js';
+import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
 import { contractTypeOf, documentPath, placementErrors } from './pdf-geometry.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
@@ -50,7 +51,7 @@ export async function uploadPdf(
         [{ path: 'contractKey', message: 'Not a PDF contract' }],
       );
     }
-    if (contract.status !== 'Created') {
+    if (contract.status !== STATUS.created) {
       throw ApiError.conflict(
         `Contract ${contract.contractKey} has been sent (status ${contract.status}); its PDF can no longer be replaced`,
       );
@@ -132,7 +133,7 @@ export async function contractPdf(
   } else {
     content = { kind: 'html', html: contract.value, fills: contractFills(ctx, placeholders) };
   }
-  const signed = contract.status === 'Fully signed' || contract.history.some((h) => h.event === 'fully_signed');
+  const signed = contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === 'fully_signed');
   return renderer.pdf({
     title: contract.name,
     at: contract.changeTime,
@@ -162,8 +163,8 @@ function contractFills(ctx: OpContext, placeholders: PlaceholderRecord[]): Map<s
   const fills = new Map<string, FillValue>();
   for (const p of placeholders) {
     let value: FillValue = p.value;
-    if (p.isSpecial && p.specialType === 1 && p.value) value = signedDate(p.value);
-    if (p.isSpecial && p.specialType === 4 && p.value.startsWith('data:')) {
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && p.value) value = signedDate(p.value);
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && p.value.startsWith('data:')) {
       // An SVG (the generated signature), GIF or WebP cannot be drawn by the standard PDF tools: the signer's name.
       const image = signatureImage(p.value);
       const name = signerName(ctx, p) || 'signature';
@@ -203,12 +204,10 @@ function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
 }
 
 function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
-  const label = p.isSpecial
-    ? `${SPECIAL_TYPES[p.specialType ?? 1]}${signerName(ctx, p) ? `: ${signerName(ctx, p)}` : ''}`
-    : p.name;
+  const label = p.isSpecial ? `${specialTypeName(p)}${signerName(ctx, p) ? `: ${signerName(ctx, p)}` : ''}` : p.name;
   if (!p.value) return { kind: 'empty', label };
-  if (p.isSpecial && p.specialType === 1) return { kind: 'text', text: signedDate(p.value) };
-  if (p.isSpecial && p.specialType === 4) {
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(p.value) };
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature) {
     const image = signatureImage(p.value);
     if (image) return { kind: 'image', ...image };
     // pdf-lib embeds PNG and JPEG only: an SVG (the generated signature), GIF or WebP signature is drawn as the

@@ -11,6 +11,7 @@ import type { OpContext } from './context.js';
 import type { ClientRecord, PlaceholderRecord } from '../store/records.js';
 import { type Owner, addPlaceholder, placeholdersOf } from './placeholders.js';
 import { escapeHtml, tagOf } from './placeholder-tags.js';
+import { SPECIAL, specialTypeOf } from '../core/vocabulary.js';
 
 export interface TableValue {
   columns: string[];
@@ -70,7 +71,7 @@ export function filledHtml(html: string, placeholders: readonly PlaceholderRecor
     if (p.value === '') continue;
     const tag = tagOf(p);
     const content =
-      p.specialType === 4 && p.value.startsWith('data:image/')
+      specialTypeOf(p) === SPECIAL.signature && p.value.startsWith('data:image/')
         ? `<img src="${escapeHtml(p.value)}" alt="signature">`
         : renderValue(p);
     const element = new RegExp(`<${tag}(\\s[^>]*)?>[\\s\\S]*?</${tag}>|<${tag}(\\s[^>]*)?/?>`, 'gi');

@@ -2,10 +2,17 @@
  * The lifecycle's rules as data (decisions §6), so one table decides every recipient action and docs/lifecycle.md
  * and the tests can state the same table. Effects (store writes, events, emails) live in lifecycle.ts.
  */
-import type { RecipientRecord, RecipientRole, RecipientState } from '../store/records.js';
+import type { RecipientRecord } from '../store/records.js';
+import {
+  type ContractStatus,
+  RECIPIENT_ROLES,
+  type RecipientRole,
+  type RecipientState,
+  STATUS,
+} from '../core/vocabulary.js';
 
 export type Verb = RecipientRole;
-export const VERBS: readonly Verb[] = ['view', 'sign', 'approve', 'lock'];
+export const VERBS: readonly Verb[] = RECIPIENT_ROLES;
 
 /**
  * How a verb relates to the recipient asking: `own` is the verb of its role (for a `view` recipient that is
@@ -88,22 +95,19 @@ export function hasTurn(recipient: Pick<RecipientRecord, 'position'>, open: numb
 }
 
 /**
- * Contract statuses (decisions §6). The status reflects the furthest step reached: a step only moves it forward,
- * and between `Approved` and `Signed` (same rank) the latest one wins. `Archived` sits outside the order.
+ * How far each status reaches (decisions §6): a step only moves the status forward, and between `Approved` and
+ * `Signed` (same rank) the latest one wins. `Archived` sits outside the order.
  */
-export const STATUS = {
-  created: 'Created',
-  sent: 'Sent',
-  seen: 'Seen',
-  approved: 'Approved',
-  signed: 'Signed',
-  fullySigned: 'Fully signed',
-  archived: 'Archived',
-} as const;
+const STATUS_RANK: Partial<Record<ContractStatus, number>> = {
+  Created: 0,
+  Sent: 1,
+  Seen: 2,
+  Approved: 3,
+  Signed: 3,
+  'Fully signed': 4,
+};
 
-const STATUS_RANK: Record<string, number> = { Created: 0, Sent: 1, Seen: 2, Approved: 3, Signed: 3, 'Fully signed': 4 };
-
-export function advanceStatus(current: string, step: string): string {
+export function advanceStatus(current: ContractStatus, step: ContractStatus): ContractStatus {
   return (STATUS_RANK[step] ?? 0) >= (STATUS_RANK[current] ?? 0) ? step : current;
 }
 
@@ -111,7 +115,7 @@ export function advanceStatus(current: string, step: string): string {
  * The contract status a recipient's outcome stands for. `lock` and `view` outcomes carry no status of their own
  * (the service names none); they count as the view they imply.
  */
-export const OUTCOME_STATUS: Record<RecipientRole, string> = {
+export const OUTCOME_STATUS: Record<RecipientRole, ContractStatus> = {
   sign: STATUS.signed,
   approve: STATUS.approved,
   lock: STATUS.seen,

@@ -9,7 +9,8 @@
 import type { OpContext } from './context.js';
 import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
-import type { ContractRecord, HistoryEntry, RecipientRecord, RecipientRole } from '../store/records.js';
+import type { ContractRecord, HistoryEntry, RecipientRecord } from '../store/records.js';
+import { type ContractStatus, type RecipientRole, STATUS, specialKey } from '../core/vocabulary.js';
 import { isoTime } from '../core/time-format.js';
 import { assertOpen, contractEventData, recordHistory } from './contracts.js';
 import {
@@ -18,7 +19,6 @@ import {
   PAST,
   RECIPIENT_RULES,
   type Refusal,
-  STATUS,
   VERBS,
   type Verb,
   advanceStatus,
@@ -29,7 +29,6 @@ import {
   openPosition,
   verbKind,
 } from './lifecycle-rules.js';
-import { specialKey } from './placeholders.js';
 import { type RecipientFields, deleteRecipient, findRecipient, recipientsOf, updateRecipient } from './recipients.js';
 import { checkSignature, generatedSignature } from './signatures.js';
 
@@ -220,8 +219,8 @@ function step(
   ctx: OpContext,
   contract: ContractRecord,
   entry: Omit<HistoryEntry, 'at' | 'cause' | 'status'>,
-  stepStatus: string,
-): string {
+  stepStatus: ContractStatus,
+): ContractStatus {
   const status = advanceStatus(contract.status, stepStatus);
   recordHistory(ctx, contract, { ...entry, status }, { status });
   return status;
@@ -280,7 +279,7 @@ function run(emits: Emit[]): void {
   for (const emit of emits) emit();
 }
 
-function eventData(ctx: OpContext, contract: ContractRecord, status: string, recipientKey?: string) {
+function eventData(ctx: OpContext, contract: ContractRecord, status: ContractStatus, recipientKey?: string) {
   return contractEventData(
     contract,
     status,

@@ -5,15 +5,19 @@
  * for every place that fills the tags: API answers (`returnValue`), the recipient page, PDF and DOCX documents.
  */
 import type { PlaceholderRecord } from '../store/records.js';
+import { type RecipientSpecialType, specialTypeOf } from '../core/vocabulary.js';
 
-export const SPECIAL_TAG = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' } as const;
+export const SPECIAL_TAG: Record<RecipientSpecialType, string> = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' };
 
 /** A paired tag with its content, or a lone (or self-closing) one: name in group 1, id in group 2. */
 export const PLACEHOLDER_TAG = /<(placeholder|sign|date|fullname|email)(\d+)\b[^>]*>(?:[\s\S]*?<\/\1\2\s*>)?/gi;
 
 /** The tag name (with its id) that marks this placeholder: `placeholder3`, `sign2`. */
 export function tagOf(p: PlaceholderRecord): string {
-  return p.isSpecial && p.specialType ? `${SPECIAL_TAG[p.specialType]}${p.id}` : `placeholder${p.id}`;
+  const type = p.isSpecial ? specialTypeOf(p) : undefined;
+  return type !== undefined && type in SPECIAL_TAG
+    ? `${SPECIAL_TAG[type as RecipientSpecialType]}${p.id}`
+    : `placeholder${p.id}`;
 }
 
 /** The placeholders by the tag that marks each (lower case). */

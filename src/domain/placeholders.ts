@@ -1,6 +1,6 @@
 /**
  * Placeholders of contracts and templates. Every recipient gets four special placeholders, keyed
- * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature.
+ * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature (vocabulary.ts).
  */
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
@@ -13,19 +13,7 @@ import type {
 } from '../store/records.js';
 import type { FieldError } from '../core/errors.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
-
-export const SPECIAL_TYPES = {
-  1: 'Date signed',
-  2: 'Full name',
-  3: 'Email',
-  4: 'Signature',
-} as const;
-
-export type SpecialType = keyof typeof SPECIAL_TYPES;
-
-export function specialKey(recipientKey: string, code: SpecialType): string {
-  return `${recipientKey}_${code}`;
-}
+import { RECIPIENT_SPECIAL_TYPES, type RecipientSpecialType, SPECIAL_TYPES, specialKey } from '../core/vocabulary.js';
 
 export type Owner = { contractKey: string } | { templateKey: string };
 
@@ -58,7 +46,7 @@ export function addPlaceholder(
     name: string;
     value: string;
     key?: string;
-    special?: { type: SpecialType; recipientKey: string };
+    special?: { type: RecipientSpecialType; recipientKey: string };
     position?: number;
     /** PlaceholderType [C:enum.ts]: '1' internal (default), '2' external. */
     type?: '1' | '2';
@@ -100,7 +88,7 @@ export function addSpecialPlaceholders(
   recipient: RecipientRecord,
 ): void {
   const position = nextPosition(ctx, { contractKey: contract.contractKey });
-  for (const code of [1, 2, 3, 4] as const) {
+  for (const code of RECIPIENT_SPECIAL_TYPES) {
     addPlaceholder(ctx, { contractKey: contract.contractKey }, client, {
       position,
       key: specialKey(recipient.recipientKey, code),
@@ -112,7 +100,7 @@ export function addSpecialPlaceholders(
 }
 
 export function deleteSpecialPlaceholders(ctx: OpContext, recipientKey: string): void {
-  for (const code of [1, 2, 3, 4] as const) ctx.store.placeholders.delete(specialKey(recipientKey, code));
+  for (const code of RECIPIENT_SPECIAL_TYPES) ctx.store.placeholders.delete(specialKey(recipientKey, code));
 }
 
 /**

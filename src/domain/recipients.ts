@@ -1,7 +1,8 @@
 /** Recipients of a contract: add, change, remove. Each recipient brings its four special placeholders. */
 import type { OpContext } from './context.js';
 import { ApiError } from '../core/errors.js';
-import type { ClientRecord, ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
+import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 import { addSpecialPlaceholders, deleteSpecialPlaceholders } from './placeholders.js';
 
 export interface RecipientFields {

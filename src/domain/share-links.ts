@@ -9,9 +9,8 @@ import type { OpContext } from './context.js';
 import { ApiError } from '../core/errors.js';
 import { type ShareLinkView, resolveExtraShareLink } from './contract-share-links.js';
 import { isDone } from './lifecycle-rules.js';
-import type { ContractRecord, RecipientRecord, RecipientRole } from '../store/records.js';
-
-const ROLE_OF_VIEW: Readonly<Record<string, RecipientRole>> = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' };
+import type { ContractRecord, RecipientRecord } from '../store/records.js';
+import { SHARE_LINK_VIEWS } from '../core/vocabulary.js';
 
 /** The view a recipient's own link has: the one that stands for its role. */
 export const VIEW_OF_ROLE: Readonly<Record<RecipientRole, ShareLinkView>> = {
@@ -35,7 +34,7 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
   if (recipient && contract) return { recipient, contract, view: VIEW_OF_ROLE[recipient.action] };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
-  const role = ROLE_OF_VIEW[extra.link.view];
+  const role = SHARE_LINK_VIEWS[extra.link.view];
   const inRole = ctx.store.recipients
     .where('contract', extra.contract.contractKey)
     .filter((r) => r.action === role)

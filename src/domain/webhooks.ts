@@ -6,16 +6,10 @@
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, WebhookRecord } from '../store/records.js';
+import { type WebhookFlag, webhookFlags } from '../core/vocabulary.js';
 
-export interface NewWebhook {
-  url: string;
-  created?: boolean | undefined;
-  seen?: boolean | undefined;
-  sent?: boolean | undefined;
-  approved?: boolean | undefined;
-  signed?: boolean | undefined;
-  fullySigned?: boolean | undefined;
-}
+/** The URL and the flags of the events it subscribes to (a flag left out subscribes to nothing). */
+export type NewWebhook = { url: string } & Partial<Record<WebhookFlag, boolean | undefined>>;
 
 export function createWebhook(ctx: OpContext, client: ClientRecord, input: NewWebhook): WebhookRecord {
   const now = ctx.clock.now();
@@ -26,12 +20,7 @@ export function createWebhook(ctx: OpContext, client: ClientRecord, input: NewWe
     url: input.url,
     secret: `whsec_${ctx.ids.bytes(24).toString('base64')}`,
     // A flag left out subscribes to nothing: the service sends only the kinds whose flag is true.
-    created: input.created ?? false,
-    seen: input.seen ?? false,
-    sent: input.sent ?? false,
-    approved: input.approved ?? false,
-    signed: input.signed ?? false,
-    fullySigned: input.fullySigned ?? false,
+    ...webhookFlags((f) => input[f] ?? false),
     createTime: now,
     changeTime: now,
   });

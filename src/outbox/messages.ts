@@ -2,7 +2,8 @@
  * What each captured email says (decisions §9). The texts are the sandbox's own: the real service's wording is
  * undocumented, so tests should assert on `kind`, `to`, `link` and `message` rather than on the prose.
  */
-import type { ClientRecord, ContractRecord, RecipientRecord, RecipientRole, UserRecord } from '../store/records.js';
+import type { ClientRecord, ContractRecord, RecipientRecord, UserRecord } from '../store/records.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 
 export type EmailKind =
   | 'signing_request'

@@ -17,12 +17,13 @@ import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } f
 import type { ShareLinkRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
+import { SHARE_LINK_VIEW_CODES, type ShareLinkView } from '../core/vocabulary.js';
 
-/** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view; numbers accepted. */
+/** ShareLinkView [C:enum.ts] (SHARE_LINK_VIEWS: '1' sign, '2' approve, '3' lock, '4' view); numbers accepted. */
 const viewField = lazy(() =>
   z
-    .union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)])
-    .transform((v) => String(v) as '1' | '2' | '3' | '4'),
+    .union([z.enum(SHARE_LINK_VIEW_CODES), z.literal(SHARE_LINK_VIEW_CODES.map(Number))])
+    .transform((v) => String(v) as ShareLinkView),
 );
 
 /** A link's `id`: a number, or its digits as a string (a query string has only strings). */

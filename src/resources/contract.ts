@@ -24,7 +24,7 @@ import {
   reply,
 } from './action.js';
 import type { OpContext } from '../domain/context.js';
-import { statusId } from '../domain/event-status.js';
+import { statusId } from '../core/vocabulary.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
 import { lazy } from '../core/lazy.js';

@@ -1,6 +1,6 @@
 /** GET /api/event_status: the contract status dictionary, a JSON array [C:contract-list.tsx]. */
 import { z } from 'zod';
-import { EVENT_STATUSES } from '../domain/event-status.js';
+import { eventStatuses } from '../domain/event-status.js';
 import { type PlainResource, defineEndpoint } from './action.js';
 
 export const eventStatusResource: PlainResource = {
@@ -13,7 +13,7 @@ export const eventStatusResource: PlainResource = {
       schema: () => z.object({ clientKey: z.string().optional() }),
       example: {},
       handle() {
-        return { status: 200, body: EVENT_STATUSES.map((s) => ({ ...s })) };
+        return { status: 200, body: eventStatuses() };
       },
     }),
   ],

@@ -1,9 +1,10 @@
 /** Recipient fields shared by contract create-and-send, recipient send and recipient update (interface §4.5). */
 import { z } from 'zod';
+import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { keyField, optionalKeyField } from './action.js';
 import { lazy } from '../core/lazy.js';
 
-export const roleField = lazy(() => z.enum(['view', 'sign', 'approve', 'lock']));
+export const roleField = lazy(() => z.enum(RECIPIENT_ROLES));
 
 const recipientFields = lazy(() =>
   z.object({

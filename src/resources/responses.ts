@@ -4,6 +4,7 @@
  * the handlers cannot drift apart. Fields the handlers send only sometimes are optional.
  */
 import { z } from 'zod';
+import { RECIPIENT_ROLES, SHARE_LINK_VIEW_CODES, webhookFlags } from '../core/vocabulary.js';
 import { insertionRecord } from '../store/snapshot.js';
 
 const iso = () =>
@@ -47,7 +48,7 @@ const recipientItem = () =>
     email: z.string(),
     customMessage: z.string(),
     position: z.string().optional(),
-    action: z.enum(['view', 'sign', 'approve', 'lock']),
+    action: z.enum(RECIPIENT_ROLES),
     clientKey: key(),
     createTime: iso(),
     changeTime: iso(),
@@ -73,12 +74,7 @@ const webhookItem = () =>
     webhookKey: key(),
     url: z.string(),
     secret: z.string(),
-    created: z.boolean(),
-    seen: z.boolean(),
-    sent: z.boolean(),
-    approved: z.boolean(),
-    signed: z.boolean(),
-    fullySigned: z.boolean(),
+    ...webhookFlags(() => z.boolean()),
     createTime: iso(),
     changeTime: iso(),
   });
@@ -90,7 +86,7 @@ export const shareLinkItem = () =>
     controlLink: key(),
     createTime: iso(),
     changeTime: iso(),
-    view: z.enum(['1', '2', '3', '4']),
+    view: z.enum(SHARE_LINK_VIEW_CODES),
   });
 
 /** Success bodies by path and action name (the names of the ResourceSpec tables). */

@@ -6,8 +6,7 @@ import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, re
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
-
-const flag = lazy(() => z.boolean().optional());
+import { webhookFlags } from '../core/vocabulary.js';
 
 const webhookInput = lazy(() =>
   z.object({
@@ -18,12 +17,7 @@ const webhookInput = lazy(() =>
       .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
         message: 'Must be an http:// or https:// URL',
       }),
-    created: flag(),
-    seen: flag(),
-    sent: flag(),
-    approved: flag(),
-    signed: flag(),
-    fullySigned: flag(),
+    ...webhookFlags(() => z.boolean().optional()),
   }),
 );
 
@@ -32,12 +26,7 @@ function webhookView(w: WebhookRecord) {
     webhookKey: w.webhookKey,
     url: w.url,
     secret: w.secret,
-    created: w.created,
-    seen: w.seen,
-    sent: w.sent,
-    approved: w.approved,
-    signed: w.signed,
-    fullySigned: w.fullySigned,
+    ...webhookFlags((f) => w[f]),
     createTime: isoTime(w.createTime),
     changeTime: isoTime(w.changeTime),
   };

@@ -7,6 +7,7 @@
  * JSON Schema does not carry; the loader reports them with the same line:column messages.
  */
 import { z } from 'zod';
+import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { DURATION_PATTERN, duration, glob, keyPattern, statusCode } from '../core/schemas.js';
 import { faultSpec } from '../faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
@@ -25,7 +26,7 @@ const moment = lazy(() =>
     .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' }),
 );
 
-const role = lazy(() => z.enum(['view', 'sign', 'approve', 'lock']));
+const role = lazy(() => z.enum(RECIPIENT_ROLES));
 
 /** Which recipients a rule or step is about. Every given field must match; an empty match matches everyone. */
 export const recipientMatch = lazy(() =>
@@ -73,7 +74,7 @@ export const recipientRule = lazy(() =>
       never: z.literal(true).optional().meta({ description: 'The recipient never acts: no later rule applies to it.' }),
     })
     .superRefine((rule, ctx) => {
-      const verbs = (['view', 'sign', 'approve', 'lock', 'act'] as const).filter((v) => rule[v] !== undefined);
+      const verbs = ([...RECIPIENT_ROLES, 'act'] as const).filter((v) => rule[v] !== undefined);
       if (rule.never && verbs.length > 0) {
         ctx.addIssue({
           code: 'custom',
@@ -183,7 +184,7 @@ export const timelineStep = lazy(() =>
         .strictObject({
           match: recipientMatch(),
           verb: z
-            .enum(['view', 'sign', 'approve', 'lock', 'act'])
+            .enum([...RECIPIENT_ROLES, 'act'])
             .meta({ description: '"act" does whatever each recipient’s role is.' }),
         })
         .optional()

@@ -2,7 +2,14 @@
  * What the store keeps. Times are epoch milliseconds of sandbox time; responses format them.
  * Every record that belongs to a tenant carries its `platformId`, so one platform never sees another's data.
  */
-export type RecipientRole = 'sign' | 'approve' | 'view' | 'lock';
+import type {
+  ContractStatus,
+  RecipientRole,
+  RecipientSpecialType,
+  RecipientState,
+  ShareLinkView,
+  WebhookFlag,
+} from '../core/vocabulary.js';
 
 export interface PlatformRecord {
   platformId: string;
@@ -58,7 +65,7 @@ export interface HistoryEntry {
   /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived`. */
   event: string;
   recipientKey?: string;
-  status?: string;
+  status?: ContractStatus;
   /** Who or what caused it: `api`, `control`, or a scenario rule/step. */
   cause?: string;
   /** The address of the request that made a recipient act (its page in a browser; `127.0.0.1` for control and scenarios). */
@@ -95,7 +102,7 @@ export interface ContractRecord {
   contractType?: string;
   /** The uploaded PDF of a `pdf` contract, once uploaded. */
   document?: DocumentRef;
-  status: string;
+  status: ContractStatus;
   /** Next recipient `id` inside this contract (ids are sequential per contract). */
   nextRecipientId: number;
   /** Next ordinary placeholder position inside this contract. */
@@ -104,9 +111,6 @@ export interface ContractRecord {
   changeTime: number;
   history: HistoryEntry[];
 }
-
-/** Where a recipient stands in the lifecycle (decisions §6). */
-export type RecipientState = 'waiting' | 'notified' | 'seen' | 'signed' | 'approved' | 'locked' | 'viewed';
 
 export interface RecipientRecord {
   recipientKey: string;
@@ -154,7 +158,7 @@ export interface PlaceholderRecord {
   type: string;
   position: number;
   isSpecial: boolean;
-  specialType?: 1 | 2 | 3 | 4;
+  specialType?: RecipientSpecialType;
   recipientKey?: string;
   /** A table placeholder: `value` holds the table as JSON `{columns, rows}`. */
   isTable?: boolean;
@@ -181,18 +185,13 @@ export interface TemplateRecord {
   changeTime: number;
 }
 
-export interface WebhookRecord {
+/** A client's webhook: its URL, secret, and one boolean per event flag (WEBHOOK_FLAGS). */
+export interface WebhookRecord extends Record<WebhookFlag, boolean> {
   webhookKey: string;
   clientKey: string;
   platformId: string;
   url: string;
   secret: string;
-  created: boolean;
-  seen: boolean;
-  sent: boolean;
-  approved: boolean;
-  signed: boolean;
-  fullySigned: boolean;
   createTime: number;
   changeTime: number;
 }
@@ -211,7 +210,7 @@ export interface ShareLinkRecord {
   /** The owner's control link (its own key). */
   controlLink: string;
   /** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view. */
-  view: '1' | '2' | '3' | '4';
+  view: ShareLinkView;
   createTime: number;
   changeTime: number;
 }

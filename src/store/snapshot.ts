@@ -4,6 +4,13 @@
  * truncated file is refused with the fields that are wrong instead of leaving a half-restored sandbox.
  */
 import { z } from 'zod';
+import {
+  RECIPIENT_ROLES,
+  RECIPIENT_SPECIAL_TYPES,
+  RECIPIENT_STATES,
+  SHARE_LINK_VIEW_CODES,
+  webhookFlags,
+} from '../core/vocabulary.js';
 import { parseWith } from '../core/validation.js';
 import type { FieldError } from '../core/errors.js';
 import { ApiError } from '../core/errors.js';
@@ -91,8 +98,8 @@ const recipient = lazy(() =>
     customMessage: z.string().optional(),
     position: z.number().int().optional(),
     type: z.enum(['internal', 'external']).optional(),
-    action: z.enum(['sign', 'approve', 'view', 'lock']),
-    state: z.enum(['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed']),
+    action: z.enum(RECIPIENT_ROLES),
+    state: z.enum(RECIPIENT_STATES),
     notifiedAt: time().optional(),
     seenAt: time().optional(),
     actedAt: time().optional(),
@@ -125,7 +132,7 @@ const placeholder = lazy(() =>
     type: z.string(),
     position: z.number(),
     isSpecial: z.boolean(),
-    specialType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
+    specialType: z.literal(RECIPIENT_SPECIAL_TYPES).optional(),
     recipientKey: z.string().optional(),
     isTable: z.boolean().optional(),
     fillingType: z.string().optional(),
@@ -151,12 +158,7 @@ const webhook = lazy(() =>
     ...owned(),
     url: z.string(),
     secret: z.string(),
-    created: z.boolean(),
-    seen: z.boolean(),
-    sent: z.boolean(),
-    approved: z.boolean(),
-    signed: z.boolean(),
-    fullySigned: z.boolean(),
+    ...webhookFlags(() => z.boolean()),
   }),
 );
 const token = lazy(() =>
@@ -179,7 +181,7 @@ const shareLink = lazy(() =>
     ...owned(),
     id: z.number().int(),
     controlLink: key(),
-    view: z.enum(['1', '2', '3', '4']),
+    view: z.enum(SHARE_LINK_VIEW_CODES),
   }),
 );
 

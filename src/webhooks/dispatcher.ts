@@ -17,7 +17,8 @@
 import { type Clock, type ClockTimer, wallDelay, wallNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
-import { CONTRACT_EVENT_TYPES, type ContractEvent, type ContractEventType, WEBHOOK_FLAG_FOR } from '../core/events.js';
+import type { ContractEvent } from '../core/events.js';
+import { CONTRACT_EVENT_TYPES, type ContractEventType, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import {

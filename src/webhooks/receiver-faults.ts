@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { CONTRACT_EVENT_TYPES, type ContractEventType } from '../core/events.js';
+import { CONTRACT_EVENT_TYPES, type ContractEventType } from '../core/vocabulary.js';
 import { seededRandom } from '../core/ids.js';
 import { lazy } from '../core/lazy.js';
 

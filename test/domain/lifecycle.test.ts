@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext } from '../../src/domain/context.js';
 import { RECIPIENT_RULES, advanceStatus } from '../../src/domain/lifecycle-rules.js';
+import type { ContractStatus } from '../../src/core/vocabulary.js';
 import { actAsRecipient } from '../../src/domain/lifecycle.js';
 import { addRecipient } from '../../src/domain/recipients.js';
 import { ApiError } from '../../src/core/errors.js';
@@ -114,9 +115,12 @@ describe('the recipient state table', () => {
     ['Approved', 'Signed', 'Signed'],
     ['Fully signed', 'Approved', 'Fully signed'],
     ['Fully signed', 'Sent', 'Fully signed'],
-  ])('status %s after a %s step is %s', (current, stepStatus, expected) => {
-    expect(advanceStatus(current, stepStatus)).toBe(expected);
-  });
+  ] as [ContractStatus, ContractStatus, ContractStatus][])(
+    'status %s after a %s step is %s',
+    (current, stepStatus, expected) => {
+      expect(advanceStatus(current, stepStatus)).toBe(expected);
+    },
+  );
 });
 
 describe('a sequential contract (positions 1, 2, 3, mixed roles)', () => {

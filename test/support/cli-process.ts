@@ -32,8 +32,11 @@ export interface CliProcess {
 }
 
 /** Starts the CLI on a free port and resolves once it printed where it listens. */
-export function startCli(args: string[]): Promise<CliProcess> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], options: { cwd?: string } = {}): Promise<CliProcess> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -2,7 +2,8 @@
  * Helpers to walk a contract through its lifecycle in tests: create-and-send with named recipients, act as them by
  * name through the control API, and read back events, emails and the inspected record.
  */
-import { type BusEvent, CONTRACT_EVENT_TYPES, type ContractEvent } from '../../src/core/events.js';
+import type { BusEvent, ContractEvent } from '../../src/core/events.js';
+import { CONTRACT_EVENT_TYPES } from '../../src/core/vocabulary.js';
 import type { Answer, Auth, TestSandbox } from './helpers.js';
 
 export interface RecipientSpec {

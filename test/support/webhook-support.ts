@@ -5,7 +5,8 @@ import { Webhook } from 'standardwebhooks';
 import { monotonicNow } from '../../src/core/clock.js';
 import type { RunningSandbox } from '../../src/index.js';
 import type { SandboxOptions } from '../../src/config/options.js';
-import type { ContractEvent, ContractEventType } from '../../src/core/events.js';
+import type { ContractEvent } from '../../src/core/events.js';
+import type { ContractEventType, ContractStatus } from '../../src/core/vocabulary.js';
 import {
   type WebhookReceiver,
   type WebhookReceiverOptions,
@@ -38,7 +39,7 @@ export interface WebhookHarness {
   /** Emits a contract event straight on the bus, as the lifecycle does. */
   emit(
     type: ContractEventType,
-    data: { contractKey: string; recipientKey?: string; status: string; clientKey?: string },
+    data: { contractKey: string; recipientKey?: string; status: ContractStatus; clientKey?: string },
     cause?: string,
   ): ContractEvent;
   /** Waits until every delivery attempt and timer callback in flight has finished. */

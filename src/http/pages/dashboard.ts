@@ -10,7 +10,8 @@ import { html } from 'hono/html';
 import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
 import type { ControlService } from '../../control/service.js';
 import { ApiError } from '../../core/errors.js';
-import { STATUS } from '../../domain/lifecycle-rules.js';
+import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
+import { isDone } from '../../domain/lifecycle-rules.js';
 import { type Html, sendPage, shell, when } from './layout.js';
 
 export interface DashboardDeps {
@@ -142,22 +143,12 @@ function pager(q: Record<string, string>, total: number, offset: number, limit: 
 </nav>`;
 }
 
-const STATUSES = [
-  STATUS.created,
-  STATUS.sent,
-  STATUS.seen,
-  STATUS.approved,
-  STATUS.signed,
-  STATUS.fullySigned,
-  STATUS.archived,
-];
-
 function statusBadge(status: string): Html {
   return html`<span class="badge s-${status.toLowerCase().replace(/\s+/g, '-')}">${status}</span>`;
 }
 
-function stateBadge(state: string): Html {
-  const done = ['signed', 'approved', 'locked', 'viewed'].includes(state);
+function stateBadge(state: RecipientState): Html {
+  const done = isDone({ state });
   return html`<span class="badge ${done ? 'done' : state}">${state}</span>`;
 }
 
@@ -179,7 +170,7 @@ function contracts(q: Record<string, string>, control: ControlService): Html {
   <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="contracts" />
     <label>Platform <select name="platform"><option value="">all</option>${platforms.map((p) => html`<option value="${p.platform.apiKey}" ${p.platform.apiKey === q.platform ? 'selected' : ''}>${p.platform.name ?? p.platform.apiKey} (${p.platform.apiKey})</option>`)}</select></label>
     <label>Client <select name="client"><option value="">all</option>${clients.map((cl) => html`<option value="${cl.clientKey}" ${cl.clientKey === q.client ? 'selected' : ''}>${cl.fullname ?? cl.clientKey} (${cl.clientKey})</option>`)}</select></label>
-    <label>Status <select name="status"><option value="">any</option>${STATUSES.map((s) => html`<option ${s === q.status ? 'selected' : ''}>${s}</option>`)}</select></label>
+    <label>Status <select name="status"><option value="">any</option>${CONTRACT_STATUSES.map((s) => html`<option ${s === q.status ? 'selected' : ''}>${s}</option>`)}</select></label>
     <button type="submit" class="secondary">Filter</button>
   </form>
   ${selected}

@@ -10,8 +10,8 @@ import { html, raw } from 'hono/html';
 import type { ControlService, SharePage } from '../../control/service.js';
 import { ApiError } from '../../core/errors.js';
 import { readableHtml } from '../../domain/contract-html.js';
-import { SPECIAL_TYPES } from '../../domain/placeholders.js';
-import { STATUS, blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
+import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
+import { STATUS, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell, when } from './layout.js';
 import { sanitiseContractHtml } from './sanitise.js';
@@ -130,7 +130,7 @@ async function documentView(page: SharePage): Promise<Html> {
     const src = `/api/recipient_download_pdf?shareLink=${encodeURIComponent(recipient.recipientKey)}&inline=1`;
     const mine = page.placeholders.filter((p) => p.recipientKey === recipient.recipientKey && p.insertion.length > 0);
     const fields = mine.flatMap((p) =>
-      p.insertion.map((x) => html`<li>${SPECIAL_TYPES[p.specialType ?? 4]} on page ${Number(x.pageId ?? 0) + 1}</li>`),
+      p.insertion.map((x) => html`<li>${specialTypeName(p)} on page ${Number(x.pageId ?? 0) + 1}</li>`),
     );
     return html`<article class="document pdf" aria-label="Contract">
   <object data="${src}" type="application/pdf" class="pdf-pages" aria-label="The contract's pages">

@@ -1,0 +1,161 @@
+/**
+ * The domain's words, each spelled once: contract statuses, recipient roles and states, the special placeholder
+ * types, share-link views, and the contract events with the webhook flags that subscribe to them. Every room
+ * imports them from here (the store types its records by them, so they live below the store, in core/). What the
+ * words mean and how a contract moves between them is docs/lifecycle.md; the rules themselves are in domain/.
+ */
+
+// ---- contract statuses (docs/lifecycle.md, "Contract status") ------------------------------------------------
+
+/** Every contract status, in the order of the status dictionary (`GET /api/event_status` ids 1–7). */
+export const CONTRACT_STATUSES = ['Created', 'Sent', 'Seen', 'Approved', 'Signed', 'Fully signed', 'Archived'] as const;
+
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+
+/** The statuses by name, for code that speaks of one: `STATUS.fullySigned`. */
+export const STATUS = {
+  created: 'Created',
+  sent: 'Sent',
+  seen: 'Seen',
+  approved: 'Approved',
+  signed: 'Signed',
+  fullySigned: 'Fully signed',
+  archived: 'Archived',
+} as const satisfies Record<string, ContractStatus>;
+
+/** The status's id in the status dictionary (`Created` → 1 … `Archived` → 7), or undefined for an unknown name. */
+export function statusId(name: string): number | undefined {
+  const i = (CONTRACT_STATUSES as readonly string[]).indexOf(name);
+  return i < 0 ? undefined : i + 1;
+}
+
+/**
+ * History events that are lifecycle steps (the entries of the audit trail, docs/lifecycle.md), with the status
+ * each stands for. Other history events (`notified`, `locked`, `viewed`, `updated`, …) are not steps.
+ */
+export const STEP_STATUS = {
+  created: 'Created',
+  sent: 'Sent',
+  seen: 'Seen',
+  approved: 'Approved',
+  signed: 'Signed',
+  fully_signed: 'Fully signed',
+  archived: 'Archived',
+} as const satisfies Record<string, ContractStatus>;
+
+export type LifecycleStep = keyof typeof STEP_STATUS;
+
+// ---- recipients (docs/lifecycle.md, "Recipient states") ------------------------------------------------------
+
+/** A recipient's `action`: its role, and the verb that completes its part. */
+export const RECIPIENT_ROLES = ['view', 'sign', 'approve', 'lock'] as const;
+
+export type RecipientRole = (typeof RECIPIENT_ROLES)[number];
+
+/** Where a recipient stands in the lifecycle. */
+export const RECIPIENT_STATES = ['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed'] as const;
+
+export type RecipientState = (typeof RECIPIENT_STATES)[number];
+
+// ---- special placeholders (docs/lifecycle.md, "Special placeholders") -----------------------------------------
+
+/**
+ * The service's special placeholder types by code. Each recipient gets the first four, keyed
+ * `<recipientKey>_<code>`; 5 (initials) is the service's, which the documented API never creates.
+ */
+export const SPECIAL_TYPES = {
+  1: 'Date signed',
+  2: 'Full name',
+  3: 'Email',
+  4: 'Signature',
+  5: 'Initials',
+} as const;
+
+export type SpecialType = keyof typeof SPECIAL_TYPES;
+
+/** The codes by name, for code that speaks of one: `SPECIAL.signature`. */
+export const SPECIAL = { date: 1, fullName: 2, email: 3, signature: 4, initials: 5 } as const satisfies Record<
+  string,
+  SpecialType
+>;
+
+/** The special placeholders every recipient gets, in code order. */
+export const RECIPIENT_SPECIAL_TYPES = [1, 2, 3, 4] as const;
+
+export type RecipientSpecialType = (typeof RECIPIENT_SPECIAL_TYPES)[number];
+
+/** A recipient's special placeholder key: `<recipientKey>_<code>`. */
+export function specialKey(recipientKey: string, code: SpecialType): string {
+  return `${recipientKey}_${code}`;
+}
+
+/**
+ * The type of a special placeholder: its `specialType`, else the code its key ends with (`<recipientKey>_<code>`),
+ * so every reader agrees even on a record written without the field. Undefined for an ordinary placeholder.
+ */
+export function specialTypeOf(p: {
+  placeholderKey: string;
+  specialType?: number | undefined;
+}): SpecialType | undefined {
+  const code = p.specialType ?? Number(/_(\d)$/.exec(p.placeholderKey)?.[1]);
+  return code in SPECIAL_TYPES ? (code as SpecialType) : undefined;
+}
+
+/** A special placeholder's name as people read it (`Signature`), or `Special placeholder` for an unknown code. */
+export function specialTypeName(p: { placeholderKey: string; specialType?: number | undefined }): string {
+  const code = specialTypeOf(p);
+  return code === undefined ? 'Special placeholder' : SPECIAL_TYPES[code];
+}
+
+// ---- share links -----------------------------------------------------------------------------------------------
+
+/** ShareLinkView: what an extra share link lets its holder do, by the code the API speaks. */
+export const SHARE_LINK_VIEWS = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' } as const satisfies Record<
+  string,
+  RecipientRole
+>;
+
+export type ShareLinkView = keyof typeof SHARE_LINK_VIEWS;
+
+export const SHARE_LINK_VIEW_CODES = Object.keys(SHARE_LINK_VIEWS) as [ShareLinkView, ...ShareLinkView[]];
+
+// ---- contract events and webhook flags (docs/webhooks.md) -----------------------------------------------------
+
+/** The contract events the sandbox emits, in the order one action emits them. */
+export const CONTRACT_EVENT_TYPES = [
+  'contract.created',
+  'contract.sent',
+  'contract.seen',
+  'contract.signed',
+  'contract.approved',
+  'contract.fully_signed',
+] as const;
+
+export type ContractEventType = (typeof CONTRACT_EVENT_TYPES)[number];
+
+/** The webhook flag that subscribes to each event kind: a webhook record's booleans. */
+export const WEBHOOK_FLAG_FOR = {
+  'contract.created': 'created',
+  'contract.sent': 'sent',
+  'contract.seen': 'seen',
+  'contract.signed': 'signed',
+  'contract.approved': 'approved',
+  'contract.fully_signed': 'fullySigned',
+} as const satisfies Record<ContractEventType, string>;
+
+export type WebhookFlag = (typeof WEBHOOK_FLAG_FOR)[ContractEventType];
+
+/** The webhook flags, in the order the API shows them (docs/webhooks.md). */
+export const WEBHOOK_FLAGS = [
+  'created',
+  'seen',
+  'sent',
+  'approved',
+  'signed',
+  'fullySigned',
+] as const satisfies readonly WebhookFlag[];
+
+/** One value per webhook flag: `webhookFlags(() => z.boolean())` for a schema, `(f) => input[f] ?? false` for a record. */
+export function webhookFlags<T>(each: (flag: WebhookFlag) => T): Record<WebhookFlag, T> {
+  return Object.fromEntries(WEBHOOK_FLAGS.map((f) => [f, each(f)])) as Record<WebhookFlag, T>;
+}
