@@ -119,6 +119,24 @@ export type ShareLinkView = keyof typeof SHARE_LINK_VIEWS;
 
 export const SHARE_LINK_VIEW_CODES = Object.keys(SHARE_LINK_VIEWS) as [ShareLinkView, ...ShareLinkView[]];
 
+/** The view of a recipient's own link (its recipient key): the code that stands for its role. */
+export const SHARE_LINK_VIEW_OF_ROLE = {
+  sign: '1',
+  approve: '2',
+  lock: '3',
+  view: '4',
+} as const satisfies Record<RecipientRole, ShareLinkView>;
+
+// ---- what the real clients read as numbers (docs/compatibility.md) ---------------------------------------------
+
+/** ContractType as the real service's clients read it: 6 docx, 7 pdf, 8 empty (HTML without a type, too). */
+export const CONTRACT_TYPE_CODES = { docx: 6, pdf: 7, empty: 8 } as const;
+
+export type ContractTypeCode = (typeof CONTRACT_TYPE_CODES)[keyof typeof CONTRACT_TYPE_CODES];
+
+/** PlaceholderView: 2 for the boxes a signature goes into, 1 for every other placeholder. */
+export const PLACEHOLDER_VIEWS = { other: 1, signature: 2 } as const;
+
 // ---- contract events and webhook flags (docs/webhooks.md) -----------------------------------------------------
 
 /** The contract events the sandbox emits, in the order one action emits them. */

@@ -13,7 +13,14 @@ import type {
 } from '../store/records.js';
 import type { FieldError } from '../core/errors.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
-import { RECIPIENT_SPECIAL_TYPES, type RecipientSpecialType, SPECIAL_TYPES, specialKey } from '../core/vocabulary.js';
+import {
+  PLACEHOLDER_VIEWS,
+  RECIPIENT_SPECIAL_TYPES,
+  type RecipientSpecialType,
+  SPECIAL,
+  SPECIAL_TYPES,
+  specialKey,
+} from '../core/vocabulary.js';
 
 export type Owner = { contractKey: string } | { templateKey: string };
 
@@ -302,4 +309,9 @@ export function checkPdfPlacements(
       errors,
     );
   }
+}
+
+/** PlaceholderView as the real clients read it (docs/compatibility.md): 2 for a signature box (special type 4). */
+export function placeholderView(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
+  return p.isSpecial && p.specialType === SPECIAL.signature ? PLACEHOLDER_VIEWS.signature : PLACEHOLDER_VIEWS.other;
 }

@@ -10,11 +10,11 @@ import type { OpContext } from './context.js';
 import { recordHistory } from './contracts.js';
 import { acceptedIpInfo } from './audit-trail.js';
 import { actAsRecipient } from './lifecycle.js';
-import { STATUS } from './lifecycle-rules.js';
 import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-side.js';
 import type { ResolvedShareLink } from './share-links.js';
 import { ApiError } from '../core/errors.js';
+import { STATUS } from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 
 /** The PNG data URL of a drawn signature, as RecipientView's canvas gives it (`toDataURL()`). */

@@ -5,27 +5,15 @@
  */
 import type { OpContext } from './context.js';
 import { contractValue } from './contracts.js';
-import { statusId } from './event-status.js';
 import { isDone } from './lifecycle-rules.js';
-import { placeholdersOf, specialKey } from './placeholders.js';
+import { placeholderView, placeholdersOf } from './placeholders.js';
 import { actedAs } from './audit-trail.js';
-import { contractTypeOf } from './pdf-geometry.js';
+import { contractTypeCode } from './pdf-geometry.js';
 import type { ResolvedShareLink } from './share-links.js';
-import type { ShareLinkView } from './contract-share-links.js';
 import { ApiError } from '../core/errors.js';
+import { CONTRACT_TYPE_CODES, type ShareLinkView, specialKey, statusId } from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
-
-/** The real clients' ContractType: 6 docx, 7 pdf, 8 empty (an HTML contract without a type, too). */
-export function contractTypeCode(contract: Pick<ContractRecord, 'contractType'>): 6 | 7 | 8 {
-  if (contractTypeOf(contract) === 'pdf') return 7;
-  return contract.contractType === 'docx' ? 6 : 8;
-}
-
-/** PlaceholderView (docs/compatibility.md): 2 for the boxes a signature goes into (special type 4), 1 for every other. */
-export function placeholderView(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
-  return p.isSpecial && p.specialType === 4 ? 2 : 1;
-}
 
 /**
  * When the contract's content last changed: its creation or its owner's last `update` of content (value, template,
@@ -84,7 +72,8 @@ export function recipientContract(
     controlLink: contract.contractKey,
     contractName: contract.name,
     contractType: type,
-    contractValue: type === 7 ? documentUrl(contract) : done ? contractValue(ctx, contract) : contract.value,
+    contractValue:
+      type === CONTRACT_TYPE_CODES.pdf ? documentUrl(contract) : done ? contractValue(ctx, contract) : contract.value,
     view: link.view,
     isDone: done,
     audit: false,
@@ -155,7 +144,7 @@ export function contractChanged(
 }
 
 function currentContent(ctx: OpContext, link: ResolvedShareLink): string {
-  return contractTypeCode(link.contract) === 7 ? '' : contractValue(ctx, link.contract);
+  return contractTypeCode(link.contract) === CONTRACT_TYPE_CODES.pdf ? '' : contractValue(ctx, link.contract);
 }
 
 /** A time as the recipient side hands it out (`YYYY-MM-DD HH:MM:SS`, UTC) or in ISO 8601; 400 otherwise. */

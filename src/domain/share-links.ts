@@ -7,18 +7,10 @@
  */
 import type { OpContext } from './context.js';
 import { ApiError } from '../core/errors.js';
-import { type ShareLinkView, resolveExtraShareLink } from './contract-share-links.js';
+import { resolveExtraShareLink } from './contract-share-links.js';
 import { isDone } from './lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
-import { SHARE_LINK_VIEWS } from '../core/vocabulary.js';
-
-/** The view a recipient's own link has: the one that stands for its role. */
-export const VIEW_OF_ROLE: Readonly<Record<RecipientRole, ShareLinkView>> = {
-  sign: '1',
-  approve: '2',
-  lock: '3',
-  view: '4',
-};
+import { SHARE_LINK_VIEWS, SHARE_LINK_VIEW_OF_ROLE, type ShareLinkView } from '../core/vocabulary.js';
 
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
@@ -31,7 +23,7 @@ export interface ResolvedShareLink {
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
-  if (recipient && contract) return { recipient, contract, view: VIEW_OF_ROLE[recipient.action] };
+  if (recipient && contract) return { recipient, contract, view: SHARE_LINK_VIEW_OF_ROLE[recipient.action] };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
   const role = SHARE_LINK_VIEWS[extra.link.view];
