@@ -9,6 +9,8 @@ import { ApiError } from '../core/errors.js';
 import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
+import { operationContext } from './auth.js';
+import type { ApiEnv } from './variables.js';
 
 export interface AppOptions {
   services: Services;
@@ -22,7 +24,7 @@ export interface AppOptions {
   /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
-  documents?: Omit<DocumentRouteOptions, 'apiKeyHeader'>;
+  documents?: DocumentRouteOptions;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -31,41 +33,42 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
   if (options.apiFaults) app.use('/api/*', options.apiFaults);
-  for (const resource of resources) {
-    mountResource(app, resource, options.services, {
-      maxBodyBytes: options.maxBodyBytes,
-      apiKeyHeader: options.apiKeyHeader,
-    });
-  }
-  for (const resource of plainResources) {
-    mountEndpoints(app, resource, options.services, {
-      maxBodyBytes: options.maxBodyBytes,
-      apiKeyHeader: options.apiKeyHeader,
-    });
-  }
-  if (options.documents)
-    mountDocuments(app, options.services, { ...options.documents, apiKeyHeader: options.apiKeyHeader });
+  // The /api routes, typed with the variables their middleware sets: the operation context and the credentials.
+  const api = new Hono<ApiEnv>();
+  api.use('/api/*', operationContext(options.services, options.apiKeyHeader));
+  for (const resource of resources) mountResource(api, resource, { maxBodyBytes: options.maxBodyBytes });
+  for (const resource of plainResources) mountEndpoints(api, resource, { maxBodyBytes: options.maxBodyBytes });
+  if (options.documents) mountDocuments(api, options.documents);
+  app.route('/', api);
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
+  const envelopePaths = new Set(resources.map((r) => r.path));
 
   app.notFound((c) => {
+    // The one 405: a known path asked with another method, naming the methods its routes answer.
+    // (A route that answers this method and still calls notFound, like an unknown asset, is a 404.)
+    const allowed = allowedMethods(app, c.req.path);
+    const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+    if (allowed.length > 0 && !allowed.includes(method)) {
+      const path = c.req.path.slice(0, 200);
+      const note = envelopePaths.has(c.req.path) ? ' (every operation is a POST)' : '';
+      return renderError(
+        new ApiError(
+          405,
+          `Method ${c.req.method} is not allowed on ${path}; use ${allowed.join(' or ')}${note}`,
+          undefined,
+          {
+            Allow: allowed.join(', '),
+          },
+        ),
+        c,
+      );
+    }
     const paths = [
       ...[...resources, ...plainResources].map((r) => r.path),
       ...(options.documents ? DOCUMENT_PATHS : []),
     ];
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
-    // A known control path asked with another method: 405 naming the allowed ones, as /api answers.
-    const allowed = c.req.path.startsWith('/__sandbox/') ? allowedMethods(app, c.req.path) : [];
-    if (allowed.length > 0) {
-      c.header('Allow', allowed.join(', '));
-      return c.json(
-        {
-          code: 405,
-          message: `Method ${c.req.method} is not allowed on ${c.req.path.slice(0, 200)}; use ${allowed.join(' or ')}`,
-        },
-        405,
-      );
-    }
     // A path of thousands of characters is cut: an answer never echoes more than a line of input.
     const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
     return c.json({ code: 404, message: `No such path: ${c.req.method} ${path}${hint}` }, 404);

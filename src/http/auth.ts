@@ -1,51 +1,91 @@
 /**
- * Who is calling (decisions §4). Three kinds of credentials:
+ * Who is calling (docs/compatibility.md). Three kinds of credentials:
  * - a platform token (`Authorization: Bearer`), acting for any client of its platform named in `data.clientKey`;
  * - a client token, acting for one client only (`data.clientKey` optional, 403 when it names another client);
  * - the API-key header (`X-Service-Key` by default, and always the real service's `X-Sendforsign-Key`) plus
  *   `data.clientKey`, with a platform token's rights.
- * Whether a token is live is the domain's rule (domain/tokens.ts); this file reads the headers.
+ * Whether a token is live is the domain's rule (domain/tokens.ts); this file reads the headers, once per request
+ * (`operationContext`, a middleware on /api/*), into the request's operation context `c.var.op`.
  */
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
-import type { Principal, Services } from '../domain/context.js';
+import { clientFor } from '../domain/clients.js';
+import type { OpContext, Principal, Services } from '../domain/context.js';
 import { platformByApiKey } from '../domain/platforms.js';
 import { checkToken } from '../domain/tokens.js';
-
-export interface AuthHeaders {
-  authorization?: string | undefined;
-  apiKey?: string | undefined;
-}
+import type { Scope } from '../resources/action.js';
+import type { ApiEnv, Credentials } from './variables.js';
 
 /** The real service's own API-key header [D], accepted beside the configured one so real clients work unchanged. */
 export const REAL_SERVICE_KEY_HEADER = 'X-Sendforsign-Key';
 
-/** The API key a request carries: in the configured header, else in the real service's. */
-export function apiKeyOf(headers: Headers, apiKeyHeader: string): string | undefined {
-  return headers.get(apiKeyHeader) ?? headers.get(REAL_SERVICE_KEY_HEADER) ?? undefined;
+/**
+ * The middleware on /api/*: gives the request its operation context (`c.var.op`, no caller yet; every property
+ * present from the start, one object shape for every request) and reads its credential headers.
+ */
+export function operationContext(services: Services, apiKeyHeader: string): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    c.set('op', {
+      store: services.store,
+      clock: services.clock,
+      bus: services.bus,
+      ids: services.ids,
+      cause: 'api',
+      principal: undefined,
+      client: undefined,
+    });
+    const headers = c.req.raw.headers;
+    const authorization = headers.get('authorization') ?? undefined;
+    c.set('credentials', {
+      authorization,
+      apiKey:
+        authorization === undefined
+          ? (headers.get(apiKeyHeader) ?? headers.get(REAL_SERVICE_KEY_HEADER) ?? undefined)
+          : undefined,
+      apiKeyHeader,
+    });
+    await next();
+  };
 }
 
-export function authenticate(services: Services, headers: AuthHeaders, apiKeyHeader: string): Principal {
-  if (headers.authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization);
+/**
+ * The request's operation context with its caller: the credentials checked (401/403 when they do not hold),
+ * except on public endpoints, which read none.
+ */
+export function identify(c: Context<ApiEnv>, scope: Scope): OpContext {
+  const ctx = c.var.op;
+  if (scope !== 'public') ctx.principal = authenticate(ctx, c.var.credentials);
+  return ctx;
+}
+
+/**
+ * For client-scoped endpoints: the client acted for, named by `clientKey` (at `path` in the input) or by the client
+ * token; tenant isolation is domain/clients.ts's rule. Platform-scoped ones refuse client tokens (`what` names the
+ * operation in the 403).
+ */
+export function admit(ctx: OpContext, scope: Scope, clientKey: string | undefined, path: string, what: string): void {
+  if (!ctx.principal) return;
+  if (scope === 'platform' && ctx.principal.kind === 'client-token')
+    throw ApiError.forbidden(`A client token cannot ${what}; use a platform token`);
+  if (scope === 'client') ctx.client = clientFor(ctx, ctx.principal, clientKey, path);
+}
+
+function authenticate(services: Services, credentials: Credentials): Principal {
+  if (credentials.authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);
     if (!match) throw ApiError.unauthorized('Authorization header must be "Bearer <access_token>"');
     const token = checkToken(services, match[1]!);
     return token.kind === 'client'
       ? { kind: 'client-token', platformId: token.platformId, clientKey: token.clientKey!, token: token.token }
       : { kind: 'platform-token', platformId: token.platformId, token: token.token };
   }
-  if (headers.apiKey !== undefined) {
-    const platform = platformByApiKey(services, headers.apiKey.trim());
+  if (credentials.apiKey !== undefined) {
+    const platform = platformByApiKey(services, credentials.apiKey.trim());
     // The real service answers an invalid key with 403 [D:introapi] (missing credentials stay 401).
     if (!platform) throw ApiError.forbidden('Invalid API key: no platform has this key');
     return { kind: 'api-key', platformId: platform.platformId };
   }
   throw ApiError.unauthorized(
-    `Missing credentials: send "Authorization: Bearer <access_token>" or the "${apiKeyHeader}: <apiKey>" header (or "${REAL_SERVICE_KEY_HEADER}")`,
+    `Missing credentials: send "Authorization: Bearer <access_token>" or the "${credentials.apiKeyHeader}: <apiKey>" header (or "${REAL_SERVICE_KEY_HEADER}")`,
   );
-}
-
-/** Platform-level operations (client create, token create) refuse client tokens. */
-export function requirePlatformPrincipal(principal: Principal, what: string): void {
-  if (principal.kind === 'client-token')
-    throw ApiError.forbidden(`A client token cannot ${what}; use a platform token`);
 }

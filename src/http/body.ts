@@ -2,20 +2,21 @@
  * Reads a JSON request body defensively: content type, size limit, syntax and shape are each answered with
  * their own clear 4xx instead of reaching a handler.
  */
+import type { Context } from 'hono';
 import { ApiError } from '../core/errors.js';
-import { rememberBodyText, rememberedBodyText } from '../core/body-text.js';
+import type { RequestEnv } from '../core/request-variables.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
  */
 export async function readJsonObject(
-  request: Request,
+  c: Context,
   maxBytes: number,
   options: { emptyAs?: Record<string, unknown> } = {},
 ): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request, maxBytes);
+  const text = await readBodyText(c, maxBytes);
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
-  const type = request.headers.get('content-type') ?? '';
+  const type = c.req.header('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
     throw new ApiError(415, `Content-Type must be application/json (got ${type ? `"${type.slice(0, 100)}"` : 'none'})`);
   }
@@ -36,12 +37,15 @@ export async function readJsonObject(
 /**
  * The body as text, refused with 413 past `maxBytes` (declared or counted) and with 400 when the client cuts
  * the upload off. A leading byte-order mark is dropped: editors and some HTTP clients add one, and it carries
- * no meaning in JSON or YAML. The text is kept on the request, so a second reader (the router after the API
- * faults middleware, the request journal) gets it without reading the body again.
+ * no meaning in JSON or YAML. The text is kept in the request's variables (`c.var.bodyText`), so a second reader (the
+ * router after the API faults middleware, the request journal) gets it without reading the body again.
  */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  const kept = rememberedBodyText(request);
+export async function readBodyText(c: Context, maxBytes: number): Promise<string> {
+  // Any app's context: the control routes and pages are plain Hono apps mounted in the one app (http/app.ts).
+  const vars = c as Context<RequestEnv>;
+  const kept = vars.get('bodyText');
   if (kept !== undefined) return kept;
+  const request = c.req.raw;
   const length = request.headers.get('content-length');
   const declared = length === null ? NaN : Number(length);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
@@ -56,7 +60,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
   } else text = await readText(request, maxBytes);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  rememberBodyText(request, text);
+  vars.set('bodyText', text);
   return text;
 }
 

@@ -10,10 +10,9 @@
  *   uploaded (what `value` of a PDF contract or template points at).
  */
 import type { Context, Hono } from 'hono';
-import { apiKeyOf, authenticate } from './auth.js';
+import { admit, identify } from './auth.js';
 import { readBytes } from './body.js';
-import { clientFor } from '../domain/clients.js';
-import type { OpContext, Services } from '../domain/context.js';
+import type { OpContext } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { resolveShareLink } from '../domain/share-links.js';
 import { contractDocx, contractPdf, type DocumentOwner, uploadedFile, uploadPdf } from '../domain/documents.js';
@@ -21,12 +20,12 @@ import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
 import { createRenderer } from '../render/renderer.js';
+import type { ApiEnv } from './variables.js';
 
 export interface DocumentRouteOptions {
   documents: DocumentStore;
   /** Largest accepted file, bytes (`--max-upload`). */
   maxUploadBytes: number;
-  apiKeyHeader: string;
 }
 
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
@@ -41,31 +40,28 @@ export const DOCUMENT_PATHS = [
   '/api/template_pdf/{templateKey}',
 ];
 
-export function mountDocuments(app: Hono, services: Services, options: DocumentRouteOptions): void {
+export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions): void {
   const { documents } = options;
   // The renderer loads pdf-lib, docx and htmlparser2 on its first job, so a start that serves no document does
   // not compile them (it keeps `esign-sandbox` within its start figure).
   const renderer = createRenderer();
-  const route = (path: string, method: 'GET' | 'POST', handle: (c: Context, ctx: OpContext) => Promise<Response>) => {
-    app.all(path, async (c) => {
-      if (c.req.method !== method && !(method === 'GET' && c.req.method === 'HEAD')) {
-        throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use ${method}`, undefined, {
-          Allow: method === 'GET' ? 'GET, HEAD' : method,
-        });
-      }
-      return handle(c, authorised(c, services, options.apiKeyHeader));
+  /** A client-scoped document route (`clientKey` in the query); other methods get the one 405 (http/app.ts). */
+  const route = (
+    path: string,
+    method: 'GET' | 'POST',
+    handle: (c: Context<ApiEnv>, ctx: OpContext) => Promise<Response>,
+  ) => {
+    app.on(method, path, async (c) => {
+      const ctx = identify(c, 'client');
+      admit(ctx, 'client', c.req.query('clientKey') || undefined, 'clientKey', `${method} ${path}`);
+      return handle(c, ctx);
     });
   };
 
   // The recipient side, keyed by the share link instead of credentials [real-service.md §5 "recipient_download_pdf"]:
   // what the recipient page offers once the contract is fully signed.
-  app.all('/api/recipient_download_pdf', async (c) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      throw new ApiError(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET`, undefined, {
-        Allow: 'GET, HEAD',
-      });
-    }
-    const ctx: OpContext = { ...services, cause: 'api' };
+  app.get('/api/recipient_download_pdf', async (c) => {
+    const ctx = identify(c, 'public');
     const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
     if (!resolved) throw ApiError.notFound('Share link not found');
     const contract = resolved.contract;
@@ -132,25 +128,6 @@ export function mountDocuments(app: Hono, services: Services, options: DocumentR
       return file(c, bytes, 'application/pdf', `${record.name}.pdf`);
     });
   }
-}
-
-/** Who calls, and for which client: the /api rules (http/auth.ts, domain/clients.ts) with `clientKey` from the query. */
-function authorised(c: Context, services: Services, apiKeyHeader: string): OpContext {
-  const headers = c.req.raw.headers;
-  const authorization = headers.get('authorization');
-  const apiKey = authorization === null ? apiKeyOf(headers, apiKeyHeader) : undefined;
-  const principal = authenticate(services, { authorization: authorization ?? undefined, apiKey }, apiKeyHeader);
-  const ctx: OpContext = {
-    store: services.store,
-    clock: services.clock,
-    bus: services.bus,
-    ids: services.ids,
-    cause: 'api',
-    principal,
-    client: undefined,
-  };
-  ctx.client = clientFor(ctx, principal, c.req.query('clientKey') || undefined, 'clientKey');
-  return ctx;
 }
 
 function requiredQuery(c: Context, name: string): string {

@@ -20,7 +20,7 @@ export function faultMiddleware(faults: Faults, maxBodyBytes: number): Middlewar
 async function apply(c: Context, faults: Faults, maxBodyBytes: number): Promise<void> {
   const interest = faults.interest(c.req.path);
   if (!interest.any) return;
-  const body = interest.needsBody ? await peekBody(c.req.raw, maxBodyBytes) : undefined;
+  const body = interest.needsBody ? await peekBody(c, maxBodyBytes) : undefined;
   const { latencyMs, hit, refusal } = faults.decide(c.req.path, body);
   if (hit !== undefined) c.header('X-Sandbox-Fault', hit);
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -31,8 +31,8 @@ async function apply(c: Context, faults: Faults, maxBodyBytes: number): Promise<
  * The body as JSON, or `undefined` when it is not JSON. Read through the shared body reader, which keeps the text
  * for the router, so the body is read once. Size and cut-off refusals propagate: the router would answer the same.
  */
-async function peekBody(request: Request, maxBodyBytes: number): Promise<unknown> {
-  const text = await readBodyText(request, maxBodyBytes);
+async function peekBody(c: Context, maxBodyBytes: number): Promise<unknown> {
+  const text = await readBodyText(c, maxBodyBytes);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -3,10 +3,9 @@
  * → validation → client → handler. Every refusal on the way is an ApiError, rendered by app.ts.
  */
 import type { Context, Hono } from 'hono';
-import { apiKeyOf, authenticate, requirePlatformPrincipal } from './auth.js';
-import { clientFor } from '../domain/clients.js';
-import type { OpContext, Services } from '../domain/context.js';
+import { admit, identify } from './auth.js';
 import { ApiError } from '../core/errors.js';
+import { operationValue } from '../core/operation.js';
 import {
   type PlainResource,
   RawJson,
@@ -17,58 +16,28 @@ import {
 } from '../resources/action.js';
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
-import { rememberWarnings } from '../core/warnings.js';
+import type { ApiEnv } from './variables.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;
-  apiKeyHeader: string;
 }
 
-export function mountResource(app: Hono, resource: ResourceSpec, services: Services, options: RouterOptions): void {
+/**
+ * An envelope resource: one POST path, the operation named in the body. Other methods fall through to the one 405
+ * answer (http/app.ts). The operation context comes from the middleware on /api/* (http/auth.ts).
+ */
+export function mountResource(app: Hono<ApiEnv>, resource: ResourceSpec, options: RouterOptions): void {
   const wireNames = actionsByWireName(resource);
-  app.all(resource.path, async (c) => {
-    if (c.req.method !== 'POST') {
-      throw new ApiError(
-        405,
-        `Method ${c.req.method} is not allowed on ${resource.path}; every operation is a POST`,
-        undefined,
-        {
-          Allow: 'POST',
-        },
-      );
-    }
-    const body = await readJsonObject(c.req.raw, options.maxBodyBytes);
+  app.post(resource.path, async (c) => {
+    const body = await readJsonObject(c, options.maxBodyBytes);
     const name = selectAction(resource, body, wireNames);
     const action = resource.actions[name]!;
-    // Every property present from the start: one object shape for every request.
-    const ctx: OpContext = {
-      store: services.store,
-      clock: services.clock,
-      bus: services.bus,
-      ids: services.ids,
-      cause: 'api',
-      principal: undefined,
-      client: undefined,
-    };
-    if (action.scope !== 'public') {
-      const headers = c.req.raw.headers;
-      const authorization = headers.get('authorization');
-      const apiKey = authorization === null ? apiKeyOf(headers, options.apiKeyHeader) : undefined;
-      ctx.principal = authenticate(
-        services,
-        { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined },
-        options.apiKeyHeader,
-      );
-    }
+    const ctx = identify(c, action.scope);
     const input = parseWith(action.schema, body);
-    if (action.scope === 'platform' && ctx.principal)
-      requirePlatformPrincipal(ctx.principal, describeAction(resource, name));
-    if (action.scope === 'client' && ctx.principal) {
-      const clientKey = action.clientKey
-        ? action.clientKey.of(input)
-        : (input as { data?: { clientKey?: string } }).data?.clientKey;
-      ctx.client = clientFor(ctx, ctx.principal, clientKey, action.clientKey?.path);
-    }
+    const clientKey = action.clientKey
+      ? action.clientKey.of(input)
+      : (input as { data?: { clientKey?: string } }).data?.clientKey;
+    admit(ctx, action.scope, clientKey, action.clientKey?.path ?? 'data.clientKey', describeAction(resource, name));
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
     return send(c, answer instanceof Promise ? await answer : answer);
@@ -77,51 +46,25 @@ export function mountResource(app: Hono, resource: ResourceSpec, services: Servi
 
 /**
  * Mounts a plain endpoint resource (no `{data: {action}}` envelope): one spec per method, input from the query string
- * and the flat JSON body; the same faults middleware, credentials, errors and journal as mountResource.
+ * and the flat JSON body; the same faults middleware, credentials, errors and journal as mountResource. A `public`
+ * endpoint reads no credentials.
  */
-export function mountEndpoints(app: Hono, resource: PlainResource, services: Services, options: RouterOptions): void {
-  const methods = resource.endpoints.map((e) => e.method);
-  app.all(resource.path, async (c) => {
-    const endpoint = resource.endpoints.find((e) => e.method === c.req.method);
-    if (!endpoint) {
-      throw new ApiError(
-        405,
-        `Method ${c.req.method} is not allowed on ${resource.path}; use ${methods.join(', ')}`,
-        undefined,
-        { Allow: methods.join(', ') },
-      );
-    }
-    const query = Object.fromEntries(new URL(c.req.url).searchParams);
-    const body =
-      endpoint.method === 'GET' ? {} : await readJsonObject(c.req.raw, options.maxBodyBytes, { emptyAs: {} });
-    const ctx: OpContext = {
-      store: services.store,
-      clock: services.clock,
-      bus: services.bus,
-      ids: services.ids,
-      cause: 'api',
-      principal: undefined,
-      client: undefined,
-    };
-    if (endpoint.scope !== 'public') {
-      const headers = c.req.raw.headers;
-      const authorization = headers.get('authorization');
-      const apiKey = authorization === null ? apiKeyOf(headers, options.apiKeyHeader) : undefined;
-      ctx.principal = authenticate(
-        services,
-        { authorization: authorization ?? undefined, apiKey: apiKey ?? undefined },
-        options.apiKeyHeader,
-      );
-    }
-    const input = parseWith(endpoint.schema, { ...query, ...body });
-    if (endpoint.scope === 'client' && ctx.principal)
-      ctx.client = clientFor(ctx, ctx.principal, (input as { clientKey?: string }).clientKey, 'clientKey');
-    const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
-    return send(c, answer instanceof Promise ? await answer : answer);
-  });
+export function mountEndpoints(app: Hono<ApiEnv>, resource: PlainResource, options: RouterOptions): void {
+  for (const endpoint of resource.endpoints) {
+    app.on(endpoint.method, resource.path, async (c) => {
+      const query = Object.fromEntries(new URL(c.req.url).searchParams);
+      const body = endpoint.method === 'GET' ? {} : await readJsonObject(c, options.maxBodyBytes, { emptyAs: {} });
+      const ctx = identify(c, endpoint.scope);
+      const input = parseWith(endpoint.schema, { ...query, ...body });
+      const what = `${endpoint.method} ${resource.path}`;
+      admit(ctx, endpoint.scope, (input as { clientKey?: string }).clientKey, 'clientKey', what);
+      const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
+      return send(c, answer instanceof Promise ? await answer : answer);
+    });
+  }
 }
 
-function send(c: Context, result: Reply): Response {
+function send(c: Context<ApiEnv>, result: Reply): Response {
   if (result.warnings?.length) warn(c, result.warnings);
   if (result.body instanceof RawJson)
     return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
@@ -129,12 +72,12 @@ function send(c: Context, result: Reply): Response {
 }
 
 /**
- * Compatibility warnings (decisions §11) as `X-Sandbox-Warning` headers, one per warning, and on the request for
- * the request journal's entry.
+ * Compatibility warnings (docs/compatibility.md) as `X-Sandbox-Warning` headers, one per warning, and in the
+ * request's variables for the request journal's entry.
  */
-function warn(c: Context, warnings: readonly string[]): void {
+function warn(c: Context<ApiEnv>, warnings: readonly string[]): void {
   for (const w of warnings) c.header(SANDBOX_WARNING, w, { append: true });
-  rememberWarnings(c.req.raw, warnings);
+  c.set('warnings', warnings);
 }
 
 export const SANDBOX_WARNING = 'X-Sandbox-Warning';
@@ -159,7 +102,7 @@ function selectByData(resource: ResourceSpec, body: Record<string, unknown>, wir
     ]);
   }
   const field = resource.selector;
-  const value = (data as Record<string, unknown>)[field];
+  const value = operationValue(body, field);
   const name = typeof value === 'string' ? wireNames.get(value) : undefined;
   return name ?? matchOperation(resource, value, `data.${field}`);
 }

@@ -9,8 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
-import { rememberedBodyText } from '../core/body-text.js';
-import { rememberedWarnings } from '../core/warnings.js';
+import type { RequestEnv } from '../core/request-variables.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
 
@@ -149,7 +148,7 @@ export class RequestJournal {
   /** The Hono middleware that records each request; mount it before every route. */
   middleware(
     options: { skip?: (path: string, method: string) => boolean; skipBodies?: (path: string) => boolean } = {},
-  ): MiddlewareHandler {
+  ): MiddlewareHandler<RequestEnv> {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
       const started = monotonicNow();
@@ -167,7 +166,7 @@ export class RequestJournal {
         return c.body(sent as string, arg as 200, JSON_HEADERS);
       }) as typeof c.json;
       await next();
-      const requestBody = keepBodies ? await requestText(c.req.raw) : undefined;
+      const requestBody = keepBodies ? await requestText(c.var.bodyText, c.req.raw) : undefined;
       const id = this.nextId++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
@@ -189,7 +188,7 @@ export class RequestJournal {
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         view: undefined,
-        warnings: rememberedWarnings(c.req.raw),
+        warnings: c.var.warnings,
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -296,8 +295,7 @@ function rawHeaders(env: unknown, headers: Headers): string[] {
  * The request's body: the text the body reader kept, or, when no handler read the body (a 404, a 405), the
  * body itself, read now that the handler is done (never more than the cap).
  */
-function requestText(request: Request): Captured | Promise<Captured> {
-  const kept = rememberedBodyText(request);
+function requestText(kept: string | undefined, request: Request): Captured | Promise<Captured> {
   if (kept !== undefined)
     return kept === ''
       ? undefined

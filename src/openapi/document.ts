@@ -41,8 +41,17 @@ const ERROR_STATUSES: Record<string, string> = {
 
 const SCOPE_TEXT: Record<Scope, string> = {
   public: 'none',
+  authenticated: 'any credentials: a token or the API-key header',
   platform: 'platform token or API-key header',
   client: 'client token, or platform token / API-key header with `data.clientKey`',
+};
+
+/** What a plain endpoint's description says of its credentials. */
+const ENDPOINT_SCOPE_TEXT: Record<Scope, string> = {
+  public: 'No credentials: the share link in the input names the recipient.',
+  authenticated: 'Any credentials.',
+  platform: 'Platform credentials: a platform token or the API-key header.',
+  client: 'Credentials as the other operations; `clientKey` names the client with platform credentials.',
 };
 
 /** A zod schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1), as the caller sends it. */
@@ -159,12 +168,6 @@ function requiredResponse(path: string, name: string): z.ZodType {
   return schema;
 }
 
-const ENDPOINT_SCOPE_TEXT: Record<EndpointSpec['scope'], string> = {
-  client: 'Credentials as the other operations; `clientKey` names the client with platform credentials.',
-  authenticated: 'Any credentials.',
-  public: 'No credentials: the share link names the recipient, as on the real service.',
-};
-
 /** A plain endpoint (no envelope): query parameters for GET, a flat JSON body otherwise. */
 function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Json {
   const noun = resource.path.replace('/api/', '');
@@ -178,7 +181,7 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
     tags: ['API'],
     summary: endpoint.summary,
     description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${ENDPOINT_SCOPE_TEXT[endpoint.scope]}`,
-    security: endpoint.scope === 'public' ? [] : API_SECURITY,
+    security: endpoint.scope === 'public' ? [{}] : API_SECURITY,
     ...(get
       ? {
           parameters: Object.entries(input.properties ?? {}).map(([name, schema]) => ({

@@ -8,11 +8,14 @@ import type { OpContext } from '../domain/context.js';
 import { lazy } from '../core/lazy.js';
 
 /**
- * - `public`: no credentials (platform token create);
+ * Who may call an operation (http/auth.ts checks it):
+ * - `public`: no credentials, none read (platform token create; endpoints keyed by a share link);
+ * - `authenticated`: any credentials;
  * - `platform`: a platform token or the API-key header; client tokens get 403;
- * - `client`: acts for one client, from a client token or from `data.clientKey` with platform credentials.
+ * - `client`: acts for one client, from a client token or from the client key (`data.clientKey` in an envelope,
+ *   `clientKey` in a plain endpoint's input) with platform credentials.
  */
-export type Scope = 'public' | 'platform' | 'client';
+export type Scope = 'public' | 'authenticated' | 'platform' | 'client';
 
 export interface Reply {
   status: number;
@@ -84,11 +87,8 @@ export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S
 export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   summary: string;
-  /**
-   * `client`: acts for one client (`clientKey` in the input, or a client token); `authenticated`: any credentials;
-   * `public`: none (the recipient side, where a share link names the recipient).
-   */
-  scope: 'client' | 'authenticated' | 'public';
+  /** `public` endpoints (keyed by a share link, say) read no credentials; `client` ones take `clientKey` from the input. */
+  scope: Scope;
   readonly schema: S;
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */

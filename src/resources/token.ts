@@ -8,6 +8,7 @@ import { findClient } from '../domain/clients.js';
 import { TOKEN_LIFETIME_SECONDS, issuePlatformToken, issueToken, revokeToken } from '../domain/tokens.js';
 import type { Principal } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
+import { operationValue } from '../core/operation.js';
 import { type ResourceSpec, defineAction, keyField, matchOperation, reply } from './action.js';
 import type { TokenRecord } from '../store/records.js';
 
@@ -30,9 +31,7 @@ export const tokenResource: ResourceSpec = {
   selector: 'action',
   select(body) {
     if (body.data !== undefined) {
-      const data = body.data;
-      const action =
-        data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).action : undefined;
+      const action = operationValue(body, 'action');
       if (action === 'create') return 'createPlatformToken';
       if (action === 'revoke') {
         throw ApiError.badRequest('Token revoke takes "action" at the top level of the body, with no "data" wrapper', [
@@ -50,7 +49,7 @@ export const tokenResource: ResourceSpec = {
         ...tokenResource,
         actions: { create: tokenResource.actions.createClientToken!, revoke: tokenResource.actions.revokeToken! },
       },
-      body.action,
+      operationValue(body, 'action'),
       'action',
     );
     return action === 'create' ? 'createClientToken' : 'revokeToken';

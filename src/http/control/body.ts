@@ -3,5 +3,5 @@ import type { Context } from 'hono';
 import { readJsonObject } from '../body.js';
 
 export function controlJson(c: Context, maxBytes: number): Promise<Record<string, unknown>> {
-  return readJsonObject(c.req.raw, maxBytes, { emptyAs: {} });
+  return readJsonObject(c, maxBytes, { emptyAs: {} });
 }

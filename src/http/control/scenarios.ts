@@ -19,11 +19,11 @@ export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
   app.post('/', async (c) => {
     let load: () => Promise<ScenarioSummary>;
     if (/yaml|text\/plain/i.test(c.req.header('content-type') ?? '')) {
-      const text = await readBodyText(c.req.raw, maxBytes);
+      const text = await readBodyText(c, maxBytes);
       if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send scenario YAML');
       load = () => engine.loadText(text);
     } else {
-      const body = parseWith(loadBody(), await readJsonObject(c.req.raw, maxBytes));
+      const body = parseWith(loadBody(), await readJsonObject(c, maxBytes));
       load = body.name !== undefined ? () => engine.loadBundled(body.name!) : () => engine.loadText(body.yaml!);
     }
     try {

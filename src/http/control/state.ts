@@ -10,9 +10,7 @@ export function stateRoutes(control: ControlService, maxBodyBytes: number): Hono
   const app = new Hono();
   app.get('/', (c) => c.json(control.snapshot()));
   app.put('/', async (c) => {
-    const snapshot = await control.restore(
-      await readJsonObject(c.req.raw, Math.max(maxBodyBytes, MIN_STATE_BODY_BYTES)),
-    );
+    const snapshot = await control.restore(await readJsonObject(c, Math.max(maxBodyBytes, MIN_STATE_BODY_BYTES)));
     const { store } = snapshot;
     return c.json({
       status: 'restored',
