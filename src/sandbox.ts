@@ -112,6 +112,9 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const documents = await DocumentStore.open(config.data);
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
+  // Links made outside a request (emails of a clock advance, the control API's views): --public-url, else the
+  // listening address (domain/links.ts).
+  const linkBase = () => config.publicUrl ?? baseUrl;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
@@ -128,7 +131,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   };
 
   // The subsystems fed by events: each subscribes to the bus itself.
-  const outbox = new Outbox(services, { baseUrl: () => baseUrl });
+  const outbox = new Outbox(services, { baseUrl: linkBase });
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,
@@ -149,7 +152,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     version: VERSION,
     fixtures,
     seedOptions,
-    baseUrl: () => baseUrl,
+    baseUrl: linkBase,
     defaults: defaults_,
     documents,
   });
@@ -161,8 +164,9 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
-    control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: () => baseUrl }),
+    control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: linkBase }),
     pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [
       journal.middleware({

@@ -30,6 +30,8 @@ Options
   -q, --quiet               No request log
       --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
       --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
+      --public-url <url>    Origin of the document URLs and signing links handed out, e.g.
+                            https://sandbox.example.test behind a proxy (default: the request's origin)
   -h, --help                Show this help
   -v, --version             Show the version
 
@@ -38,7 +40,7 @@ ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_F
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
 ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
-commas). Flags win over variables.
+commas), ESIGN_SANDBOX_PUBLIC_URL. Flags win over variables.
 
 Examples
   esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
@@ -70,6 +72,7 @@ const FLAGS = {
   quiet: { type: 'boolean', short: 'q' },
   'journal-limit': { type: 'string' },
   scenario: { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -143,6 +146,7 @@ export function parseCli(
   if (flag('quiet')) options.log = 'none';
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
+  assign('publicUrl', get('public-url'));
   const scenarios = Array.isArray(values.scenario)
     ? values.scenario
     : env.ESIGN_SANDBOX_SCENARIO?.split(',')

@@ -47,6 +47,12 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** How many deliveries the webhook delivery log keeps (oldest finished ones are dropped first). Default 10000. */
   webhookLogLimit?: number;
+  /**
+   * The origin (optionally with a path prefix) of the absolute URLs the sandbox hands out: document URLs and the
+   * links of request emails, e.g. `https://sandbox.example.test` behind a proxy. Default: the origin each request
+   * came in on, and the listening address for links made outside a request.
+   */
+  publicUrl?: string;
 }
 
 export interface ResolvedConfig {
@@ -71,6 +77,8 @@ export interface ResolvedConfig {
   scenarios: string[];
   webhookTimeoutMs: number;
   webhookLogLimit: number;
+  /** `--public-url` without a trailing slash, when given. */
+  publicUrl?: string | undefined;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -137,7 +145,23 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     scenarios: options.scenarios ?? [],
     webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
     webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
+    publicUrl: options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl),
   };
+}
+
+/** An http(s) URL with no query or fragment; answered without its trailing slash, so paths join with one `/`. */
+function checkPublicUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`public-url must be an http(s) URL like https://sandbox.example.test (got "${url}")`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`public-url must start with http:// or https:// (got "${url}")`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password)
+    throw new ConfigError(`public-url takes an origin and an optional path, no query, fragment or user (got "${url}")`);
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {

@@ -5,7 +5,7 @@
  */
 import type { Services } from '../domain/context.js';
 import { openPosition } from '../domain/lifecycle-rules.js';
-import { recipientLink } from '../domain/links.js';
+import { contentValue, recipientLink } from '../domain/links.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 
@@ -60,7 +60,7 @@ export function inspectContract(services: Services, contract: ContractRecord, ba
     ...(open !== undefined ? { openPosition: open } : {}),
     createTime: isoTime(contract.createTime),
     changeTime: isoTime(contract.changeTime),
-    value: contract.value,
+    value: contentValue(baseUrl, contract),
     recipients: recipients.map((r) => inspectRecipient(r, baseUrl)),
     placeholders: services.store.placeholders.where('contract', contract.contractKey).map(inspectPlaceholder),
     history: contract.history.map((h) => ({ ...h, at: isoTime(h.at) })),

@@ -57,7 +57,7 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
   const contractKey = input.contractKey ?? ctx.ids.key();
   // A PDF template's contracts are PDF contracts with its file; a PDF contract made from scratch waits for its upload.
   const pdf = template
-    ? documentFields(template, { contractKey }, client.clientKey)
+    ? documentFields(template, { contractKey })
     : input.contractType === 'pdf'
       ? { contractType: 'pdf' as const, value: '' }
       : {};
@@ -176,7 +176,7 @@ export function duplicateContract(
   if (source.templateKey !== undefined)
     ctx.store.contracts.update(copy.contractKey, { templateKey: source.templateKey });
   // A PDF contract's copy shares its uploaded file (files are kept by their hash) under a path of its own.
-  const pdf = documentFields(source, { contractKey: copy.contractKey }, client.clientKey);
+  const pdf = documentFields(source, { contractKey: copy.contractKey });
   if (pdf.document) ctx.store.contracts.update(copy.contractKey, pdf);
   copyPlaceholders(ctx, { contractKey: source.contractKey }, { contractKey: copy.contractKey }, client, {
     keepValues: true,

@@ -11,7 +11,8 @@ import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
 import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
-import { contractTypeOf, documentPath, placementErrors } from './pdf-geometry.js';
+import { contractTypeOf, placementErrors } from './pdf-geometry.js';
+import { documentPath } from './links.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
 import type {
@@ -81,7 +82,7 @@ export async function uploadPdf(
   const patch = {
     contractType: 'pdf' as const,
     document,
-    value: documentPath(owner, client.clientKey),
+    value: documentPath(owner, document.sha256),
     changeTime: ctx.clock.now(),
   };
   return 'contractKey' in owner

@@ -7,6 +7,7 @@
 import type { FieldError } from '../core/errors.js';
 import { CONTRACT_TYPE_CODES, type ContractTypeCode } from '../core/vocabulary.js';
 import type { ContractRecord, ContractType, DocumentRef, InsertionRecord, TemplateRecord } from '../store/records.js';
+import { type DocumentOwnerKey, documentPath } from './links.js';
 
 /**
  * Whether a record's content is an uploaded PDF or HTML. Records written before PDF contracts existed carry no
@@ -23,29 +24,19 @@ export function contractTypeCode(record: Pick<ContractRecord | TemplateRecord, '
 }
 
 /**
- * The `value` of a PDF contract or template once its file is uploaded: the sandbox path that serves the file
- * (with the usual credentials). A path, not a full URL, so it stays true when the sandbox runs on another port.
- */
-export function documentPath(owner: { contractKey: string } | { templateKey: string }, clientKey: string): string {
-  const [kind, key] = 'contractKey' in owner ? ['contract', owner.contractKey] : ['template', owner.templateKey];
-  return `/api/${kind}_pdf/${encodeURIComponent(key)}?clientKey=${encodeURIComponent(clientKey)}`;
-}
-
-/**
  * What a copy of a PDF contract or template (template convert and duplicate, contract from template, contract
- * duplicate) keeps: the type and the uploaded file (shared, addressed by its hash), with `value` pointing at the
- * copy's own path. Empty for HTML sources, so it can always be spread into the new record.
+ * duplicate) keeps: the type and the uploaded file (shared, addressed by its hash), with `value` the copy's own
+ * document path (links.ts). Empty for HTML sources, so it can always be spread into the new record.
  */
 export function documentFields(
   source: Pick<ContractRecord | TemplateRecord, 'contractType' | 'document'>,
-  copy: { contractKey: string } | { templateKey: string },
-  clientKey: string,
+  copy: DocumentOwnerKey,
 ): { contractType?: ContractType; document?: DocumentRef; value?: string } {
   if (contractTypeOf(source) !== 'pdf') return {};
   return {
     contractType: 'pdf',
     ...(source.document
-      ? { document: structuredClone(source.document), value: documentPath(copy, clientKey) }
+      ? { document: structuredClone(source.document), value: documentPath(copy, source.document.sha256) }
       : { value: '' }),
   };
 }

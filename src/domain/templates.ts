@@ -15,7 +15,7 @@ export interface NewTemplate {
 
 /** The PDF a copy keeps (its file shared, `value` its own path): see pdf-geometry.ts `documentFields`. */
 function keepPdf(ctx: OpContext, template: TemplateRecord, source: ContractRecord | TemplateRecord): TemplateRecord {
-  const fields = documentFields(source, { templateKey: template.templateKey }, template.clientKey);
+  const fields = documentFields(source, { templateKey: template.templateKey });
   return Object.keys(fields).length ? ctx.store.templates.update(template.templateKey, fields) : template;
 }
 

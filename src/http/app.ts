@@ -16,6 +16,8 @@ export interface AppOptions {
   services: Services;
   maxBodyBytes: number;
   apiKeyHeader: string;
+  /** `--public-url`, when given: the base of the absolute URLs answers hand out (http/public-url.ts). */
+  publicUrl?: string | undefined;
   control: Hono;
   /** The pages for people: the recipient page, the dashboard and their assets (http/pages). */
   pages?: Hono;
@@ -24,7 +26,7 @@ export interface AppOptions {
   /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
-  documents?: DocumentRouteOptions;
+  documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -36,9 +38,10 @@ export function createApp(options: AppOptions): Hono {
   // The /api routes, typed with the variables their middleware sets: the operation context and the credentials.
   const api = new Hono<ApiEnv>();
   api.use('/api/*', operationContext(options.services, options.apiKeyHeader));
-  for (const resource of resources) mountResource(api, resource, { maxBodyBytes: options.maxBodyBytes });
-  for (const resource of plainResources) mountEndpoints(api, resource, { maxBodyBytes: options.maxBodyBytes });
-  if (options.documents) mountDocuments(api, options.documents);
+  const routing = { maxBodyBytes: options.maxBodyBytes, publicUrl: options.publicUrl };
+  for (const resource of resources) mountResource(api, resource, routing);
+  for (const resource of plainResources) mountEndpoints(api, resource, routing);
+  if (options.documents) mountDocuments(api, { ...options.documents, publicUrl: options.publicUrl });
   app.route('/', api);
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);

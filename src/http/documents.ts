@@ -6,8 +6,9 @@
  * - `POST /api/upload_pdf?contractKey=K&clientKey=C` (or `templateKey=T`): multipart/form-data, the file in field `pdf`.
  * - `GET /api/download_pdf?contractKey=K&clientKey=C`: the contract as a PDF, made now.
  * - `GET /api/download_docx?contractKey=K&clientKey=C`: an HTML contract as a DOCX.
- * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the uploaded file as it was
- *   uploaded (what `value` of a PDF contract or template points at).
+ * - `GET /api/contract_pdf/K/<sha256>.pdf`, `GET /api/template_pdf/T/<sha256>.pdf`: the uploaded file as it was
+ *   uploaded, with no credentials (what `value` of a PDF contract or template points at: links.ts `documentPath`);
+ * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the same file with credentials.
  */
 import type { Context, Hono } from 'hono';
 import { admit, identify } from './auth.js';
@@ -19,6 +20,9 @@ import { contractDocx, contractPdf, type DocumentOwner, uploadedFile, uploadPdf 
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
+import type { ContractRecord, TemplateRecord } from '../store/records.js';
+import { contentValue } from '../domain/links.js';
+import { publicBase } from './public-url.js';
 import { createRenderer } from '../render/renderer.js';
 import type { ApiEnv } from './variables.js';
 
@@ -26,6 +30,8 @@ export interface DocumentRouteOptions {
   documents: DocumentStore;
   /** Largest accepted file, bytes (`--max-upload`). */
   maxUploadBytes: number;
+  /** `--public-url`, when given (http/public-url.ts). */
+  publicUrl?: string | undefined;
 }
 
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
@@ -38,6 +44,8 @@ export const DOCUMENT_PATHS = [
   '/api/recipient_download_pdf',
   '/api/contract_pdf/{contractKey}',
   '/api/template_pdf/{templateKey}',
+  '/api/contract_pdf/{contractKey}/{file}',
+  '/api/template_pdf/{templateKey}/{file}',
 ];
 
 export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions): void {
@@ -93,7 +101,7 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
           [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
           changeTime: isoTime(record.changeTime),
           contractType: 'pdf',
-          value: record.value,
+          value: contentValue(publicBase(c, options.publicUrl), record),
           pages: record.document!.pages.length,
           bytes: record.document!.bytes,
           sha256: record.document!.sha256,
@@ -121,6 +129,15 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
   });
 
   for (const kind of ['contract', 'template'] as const) {
+    // The document URL handed out as `value`: no credentials, as browsers fetch it (docs/compatibility.md,
+    // "Document URLs and links"); the file's SHA-256 in the path is what makes it unguessable.
+    app.get(`/api/${kind}_pdf/:key/:file`, async (c) => {
+      const ctx = identify(c, 'public');
+      const key = c.req.param('key');
+      const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
+      const { record, bytes } = publicFile(ctx, documents, owner, c.req.param('file'));
+      return file(c, bytes, 'application/pdf', `${record.name}.pdf`, 'inline');
+    });
     route(`/api/${kind}_pdf/:key`, 'GET', async (c, ctx) => {
       const key = c.req.param('key') ?? '';
       const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
@@ -128,6 +145,27 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
       return file(c, bytes, 'application/pdf', `${record.name}.pdf`);
     });
   }
+}
+
+/**
+ * The uploaded file a document URL names, found without credentials: 404 unless the owner exists, has a file,
+ * and `file` is that file's `<sha256>.pdf` (so an old URL stops working once a new PDF is uploaded).
+ */
+function publicFile(
+  ctx: OpContext,
+  documents: DocumentStore,
+  owner: DocumentOwner,
+  file: string,
+): { record: ContractRecord | TemplateRecord; bytes: Uint8Array } {
+  const record =
+    'contractKey' in owner ? ctx.store.contracts.get(owner.contractKey) : ctx.store.templates.get(owner.templateKey);
+  const sha = /^([0-9a-f]{64})\.pdf$/.exec(file)?.[1];
+  const bytes =
+    record?.document && sha !== undefined && record.document.sha256 === sha
+      ? documents.get(record.platformId, sha)
+      : undefined;
+  if (!record || !bytes) throw ApiError.notFound('Document not found');
+  return { record, bytes };
 }
 
 function requiredQuery(c: Context, name: string): string {

@@ -10,6 +10,7 @@ import {
   type PlainResource,
   RawJson,
   type Reply,
+  type RequestInfo,
   type ResourceSpec,
   matchOperation,
   wireName,
@@ -17,9 +18,12 @@ import {
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
 import type { ApiEnv } from './variables.js';
+import { publicBase } from './public-url.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;
+  /** `--public-url`, when given (http/public-url.ts). */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -39,7 +43,7 @@ export function mountResource(app: Hono<ApiEnv>, resource: ResourceSpec, options
       : (input as { data?: { clientKey?: string } }).data?.clientKey;
     admit(ctx, action.scope, clientKey, action.clientKey?.path ?? 'data.clientKey', describeAction(resource, name));
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
-    const answer = action.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
+    const answer = action.handle(input, ctx, requestInfo(c, options));
     return send(c, answer instanceof Promise ? await answer : answer);
   });
 }
@@ -58,10 +62,14 @@ export function mountEndpoints(app: Hono<ApiEnv>, resource: PlainResource, optio
       const input = parseWith(endpoint.schema, { ...query, ...body });
       const what = `${endpoint.method} ${resource.path}`;
       admit(ctx, endpoint.scope, (input as { clientKey?: string }).clientKey, 'clientKey', what);
-      const answer = endpoint.handle(input, ctx, { header: (name) => c.req.header(name), url: c.req.url });
+      const answer = endpoint.handle(input, ctx, requestInfo(c, options));
       return send(c, answer instanceof Promise ? await answer : answer);
     });
   }
+}
+
+function requestInfo(c: Context<ApiEnv>, options: RouterOptions): RequestInfo {
+  return { header: (name) => c.req.header(name), publicBase: () => publicBase(c, options.publicUrl) };
 }
 
 function send(c: Context<ApiEnv>, result: Reply): Response {

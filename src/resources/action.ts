@@ -28,11 +28,12 @@ export interface Reply {
   warnings?: string[];
 }
 
-/** What a handler may read of the HTTP request besides its body: headers, by case-insensitive name. */
+/** What a handler may read of the HTTP request besides its body. */
 export interface RequestInfo {
+  /** A header, by case-insensitive name. */
   header(name: string): string | undefined;
-  /** The URL the request came in on (its origin makes the absolute document URLs, docs/compatibility.md). */
-  url: string;
+  /** The base of absolute URLs in the answer: `--public-url`, else the request's origin (http/public-url.ts). */
+  publicBase(): string;
 }
 
 /** A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. */

@@ -25,6 +25,7 @@ import {
 } from './action.js';
 import type { OpContext } from '../domain/context.js';
 import { statusId } from '../core/vocabulary.js';
+import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
 import { lazy } from '../core/lazy.js';
@@ -53,7 +54,7 @@ function withValue(
 }
 
 /** The whole record as `read` answers it [D:contract/read], with what the components also read [C:types.ts]. */
-function contractView(c: ContractRecord) {
+function contractView(c: ContractRecord, base: string) {
   return {
     createTime: isoTime(c.createTime),
     changeTime: isoTime(c.changeTime),
@@ -61,7 +62,7 @@ function contractView(c: ContractRecord) {
     name: c.name,
     status: c.status,
     statusId: statusId(c.status) ?? null,
-    value: c.value,
+    value: contentValue(base, c),
     contractType: c.contractType ?? 'html',
     templateKey: c.templateKey ?? null,
     userKey: c.userKey,
@@ -160,9 +161,9 @@ export const contractResource: ResourceSpec = {
           contract: z.object({ contractKey: keyField(), name: z.string().optional() }),
         }),
       example: { data: { action: 'read', contract: { contractKey: '<CONTRACT_KEY>' } } },
-      handle(input, ctx) {
+      handle(input, ctx, request) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contract.contractKey);
-        return reply(200, 'Contract found', { contract: contractView(contract) });
+        return reply(200, 'Contract found', { contract: contractView(contract, request.publicBase()) });
       },
     }),
     update: defineAction({

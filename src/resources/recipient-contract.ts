@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { auditTrail } from '../domain/audit-trail.js';
+import { contentValue } from '../domain/links.js';
 import { fillByLink, keepRecipientHtml } from '../domain/recipient-acts.js';
 import { contractChanged, recipientContract, recipientContractStatus } from '../domain/recipient-side.js';
 import { openShareLink } from '../domain/share-links.js';
@@ -13,9 +14,9 @@ import { type PlainResource, type RequestInfo, defineEndpoint, keyField, reply }
 
 const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 
-/** Where a PDF contract's file is fetched from: an absolute URL on the origin the request came in on. */
+/** Where a PDF contract's file is fetched from, with no credentials: its absolute public URL. */
 function documentUrl(request: RequestInfo): (contract: ContractRecord) => string {
-  return (contract) => new URL(contract.value, request.url).href;
+  return (contract) => contentValue(request.publicBase(), contract);
 }
 
 export const recipientContractResource: PlainResource = {

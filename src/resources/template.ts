@@ -21,6 +21,7 @@ import {
   reply,
 } from './action.js';
 import { fillPlaceholders } from '../domain/filling.js';
+import { contentValue } from '../domain/links.js';
 import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
@@ -113,7 +114,7 @@ export const templateResource: ResourceSpec = {
           template: z.object({ templateKey: keyField(), name: z.string().optional() }),
         }),
       example: { data: { action: 'read', template: { templateKey: '<TEMPLATE_KEY>' } } },
-      handle(input, ctx) {
+      handle(input, ctx, request) {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         return reply(200, 'Template found', {
           template: {
@@ -121,7 +122,7 @@ export const templateResource: ResourceSpec = {
             changeTime: sqlTime(t.changeTime),
             templateKey: t.templateKey,
             name: t.name,
-            value: t.value,
+            value: contentValue(request.publicBase(), t),
           },
         });
       },
@@ -164,7 +165,7 @@ export const templateResource: ResourceSpec = {
           template: z.object({ templateKey: keyField() }),
         }),
       example: { data: { action: 'delete', template: { templateKey: '<TEMPLATE_KEY>' } } },
-      handle(input, ctx) {
+      handle(input, ctx, request) {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         deleteTemplate(ctx, t);
         // No source shows this answer; it follows the documented writes (decisions §11).

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { createHash } from 'node:crypto';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { download, makePdf, readDocx, readPdf, upload } from '../support/documents-kit.js';
+import { documentPath, download, makePdf, readDocx, readPdf, upload } from '../support/documents-kit.js';
 
 const API = { apiKey: DEMO.apiKey } as const;
 const Q = `clientKey=${DEMO.clientKey}`;
@@ -105,12 +105,12 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
         sha256: createHash('sha256').update(bytes).digest('hex'),
       },
     });
-    expect(res.body.contract.value).toBe(`/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`);
+    expect(res.body.contract.value).toBe(`http://localhost${documentPath('contract', contractKey, bytes)}`);
   });
 
-  it('serves the uploaded file as it was uploaded at the path its value names', async () => {
+  it('serves the uploaded file as it was uploaded at the URL its value names, with no credentials', async () => {
     const state = await t.control(`/contracts/${contractKey}`);
-    const file = await download(t, state.body.value ?? `/api/contract_pdf/${contractKey}?${Q}`, API);
+    const file = await download(t, state.body.value);
     expect(file.status).toBe(200);
     expect(file.type).toBe('application/pdf');
     expect((await readPdf(file.bytes)).map((p) => p.text)).toEqual([
@@ -434,8 +434,8 @@ describe('templates and copies keep the PDF', () => {
       { data: { action: 'read', clientKey: DEMO.clientKey, template: { templateKey } } },
       API,
     );
-    expect(read.body.template.value).toBe(`/api/template_pdf/${templateKey}?clientKey=${DEMO.clientKey}`);
-    const file = await download(t, read.body.template.value, API);
+    expect(read.body.template.value).toBe(`http://localhost${documentPath('template', templateKey, bytes)}`);
+    const file = await download(t, read.body.template.value);
     expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
 
     const dup = await t.post(
@@ -463,8 +463,8 @@ describe('templates and copies keep the PDF', () => {
       'Page 1 of the uploaded agreement',
       'Page 2 of the uploaded agreement',
     ]);
-    expect((await t.control(`/contracts/${contractKey}`)).body.value).toBe(
-      `/api/contract_pdf/${contractKey}?clientKey=${DEMO.clientKey}`,
+    expect((await t.control(`/contracts/${contractKey}`)).body.value).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:\\d+${documentPath('contract', contractKey, bytes)}$`),
     );
   });
 
@@ -486,9 +486,9 @@ describe('templates and copies keep the PDF', () => {
     );
     expect(read.body.contract).toMatchObject({
       contractType: 'pdf',
-      value: `/api/contract_pdf/${copyKey}?clientKey=${DEMO.clientKey}`,
+      value: `http://localhost${documentPath('contract', copyKey, bytes)}`,
     });
-    const file = await download(t, read.body.contract.value, API);
+    const file = await download(t, read.body.contract.value);
     expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
   });
 

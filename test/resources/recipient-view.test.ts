@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BusEvent } from '../../src/core/events.js';
-import { type Auth, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { readPdf } from '../support/documents-kit.js';
+import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { makePdf, readPdf, upload } from '../support/documents-kit.js';
 import { DRAWN_SIGNATURE, IP_INFO, recipientView } from '../support/recipient-view.js';
 
 let t: TestSandbox;
@@ -252,6 +252,64 @@ describe('RecipientView on an HTML contract, from opening to the signed PDF', ()
       code: '200',
       message: 'Contract checked',
     });
+  });
+});
+
+describe('RecipientView on a PDF contract', () => {
+  it('opens with contractType 7 and an absolute URL to the file, signs, and lists the signature for its box', async () => {
+    const p = await prepare({ name: 'Office lease', contractType: 'pdf' });
+    expect(
+      (
+        await upload(t, `contractKey=${p.contractKey}&clientKey=${DEMO.clientKey}`, await makePdf(2), {
+          bearer: (auth as { bearer: string }).bearer,
+        })
+      ).status,
+    ).toBe(201);
+    const box = {
+      id: '1',
+      action: 'update',
+      clientKey: DEMO.clientKey,
+      pageId: '1',
+      positionX: '100',
+      positionY: '600',
+      width: '300',
+      height: '50',
+    };
+    const placed = await t.post(
+      '/api/placeholder',
+      {
+        data: {
+          action: 'update',
+          contractKey: p.contractKey,
+          placeholders: [{ placeholderKey: `${p.ann}_4`, isSpecial: true, specialType: 4, insertion: [box] }],
+        },
+      },
+      auth,
+    );
+    expect(placed.status).toBe(201);
+    await send(p.contractKey);
+    const view = recipientView(t, p.ann);
+    const contract = (await view.open()).body;
+    expect(contract).toMatchObject({ contractType: 7, view: '1', isDone: false });
+    expect(contract.contractValue).toMatch(/^http:\/\/localhost\/api\//);
+    const file = await t.sandbox.app.request(contract.contractValue);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    const mine = contract.placeholders.find((x: { placeholderKey: string }) => x.placeholderKey === `${p.ann}_4`);
+    expect(mine.insertion).toEqual([expect.objectContaining({ pageId: '1', positionX: '100', width: '300' })]);
+
+    await view.seen(contract);
+    expect((await view.checkChanged(contract.shareLink, contract.changeTime, contract.view)).body.changed).toBe(false);
+    expect((await view.sign(contract.shareLink, 'Ann Lee', 'ann@x.test')).status).toBe(201);
+    const signs = (await view.signs()).body;
+    expect(signs.find((s: { shareLink: string }) => s.shareLink === mine.externalRecipientKey)).toMatchObject({
+      base64: DRAWN_SIGNATURE,
+      fullName: 'Ann Lee',
+    });
+    expect((await view.signEmail(contract.shareLink)).status).toBe(201);
+    const pdf = await view.download();
+    expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+    expect((await readPdf(pdf.bytes)).length).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -2,6 +2,7 @@
  * Helpers of the document tests: PDFs to upload (made with pdf-lib), the multipart upload as real clients send
  * it, and a real reader of what comes back: pdfjs-dist for text with positions and page sizes, JSZip for DOCX.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -109,4 +110,9 @@ export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; paragr
     [...p[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''),
   );
   return { xml, paragraphs };
+}
+
+/** The path of the credential-free URL a PDF contract's or template's `value` names (domain/links.ts). */
+export function documentPath(kind: 'contract' | 'template', key: string, bytes: Uint8Array): string {
+  return `/api/${kind}_pdf/${key}/${createHash('sha256').update(bytes).digest('hex')}.pdf`;
 }
