@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 /** Top to bottom: a folder may import its own files and the folders of later layers, nothing else. */
 export const LAYERS = [
   ['(root)'], // index.ts, cli.ts, sandbox.ts: the entry points and the wiring
-  ['http', 'testing'], // the HTTP edge: /api router, /__sandbox routes, pages, body, auth, faults gate, journal, request log
+  ['http', 'client', 'testing'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers
   ['openapi'],
   ['resources'], // thin /api handlers: zod schema + one domain call
-  ['scenarios'], // users of the control service and the domain
-  ['control'], // the one control service (and its HTTP client)
+  ['scenarios'], // users of the control operations and the domain
+  ['control'], // the control operations, in parts
   ['fixtures'],
   ['webhooks', 'outbox', 'faults', 'journal'], // subsystems fed by events
   ['domain'], // every business rule

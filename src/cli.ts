@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   );
   sandbox = running;
   const url = await running.listen();
-  const { config, defaults, services, tls } = running;
+  const { config, defaultAccount: defaults, services, tls } = running;
   const clock = services.clock.state();
   if (config.log === 'json') {
     // One JSON line a log collector (or a CI script) can read: where to reach the sandbox and how to trust it.
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
         apiKeyHeader: headerLabel(config.apiKeyHeader),
         clock,
         ...(tls ? { tlsCertFile: tls.certFile } : {}),
-        scenarios: running.scenarios.engine.activeSummaries().map((a) => a.name),
+        scenarios: running.scenarios.activeSummaries().map((a) => a.name),
         readyMs: Math.round(elapsedSince(started)),
       }),
     );
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       `  Key header   ${headerLabel(config.apiKeyHeader)}`,
       `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
       `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-      ...running.scenarios.engine
+      ...running.scenarios
         .activeSummaries()
         .map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
       `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,

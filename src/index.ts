@@ -19,7 +19,8 @@ import {
   SandboxControlError,
   type SandboxWebhooks,
 } from './control/api.js';
-import { isScenarioFile } from './control/scenario-files.js';
+import { isScenarioFile } from './client/scenario-files.js';
+import type { FaultOperations } from './control/faults.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
@@ -54,7 +55,7 @@ export type {
 export { SandboxControlError } from './control/api.js';
 export type { SandboxOutbox, SandboxWebhooks, ReceiverFaultInput } from './control/api.js';
 export type { ReceiverFaultView } from './webhooks/receiver-faults.js';
-export { type ControlClient, type ControlClientOptions, createControlClient } from './control/client.js';
+export { type ControlClient, type ControlClientOptions, createControlClient } from './client/control-client.js';
 export { createSandbox } from './sandbox.js';
 export { ConfigError } from './config/options.js';
 export { openApiDocument } from './openapi/document.js';
@@ -64,6 +65,7 @@ export type { Scenario } from './scenarios/schema.js';
 export type { FaultSpec } from './faults/spec.js';
 export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/api.js';
 export type { FaultView } from './faults/faults.js';
+// A test helper shipped with the package (docs/library.md, "Test helpers"): a webhook receiver for your tests.
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
 export type {
   FailureMode,
@@ -115,35 +117,37 @@ async function inProcess<T>(fn: () => T | Promise<T>): Promise<T> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await createSandbox(options, { port: 0 });
   const url = await sandbox.listen();
-  const { control } = sandbox;
-  const { engine } = sandbox.scenarios;
+  // Each method is one control operation (control/control.ts), the same one the /__sandbox route calls.
+  const { state, clock, recipients, outbox, webhooks, journal, faults } = sandbox.control;
+  const engine = sandbox.scenarios;
   const act = (recipientKey: string, verb: Verb, signature?: string) =>
-    inProcess(() => control.actAndSettle(recipientKey, verb, signature !== undefined ? { signature } : {}));
+    inProcess(() => recipients.actAndSettle(recipientKey, verb, signature !== undefined ? { signature } : {}));
+  const account = sandbox.defaultAccount;
   return {
     url,
     port: Number(new URL(url).port),
-    apiKey: sandbox.defaults.apiKey,
-    secret: sandbox.defaults.secret,
-    clientKey: sandbox.defaults.clientKey,
+    apiKey: account.apiKey,
+    secret: account.secret,
+    clientKey: account.clientKey,
     apiKeyHeader: options.apiKeyHeader ?? 'X-Service-Key',
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
     clock: {
       now: async () => new Date(sandbox.services.clock.now()),
       nowSync: () => new Date(sandbox.services.clock.now()),
-      state: async () => control.clockState(),
-      advance: (by) => inProcess(() => control.advanceClock({ by })),
-      freeze: async () => control.freezeClock(),
-      unfreeze: async () => control.unfreezeClock(),
-      set: (to) => inProcess(() => control.setClock({ to: to instanceof Date ? to.toISOString() : to })),
+      state: async () => clock.state(),
+      advance: (by) => inProcess(() => clock.advance({ by })),
+      freeze: async () => clock.freeze(),
+      unfreeze: async () => clock.unfreeze(),
+      set: (to) => inProcess(() => clock.set({ to: to instanceof Date ? to.toISOString() : to })),
     },
-    health: async (): Promise<Health> => control.health(),
-    reset: (opts = {}) => inProcess(() => control.reset(opts)),
-    createPlatform: (input = {}) => inProcess(() => control.createPlatform(input)),
-    requests: (filter = {}) => inProcess(() => control.requests(filter).requests),
-    clearRequests: (opts = {}) => inProcess(() => void control.clearRequests(opts)),
-    snapshot: async () => control.snapshot(),
-    restore: (snapshot: Snapshot) => inProcess(async () => void (await control.restore(snapshot))),
-    expireTokens: (token) => inProcess(() => control.expireTokens(token !== undefined ? { token } : {})),
+    health: async (): Promise<Health> => state.health(),
+    reset: (opts = {}) => inProcess(() => state.reset(opts)),
+    createPlatform: (input = {}) => inProcess(() => state.createPlatform(input)),
+    requests: (filter = {}) => inProcess(() => journal.list(filter).requests),
+    clearRequests: (opts = {}) => inProcess(() => void journal.clear(opts)),
+    snapshot: async () => state.snapshot(),
+    restore: (snapshot: Snapshot) => inProcess(async () => void (await state.restore(snapshot))),
+    expireTokens: (token) => inProcess(() => state.expireTokens(token !== undefined ? { token } : {})),
     recipients: {
       view: (key) => act(key, 'view'),
       sign: (key, opts = {}) => act(key, 'sign', opts.signature),
@@ -157,34 +161,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       unload: (name) => inProcess(() => engine.unload(name)),
       list: async () => engine.list(),
     },
-    faults: {
-      set: (spec) => inProcess(() => control.addFaults(spec)),
-      remove: (id) => inProcess(() => control.removeFault(id)),
-      clear: async () => control.clearFaults(),
-      list: async () => control.faults(),
-    },
+    faults: inProcessFaults(faults),
     outbox: {
-      list: (filter = {}) => inProcess(() => control.emails(filter)),
-      clear: async () => control.clearEmails(),
+      list: (filter = {}) => inProcess(() => outbox.list(filter)),
+      clear: async () => outbox.clear(),
     },
     webhooks: {
-      deliveries: (filter = {}) => inProcess(() => control.deliveries(filter)),
-      delivery: (id) => inProcess(() => control.delivery(id)),
-      redeliver: (id) => inProcess(() => control.redeliver(id)),
-      startOutage: (spec) => control.startOutage(spec),
-      endOutage: (id) => control.endOutage(id),
-      faults: {
-        set: (spec) => inProcess(() => control.addReceiverFaults(spec)),
-        remove: (id) => inProcess(() => control.removeReceiverFault(id)),
-        clear: async () => control.clearReceiverFaults(),
-        list: async () => control.receiverFaults(),
-      },
+      deliveries: (filter = {}) => inProcess(() => webhooks.deliveries(filter)),
+      delivery: (id) => inProcess(() => webhooks.delivery(id)),
+      redeliver: (id) => inProcess(() => webhooks.redeliver(id)),
+      startOutage: (spec) => webhooks.startOutage(spec),
+      endOutage: (id) => webhooks.endOutage(id),
+      faults: inProcessFaults(webhooks.faults),
     },
-    emails: (filter = {}) => inProcess(() => control.emails(filter)),
-    clearEmails: async () => void control.clearEmails(),
-    deliveries: (filter = {}) => inProcess(() => control.deliveries(filter)),
-    redeliver: (id) => inProcess(() => control.redeliver(id)),
     close: () => sandbox.close(),
     sandbox,
+  };
+}
+
+/** A list of faults (API or receiver faults) as the library offers it: `set`, `remove`, `clear`, `list`. */
+function inProcessFaults<View>(faults: FaultOperations<View>) {
+  return {
+    set: (spec: unknown) => inProcess(() => faults.add(spec)),
+    remove: (id: string) => inProcess(() => faults.remove(id)),
+    clear: async () => faults.clear(),
+    list: async () => faults.list(),
   };
 }

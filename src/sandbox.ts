@@ -14,20 +14,18 @@ import {
   resolveConfig,
 } from './config/options.js';
 import { VERSION } from './config/version.js';
-import type { ResetResult, BundledScenario, Platform, ScenarioSummary } from './control/api.js';
-import { ControlService } from './control/service.js';
+import { type Control, createControl } from './control/control.js';
 import { Clock } from './core/clock.js';
 import { EventBus } from './core/event-bus.js';
 import { createIdSource } from './core/ids.js';
 import type { Services } from './domain/context.js';
-import { Faults, type FaultView } from './faults/faults.js';
-import type { FaultInput } from './control/api.js';
+import { Faults } from './faults/faults.js';
 import { readFixtures } from './fixtures/read.js';
 import type { FixtureFile } from './fixtures/schema.js';
 import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
 import { answerClientError, answerExpectation } from './http/client-error.js';
-import { controlRoutes } from './http/control/index.js';
+import { controlApiRoutes } from './http/control-api/index.js';
 import { faultMiddleware } from './http/faults.js';
 import { pageRoutes } from './http/pages/index.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
@@ -37,71 +35,48 @@ import { mountDocs } from './openapi/routes.js';
 import { Outbox } from './outbox/outbox.js';
 import { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
-import type { Snapshot } from './store/snapshot.js';
 import { Store } from './store/store.js';
 import { DocumentStore } from './store/documents.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
-
-export type { ResetResult } from './control/api.js';
+import { ReceiverFaults } from './webhooks/receiver-faults.js';
 
 export interface Sandbox {
   readonly config: ResolvedConfig;
   readonly services: Services;
   readonly app: Hono;
-  /** Every control operation (control/service.ts): what /__sandbox, the library and scenarios call. */
-  readonly control: ControlService;
-  /** Emails the service would have sent (decisions §9): `outbox.list({to?, contractKey?, recipientKey?, kind?})`. */
-  readonly outbox: Outbox;
-  /** Credentials and keys of the default platform and client (the first of the fixtures). */
-  readonly defaults: { apiKey?: string; secret?: string; clientKey?: string; clientName?: string };
-  /** Webhook delivery: the delivery log, redelivery, and simulated receiver outages (docs/webhooks.md). */
-  readonly webhooks: WebhookDispatcher;
+  /**
+   * Every control operation, by part (control/control.ts): what /__sandbox, the library, the dashboard and
+   * scenarios call. Synchronous where the operation is; refusals are ApiErrors.
+   */
+  readonly control: Control;
+  /** The scenario engine (docs/scenarios.md): load, loadFile, unload, list; scenario errors throw ScenarioError. */
+  readonly scenarios: ScenarioEngine;
+  /** Credentials and keys of the default platform and client (the first of the fixtures, or of the data file). */
+  readonly defaultAccount: DefaultAccount;
   /** Whether state came from an existing --data file rather than from the fixtures. */
   readonly loadedFromFile: boolean;
-  /** Every request answered, redacted and bounded (GET /__sandbox/requests). */
+  /** Every request answered, as it is journaled: `journal.onEntry(listener)` sees each one (the request log does). */
   readonly journal: RequestJournal;
   /** The certificate in use when serving HTTPS. */
   readonly tls: TlsMaterial | undefined;
-  /**
-   * Back to the seeded state: store re-seeded, timers dropped, outbox and logs cleared. With `apiKey`, only
-   * that platform goes back to its seeded records (or to none, for a platform made with createPlatform).
-   */
-  reset(options?: { apiKey?: string | undefined }): Promise<ResetResult>;
-  /** A new isolated platform account (POST /__sandbox/platforms). */
-  createPlatform(input?: {
-    apiKey?: string | undefined;
-    secret?: string | undefined;
-    name?: string | undefined;
-  }): Platform;
-  /** The whole state as one JSON-ready object (GET /__sandbox/state). */
-  snapshot(): Snapshot;
-  /** Puts a snapshot back, validated first (PUT /__sandbox/state). */
-  restore(snapshot: Snapshot): Promise<void>;
-  /** Scenarios (docs/scenarios.md): load a bundled name or YAML text; scenario errors throw ScenarioError. */
-  readonly scenarios: {
-    load(nameOrYaml: string): Promise<ScenarioSummary>;
-    /** Loads a scenario file from disk (as --scenario does, at run time). */
-    loadFile(path: string): Promise<ScenarioSummary>;
-    unload(name: string): ScenarioSummary;
-    list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
-    readonly engine: ScenarioEngine;
-  };
-  /** API faults, as POST /__sandbox/faults sets them. `set` returns the fault ids. */
-  readonly faults: {
-    set(spec: FaultInput | FaultInput[]): string[];
-    remove(id: string): void;
-    clear(): number;
-    list(): FaultView[];
-  };
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
   /** Stops listening, cancels timers, flushes the data file. */
   close(): Promise<void>;
 }
 
-export async function createSandbox(options: SandboxOptions = {}, defaults = { port: 0 }): Promise<Sandbox> {
+/** The default platform's credentials and the default client's key and name. */
+export interface DefaultAccount {
+  apiKey?: string;
+  secret?: string;
+  clientKey?: string;
+  clientName?: string;
+}
+
+/** `fallback`: settings the caller's options do not give (the CLI listens on 4010, the library on a free port). */
+export async function createSandbox(options: SandboxOptions = {}, fallback = { port: 0 }): Promise<Sandbox> {
   const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
-  const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, defaults);
+  const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, fallback);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
@@ -120,7 +95,7 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const seeded: SeedResult = loaded
     ? defaultsFromStore(services, config)
     : await applyFixtures(services, fixtures, seedOptions);
-  const defaults_ = {
+  const defaultAccount: DefaultAccount = {
     ...(seeded.defaultPlatform ? { apiKey: seeded.defaultPlatform.apiKey, secret: seeded.defaultPlatform.secret } : {}),
     ...(seeded.defaultClient
       ? {
@@ -132,10 +107,12 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
 
   // The subsystems fed by events: each subscribes to the bus itself.
   const outbox = new Outbox(services, { baseUrl: linkBase });
+  const receiverFaults = new ReceiverFaults(config.seed ?? 1);
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,
     userAgent: `esign-sandbox/${VERSION}`,
+    receiverFaults,
   });
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
   const faults = new Faults(services, config.seed ?? 1);
@@ -143,17 +120,18 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
   const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
   if (log) journal.onEntry(log);
 
-  const control = new ControlService({
+  const control = createControl({
     services,
     outbox,
     webhooks,
+    receiverFaults,
     faults,
     journal,
     version: VERSION,
     fixtures,
     seedOptions,
     baseUrl: linkBase,
-    defaults: defaults_,
+    defaultAccount,
     documents,
   });
   const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
@@ -164,10 +142,11 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
+    corsOrigins: config.corsOrigins,
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes },
-    control: controlRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes, baseUrl: linkBase }),
-    pages: pageRoutes({ control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
+    control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
+    pages: pageRoutes({ services, control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [
       journal.middleware({
         // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.
@@ -207,31 +186,11 @@ export async function createSandbox(options: SandboxOptions = {}, defaults = { p
     services,
     app,
     control,
-    outbox,
-    defaults: defaults_,
-    webhooks,
+    scenarios,
+    defaultAccount,
     loadedFromFile: loaded,
     journal,
     tls,
-    reset: (opts = {}) => control.reset(opts),
-    createPlatform: (input = {}) => control.createPlatform(input),
-    snapshot: () => control.snapshot(),
-    restore: async (snap) => {
-      await control.restore(snap);
-    },
-    scenarios: {
-      load: (nameOrYaml) => scenarios.load(nameOrYaml),
-      loadFile: (path) => scenarios.loadFile(path),
-      unload: (name) => scenarios.unload(name),
-      list: () => scenarios.list(),
-      engine: scenarios,
-    },
-    faults: {
-      set: (spec) => control.addFaults(spec),
-      remove: (id) => control.removeFault(id),
-      clear: () => control.clearFaults(),
-      list: () => control.faults(),
-    },
     async listen() {
       let port: number;
       if (tls) {

@@ -32,6 +32,10 @@ Options
       --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
       --public-url <url>    Origin of the document URLs and signing links handed out, e.g.
                             https://sandbox.example.test behind a proxy (default: the request's origin)
+      --cors-origin <o>     Only this origin's pages may call /api from a browser, e.g.
+                            http://localhost:3000; repeatable or comma-separated (default: any origin)
+      --allowed-host <h>    Also answer requests for this host name, e.g. esign (a compose service);
+                            repeatable or comma-separated; * answers any (see README "Security")
   -h, --help                Show this help
   -v, --version             Show the version
 
@@ -39,8 +43,9 @@ Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESI
 ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
-ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_SCENARIO (several separated by
-commas), ESIGN_SANDBOX_PUBLIC_URL. Flags win over variables.
+ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_PUBLIC_URL, ESIGN_SANDBOX_SCENARIO,
+ESIGN_SANDBOX_CORS_ORIGIN, ESIGN_SANDBOX_ALLOWED_HOST (these three: several separated by commas). Flags win over
+variables.
 
 Examples
   esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
@@ -73,6 +78,8 @@ const FLAGS = {
   'journal-limit': { type: 'string' },
   scenario: { type: 'string', multiple: true },
   'public-url': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -147,11 +154,15 @@ export function parseCli(
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
   assign('publicUrl', get('public-url'));
-  const scenarios = Array.isArray(values.scenario)
-    ? values.scenario
-    : env.ESIGN_SANDBOX_SCENARIO?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-  if (scenarios?.length) options.scenarios = scenarios;
+  /** A repeatable flag, each value also a comma list; else its variable, a comma list. */
+  const list = (name: FlagName): string[] | undefined => {
+    const flag = values[name];
+    const items = (Array.isArray(flag) ? flag.join(',') : (env[envName(name)] ?? '')).split(',');
+    const kept = items.map((s) => s.trim()).filter(Boolean);
+    return kept.length ? kept : undefined;
+  };
+  assign('scenarios', Array.isArray(values.scenario) ? values.scenario : list('scenario'));
+  assign('corsOrigins', list('cors-origin'));
+  assign('allowedHosts', list('allowed-host'));
   return { options };
 }

@@ -53,6 +53,16 @@ export interface SandboxOptions {
    * came in on, and the listening address for links made outside a request.
    */
   publicUrl?: string;
+  /**
+   * Origins whose pages may call /api from a browser (CORS), e.g. `http://localhost:3000`. Default: every origin.
+   * The control API, the dashboard and the docs are never open to other origins.
+   */
+  corsOrigins?: string[];
+  /**
+   * Host names the sandbox answers besides its own (localhost, loopback addresses, `host`): e.g. `esign` when it runs
+   * as the `esign` service of a compose file. `*` answers any name. Other names get 421 (DNS rebinding defence).
+   */
+  allowedHosts?: string[];
 }
 
 export interface ResolvedConfig {
@@ -79,6 +89,10 @@ export interface ResolvedConfig {
   webhookLogLimit: number;
   /** `--public-url` without a trailing slash, when given. */
   publicUrl?: string | undefined;
+  /** Allowed CORS origins, each as `URL.origin`; empty: every origin. */
+  corsOrigins: string[];
+  /** Extra host names answered, lower case (`*`: any). */
+  allowedHosts: string[];
 }
 
 export const DEFAULT_PORT = 4010;
@@ -146,7 +160,35 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     webhookTimeoutMs: positiveInteger('webhookTimeoutMs', options.webhookTimeoutMs, 10_000),
     webhookLogLimit: positiveInteger('webhookLogLimit', options.webhookLogLimit, 10_000),
     publicUrl: options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl),
+    corsOrigins: (options.corsOrigins ?? []).map(checkOrigin),
+    allowedHosts: (options.allowedHosts ?? []).map(checkHostName),
   };
+}
+
+/** `http://localhost:3000` as browsers send it in `Origin` (scheme, host, port; no path). */
+function checkOrigin(origin: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.replace(/\/$/, ''))
+    throw new ConfigError(`cors-origin takes an origin like http://localhost:3000, with no path (got "${origin}")`);
+  return url.origin;
+}
+
+/** A host name (`esign`, `sandbox.example.test`), an IP address, or `*`; lower case, no port. */
+function checkHostName(name: string): string {
+  const host = name.trim().toLowerCase();
+  if (
+    host === '*' ||
+    /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?|[0-9a-f:.]+)$/.test(host)
+  )
+    return host.replace(/\.$/, '');
+  throw new ConfigError(
+    `allowed-host takes a host name without port or scheme, like esign, or * for any (got "${name}")`,
+  );
 }
 
 /** An http(s) URL with no query or fragment; answered without its trailing slash, so paths join with one `/`. */

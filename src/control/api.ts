@@ -1,6 +1,6 @@
 /**
- * The shape shared by the library (`startSandbox`, in-process) and the control client (`createControlClient`,
- * over HTTP): the same methods with the same answers, so a test suite can switch between a sandbox it started
+ * The shape shared by the library (`startSandbox`, in-process) and the control client (`createControlClient` in
+ * client/control-client.ts, over HTTP): the same methods with the same answers, so a test suite can switch between a sandbox it started
  * and one started elsewhere without changing its assertions. Every method is async in both.
  */
 import type { ClockState } from '../core/clock.js';
@@ -12,7 +12,7 @@ import type { FaultView } from '../faults/faults.js';
 import type { faultSpec } from '../faults/spec.js';
 import type { z } from 'zod';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
-import type { inspectRecipient } from './views.js';
+import type { inspectRecipient } from './inspection.js';
 
 export type { ClockState } from '../core/clock.js';
 export type { JournalEntry, JournalFilter } from '../journal/journal.js';
@@ -67,7 +67,7 @@ export interface RecipientActResult {
   contract: { contractKey: string; status: string };
 }
 
-/** Act as a recipient (decisions §6): in turn, in its role, once per verb; refused with 409 otherwise. */
+/** Act as a recipient (docs/lifecycle.md): in turn, in its role, once per verb; refused with 409 otherwise. */
 export interface SandboxRecipients {
   view(recipientKey: string): Promise<RecipientActResult>;
   /** `signature`: a text signature, or an image as a base64 data URI (default: a stub). */
@@ -103,6 +103,7 @@ export interface SandboxFaults {
 }
 
 export interface SandboxOutbox {
+  /** Emails the service would have sent, oldest first. */
   list(filter?: EmailFilter): Promise<Email[]>;
   /** Empties it; resolves with how many emails went. */
   clear(): Promise<number>;
@@ -112,6 +113,7 @@ export interface SandboxOutbox {
 export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
 
 export interface SandboxWebhooks {
+  /** The webhook delivery log, oldest first: each delivery with its payload, attempts and next retry. */
   deliveries(filter?: DeliveryQuery): Promise<DeliveryView[]>;
   /** One delivery (404 when no delivery has that id). */
   delivery(id: string): Promise<DeliveryView>;
@@ -187,18 +189,10 @@ export interface SandboxControl {
   recipients: SandboxRecipients;
   scenarios: SandboxScenarios;
   faults: SandboxFaults;
-  /** The outbox: emails the service would have sent, oldest first (`emails()`/`clearEmails()` say the same). */
+  /** The outbox: emails the service would have sent, oldest first. */
   outbox: SandboxOutbox;
   /** Webhook deliveries: the log, redelivery, receiver faults (docs/webhooks.md). */
   webhooks: SandboxWebhooks;
-  /** The outbox: emails the service would have sent, oldest first. */
-  emails(filter?: EmailFilter): Promise<Email[]>;
-  /** Empties the outbox. */
-  clearEmails(): Promise<void>;
-  /** The webhook delivery log: each delivery with its payload, attempts and next retry. */
-  deliveries(filter?: DeliveryQuery): Promise<DeliveryView[]>;
-  /** Sends a delivery again at once (same webhook-id); resolves with the delivery after the attempt. */
-  redeliver(id: string): Promise<DeliveryView>;
 }
 
 /** A refusal from the sandbox: the HTTP status and the service's error body. */

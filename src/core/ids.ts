@@ -62,3 +62,13 @@ export function createIdSource(seed?: number): IdSource {
     },
   };
 }
+
+/** FNV-1a over a text (a fault's id), mixed with the seed: each fault draws its own repeatable sequence. */
+export function hashSeed(seed: number, text: string): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

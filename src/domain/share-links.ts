@@ -1,16 +1,83 @@
 /**
- * Share links: what `/sharing/<link>` opens. A recipient's own share link is its recipient key, as on the real
- * service ("Share/recipient link …/sharing/{recipientKey or shareLink}" [C:config.ts]); the holder acts as that
- * recipient, in its role. A link made with `contract_share_link` carries a `view` ('1' sign, '2' approve, '3' lock,
- * '4' view; decisions §11) and no recipient: it opens as the contract's recipient in that role, the first (by id)
- * that has not finished, else the first; a contract with no recipient in that role has nothing to open there.
+ * Share links: what `/sharing/<link>` opens, and the extra links of a contract (`/api/contract_share_link`).
+ * A recipient's own share link is its recipient key, as on the real service (docs/compatibility.md); the holder acts
+ * as that recipient, in its role. The others are made by the contract's owner, each with a `view` that says what its
+ * page lets the holder do: '1' sign, '2' approve, '3' lock, '4' view. Such a link carries no recipient: it opens as
+ * the contract's recipient in that role, the first (by id) that has not finished, else the first; a contract with no
+ * recipient in that role has nothing to open there.
  */
+import { ApiError, quote } from '../core/errors.js';
+import type { ContractRecord, PlaceholderRecord, RecipientRecord, ShareLinkRecord } from '../store/records.js';
 import type { OpContext } from './context.js';
-import { ApiError } from '../core/errors.js';
-import { resolveExtraShareLink } from './contract-share-links.js';
-import { isDone } from './lifecycle-rules.js';
-import type { ContractRecord, RecipientRecord } from '../store/records.js';
-import { SHARE_LINK_VIEWS, SHARE_LINK_VIEW_OF_ROLE, type ShareLinkView } from '../core/vocabulary.js';
+import { assertOpen } from './contracts.js';
+import { isDone, openPosition } from './lifecycle-rules.js';
+import { SHARE_LINK_VIEWS, SHARE_LINK_VIEW_OF_ROLE } from '../core/vocabulary.js';
+
+export type ShareLinkView = ShareLinkRecord['view'];
+
+/** No source shows the view of a new link; the sandbox's is the least a holder can do, viewing. */
+export const DEFAULT_SHARE_LINK_VIEW: ShareLinkView = '4';
+
+/** The extra links of a contract, oldest first. */
+export function shareLinksOf(ctx: OpContext, contract: ContractRecord): ShareLinkRecord[] {
+  return ctx.store.shareLinks.where('contract', contract.contractKey).sort((a, b) => a.id - b.id);
+}
+
+export function createShareLink(
+  ctx: OpContext,
+  contract: ContractRecord,
+  view: ShareLinkView = DEFAULT_SHARE_LINK_VIEW,
+): ShareLinkRecord {
+  assertOpen(contract, 'take new share links');
+  const now = ctx.clock.now();
+  const id = Math.max(0, ...shareLinksOf(ctx, contract).map((l) => l.id)) + 1;
+  return ctx.store.shareLinks.insert({
+    shareLink: ctx.ids.key(),
+    contractKey: contract.contractKey,
+    clientKey: contract.clientKey,
+    platformId: contract.platformId,
+    id,
+    controlLink: ctx.ids.key(),
+    view,
+    createTime: now,
+    changeTime: now,
+  });
+}
+
+/** One extra link of this contract, by its `id` (and its `shareLink` when given: both must match), or 404. */
+export function findShareLink(
+  ctx: OpContext,
+  contract: ContractRecord,
+  id: number,
+  shareLink?: string,
+): ShareLinkRecord {
+  const link = shareLinksOf(ctx, contract).find((l) => l.id === id);
+  if (!link || (shareLink !== undefined && link.shareLink !== shareLink)) {
+    throw ApiError.notFound(`Share link ${quote(shareLink ?? String(id))} not found`);
+  }
+  return link;
+}
+
+export function changeShareLinkView(ctx: OpContext, link: ShareLinkRecord, view: ShareLinkView): ShareLinkRecord {
+  return ctx.store.shareLinks.update(link.shareLink, { view, changeTime: ctx.clock.now() });
+}
+
+export function deleteShareLink(ctx: OpContext, link: ShareLinkRecord): void {
+  ctx.store.shareLinks.delete(link.shareLink);
+}
+
+/**
+ * An extra link by its text, with its contract, or undefined when no such link exists (a recipientKey is resolved
+ * by `resolveShareLink`). Tenant-agnostic, as the page is: the link is the credential.
+ */
+export function resolveExtraShareLink(
+  ctx: OpContext,
+  shareLink: string,
+): { link: ShareLinkRecord; contract: ContractRecord } | undefined {
+  const link = ctx.store.shareLinks.get(shareLink);
+  const contract = link ? ctx.store.contracts.get(link.contractKey) : undefined;
+  return link && contract ? { link, contract } : undefined;
+}
 
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
@@ -40,4 +107,26 @@ export function openShareLink(ctx: OpContext, link: string): ResolvedShareLink {
   const resolved = resolveShareLink(ctx, link);
   if (!resolved) throw ApiError.notFound('Share link not found');
   return resolved;
+}
+
+/** What a share link's page shows: the recipient and contract it opens, every recipient (whose turn it is), the placeholders. */
+export interface SharePage extends ResolvedShareLink {
+  recipients: RecipientRecord[];
+  placeholders: PlaceholderRecord[];
+  openPosition?: number;
+}
+
+/** The page a share link opens (`/sharing/<link>`), or undefined for an unknown link. */
+export function sharePage(ctx: OpContext, link: string): SharePage | undefined {
+  const resolved = resolveShareLink(ctx, link);
+  if (!resolved) return undefined;
+  const { store } = ctx;
+  const recipients = store.recipients.where('contract', resolved.contract.contractKey).sort((a, b) => a.id - b.id);
+  const open = openPosition(recipients);
+  return {
+    ...resolved,
+    recipients,
+    placeholders: store.placeholders.where('contract', resolved.contract.contractKey),
+    ...(open !== undefined ? { openPosition: open } : {}),
+  };
 }

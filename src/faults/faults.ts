@@ -12,7 +12,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
-import { seededRandom } from '../core/ids.js';
+import { hashSeed, seededRandom } from '../core/ids.js';
 import { durationMs } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
@@ -204,14 +204,4 @@ function clientKeyOf(body: unknown): string | undefined {
   const b = body as { clientKey?: unknown; data?: { clientKey?: unknown } } | undefined;
   const value = b?.data && typeof b.data === 'object' ? b.data.clientKey : b?.clientKey;
   return typeof value === 'string' ? value : undefined;
-}
-
-/** FNV-1a over the id, mixed with the seed: each fault draws its own repeatable sequence. */
-export function hashSeed(seed: number, text: string): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }

@@ -10,12 +10,15 @@ import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 import { operationContext } from './auth.js';
+import { apiCors } from './cors.js';
 import type { ApiEnv } from './variables.js';
 
 export interface AppOptions {
   services: Services;
   maxBodyBytes: number;
   apiKeyHeader: string;
+  /** The origins whose pages may call /api (`--cors-origin`); empty or absent: every origin. */
+  corsOrigins?: readonly string[];
   /** `--public-url`, when given: the base of the absolute URLs answers hand out (http/public-url.ts). */
   publicUrl?: string | undefined;
   control: Hono;
@@ -34,6 +37,8 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  // CORS before the faults, so an injected refusal still reaches the page, and a preflight is never faulted.
+  app.use('/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader }));
   if (options.apiFaults) app.use('/api/*', options.apiFaults);
   // The /api routes, typed with the variables their middleware sets: the operation context and the credentials.
   const api = new Hono<ApiEnv>();

@@ -110,3 +110,8 @@ export async function readBytes(request: Request, maxBytes: number, tooBig: () =
   }
   return Buffer.concat(chunks);
 }
+
+/** A control API body (/__sandbox): JSON like the API's, but an empty body means `{}`. */
+export function controlJson(c: Context, maxBytes: number): Promise<Record<string, unknown>> {
+  return readJsonObject(c, maxBytes, { emptyAs: {} });
+}

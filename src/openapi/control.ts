@@ -17,6 +17,7 @@ import {
 import { faultSpec } from '../faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
 import { snapshotSchema } from '../store/snapshot.js';
+import { emptyData } from '../store/records.js';
 
 export interface ControlOperation {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -54,19 +55,6 @@ const delivery = {
     data: { contractKey: 'C1a2b3', clientKey: 'demoClient', recipientKey: 'R1a2b3', status: 'Signed' },
   },
 };
-const emptyStore = {
-  version: 1,
-  platforms: {},
-  clients: {},
-  users: {},
-  contracts: {},
-  recipients: {},
-  placeholders: {},
-  templates: {},
-  webhooks: {},
-  tokens: {},
-};
-
 export const controlOperations: ControlOperation[] = [
   {
     method: 'get',
@@ -234,7 +222,7 @@ export const controlOperations: ControlOperation[] = [
     path: '/__sandbox/state',
     summary: 'Restore a snapshot taken with GET /__sandbox/state (validated first; refused whole when wrong)',
     body: snapshotSchema(),
-    example: { version: 1, clock: { now: NOW, mode: 'frozen' }, store: emptyStore },
+    example: { version: 1, clock: { now: NOW, mode: 'frozen' }, store: emptyData() },
     response: {
       status: 200,
       example: { status: 'restored', counts: { platforms: 1, clients: 1, contracts: 4 }, now: NOW },

@@ -10,7 +10,6 @@
 import { z } from 'zod';
 import type { ActionSpec, EndpointSpec, PlainResource, ResourceSpec, Scope } from '../resources/action.js';
 import { plainResources, resources } from '../resources/index.js';
-import { ENDPOINT_RESPONSES, responseOf } from '../resources/responses.js';
 import { VERSION } from '../config/version.js';
 import { type ControlOperation, controlOperations } from './control.js';
 
@@ -153,7 +152,7 @@ function resourceOperation(resource: ResourceSpec): Json {
       ...successResponses(
         entries.map(([name, action]) => ({
           title: wireName(name, action),
-          schema: outputSchema(requiredResponse(resource.path, name)),
+          schema: outputSchema(action.response),
         })),
       ),
       ...errorResponses(),
@@ -162,20 +161,12 @@ function resourceOperation(resource: ResourceSpec): Json {
   };
 }
 
-function requiredResponse(path: string, name: string): z.ZodType {
-  const schema = responseOf(path, name);
-  if (!schema) throw new Error(`no response schema for ${name} on ${path} (src/resources/responses.ts)`);
-  return schema;
-}
-
 /** A plain endpoint (no envelope): query parameters for GET, a flat JSON body otherwise. */
 function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Json {
   const noun = resource.path.replace('/api/', '');
   const input = jsonSchema(endpoint.schema) as { properties?: Record<string, Json>; required?: string[] };
   const get = endpoint.method === 'GET';
-  const response = ENDPOINT_RESPONSES[resource.path]?.[endpoint.method];
-  if (!response)
-    throw new Error(`no response schema for ${endpoint.method} ${resource.path} (src/resources/responses.ts)`);
+  const response = endpoint.response;
   return {
     operationId: `${noun}_${endpoint.method.toLowerCase()}`,
     tags: ['API'],
@@ -200,7 +191,7 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
           },
         }),
     responses: {
-      ...successResponses([{ title: endpoint.method, schema: outputSchema(response()) }]),
+      ...successResponses([{ title: endpoint.method, schema: outputSchema(response) }]),
       ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
       ...INJECTED,
     },

@@ -53,6 +53,8 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A request body that works, for docs and OpenAPI. */
   example?: unknown;
+  /** The success body (OpenAPI's response schema), written beside the view that builds it; built on first read. */
+  readonly response: z.ZodType;
 }
 
 export interface ResourceSpec {
@@ -66,15 +68,22 @@ export interface ResourceSpec {
   actions: Record<string, ActionSpec<any>>;
 }
 
-/** An action as a resource file writes it: the schema comes as a function, called once on first use. */
-export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema'> & { schema: () => S };
+/** An action as a resource file writes it: the schemas come as functions, each called once on first use. */
+export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema' | 'response'> & {
+  schema: () => S;
+  response: () => z.ZodType;
+};
 
 export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
   const schema = lazy(definition.schema);
+  const response = lazy(definition.response);
   return {
     ...definition,
     get schema() {
       return schema();
+    },
+    get response() {
+      return response();
     },
   };
 }
@@ -94,6 +103,8 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */
   example?: Record<string, unknown>;
+  /** The success body (OpenAPI's response schema), written beside the view that builds it; built on first read. */
+  readonly response: z.ZodType;
 }
 
 export interface PlainResource {
@@ -103,14 +114,21 @@ export interface PlainResource {
   endpoints: EndpointSpec<any>[];
 }
 
-export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema'> & { schema: () => S };
+export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema' | 'response'> & {
+  schema: () => S;
+  response: () => z.ZodType;
+};
 
 export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointSpec<S> {
   const schema = lazy(definition.schema);
+  const response = lazy(definition.response);
   return {
     ...definition,
     get schema() {
       return schema();
+    },
+    get response() {
+      return response();
     },
   };
 }

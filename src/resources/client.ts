@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { clientsOf, createClient, updateClient } from '../domain/clients.js';
 import { type ResourceSpec, dataBody, defineAction, keyField, reply } from './action.js';
+import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { ClientRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
@@ -36,6 +37,17 @@ function clientView(client: ClientRecord) {
   };
 }
 
+const clientViewSchema = () =>
+  z.strictObject({
+    createTime: sqlSchema(),
+    changeTime: sqlSchema(),
+    clientKey: keySchema(),
+    fullname: z.string(),
+    email: z.string(),
+    organization: z.string(),
+    customKey: z.string(),
+  });
+
 export const clientResource: ResourceSpec = {
   path: '/api/client',
   selector: 'action',
@@ -43,6 +55,14 @@ export const clientResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a client with its users (platform token or API-key header)',
       scope: 'platform',
+      response: () =>
+        okSchema(201, {
+          client: z.strictObject({
+            createTime: sqlSchema(),
+            clientKey: keySchema(),
+            users: z.array(z.strictObject({ createTime: sqlSchema(), default: z.boolean(), userKey: keySchema() })),
+          }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -78,6 +98,12 @@ export const clientResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the clients of the platform (platform token or API-key header)',
       scope: 'platform',
+      response: () =>
+        okSchema(200, {
+          clients: z.array(
+            clientViewSchema().extend({ createTime: isoSchema(), changeTime: isoSchema(), multiple: z.literal(true) }),
+          ),
+        }),
       schema: () => dataBody({ action: z.literal('list') }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
@@ -94,6 +120,7 @@ export const clientResource: ResourceSpec = {
     update: defineAction({
       summary: "Change a client's name, email, organization or custom key",
       scope: 'client',
+      response: () => okSchema(201, { client: z.strictObject({ changeTime: sqlSchema(), clientKey: keySchema() }) }),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -113,6 +140,7 @@ export const clientResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a client',
       scope: 'client',
+      response: () => okSchema(200, { client: clientViewSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),

@@ -1,7 +1,7 @@
 /**
- * /api/contract_event. GET: a contract's audit trail, a JSON array. POST, with no
- * credentials: the recipient of a share link has opened the contract (`status: '3'`, Seen), as the vendor's
- * RecipientView posts it on opening (docs/compatibility.md).
+ * /api/contract_event. GET: a contract's audit trail, a JSON array. POST, with no credentials: the recipient of a
+ * share link has opened the contract (`status: '3'`, Seen), as the vendor's RecipientView posts it on opening
+ * (docs/compatibility.md).
  */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
@@ -10,6 +10,27 @@ import { auditTrail } from '../domain/audit-trail.js';
 import { viewByLink } from '../domain/recipient-acts.js';
 import { openShareLink } from '../domain/share-links.js';
 import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
+import { isoSchema, okSchema } from './response-shape.js';
+
+/** The audit trail's entries as auditTrail (domain/audit-trail.ts) builds them. */
+export const auditEntriesSchema = () =>
+  z.array(
+    z.strictObject({
+      id: z.number().int(),
+      createTime: isoSchema(),
+      status: z.number().int().meta({ description: "The step's id in GET /api/event_status (7 Archived)" }),
+      email: z.string(),
+      name: z.string(),
+      ipInfo: z.string().meta({
+        description:
+          'A JSON string: `ip`, `city`, `country_name`, `timezone`, `utc_offset` (as the acting client sent it)',
+      }),
+      priority: z.number().int().nullable(),
+      shareLink: z.string().nullable(),
+      controlLink: z.string().nullable(),
+      userId: z.string().nullable(),
+    }),
+  );
 
 export const contractEventResource: PlainResource = {
   path: '/api/contract_event',
@@ -18,6 +39,7 @@ export const contractEventResource: PlainResource = {
       method: 'GET',
       summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
       scope: 'client',
+      response: auditEntriesSchema,
       schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
@@ -28,6 +50,7 @@ export const contractEventResource: PlainResource = {
       method: 'POST',
       summary: 'The recipient of a share link has opened the contract (status 3, Seen): a view, once',
       scope: 'public',
+      response: () => okSchema(201, { result: z.boolean() }),
       schema: () =>
         z.object({
           shareLink: keyField(),

@@ -12,8 +12,9 @@ import {
   deleteShareLink,
   findShareLink,
   shareLinksOf,
-} from '../domain/contract-share-links.js';
+} from '../domain/share-links.js';
 import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
+import { isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { ShareLinkRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
@@ -52,6 +53,16 @@ function contractOf(ctx: OpContext, contractKey: string) {
   return findContract(ctx, requireClient(ctx), contractKey);
 }
 
+const linkViewSchema = () =>
+  z.strictObject({
+    id: z.number().int(),
+    shareLink: keySchema(),
+    controlLink: keySchema(),
+    createTime: isoSchema(),
+    changeTime: isoSchema(),
+    view: z.enum(SHARE_LINK_VIEW_CODES),
+  });
+
 export const contractShareLinkResource: PlainResource = {
   path: '/api/contract_share_link',
   endpoints: [
@@ -59,6 +70,7 @@ export const contractShareLinkResource: PlainResource = {
       method: 'GET',
       summary: 'List the extra share links of a contract',
       scope: 'client',
+      response: () => z.array(linkViewSchema()),
       schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
@@ -69,6 +81,7 @@ export const contractShareLinkResource: PlainResource = {
       method: 'POST',
       summary: 'Make a new share link for a contract (view "4" unless given)',
       scope: 'client',
+      response: () => okSchema(201, { shareLink: linkViewSchema() }),
       schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), view: viewField().optional() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
@@ -80,6 +93,7 @@ export const contractShareLinkResource: PlainResource = {
       method: 'PUT',
       summary: 'Change what a share link lets its holder do (view: 1 sign, 2 approve, 3 lock, 4 view)',
       scope: 'client',
+      response: () => okSchema(201, { shareLink: linkViewSchema() }),
       schema: () =>
         z.object({
           contractKey: keyField(),
@@ -104,6 +118,7 @@ export const contractShareLinkResource: PlainResource = {
       method: 'DELETE',
       summary: 'Delete a share link',
       scope: 'client',
+      response: () => okSchema(201, { shareLink: z.strictObject({ id: z.number().int(), shareLink: keySchema() }) }),
       schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), id: idField() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>', id: 1 },
       handle(input, ctx) {

@@ -23,8 +23,9 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
-import { statusId } from '../core/vocabulary.js';
+import { CONTRACT_STATUSES, statusId } from '../core/vocabulary.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
@@ -82,6 +83,26 @@ function contractRow(c: ContractRecord): Buffer {
   );
 }
 
+const contractViewSchema = () =>
+  z.strictObject({
+    createTime: isoSchema(),
+    changeTime: isoSchema(),
+    contractKey: keySchema(),
+    name: z.string(),
+    status: z.enum(CONTRACT_STATUSES),
+    statusId: z.number().int().nullable(),
+    value: z.string(),
+    contractType: z
+      .string()
+      .meta({ description: '`html` for HTML content, else the type given (`docx`, `empty`, `ai`)' }),
+    templateKey: z.string().nullable(),
+    userKey: keySchema(),
+  });
+
+/** A row of the list (contractRow). */
+const contractRowSchema = () =>
+  contractViewSchema().pick({ createTime: true, changeTime: true, contractKey: true, name: true, status: true });
+
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
   selector: 'action',
@@ -89,6 +110,7 @@ export const contractResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the contracts of a client',
       scope: 'client',
+      response: () => okSchema(200, { contracts: z.array(contractRowSchema()) }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
@@ -100,6 +122,14 @@ export const contractResource: ResourceSpec = {
       summary:
         'Create a contract from a template, with HTML content, or as a PDF contract (contractType "pdf"); with recipients, create and send',
       scope: 'client',
+      response: () =>
+        okSchema(201, {
+          contract: z.strictObject({
+            createTime: isoSchema(),
+            contractKey: keySchema(),
+            contractValue: z.string().optional(),
+          }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -153,6 +183,7 @@ export const contractResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a contract: status, content, type',
       scope: 'client',
+      response: () => okSchema(200, { contract: contractViewSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -169,6 +200,15 @@ export const contractResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a contract: rename, content, template, type, placeholder values, recipients (added, not sent)',
       scope: 'client',
+      response: () =>
+        okSchema(201, {
+          contract: z.strictObject({
+            createTime: isoSchema(),
+            changeTime: isoSchema(),
+            contractKey: keySchema(),
+            contractValue: z.string().optional(),
+          }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -210,6 +250,8 @@ export const contractResource: ResourceSpec = {
       summary:
         'Duplicate a contract (content and placeholder values copied; no recipients); answers code 201 as a number',
       scope: 'client',
+      response: () =>
+        okSchema(201, { contract: z.strictObject({ createTime: isoSchema(), contractKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
           action: z.literal('duplicate'),
@@ -239,6 +281,7 @@ export const contractResource: ResourceSpec = {
     archive: defineAction({
       summary: 'Archive a contract',
       scope: 'client',
+      response: () => okSchema(200, { contract: z.strictObject({ contractKey: keySchema(), name: z.string() }) }),
       schema: () =>
         dataBody({
           action: z.literal('archive'),

@@ -1,6 +1,7 @@
 /** GET /api/event_status: the contract status dictionary, a JSON array [C:contract-list.tsx]. */
 import { z } from 'zod';
 import { eventStatuses } from '../domain/event-status.js';
+import { CONTRACT_STATUSES } from '../core/vocabulary.js';
 import { type PlainResource, defineEndpoint } from './action.js';
 
 export const eventStatusResource: PlainResource = {
@@ -10,6 +11,8 @@ export const eventStatusResource: PlainResource = {
       method: 'GET',
       summary: 'The contract statuses with their numeric ids and colours',
       scope: 'authenticated',
+      response: () =>
+        z.array(z.strictObject({ id: z.number().int(), name: z.enum(CONTRACT_STATUSES), color: z.string() })),
       schema: () => z.object({ clientKey: z.string().optional() }),
       example: {},
       handle() {

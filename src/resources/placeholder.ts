@@ -17,6 +17,7 @@ import {
 } from '../domain/placeholders.js';
 import { findTemplate } from '../domain/templates.js';
 import { type ResourceSpec, clientKeyField, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import { insertionSchema, isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { InsertionRecord, PlaceholderRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
@@ -202,6 +203,28 @@ const placements = lazy(() =>
     .max(1000),
 );
 
+const writtenViewSchema = () => ({
+  id: z.string(),
+  createTime: isoSchema(),
+  changeTime: isoSchema(),
+  name: z.string(),
+  value: z.string(),
+  type: z.string(),
+  placeholderKey: keySchema(),
+});
+
+const placeholderViewSchema = () =>
+  z.strictObject({
+    ...writtenViewSchema(),
+    position: z.number().int(),
+    fillingType: z.string(),
+    isTable: z.boolean(),
+    insertion: z.array(insertionSchema()),
+    isSpecial: z.boolean().optional(),
+    specialType: z.number().int().nullable().optional(),
+    externalRecipientKey: z.string().nullable().optional(),
+  });
+
 export const placeholderResource: ResourceSpec = {
   path: '/api/placeholder',
   selector: 'action',
@@ -209,6 +232,7 @@ export const placeholderResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the placeholders of a contract or template (special ones too with X-Sendforsign-Component: true)',
       scope: 'client',
+      response: () => okSchema(200, { placeholders: z.array(placeholderViewSchema()) }),
       schema: () =>
         z.object({
           data: z
@@ -230,6 +254,8 @@ export const placeholderResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a placeholder in a contract or template',
       scope: 'client',
+      response: () =>
+        okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.string() }) }, true),
       schema: () =>
         z.object({
           data: z
@@ -274,6 +300,24 @@ export const placeholderResource: ResourceSpec = {
       summary:
         'Change a placeholder (name, value, filler, or a table value), or place special placeholders (insertions)',
       scope: 'client',
+      response: () =>
+        z.union([
+          okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.null() }) }),
+          okSchema(
+            201,
+            {
+              placeholder: z.strictObject({
+                ...writtenViewSchema(),
+                isTable: z.literal(true),
+                position: z.string(),
+                fillingType: z.string(),
+                externalRecipientKey: z.string().nullable(),
+              }),
+            },
+            true,
+          ),
+          okSchema(201, { placeholder: z.strictObject({ createTime: isoSchema(), changeTime: isoSchema() }) }, true),
+        ]),
       schema: () =>
         z.object({
           data: z
@@ -355,6 +399,7 @@ export const placeholderResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Delete an ordinary placeholder of a contract or template',
       scope: 'client',
+      response: () => okSchema(201, { placeholder: z.strictObject({ placeholderKey: keySchema() }) }),
       schema: () =>
         z.object({
           data: z

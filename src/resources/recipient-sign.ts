@@ -8,9 +8,23 @@ import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-a
 import { contractSignatures } from '../domain/recipient-side.js';
 import { openShareLink } from '../domain/share-links.js';
 import { type PlainResource, defineEndpoint, keyField, reply } from './action.js';
+import { isoSchema, keySchema, okSchema } from './response-shape.js';
 
 const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
+
+/** A signature as contractSignatures (domain/recipient-side.ts) lists it. */
+const signatureSchema = () =>
+  z.strictObject({
+    shareLink: keySchema(),
+    base64: z.string().meta({ description: 'The signature image as a data URL' }),
+    createTime: isoSchema(),
+    fullName: z.string(),
+    email: z.string(),
+  });
+
+/** Who acted, as signByLink and approveByLink (domain/recipient-acts.ts) answer it. */
+const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
 
 const person = () => ({
   shareLink: keyField(),
@@ -26,6 +40,7 @@ export const recipientSignResource: PlainResource = {
       method: 'GET',
       summary: "The signatures made on a share link's contract, oldest first",
       scope: 'public',
+      response: () => z.array(signatureSchema()),
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
@@ -36,6 +51,7 @@ export const recipientSignResource: PlainResource = {
       method: 'POST',
       summary: 'Sign as the recipient of a share link, with a drawn signature (PNG data URL)',
       scope: 'public',
+      response: () => okSchema(201, { ...actedSchema(), recipientId: z.number().int() }),
       schema: () => z.object({ ...person(), owner: z.boolean().optional(), base64: z.string() }),
       example: { ...SHARE_LINK, ...PERSON, owner: false, base64: 'data:image/png;base64,iVBORw0KGgo=', ipInfo: '' },
       handle(input, ctx) {
@@ -52,6 +68,7 @@ export const recipientApproveResource: PlainResource = {
       method: 'POST',
       summary: 'Approve as the recipient of a share link',
       scope: 'public',
+      response: () => okSchema(201, actedSchema()),
       schema: () => z.object(person()),
       example: { ...SHARE_LINK, ...PERSON },
       handle(input, ctx) {
@@ -69,6 +86,7 @@ function confirmation(role: 'sign' | 'approve'): PlainResource {
         method: 'POST',
         summary: `Send the recipient the confirmation of its ${role === 'sign' ? 'signature' : 'approval'} (to the outbox)`,
         scope: 'public',
+        response: () => okSchema(201, { result: z.literal(true) }),
         schema: () => z.object({ shareLink: keyField() }),
         example: SHARE_LINK,
         handle(input, ctx) {

@@ -1,5 +1,6 @@
 /** POST /api/recipient: list (with share links), create (add without sending), send, update, delete. */
 import { z } from 'zod';
+import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { changeRecipient, removeRecipient } from '../domain/lifecycle.js';
@@ -15,10 +16,30 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { isoSchema, keySchema, okSchema, resultSchema } from './response-shape.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 import { applyRecipients, sendToRecipients } from '../domain/sending.js';
 import { recipientList, recipientUpdate } from './recipient-fields.js';
+
+/** An item of `list` (recipientItem in recipient-fields.ts builds it). */
+const recipientItemSchema = () =>
+  z.strictObject({
+    recipientKey: keySchema(),
+    id: z.string(),
+    name: z.string(),
+    fullname: z.string(),
+    email: z.string(),
+    customMessage: z.string(),
+    position: z.string().optional(),
+    action: z.enum(RECIPIENT_ROLES),
+    clientKey: keySchema(),
+    createTime: isoSchema(),
+    changeTime: isoSchema(),
+    shareLink: z.string().optional(),
+    isDone: z.boolean().optional(),
+    type: z.enum(['1', '2']).optional(),
+  });
 
 export const recipientResource: ResourceSpec = {
   path: '/api/recipient',
@@ -27,6 +48,7 @@ export const recipientResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the recipients of a contract',
       scope: 'client',
+      response: () => okSchema(200, { recipients: z.array(recipientItemSchema()) }),
       schema: () =>
         dataBody({
           action: z.literal('list'),
@@ -64,6 +86,7 @@ export const recipientResource: ResourceSpec = {
     create: defineAction({
       summary: 'Add recipients to a contract without sending it (each gets its four special placeholders)',
       scope: 'client',
+      response: resultSchema,
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -97,6 +120,7 @@ export const recipientResource: ResourceSpec = {
     send: defineAction({
       summary: 'Send a contract, adding or updating recipients first',
       scope: 'client',
+      response: resultSchema,
       schema: () =>
         dataBody({
           action: z.literal('send'),
@@ -123,6 +147,7 @@ export const recipientResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a recipient of a contract',
       scope: 'client',
+      response: () => okSchema(201, { recipient: z.strictObject({ changeTime: isoSchema() }) }),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -151,6 +176,7 @@ export const recipientResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Remove a recipient from a contract',
       scope: 'client',
+      response: resultSchema,
       schema: () =>
         dataBody({
           action: z.literal('delete'),

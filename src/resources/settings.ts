@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { updateBranding, updateNotifications } from '../domain/clients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
+import { okSchema } from './response-shape.js';
 
 export const settingsResource: ResourceSpec = {
   path: '/api/settings',
@@ -11,6 +12,7 @@ export const settingsResource: ResourceSpec = {
     email_notifications: defineAction({
       summary: 'Switch the "contract signed" and "contract approved" emails on or off for a client',
       scope: 'client',
+      response: () => okSchema(201),
       schema: () =>
         dataBody({
           type: z.literal('email_notifications'),
@@ -31,6 +33,7 @@ export const settingsResource: ResourceSpec = {
       summary:
         "Set a client's branding: sender, domains, explainer, logo, button colour (stored; the sandbox sends no mail)",
       scope: 'client',
+      response: () => okSchema(201),
       schema: () =>
         dataBody({
           type: z.literal('brandings'),

@@ -20,6 +20,7 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
 import { fillList } from './placeholder-fields.js';
@@ -33,6 +34,10 @@ function created(template: TemplateRecord, message: string) {
   });
 }
 
+/** What template create, convert and duplicate answer. */
+const templateMadeSchema = () =>
+  okSchema(201, { template: z.strictObject({ createTime: sqlSchema(), templateKey: keySchema() }) });
+
 export const templateResource: ResourceSpec = {
   path: '/api/template',
   selector: 'action',
@@ -40,6 +45,17 @@ export const templateResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the templates of a client',
       scope: 'client',
+      response: () =>
+        okSchema(200, {
+          templates: z.array(
+            z.strictObject({
+              templateKey: keySchema(),
+              name: z.string(),
+              createTime: isoSchema(),
+              changeTime: isoSchema(),
+            }),
+          ),
+        }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), userKey: optionalKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
@@ -58,6 +74,7 @@ export const templateResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a template',
       scope: 'client',
+      response: templateMadeSchema,
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -86,6 +103,7 @@ export const templateResource: ResourceSpec = {
     convert: defineAction({
       summary: 'Create a template from a contract (content copied, placeholder values cleared)',
       scope: 'client',
+      response: templateMadeSchema,
       schema: () =>
         dataBody({
           action: z.literal('convert'),
@@ -107,6 +125,16 @@ export const templateResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a template',
       scope: 'client',
+      response: () =>
+        okSchema(200, {
+          template: z.strictObject({
+            createTime: sqlSchema(),
+            changeTime: sqlSchema(),
+            templateKey: keySchema(),
+            name: z.string(),
+            value: z.string(),
+          }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -130,6 +158,10 @@ export const templateResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change a template: rename, new content',
       scope: 'client',
+      response: () =>
+        okSchema(201, {
+          template: z.strictObject({ createTime: sqlSchema(), changeTime: sqlSchema(), templateKey: keySchema() }),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -157,6 +189,7 @@ export const templateResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Delete a template and its placeholders',
       scope: 'client',
+      response: () => okSchema(201, { template: z.strictObject({ templateKey: keySchema() }) }),
       schema: () =>
         dataBody({
           action: z.literal('delete'),
@@ -175,6 +208,7 @@ export const templateResource: ResourceSpec = {
     duplicate: defineAction({
       summary: 'Duplicate a template (placeholder structure copied, values cleared)',
       scope: 'client',
+      response: templateMadeSchema,
       schema: () =>
         dataBody({
           action: z.literal('duplicate'),

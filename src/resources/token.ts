@@ -10,12 +10,17 @@ import type { Principal } from '../domain/context.js';
 import { ApiError } from '../core/errors.js';
 import { operationValue } from '../core/operation.js';
 import { type ResourceSpec, defineAction, keyField, matchOperation, reply } from './action.js';
+import { okSchema } from './response-shape.js';
 import type { TokenRecord } from '../store/records.js';
 
 /** Token create answers only these three fields, with no code or message (decisions §2). */
 function tokenReply(token: TokenRecord) {
   return { status: 201, body: { access_token: token.token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS } };
 }
+
+/** The answer of both token creates: these three fields, no code or message. */
+const tokenSchema = () =>
+  z.strictObject({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() });
 
 function platformOf(principal: Principal | undefined, what: string): { platformId: string; token?: string } {
   if (!principal) throw new Error('authenticated action without principal');
@@ -59,6 +64,7 @@ export const tokenResource: ResourceSpec = {
       summary: 'Create a platform token from the platform API key and secret',
       wireName: 'create',
       scope: 'public',
+      response: tokenSchema,
       schema: () =>
         z.object({ data: z.object({ action: z.literal('create'), apiKey: z.string(), secret: z.string() }) }),
       example: { data: { action: 'create', apiKey: '<API_KEY>', secret: '<SECRET>' } },
@@ -70,6 +76,7 @@ export const tokenResource: ResourceSpec = {
       summary: 'Create a client token for one client (platform bearer token)',
       wireName: 'create',
       scope: 'platform',
+      response: tokenSchema,
       schema: () => z.object({ action: z.literal('create'), clientKey: keyField() }),
       example: { action: 'create', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
@@ -82,6 +89,7 @@ export const tokenResource: ResourceSpec = {
       summary: 'Revoke the calling platform token, or a client token named in access_token',
       wireName: 'revoke',
       scope: 'platform',
+      response: () => okSchema(201, {}, true),
       schema: () => z.object({ action: z.literal('revoke'), access_token: z.string().min(1).optional() }),
       example: { action: 'revoke', access_token: '<CLIENT_TOKEN>' },
       handle(input, ctx) {

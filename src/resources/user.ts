@@ -12,6 +12,7 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { UserRecord } from '../store/records.js';
 
@@ -32,6 +33,16 @@ function userView(u: UserRecord) {
   };
 }
 
+const userViewSchema = () =>
+  z.strictObject({
+    createTime: sqlSchema(),
+    changeTime: sqlSchema(),
+    userKey: keySchema(),
+    fullname: z.string(),
+    email: z.string(),
+    customKey: z.string(),
+  });
+
 export const userResource: ResourceSpec = {
   path: '/api/user',
   selector: 'action',
@@ -39,6 +50,10 @@ export const userResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the users of a client',
       scope: 'client',
+      response: () =>
+        okSchema(200, {
+          users: z.array(userViewSchema().extend({ createTime: isoSchema(), changeTime: isoSchema() })),
+        }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
@@ -56,6 +71,7 @@ export const userResource: ResourceSpec = {
     create: defineAction({
       summary: 'Add a user to a client',
       scope: 'client',
+      response: () => okSchema(201, { user: z.strictObject({ createTime: sqlSchema(), userKey: keySchema() }) }),
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -75,6 +91,7 @@ export const userResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a user by key, name, email or custom key',
       scope: 'client',
+      response: () => okSchema(200, { user: userViewSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -95,6 +112,7 @@ export const userResource: ResourceSpec = {
     update: defineAction({
       summary: "Change a user's name, email or custom key",
       scope: 'client',
+      response: () => okSchema(201, { user: z.strictObject({ changeTime: sqlSchema(), userKey: keySchema() }) }),
       schema: () =>
         dataBody({
           action: z.literal('update'),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { createWebhook, deleteWebhooks, findWebhooks, updateWebhooks, webhooksOf } from '../domain/webhooks.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { lazy } from '../core/lazy.js';
@@ -32,6 +33,16 @@ function webhookView(w: WebhookRecord) {
   };
 }
 
+const webhookViewSchema = () =>
+  z.strictObject({
+    webhookKey: keySchema(),
+    url: z.string(),
+    secret: z.string(),
+    ...webhookFlags(() => z.boolean()),
+    createTime: isoSchema(),
+    changeTime: isoSchema(),
+  });
+
 export const webhookResource: ResourceSpec = {
   path: '/api/webhook',
   selector: 'action',
@@ -39,6 +50,12 @@ export const webhookResource: ResourceSpec = {
     create: defineAction({
       summary: 'Subscribe URLs to contract events',
       scope: 'client',
+      response: () =>
+        okSchema(201, {
+          webhooks: z.array(
+            z.strictObject({ createTime: isoSchema(), url: z.string(), secret: z.string(), webhookKey: keySchema() }),
+          ),
+        }),
       schema: () =>
         dataBody({
           action: z.literal('create'),
@@ -77,6 +94,7 @@ export const webhookResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the webhooks of a client (answers 201, as the service does)',
       scope: 'client',
+      response: () => okSchema(201, { webhooks: z.array(webhookViewSchema()) }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
@@ -86,6 +104,7 @@ export const webhookResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read webhooks by key (answers 201, as the service does)',
       scope: 'client',
+      response: () => okSchema(201, { webhooks: z.array(webhookViewSchema()) }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -108,6 +127,8 @@ export const webhookResource: ResourceSpec = {
     update: defineAction({
       summary: 'Change webhooks: URL and event flags (only the fields given)',
       scope: 'client',
+      response: () =>
+        okSchema(201, { webhooks: z.array(z.strictObject({ webhookKey: keySchema(), changeTime: isoSchema() })) }),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -128,6 +149,7 @@ export const webhookResource: ResourceSpec = {
     delete: defineAction({
       summary: 'Delete webhooks',
       scope: 'client',
+      response: () => okSchema(201, { webhooks: z.array(z.strictObject({ webhookKey: keySchema() })) }),
       schema: () =>
         dataBody({
           action: z.literal('delete'),

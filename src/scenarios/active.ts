@@ -43,6 +43,11 @@ export class ActiveScenario {
     return part === undefined ? `scenario:${this.name}` : `scenario:${this.name}:${part}`;
   }
 
+  /** A fault as this scenario sets it: its own id, if it names one, prefixed with the scenario's name. */
+  ownFault<T extends { id?: string | undefined }>(fault: T): T {
+    return fault.id !== undefined ? { ...fault, id: `${this.name}:${fault.id}` } : fault;
+  }
+
   schedule(at: number, fn: () => void, label: string, platformId?: string): void {
     const pending: PendingTimer = {
       timer: undefined as unknown as ClockTimer,

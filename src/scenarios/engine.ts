@@ -5,13 +5,14 @@
  * - Recipient rules (rules.ts) listen for `recipient.notified` and plan acts on the clock; the first matching
  *   rule of the active scenarios (in load order) wins.
  * - Timeline steps (timeline.ts) are clock timers, due relative to the load time or at absolute times.
- * Everything a scenario does goes through the control service with `cause = scenario:<name>:<rule or step id>`,
- * so contract history, events and the delivery log say which rule or step did it. Each scenario keeps its own log.
+ * Everything a scenario does goes through the control operations or the domain with
+ * `cause = scenario:<name>:<rule or step id>`, so contract history, events and the delivery log say which rule or
+ * step did it. Each scenario keeps its own log.
  */
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { BundledScenario, ScenarioSummary } from '../control/api.js';
-import type { ControlService } from '../control/service.js';
+import type { Control } from '../control/control.js';
 import type { Services } from '../domain/context.js';
 import { seedClients } from '../fixtures/seed.js';
 import type { PlatformRecord } from '../store/records.js';
@@ -26,7 +27,7 @@ export { ScenarioError } from './load.js';
 
 export interface ScenarioEngineDeps {
   services: Services;
-  control: ControlService;
+  control: Control;
   /** Folder of bundled scenarios (`scenarios/` in the package). */
   bundledDir: string;
   /** The sandbox's --seed, for fault probabilities when a scenario has no `seed:`. */
@@ -100,11 +101,8 @@ export class ScenarioEngine {
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
       if (scenario.receiverFaults?.length) {
-        const specs = scenario.receiverFaults.map((f) => ({
-          ...f,
-          ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}),
-        }));
-        this.deps.control.addReceiverFaults(specs, active.cause(), scenario.seed ?? this.deps.seed);
+        const specs = scenario.receiverFaults.map((f) => active.ownFault(f));
+        this.deps.control.webhooks.faults.add(specs, active.cause(), scenario.seed ?? this.deps.seed);
       }
       if (scenario.data && !options.skipData) await this.seedData(active);
       if (scenario.data && options.skipData) notes.push('data: skipped, the data file already holds the state');
@@ -121,9 +119,10 @@ export class ScenarioEngine {
   unload(name: string): ScenarioSummary {
     const active = this.find(name);
     active.cancelTimers();
-    this.deps.control.clearFaults(active.cause());
-    this.deps.control.clearReceiverFaults(active.cause());
-    for (const id of active.outages.values()) this.deps.control.endOutage(id);
+    const { faults, webhooks } = this.deps.control;
+    faults.clear(active.cause());
+    webhooks.faults.clear(active.cause());
+    for (const id of active.outages.values()) webhooks.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);
     return this.summary(active);
@@ -153,8 +152,8 @@ export class ScenarioEngine {
       rules: a.scenario.recipients?.length ?? 0,
       steps: a.scenario.timeline?.length ?? 0,
       pendingTimers: a.timers.size,
-      faults: this.deps.control.faults(a.cause()).map((f) => f.id),
-      receiverFaults: this.deps.control.receiverFaults(a.cause()).map((f) => f.id),
+      faults: this.deps.control.faults.list(a.cause()).map((f) => f.id),
+      receiverFaults: this.deps.control.webhooks.faults.list(a.cause()).map((f) => f.id),
       notes: [...a.notes],
       log: [...a.log],
     };
@@ -181,8 +180,11 @@ export class ScenarioEngine {
   }
 
   private addFault(active: ActiveScenario, fault: NonNullable<Scenario['faults']>[number]): string {
-    const spec = { ...fault, ...(fault.id !== undefined ? { id: `${active.name}:${fault.id}` } : {}) };
-    return this.deps.control.addFaults(spec, active.cause(), active.scenario.seed ?? this.deps.seed)[0]!;
+    return this.deps.control.faults.add(
+      active.ownFault(fault),
+      active.cause(),
+      active.scenario.seed ?? this.deps.seed,
+    )[0]!;
   }
 
   // ---- data ---------------------------------------------------------------------------------------------
@@ -192,7 +194,7 @@ export class ScenarioEngine {
     const platform =
       apiKey !== undefined
         ? this.deps.services.store.platforms.where('apiKey', apiKey)[0]
-        : this.deps.control.defaultPlatform();
+        : this.deps.control.state.defaultPlatform();
     if (!platform) {
       throw ApiError.badRequest(
         apiKey !== undefined
@@ -247,17 +249,19 @@ export class ScenarioEngine {
   // ---- rules and timeline -------------------------------------------------------------------------------
 
   private onNotified(recipientKey: string): void {
-    const { recipient, contract } = this.deps.control.recipientRecords(recipientKey);
+    const { store } = this.deps.services;
+    const recipient = store.recipients.get(recipientKey);
+    const contract = recipient ? store.contracts.get(recipient.contractKey) : undefined;
     if (!recipient || !contract) return;
     const now = this.deps.services.clock.now();
-    for (const active of this.active) if (applyRules(active, this.deps.control, recipient, contract, now)) return;
+    for (const active of this.active) if (applyRules(active, this.deps, recipient, contract, now)) return;
   }
 
   private scheduleTimeline(active: ActiveScenario): void {
     const { clock } = this.deps.services;
     const seed = active.scenario.seed ?? this.deps.seed;
     const run = (step: NonNullable<Scenario['timeline']>[number], i: number) =>
-      runStep(active, this.deps.control, step, i, seed, clock.now());
+      runStep(active, this.deps, step, i, seed, clock.now());
     // Steps due at load time run now, in file order; a frozen clock would otherwise hold them until the next advance.
     (active.scenario.timeline ?? []).forEach((step, i) => {
       const at = momentOf(step.at, active.loadedAt);

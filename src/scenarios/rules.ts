@@ -1,12 +1,13 @@
 /**
  * Recipient rules (docs/scenarios.md): when a recipient is notified, the first matching rule of the active
  * scenarios (in load order) plans its views and actions on the sandbox clock. Acting goes through the control
- * service, as every recipient action does.
+ * operation `recipients.act`, as every recipient action does.
  */
 import { ApiError } from '../core/errors.js';
 import { globMatches } from '../core/glob.js';
 import { isoTime } from '../core/time-format.js';
-import type { ControlService } from '../control/service.js';
+import type { Control } from '../control/control.js';
+import type { Services } from '../domain/context.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import type { ActiveScenario } from './active.js';
@@ -16,7 +17,7 @@ import type { RecipientMatch, RecipientRule } from './schema.js';
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
 export function applyRules(
   active: ActiveScenario,
-  control: ControlService,
+  doors: { services: Services; control: Control },
   recipient: RecipientRecord,
   contract: ContractRecord,
   now: number,
@@ -39,7 +40,7 @@ export function applyRules(
     for (const { verb, ms } of plan) {
       active.schedule(
         now + ms,
-        () => act(active, control, cause, recipientKey, verb),
+        () => act(active, doors, cause, recipientKey, verb),
         `${cause}:${verb}:${recipientKey}`,
         recipient.platformId,
       );
@@ -50,8 +51,14 @@ export function applyRules(
   return false;
 }
 
-function act(active: ActiveScenario, control: ControlService, cause: string, recipientKey: string, verb: Verb): void {
-  const { recipient } = control.recipientRecords(recipientKey);
+function act(
+  active: ActiveScenario,
+  { services, control }: { services: Services; control: Control },
+  cause: string,
+  recipientKey: string,
+  verb: Verb,
+): void {
+  const recipient = services.store.recipients.get(recipientKey);
   const who = recipient?.email ?? recipientKey;
   // Acting implies viewing, so a view planned after the signature has nothing left to do.
   if (verb === 'view' && recipient && recipient.seenAt !== undefined) {
@@ -59,7 +66,7 @@ function act(active: ActiveScenario, control: ControlService, cause: string, rec
     return;
   }
   try {
-    control.act(recipientKey, verb, {}, cause);
+    control.recipients.act(recipientKey, verb, {}, cause);
     active.record(cause, `${who}: ${verb}`, 'done');
   } catch (error) {
     active.record(cause, `${who}: ${verb}`, error instanceof ApiError ? 'skipped' : 'failed', (error as Error).message);

@@ -1,14 +1,20 @@
 /**
- * Timeline steps (docs/scenarios.md): one-shot actions at sandbox times. Each step kind maps to one control
- * service operation through the table below, so a step does exactly what the same control call would do, with the
- * scenario as its cause. Each returns what it did, for the scenario's log; a failure throws.
+ * Timeline steps (docs/scenarios.md): one-shot actions at sandbox times. Each step kind maps, through the table
+ * below, to one control operation (acting, faults, outages) or one domain operation (tokens, settings, contracts),
+ * so a step does exactly what the same call through the control API or /api would do, with the scenario as its
+ * cause. Each returns what it did, for the scenario's log; a failure throws.
  */
-import { ApiError } from '../core/errors.js';
+import { ApiError, quote } from '../core/errors.js';
 import { durationMs } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
-import type { ControlService } from '../control/service.js';
+import type { Control } from '../control/control.js';
+import { updateNotifications } from '../domain/clients.js';
+import { type Services, systemContext } from '../domain/context.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
-import type { ClientRecord, ContractRecord } from '../store/records.js';
+import { sendToRecipients } from '../domain/sending.js';
+import { expireTokens, revokeTokens } from '../domain/tokens.js';
+import { seedContract } from '../fixtures/seed.js';
+import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
 import type { ActiveScenario } from './active.js';
 import { matches } from './rules.js';
 import { STEP_KINDS, type TimelineStep } from './schema.js';
@@ -17,7 +23,8 @@ type StepKind = (typeof STEP_KINDS)[number];
 
 interface StepContext {
   active: ActiveScenario;
-  control: ControlService;
+  control: Control;
+  services: Services;
   cause: string;
   now: number;
   /** Fault ids are per sandbox: a scenario's own ids are prefixed with its name. */
@@ -27,12 +34,15 @@ interface StepContext {
 type StepRunner<K extends StepKind> = (value: NonNullable<TimelineStep[K]>, step: StepContext) => string;
 
 const STEPS: { [K in StepKind]: StepRunner<K> } = {
-  expireTokens: (which, { control, cause }) => `${control.expireTokensOf(which, cause)} token(s) expired`,
-  revokeTokens: (which, { control, cause }) => `${control.revokeTokensOf(which, cause)} token(s) revoked`,
-  webhookOutage(o, { active, control, cause, now }) {
-    const client = o.client !== undefined ? clientOf(control, o.client) : undefined;
+  expireTokens: (which, { services, cause }) =>
+    `${expireTokens(systemContext(services, cause), which)} token(s) expired`,
+  revokeTokens: (which, { services, cause }) =>
+    `${revokeTokens(systemContext(services, cause), which)} token(s) revoked`,
+  webhookOutage(o, step) {
+    const { active, control, cause, now } = step;
+    const client = o.client !== undefined ? clientOf(step, o.client) : undefined;
     const until = o.for !== undefined ? now + durationMs(o.for) : undefined;
-    const id = control.startOutage({
+    const id = control.webhooks.startOutage({
       ...(o.webhook !== undefined ? { webhookKey: o.webhook } : {}),
       ...(o.url !== undefined ? { url: o.url } : {}),
       ...(client ? { clientKey: client.clientKey, platformId: client.platformId } : {}),
@@ -51,24 +61,28 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     for (const id of ids) {
       const dispatcherId = active.outages.get(id);
       if (dispatcherId === undefined) throw new Error(`no outage "${id}" started by this scenario`);
-      control.endOutage(dispatcherId);
+      control.webhooks.endOutage(dispatcherId);
       active.outages.delete(id);
     }
     return `${ids.length} outage(s) ended`;
   },
-  settings({ client: clientKey, notification }, { control, cause }) {
-    const client = control.updateNotifications(clientOf(control, clientKey), notification, cause);
+  settings({ client: clientKey, notification }, step) {
+    const client = updateNotifications(
+      systemContext(step.services, step.cause),
+      clientOf(step, clientKey),
+      notification,
+    );
     return `email notifications of ${client.clientKey}: ${JSON.stringify(client.notification)}`;
   },
-  act({ match, verb }, { control, cause }) {
+  act({ match, verb }, { services, control, cause }) {
     const done: string[] = [];
     const refused: string[] = [];
-    for (const { recipient, contract } of control.notifiedRecipients()) {
+    for (const { recipient, contract } of notifiedRecipients(services)) {
       if (!matches(match, recipient, contract)) continue;
       const v: Verb = verb === 'act' ? recipient.action : verb;
       const who = recipient.email ?? recipient.recipientKey;
       try {
-        control.act(recipient.recipientKey, v, {}, cause);
+        control.recipients.act(recipient.recipientKey, v, {}, cause);
         done.push(`${who} ${v}`);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -78,43 +92,41 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     if (done.length === 0) throw new Error(refused.length ? refused.join('; ') : 'no notified recipient matched');
     return [...done, ...refused].join(', ');
   },
-  createContract({ client: clientKey, ...spec }, { control, cause }) {
-    const contract = control.createContract(clientOf(control, clientKey), spec, cause);
+  createContract({ client: clientKey, ...spec }, step) {
+    if (spec.contractKey !== undefined && step.services.store.contracts.has(spec.contractKey)) {
+      throw ApiError.conflict(`contractKey ${quote(spec.contractKey)} already exists`);
+    }
+    const contract = seedContract(systemContext(step.services, step.cause), clientOf(step, clientKey), spec);
     return `contract "${spec.name}" ${contract.contractKey}${spec.send ? ' created and sent' : ' created'}`;
   },
-  sendContract({ contract: keyOrName }, { control, cause }) {
-    const contract = contractOf(control, keyOrName);
-    control.sendContract(contract, cause);
+  sendContract({ contract: keyOrName }, { services, cause }) {
+    const contract = contractOf(services, keyOrName);
+    // As recipient `send` with no changes does: the contract goes to its recipients again.
+    const client = services.store.clients.get(contract.clientKey)!;
+    sendToRecipients({ ...systemContext(services, cause), client }, contract, []);
     return `contract ${contract.contractKey} sent`;
   },
   addFaults(faults, { active, control, seed }) {
-    const ids = faults.map(
-      (f) =>
-        control.addFaults(
-          { ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) },
-          active.cause(),
-          seed,
-        )[0]!,
-    );
+    const ids = faults.map((f) => control.faults.add(active.ownFault(f), active.cause(), seed)[0]!);
     return `fault(s) ${ids.join(', ')} set`;
   },
-  clearFaults: (_value, { active, control }) => `${control.clearFaults(active.cause())} fault(s) removed`,
+  clearFaults: (_value, { active, control }) => `${control.faults.clear(active.cause())} fault(s) removed`,
   addReceiverFaults(faults, { active, control, seed }) {
-    const ids = control.addReceiverFaults(
-      faults.map((f) => ({ ...f, ...(f.id !== undefined ? { id: `${active.name}:${f.id}` } : {}) })),
+    const ids = control.webhooks.faults.add(
+      faults.map((f) => active.ownFault(f)),
       active.cause(),
       seed,
     );
     return `receiver fault(s) ${ids.join(', ')} set`;
   },
   clearReceiverFaults: (_value, { active, control }) =>
-    `${control.clearReceiverFaults(active.cause())} receiver fault(s) removed`,
+    `${control.webhooks.faults.clear(active.cause())} receiver fault(s) removed`,
 };
 
 /** Runs one step now and records the outcome in the scenario's log. */
 export function runStep(
   active: ActiveScenario,
-  control: ControlService,
+  { services, control }: { services: Services; control: Control },
   step: TimelineStep,
   index: number,
   seed: number | undefined,
@@ -124,7 +136,7 @@ export function runStep(
   const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
   try {
     const run = STEPS[kind] as StepRunner<StepKind>;
-    const what = run(step[kind] as never, { active, control, cause, now, seed });
+    const what = run(step[kind] as never, { active, control, services, cause, now, seed });
     active.record(cause, `${kind}: ${what}`, 'done');
   } catch (error) {
     active.record(cause, kind, 'failed', (error as Error).message);
@@ -137,8 +149,9 @@ export function momentOf(at: string | number, loadedAt: number): number {
   return loadedAt + durationMs(at);
 }
 
-function clientOf(control: ControlService, clientKey: string | undefined): ClientRecord {
-  const client = clientKey !== undefined ? control.client(clientKey) : control.defaultClient();
+/** The named client, or the sandbox's default client (the first of the fixtures). */
+function clientOf({ services, control }: StepContext, clientKey: string | undefined): ClientRecord {
+  const client = clientKey !== undefined ? services.store.clients.get(clientKey) : control.state.defaultClient();
   if (!client)
     throw new Error(
       clientKey !== undefined ? `no client "${clientKey}"` : 'the sandbox has no default client; name one with client:',
@@ -146,8 +159,19 @@ function clientOf(control: ControlService, clientKey: string | undefined): Clien
   return client;
 }
 
-function contractOf(control: ControlService, keyOrName: string): ContractRecord {
-  const contract = control.contractRecord(keyOrName);
+/** A contract by key, or else the first with exactly this name. */
+function contractOf({ store }: Services, keyOrName: string): ContractRecord {
+  const contract = store.contracts.get(keyOrName) ?? store.contracts.all().find((c) => c.name === keyOrName);
   if (!contract) throw new Error(`no contract with key or name "${keyOrName}"`);
   return contract;
+}
+
+/** Recipients that have been notified (or gone further), each with its contract: those an `act` step may move. */
+function notifiedRecipients({ store }: Services): { recipient: RecipientRecord; contract: ContractRecord }[] {
+  const out: { recipient: RecipientRecord; contract: ContractRecord }[] = [];
+  for (const recipient of store.recipients.all()) {
+    const contract = recipient.state === 'waiting' ? undefined : store.contracts.get(recipient.contractKey);
+    if (contract) out.push({ recipient, contract });
+  }
+  return out;
 }

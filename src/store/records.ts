@@ -1,246 +1,253 @@
 /**
- * What the store keeps. Times are epoch milliseconds of sandbox time; responses format them.
- * Every record that belongs to a tenant carries its `platformId`, so one platform never sees another's data.
+ * What the store keeps: one zod schema per record, the one home of its shape. The TypeScript types are inferred
+ * from the schemas, and a snapshot or a `--data` file put back is validated by the same schemas (snapshot.ts).
+ * Times are epoch milliseconds of sandbox time; responses format them. Every record that belongs to a tenant
+ * carries its `platformId`, so one platform never sees another's data.
  */
-import type {
-  ContractStatus,
-  RecipientRole,
-  RecipientSpecialType,
-  RecipientState,
-  ShareLinkView,
-  WebhookFlag,
+import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
+import {
+  CONTRACT_STATUSES,
+  RECIPIENT_ROLES,
+  RECIPIENT_SPECIAL_TYPES,
+  RECIPIENT_STATES,
+  SHARE_LINK_VIEW_CODES,
+  webhookFlags,
 } from '../core/vocabulary.js';
 
-export interface PlatformRecord {
-  platformId: string;
-  apiKey: string;
-  secret: string;
-  name?: string;
-  createTime: number;
-}
-
-export interface EmailNotificationSettings {
-  approved: boolean;
-  signed: boolean;
-}
-
-/** Settings `brandings` [D:settings/branding]: stored as given. */
-export interface BrandingSettings {
-  emailFrom?: string | undefined;
-  emailDomain?: string | undefined;
-  recipientLinkDomain?: string | undefined;
-  emailExplainer?: string | undefined;
-  emailLogo?: string | undefined;
-  emailButtonColor?: string | undefined;
-  recipientPageBranding?: boolean | undefined;
-}
-
-export interface ClientRecord {
-  clientKey: string;
-  platformId: string;
-  fullname?: string;
-  email?: string;
-  organization?: string;
-  customKey?: string;
-  notification: EmailNotificationSettings;
-  branding?: BrandingSettings;
-  createTime: number;
-  changeTime: number;
-}
-
-export interface UserRecord {
-  userKey: string;
-  clientKey: string;
-  platformId: string;
-  fullname?: string;
-  email?: string;
-  customKey?: string;
-  default: boolean;
-  createTime: number;
-  changeTime: number;
-}
-
-export interface HistoryEntry {
-  at: number;
-  /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived`. */
-  event: string;
-  recipientKey?: string;
-  status?: ContractStatus;
-  /** Who or what caused it: `api`, `control`, or a scenario rule/step. */
-  cause?: string;
-  /** The address of the request that made a recipient act (its page in a browser; `127.0.0.1` for control and scenarios). */
-  ip?: string;
-  detail?: Record<string, unknown>;
-}
-
-export type ContractType = 'html' | 'pdf';
-
 /**
- * An uploaded PDF as a record refers to it: the bytes live in the document store (store/documents.ts) under the
- * owning platform, addressed by their SHA-256, so a converted or duplicated contract shares them.
+ * The schemas, built together on first use (lazy, one device for the whole module: a start builds none of them;
+ * docs/benchmarks.md, "Simplification"). Read them as `recordSchemas().contract`.
  */
-export interface DocumentRef {
-  /** SHA-256 of the file, hex: its address in the document store. */
-  sha256: string;
-  bytes: number;
-  /** Each page's size in PDF points (1/72 inch), in page order. */
-  pages: { width: number; height: number }[];
-}
+export const recordSchemas = lazy(() => {
+  const time = z.number().finite();
+  const key = z.string().min(1);
+  const text = z.string().optional();
+  const owned = { platformId: key, createTime: time, changeTime: time };
 
-export interface ContractRecord {
-  contractKey: string;
-  clientKey: string;
-  platformId: string;
-  userKey: string;
-  name: string;
-  value: string;
-  templateKey?: string;
   /**
-   * `html` (content in `value`; also when absent, as on older records), `pdf` (an uploaded file, `document`), or the
-   * text form a client gave (`docx`, `empty`, `ai`).
+   * An uploaded PDF as a record refers to it: the bytes live in the document store (store/documents.ts) under the
+   * owning platform, addressed by their SHA-256, so a converted or duplicated contract shares them.
    */
-  contractType?: string;
-  /** The uploaded PDF of a `pdf` contract, once uploaded. */
-  document?: DocumentRef;
-  status: ContractStatus;
-  /** Next recipient `id` inside this contract (ids are sequential per contract). */
-  nextRecipientId: number;
-  /** Next ordinary placeholder position inside this contract. */
-  nextPlaceholderPosition: number;
-  createTime: number;
-  changeTime: number;
-  history: HistoryEntry[];
-}
+  const documentRef = z.object({
+    /** SHA-256 of the file, hex: its address in the document store. */
+    sha256: z.string(),
+    bytes: z.number().int(),
+    /** Each page's size in PDF points (1/72 inch), in page order. */
+    pages: z.array(z.object({ width: z.number(), height: z.number() })),
+  });
 
-export interface RecipientRecord {
-  recipientKey: string;
-  contractKey: string;
-  clientKey: string;
-  platformId: string;
-  id: number;
-  fullname?: string;
-  email?: string;
-  customMessage?: string;
-  position?: number;
-  /** The real service's RecipientType: an internal (user of the client) or external recipient. */
-  type?: 'internal' | 'external';
-  action: RecipientRole;
-  state: RecipientState;
-  notifiedAt?: number;
-  seenAt?: number;
-  actedAt?: number;
-  signature?: string;
-  createTime: number;
-  changeTime: number;
-}
+  const platform = z.object({ platformId: key, apiKey: key, secret: key, name: text, createTime: time });
 
-export interface InsertionRecord {
-  id: string;
-  pageId?: string;
-  width?: string;
-  height?: string;
-  positionX?: string;
-  positionY?: string;
-  action?: string;
-  clientKey?: string;
-}
+  const notification = z.object({ approved: z.boolean(), signed: z.boolean() });
+  /** Settings `brandings` [D:settings/branding]: stored as given. */
+  const branding = z.object({
+    emailFrom: text,
+    emailDomain: text,
+    recipientLinkDomain: text,
+    emailExplainer: text,
+    emailLogo: text,
+    emailButtonColor: text,
+    recipientPageBranding: z.boolean().optional(),
+  });
+  const client = z.object({
+    clientKey: key,
+    ...owned,
+    fullname: text,
+    email: text,
+    organization: text,
+    customKey: text,
+    notification,
+    branding: branding.optional(),
+  });
 
-export interface PlaceholderRecord {
-  placeholderKey: string;
-  /** Owner: a contract or a template (templates keep placeholders when converted or duplicated). */
-  contractKey?: string;
-  templateKey?: string;
-  clientKey: string;
-  platformId: string;
-  id: string;
-  name: string;
-  value: string;
-  type: string;
-  position: number;
-  isSpecial: boolean;
-  specialType?: RecipientSpecialType;
-  recipientKey?: string;
-  /** A table placeholder: `value` holds the table as JSON `{columns, rows}`. */
-  isTable?: boolean;
-  /** PlaceholderFill: 1 none, 2 creator, 3 any, 4 specific recipient (`externalRecipientKey`). */
-  fillingType?: string;
-  externalRecipientKey?: string;
-  insertion: InsertionRecord[];
-  createTime: number;
-  changeTime: number;
-}
+  const user = z.object({
+    userKey: key,
+    clientKey: key,
+    ...owned,
+    fullname: text,
+    email: text,
+    customKey: text,
+    default: z.boolean(),
+  });
 
-export interface TemplateRecord {
-  templateKey: string;
-  clientKey: string;
-  platformId: string;
-  userKey: string;
-  name: string;
-  value: string;
-  /** As on contracts: `html` unless a PDF was uploaded to the template. */
-  contractType?: ContractType;
-  document?: DocumentRef;
-  nextPlaceholderPosition: number;
-  createTime: number;
-  changeTime: number;
-}
+  const historyEntry = z.object({
+    at: time,
+    /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived` (the steps are STEP_STATUS's keys). */
+    event: z.string(),
+    recipientKey: text,
+    status: z.enum(CONTRACT_STATUSES).optional(),
+    /** Who or what caused it: `api`, `control`, or a scenario rule/step. */
+    cause: text,
+    /** The address of the request that made the step (a page in a browser; `127.0.0.1` for control and scenarios). */
+    ip: text,
+    detail: z.record(z.string(), z.unknown()).optional(),
+  });
 
-/** A client's webhook: its URL, secret, and one boolean per event flag (WEBHOOK_FLAGS). */
-export interface WebhookRecord extends Record<WebhookFlag, boolean> {
-  webhookKey: string;
-  clientKey: string;
-  platformId: string;
-  url: string;
-  secret: string;
-  createTime: number;
-  changeTime: number;
-}
+  const contract = z.object({
+    contractKey: key,
+    clientKey: key,
+    userKey: key,
+    ...owned,
+    name: z.string(),
+    value: z.string(),
+    templateKey: text,
+    /**
+     * `html` (content in `value`; also when absent, as on older records), `pdf` (an uploaded file, `document`), or
+     * the text form a client gave (`docx`, `empty`, `ai`).
+     */
+    contractType: text,
+    /** The uploaded PDF of a `pdf` contract, once uploaded. */
+    document: documentRef.optional(),
+    status: z.enum(CONTRACT_STATUSES),
+    /** Next recipient `id` inside this contract (ids are sequential per contract). */
+    nextRecipientId: z.number().int(),
+    /** Next ordinary placeholder position inside this contract. */
+    nextPlaceholderPosition: z.number().int(),
+    history: z.array(historyEntry),
+  });
 
-/**
- * An extra share link of a contract, made with `contract_share_link` [C:share-link-block.tsx]. A recipient's own
- * link is its recipientKey and is not stored here.
- */
-export interface ShareLinkRecord {
-  shareLink: string;
-  contractKey: string;
-  clientKey: string;
-  platformId: string;
-  /** Sequential per contract. */
-  id: number;
-  /** The owner's control link (its own key). */
-  controlLink: string;
-  /** ShareLinkView [C:enum.ts]: '1' sign, '2' approve, '3' lock, '4' view. */
-  view: ShareLinkView;
-  createTime: number;
-  changeTime: number;
-}
+  const recipient = z.object({
+    recipientKey: key,
+    contractKey: key,
+    clientKey: key,
+    ...owned,
+    id: z.number().int(),
+    fullname: text,
+    email: text,
+    customMessage: text,
+    position: z.number().int().optional(),
+    /** The real service's RecipientType: an internal (user of the client) or external recipient. */
+    type: z.enum(['internal', 'external']).optional(),
+    action: z.enum(RECIPIENT_ROLES),
+    state: z.enum(RECIPIENT_STATES),
+    notifiedAt: time.optional(),
+    seenAt: time.optional(),
+    actedAt: time.optional(),
+    signature: text,
+  });
 
-export type TokenKind = 'platform' | 'client';
+  /** A placement of a placeholder as the store keeps it (the API answers it in the same shape, closed). */
+  const insertion = z.object({
+    id: z.string(),
+    pageId: text,
+    width: text,
+    height: text,
+    positionX: text,
+    positionY: text,
+    action: text,
+    clientKey: text,
+  });
 
-export interface TokenRecord {
-  token: string;
-  kind: TokenKind;
-  platformId: string;
-  clientKey?: string;
-  issuedAt: number;
-  expiresAt: number;
-  revokedAt?: number;
-}
+  const placeholder = z.object({
+    placeholderKey: key,
+    /** Owner: a contract or a template (templates keep placeholders when converted or duplicated). */
+    contractKey: text,
+    templateKey: text,
+    clientKey: key,
+    ...owned,
+    id: z.string(),
+    name: z.string(),
+    value: z.string(),
+    type: z.string(),
+    position: z.number(),
+    isSpecial: z.boolean(),
+    specialType: z.literal(RECIPIENT_SPECIAL_TYPES).optional(),
+    recipientKey: text,
+    /** A table placeholder: `value` holds the table as JSON `{columns, rows}`. */
+    isTable: z.boolean().optional(),
+    /** PlaceholderFill: 1 none, 2 creator, 3 any, 4 specific recipient (`externalRecipientKey`). */
+    fillingType: text,
+    externalRecipientKey: text,
+    insertion: z.array(insertion),
+  });
 
-/** The whole persisted state: one object per collection, keyed by the record's key. */
-export interface StoreData {
-  version: 1;
-  platforms: Record<string, PlatformRecord>;
-  clients: Record<string, ClientRecord>;
-  users: Record<string, UserRecord>;
-  contracts: Record<string, ContractRecord>;
-  recipients: Record<string, RecipientRecord>;
-  placeholders: Record<string, PlaceholderRecord>;
-  templates: Record<string, TemplateRecord>;
-  webhooks: Record<string, WebhookRecord>;
-  tokens: Record<string, TokenRecord>;
-  shareLinks: Record<string, ShareLinkRecord>;
-}
+  const template = z.object({
+    templateKey: key,
+    clientKey: key,
+    userKey: key,
+    ...owned,
+    name: z.string(),
+    value: z.string(),
+    /** As on contracts: `html` unless a PDF was uploaded to the template. */
+    contractType: z.enum(['html', 'pdf']).optional(),
+    document: documentRef.optional(),
+    nextPlaceholderPosition: z.number().int(),
+  });
+
+  /** A client's webhook: its URL, secret, and one boolean per event flag (WEBHOOK_FLAGS). */
+  const webhook = z.object({
+    webhookKey: key,
+    clientKey: key,
+    ...owned,
+    url: z.string(),
+    secret: z.string(),
+    ...webhookFlags(() => z.boolean()),
+  });
+
+  const token = z.object({
+    token: key,
+    kind: z.enum(['platform', 'client']),
+    platformId: key,
+    clientKey: text,
+    issuedAt: time,
+    expiresAt: time,
+    revokedAt: time.optional(),
+  });
+
+  /**
+   * An extra share link of a contract, made with `contract_share_link` [C:share-link-block.tsx]. A recipient's own
+   * link is its recipientKey and is not stored here.
+   */
+  const shareLink = z.object({
+    shareLink: key,
+    contractKey: key,
+    clientKey: key,
+    ...owned,
+    /** Sequential per contract. */
+    id: z.number().int(),
+    /** The owner's control link (its own key). */
+    controlLink: key,
+    /** ShareLinkView (SHARE_LINK_VIEWS). */
+    view: z.enum(SHARE_LINK_VIEW_CODES),
+  });
+
+  /** Each collection's record, by the collection's name. */
+  const collections = {
+    platforms: platform,
+    clients: client,
+    users: user,
+    contracts: contract,
+    recipients: recipient,
+    placeholders: placeholder,
+    templates: template,
+    webhooks: webhook,
+    tokens: token,
+    shareLinks: shareLink,
+  };
+  return { collections, historyEntry, documentRef, notification, branding, insertion };
+});
+
+type Schemas = ReturnType<typeof recordSchemas>;
+type Collections = Schemas['collections'];
+
+export type PlatformRecord = z.infer<Collections['platforms']>;
+export type ClientRecord = z.infer<Collections['clients']>;
+export type EmailNotificationSettings = z.infer<Schemas['notification']>;
+export type BrandingSettings = z.infer<Schemas['branding']>;
+export type UserRecord = z.infer<Collections['users']>;
+export type HistoryEntry = z.infer<Schemas['historyEntry']>;
+export type DocumentRef = z.infer<Schemas['documentRef']>;
+export type ContractRecord = z.infer<Collections['contracts']>;
+export type RecipientRecord = z.infer<Collections['recipients']>;
+export type InsertionRecord = z.infer<Schemas['insertion']>;
+export type PlaceholderRecord = z.infer<Collections['placeholders']>;
+export type TemplateRecord = z.infer<Collections['templates']>;
+export type ContractType = NonNullable<TemplateRecord['contractType']>;
+export type WebhookRecord = z.infer<Collections['webhooks']>;
+export type TokenRecord = z.infer<Collections['tokens']>;
+export type TokenKind = TokenRecord['kind'];
+export type ShareLinkRecord = z.infer<Collections['shareLinks']>;
 
 export const COLLECTIONS = [
   'platforms',
@@ -253,9 +260,12 @@ export const COLLECTIONS = [
   'webhooks',
   'tokens',
   'shareLinks',
-] as const;
+] as const satisfies readonly (keyof Collections)[];
 
 export type CollectionName = (typeof COLLECTIONS)[number];
+
+/** The whole persisted state: one object per collection, keyed by the record's key. */
+export type StoreData = { version: 1 } & { [K in CollectionName]: Record<string, z.infer<Collections[K]>> };
 
 export function emptyData(): StoreData {
   return {

@@ -4,206 +4,35 @@
  * truncated file is refused with the fields that are wrong instead of leaving a half-restored sandbox.
  */
 import { z } from 'zod';
-import {
-  RECIPIENT_ROLES,
-  RECIPIENT_SPECIAL_TYPES,
-  RECIPIENT_STATES,
-  SHARE_LINK_VIEW_CODES,
-  webhookFlags,
-} from '../core/vocabulary.js';
 import { parseWith } from '../core/validation.js';
 import type { FieldError } from '../core/errors.js';
 import { ApiError } from '../core/errors.js';
-import { COLLECTIONS, type StoreData } from './records.js';
+import { COLLECTIONS, type StoreData, recordSchemas } from './records.js';
 import { lazy } from '../core/lazy.js';
 
 export const SNAPSHOT_FORMAT = 'esign-sandbox-state';
 
-const time = lazy(() => z.number().finite());
-const key = lazy(() => z.string().min(1));
-const owned = lazy(() => ({ platformId: key(), createTime: time(), changeTime: time() }));
-
-const platform = lazy(() =>
-  z.object({ platformId: key(), apiKey: key(), secret: key(), name: z.string().optional(), createTime: time() }),
-);
-const client = lazy(() =>
-  z.object({
-    clientKey: key(),
-    ...owned(),
-    fullname: z.string().optional(),
-    email: z.string().optional(),
-    organization: z.string().optional(),
-    customKey: z.string().optional(),
-    notification: z.object({ approved: z.boolean(), signed: z.boolean() }),
-    branding: z
-      .object({
-        emailFrom: z.string().optional(),
-        emailDomain: z.string().optional(),
-        recipientLinkDomain: z.string().optional(),
-        emailExplainer: z.string().optional(),
-        emailLogo: z.string().optional(),
-        emailButtonColor: z.string().optional(),
-        recipientPageBranding: z.boolean().optional(),
-      })
-      .optional(),
-  }),
-);
-const user = lazy(() =>
-  z.object({
-    userKey: key(),
-    clientKey: key(),
-    ...owned(),
-    fullname: z.string().optional(),
-    email: z.string().optional(),
-    customKey: z.string().optional(),
-    default: z.boolean(),
-  }),
-);
-const historyEntry = lazy(() =>
-  z.object({
-    at: time(),
-    event: z.string(),
-    recipientKey: z.string().optional(),
-    status: z.string().optional(),
-    cause: z.string().optional(),
-    ip: z.string().optional(),
-    detail: z.record(z.string(), z.unknown()).optional(),
-  }),
-);
-const contract = lazy(() =>
-  z.object({
-    contractKey: key(),
-    clientKey: key(),
-    userKey: key(),
-    ...owned(),
-    name: z.string(),
-    value: z.string(),
-    templateKey: z.string().optional(),
-    contractType: z.string().optional(),
-    status: z.string(),
-    nextRecipientId: z.number().int(),
-    nextPlaceholderPosition: z.number().int(),
-    history: z.array(historyEntry()),
-  }),
-);
-const recipient = lazy(() =>
-  z.object({
-    recipientKey: key(),
-    contractKey: key(),
-    clientKey: key(),
-    ...owned(),
-    id: z.number().int(),
-    fullname: z.string().optional(),
-    email: z.string().optional(),
-    customMessage: z.string().optional(),
-    position: z.number().int().optional(),
-    type: z.enum(['internal', 'external']).optional(),
-    action: z.enum(RECIPIENT_ROLES),
-    state: z.enum(RECIPIENT_STATES),
-    notifiedAt: time().optional(),
-    seenAt: time().optional(),
-    actedAt: time().optional(),
-    signature: z.string().optional(),
-  }),
-);
-/** A placement of a placeholder as the store keeps it (the API answers it in the same shape, closed). */
-export const insertionRecord = lazy(() =>
-  z.object({
-    id: z.string(),
-    pageId: z.string().optional(),
-    width: z.string().optional(),
-    height: z.string().optional(),
-    positionX: z.string().optional(),
-    positionY: z.string().optional(),
-    action: z.string().optional(),
-    clientKey: z.string().optional(),
-  }),
-);
-const placeholder = lazy(() =>
-  z.object({
-    placeholderKey: key(),
-    contractKey: z.string().optional(),
-    templateKey: z.string().optional(),
-    clientKey: key(),
-    ...owned(),
-    id: z.string(),
-    name: z.string(),
-    value: z.string(),
-    type: z.string(),
-    position: z.number(),
-    isSpecial: z.boolean(),
-    specialType: z.literal(RECIPIENT_SPECIAL_TYPES).optional(),
-    recipientKey: z.string().optional(),
-    isTable: z.boolean().optional(),
-    fillingType: z.string().optional(),
-    externalRecipientKey: z.string().optional(),
-    insertion: z.array(insertionRecord()),
-  }),
-);
-const template = lazy(() =>
-  z.object({
-    templateKey: key(),
-    clientKey: key(),
-    userKey: key(),
-    ...owned(),
-    name: z.string(),
-    value: z.string(),
-    nextPlaceholderPosition: z.number().int(),
-  }),
-);
-const webhook = lazy(() =>
-  z.object({
-    webhookKey: key(),
-    clientKey: key(),
-    ...owned(),
-    url: z.string(),
-    secret: z.string(),
-    ...webhookFlags(() => z.boolean()),
-  }),
-);
-const token = lazy(() =>
-  z.object({
-    token: key(),
-    kind: z.enum(['platform', 'client']),
-    platformId: key(),
-    clientKey: z.string().optional(),
-    issuedAt: time(),
-    expiresAt: time(),
-    revokedAt: time().optional(),
-  }),
-);
-
-const shareLink = lazy(() =>
-  z.object({
-    shareLink: key(),
-    contractKey: key(),
-    clientKey: key(),
-    ...owned(),
-    id: z.number().int(),
-    controlLink: key(),
-    view: z.enum(SHARE_LINK_VIEW_CODES),
-  }),
-);
-
 /** Unknown fields are kept (passthrough), so a snapshot written by a newer version still loads. */
 const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
 
-export const storeDataSchema = lazy(() =>
-  z.object({
+/** The store's collections, each a table of its record's schema (records.ts). */
+export const storeDataSchema = lazy(() => {
+  const records = recordSchemas().collections;
+  return z.object({
     version: z.literal(1),
-    platforms: table(platform()),
-    clients: table(client()),
-    users: table(user()),
-    contracts: table(contract()),
-    recipients: table(recipient()),
-    placeholders: table(placeholder()),
-    templates: table(template()),
-    webhooks: table(webhook()),
-    tokens: table(token()),
+    platforms: table(records.platforms),
+    clients: table(records.clients),
+    users: table(records.users),
+    contracts: table(records.contracts),
+    recipients: table(records.recipients),
+    placeholders: table(records.placeholders),
+    templates: table(records.templates),
+    webhooks: table(records.webhooks),
+    tokens: table(records.tokens),
     // Absent in snapshots written before share links existed.
-    shareLinks: table(shareLink()).default({}),
-  }),
-);
+    shareLinks: table(records.shareLinks).default({}),
+  });
+});
 
 export const snapshotSchema = lazy(() =>
   z.object({
@@ -215,13 +44,8 @@ export const snapshotSchema = lazy(() =>
   }),
 );
 
-export interface Snapshot {
-  format?: typeof SNAPSHOT_FORMAT;
-  version: 1;
-  savedAt?: string;
-  clock?: { now: string; mode?: 'real' | 'frozen' };
-  store: StoreData;
-}
+/** A snapshot as the schema reads it, its store typed by the records (the schema keeps unknown fields). */
+export type Snapshot = Omit<z.infer<ReturnType<typeof snapshotSchema>>, 'store'> & { store: StoreData };
 
 const KEY_FIELD: Record<(typeof COLLECTIONS)[number], string> = {
   platforms: 'platformId',

@@ -23,12 +23,9 @@ import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import {
   type ActiveReceiverFault,
-  type AddReceiverFaultOptions,
   type FaultTarget,
   type ReceiverFaultHit,
-  type ReceiverFaultInput,
-  type ReceiverFaultView,
-  ReceiverFaults,
+  type ReceiverFaults,
   faultDurationMs,
 } from './receiver-faults.js';
 import { type AttemptOutcome, type SignatureFault, postSigned } from './sender.js';
@@ -161,6 +158,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   logLimit?: number;
   userAgent: string;
+  /** Receiver faults to apply to deliveries (receiver-faults.ts). */
+  receiverFaults: ReceiverFaults;
 }
 
 interface Lane {
@@ -174,12 +173,12 @@ export class WebhookDispatcher {
   private readonly log = new Map<string, Delivery>();
   private readonly lanes = new Map<string, Lane>();
   private readonly outages = new Map<string, Outage>();
-  private readonly receiverFaults = new ReceiverFaults();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly timeoutMs: number;
   private readonly logLimit: number;
+  private readonly receiverFaults: ReceiverFaults;
   private deliverySeq = 0;
   private outageSeq = 0;
   private closed = false;
@@ -190,6 +189,7 @@ export class WebhookDispatcher {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.logLimit = options.logLimit ?? DEFAULT_DELIVERY_LOG_LIMIT;
+    this.receiverFaults = options.receiverFaults;
     const { bus } = services;
     for (const type of CONTRACT_EVENT_TYPES) this.unsubscribe.push(bus.on(type, (event) => this.onEvent(event)));
     this.unsubscribe.push(bus.on('webhook.deleted', (e) => this.onWebhookDeleted(e.platformId, e.webhookKey)));
@@ -242,33 +242,6 @@ export class WebhookDispatcher {
 
   endOutage(id: string): void {
     this.outages.delete(id);
-  }
-
-  /**
-   * Adds a receiver fault (docs/webhooks.md, "Receiver faults"): matching deliveries are spoilt on purpose to test
-   * the receiver. Checks `spec` against `receiverFaultSpec()` (ApiError 400 with field errors if wrong, 409 if its id
-   * is taken) and returns its id. `source` (default `control`) lets `clearReceiverFaults(source)` remove a group.
-   */
-  addReceiverFault(
-    spec: ReceiverFaultInput,
-    source = 'control',
-    options: Omit<AddReceiverFaultOptions, 'source'> = {},
-  ): string {
-    return this.receiverFaults.add(spec, { ...options, source });
-  }
-
-  /** Removes one receiver fault; false if there was none with that id. Deliveries it holds back stay held until their time. */
-  removeReceiverFault(id: string): boolean {
-    return this.receiverFaults.remove(id);
-  }
-
-  /** Removes every receiver fault, or those of one source. Returns how many went. */
-  clearReceiverFaults(source?: string): number {
-    return this.receiverFaults.clear(source);
-  }
-
-  listReceiverFaults(): ReceiverFaultView[] {
-    return this.receiverFaults.list();
   }
 
   /** Aborts attempts in flight and stops sending; resolves once they have settled. */
@@ -537,7 +510,8 @@ export class WebhookDispatcher {
     for (const [id, o] of this.outages) {
       if (platformId === undefined || o.platformId === platformId) this.outages.delete(id);
     }
-    this.receiverFaults.reset(platformId);
+    // Receiver faults belong to the whole sandbox: a full reset removes them, a platform's reset does not.
+    if (platformId === undefined) this.receiverFaults.clear();
     for (const [key, lane] of this.lanes) {
       lane.held = lane.held.filter((d) => !d.removed);
       if (!lane.running && lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(key);

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { parseDuration } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { CONTRACT_EVENT_TYPES, type ContractEventType } from '../core/vocabulary.js';
-import { seededRandom } from '../core/ids.js';
+import { hashSeed, seededRandom } from '../core/ids.js';
 import { lazy } from '../core/lazy.js';
 
 export const RECEIVER_FAULT_KINDS = ['bad-signature', 'stale-timestamp', 'duplicate', 'out-of-order', 'slow'] as const;
@@ -149,8 +149,6 @@ export type ReceiverFaultView = Omit<ReceiverFaultSpec, 'id'> & {
   id: string;
   /** `control` by default; scenarios pass `scenario:<name>`. */
   source: string;
-  /** Set when the fault was added for one platform: it hits that platform's deliveries only. */
-  platformId?: string;
   /** Matching attempts/deliveries seen, and how many the fault hit. */
   seen: number;
   hits: number;
@@ -177,19 +175,9 @@ export interface FaultTarget {
   platformId: string;
 }
 
-export interface AddReceiverFaultOptions {
-  /** Who set it (default `control`); `clearReceiverFaults(source)` removes one source's faults. */
-  source?: string;
-  /** Seed for `probability` draws (default 1). */
-  seed?: number;
-  /** Hit only this platform's deliveries; a reset of that platform removes the fault. */
-  platformId?: string;
-}
-
 export interface ActiveReceiverFault {
   id: string;
   source: string;
-  platformId?: string;
   spec: ReceiverFaultSpec;
   random: () => number;
   seen: number;
@@ -200,9 +188,11 @@ export class ReceiverFaults {
   private readonly active: ActiveReceiverFault[] = [];
   private counter = 0;
 
-  /** Checks the spec (400 with field errors when it is wrong), adds it, returns its id (409 if the id is taken). */
-  add(input: ReceiverFaultInput, options: AddReceiverFaultOptions = {}): string {
-    const spec = parseSpec(input);
+  /** `defaultSeed`: the sandbox's --seed (default 1), for faults added without a seed of their own. */
+  constructor(private readonly defaultSeed = 1) {}
+
+  /** Adds a checked spec (control/faults.ts checks it); returns its id (409 if the id is taken). */
+  add(spec: ReceiverFaultSpec, source = 'control', seed?: number): string {
     let id = spec.id;
     if (id === undefined) {
       do id = `rf_${++this.counter}`;
@@ -212,10 +202,9 @@ export class ReceiverFaults {
       throw ApiError.conflict(`A receiver fault with id "${id}" is already set; remove it first or pick another id`);
     this.active.push({
       id,
-      source: options.source ?? 'control',
-      ...(options.platformId !== undefined ? { platformId: options.platformId } : {}),
+      source,
       spec,
-      random: seededRandom(hashSeed(options.seed ?? 1, id)),
+      random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)),
       seen: 0,
       hits: 0,
     });
@@ -231,12 +220,14 @@ export class ReceiverFaults {
 
   /** Removes every fault, or those of one source. Returns how many went. */
   clear(source?: string): number {
-    return this.removeWhere((f) => source === undefined || f.source === source);
-  }
-
-  /** On reset: every fault, or those added for one platform. */
-  reset(platformId: string | undefined): void {
-    this.removeWhere((f) => platformId === undefined || f.platformId === platformId);
+    let gone = 0;
+    for (let i = this.active.length - 1; i >= 0; i--) {
+      if (source === undefined || this.active[i]!.source === source) {
+        this.active.splice(i, 1);
+        gone++;
+      }
+    }
+    return gone;
   }
 
   list(): ReceiverFaultView[] {
@@ -245,7 +236,6 @@ export class ReceiverFaults {
       return {
         id: f.id,
         source: f.source,
-        ...(f.platformId !== undefined ? { platformId: f.platformId } : {}),
         ...spec,
         seen: f.seen,
         hits: f.hits,
@@ -276,17 +266,6 @@ export class ReceiverFaults {
     }
     return undefined;
   }
-
-  private removeWhere(predicate: (f: ActiveReceiverFault) => boolean): number {
-    let gone = 0;
-    for (let i = this.active.length - 1; i >= 0; i--) {
-      if (predicate(this.active[i]!)) {
-        this.active.splice(i, 1);
-        gone++;
-      }
-    }
-    return gone;
-  }
 }
 
 /** Milliseconds of a schema-checked duration. */
@@ -294,25 +273,8 @@ export function faultDurationMs(value: string | number): number {
   return parseDuration(value) ?? 0;
 }
 
-function parseSpec(input: ReceiverFaultInput): ReceiverFaultSpec {
-  const result = receiverFaultSpec().safeParse(input);
-  if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-  throw ApiError.badRequest(
-    `Invalid receiver fault: ${errors
-      .slice(0, 3)
-      .map((e) => `${e.path || '(spec)'}: ${e.message}`)
-      .join('; ')}`,
-    errors,
-  );
-}
-
 function matches(f: ActiveReceiverFault, t: FaultTarget): boolean {
   const m = f.spec.match;
-  if (f.platformId !== undefined && f.platformId !== t.platformId) return false;
   if (m.event !== undefined && !(Array.isArray(m.event) ? m.event.includes(t.event) : m.event === t.event))
     return false;
   if (m.webhookKey !== undefined && m.webhookKey !== t.webhookKey) return false;
@@ -324,14 +286,4 @@ function matches(f: ActiveReceiverFault, t: FaultTarget): boolean {
 
 function exhausted(f: ActiveReceiverFault): boolean {
   return f.spec.times !== undefined && f.hits >= f.spec.times;
-}
-
-/** FNV-1a over the id, mixed with the seed: each fault draws its own repeatable sequence. */
-function hashSeed(seed: number, text: string): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }

@@ -59,7 +59,7 @@ describe('the Playwright examples of docs/pages.md in Chromium', () => {
       await new AsyncFunction('sandbox', 'page', js)(sandbox, page);
     }
 
-    const { recipients } = sandbox.sandbox.control.contract(contract.contractKey);
+    const { recipients } = sandbox.sandbox.control.inspection.contract(contract.contractKey);
     expect(recipients.map((r) => [r.fullname, r.state])).toEqual([
       ['Grace Hopper', 'signed'],
       ['Alan Turing', 'signed'],

@@ -30,7 +30,7 @@ describe('the icon in Chromium', () => {
       }),
     });
     expect(made.status).toBe(201);
-    const link = (await sandbox.emails({ to: 'grace@example.com' })).at(-1)!.link!;
+    const link = (await sandbox.outbox.list({ to: 'grace@example.com' })).at(-1)!.link!;
 
     const page = await browser.newPage();
     const record = recordPage(page);

@@ -67,7 +67,7 @@ async function sendContract(
 
 /** The link of the newest request email to this address: what a recipient clicks. */
 async function emailLink(to: string): Promise<string> {
-  const mails = (await sandbox.emails({ to })).filter((m) => m.link);
+  const mails = (await sandbox.outbox.list({ to })).filter((m) => m.link);
   expect(mails.length, `a request email to ${to}`).toBeGreaterThan(0);
   return mails.at(-1)!.link!;
 }
@@ -92,7 +92,7 @@ async function events(contractKey: string, count: number): Promise<string[]> {
 
 /** The whole contract as GET /__sandbox/contracts/{key} shows it. */
 function inspect(contractKey: string) {
-  return sandbox.sandbox.control.contract(contractKey);
+  return sandbox.sandbox.control.inspection.contract(contractKey);
 }
 
 function screenshot(page: Page, name: string, fullPage = true): Promise<unknown> | undefined {
@@ -195,7 +195,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
       `contract.signed:${alan}`,
       'contract.fully_signed',
     ]);
-    const mails = await sandbox.emails({ contractKey });
+    const mails = await sandbox.outbox.list({ contractKey });
     expect(mails.map((m) => `${m.kind}:${m.to}`)).toEqual([
       'signing_request:grace@example.com',
       expect.stringMatching(/^contract_signed:/),
@@ -242,7 +242,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
       ...(event ? [`${event}:${key}`] : []),
     ];
     expect(await events(contractKey, expected.length)).toEqual(expected);
-    expect((await sandbox.emails({ contractKey })).map((m) => m.kind)).toEqual([
+    expect((await sandbox.outbox.list({ contractKey })).map((m) => m.kind)).toEqual([
       `${role === 'approve' ? 'approval' : 'lock'}_request`,
       ...(notice ? [notice] : []),
     ]);
@@ -374,7 +374,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await dashboard.getByText('Reset…').click();
     await dashboard.getByRole('button', { name: 'Yes, reset the sandbox' }).click();
     await dashboard.waitForURL(`${sandbox.url}/__sandbox/ui`);
-    expect(await sandbox.emails()).toEqual([]);
+    expect(await sandbox.outbox.list()).toEqual([]);
     nothingLeftTheSandbox();
   }, 40_000);
 });

@@ -150,21 +150,21 @@ describe.each(variants)('%s', (_name, controlOf) => {
       },
     });
     expect(created.status).toBe(201);
-    const [request] = await control.emails({ to: 'grace@example.com' });
+    const [request] = await control.outbox.list({ to: 'grace@example.com' });
     expect(request).toMatchObject({
       kind: 'signing_request',
       to: 'grace@example.com',
       contractKey: created.body.contract.contractKey,
       sentAt: START,
     });
-    expect(await control.emails({ to: 'alan@example.com' })).toEqual([]);
+    expect(await control.outbox.list({ to: 'alan@example.com' })).toEqual([]);
 
     const signed = await control.recipients.sign(request!.recipientKey!, { signature: 'G. Hopper' });
     expect(signed).toMatchObject({
       recipient: { state: 'signed', signature: 'G. Hopper', fullname: 'Grace Hopper' },
       contract: { contractKey: created.body.contract.contractKey },
     });
-    const [approval] = await control.emails({ kind: 'approval_request' });
+    const [approval] = await control.outbox.list({ kind: 'approval_request' });
     expect(approval!.to).toBe('alan@example.com');
     const approved = await control.recipients.approve(approval!.recipientKey!);
     expect(approved.recipient.state).toBe('approved');
@@ -172,8 +172,8 @@ describe.each(variants)('%s', (_name, controlOf) => {
     const twice = await control.recipients.approve(approval!.recipientKey!).catch((e: unknown) => e);
     expect(twice).toBeInstanceOf(SandboxControlError);
     expect((twice as SandboxControlError).status).toBe(409);
-    await control.clearEmails();
-    expect(await control.emails()).toEqual([]);
+    await control.outbox.clear();
+    expect(await control.outbox.list()).toEqual([]);
   });
 
   it('loads, lists and unloads scenarios', async () => {
@@ -225,12 +225,12 @@ describe.each(variants)('%s', (_name, controlOf) => {
         data: { action: 'create', clientKey: sandbox.clientKey, contract: { name: 'Hooked', value: '<p/>' } },
       });
       await control.clock.advance(0);
-      const deliveries = await control.deliveries({ event: 'contract.created' });
+      const deliveries = await control.webhooks.deliveries({ event: 'contract.created' });
       expect(deliveries).toHaveLength(1);
       expect(deliveries[0]).toMatchObject({ event: 'contract.created', status: 'delivered', url: receiver.url });
-      const again = await control.redeliver(deliveries[0]!.id);
+      const again = await control.webhooks.redeliver(deliveries[0]!.id);
       expect(again.attempts.map((a) => a.trigger)).toEqual(['first', 'redeliver']);
-      expect(await control.deliveries({ status: 'failed' })).toEqual([]);
+      expect(await control.webhooks.deliveries({ status: 'failed' })).toEqual([]);
     });
   });
 
@@ -239,7 +239,7 @@ describe.each(variants)('%s', (_name, controlOf) => {
     ['an unknown tenant', (c) => c.reset({ apiKey: 'nobody' }), 404],
     ['a duplicate platform apiKey', (c) => c.createPlatform({ apiKey: sandbox.apiKey! }), 409],
     ['a snapshot without a store', (c) => c.restore({ version: 1 } as never), 400],
-    ['an unknown delivery', (c) => c.redeliver('nope'), 404],
+    ['an unknown delivery', (c) => c.webhooks.redeliver('nope'), 404],
     ['an unknown recipient', (c) => c.recipients.view('nope'), 404],
     ['an unknown bundled scenario', (c) => c.scenarios.load('no-such-scenario'), 404],
     ['a scenario that is not valid', (c) => c.scenarios.load('name: broken\nrules: 12\n'), 400],

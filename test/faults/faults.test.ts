@@ -159,12 +159,12 @@ describe('/__sandbox/faults', () => {
     expect(again.status).toBe(409);
   });
 
-  it('is available to library users as sandbox.faults', async () => {
+  it("is the control operation the library's sandbox.faults calls", async () => {
     t = await testSandbox(FROZEN);
-    expect(t.sandbox.faults.set({ match: { path: '/api/contract' }, status: 503 })).toEqual(['fault-1']);
+    expect(t.sandbox.control.faults.add({ match: { path: '/api/contract' }, status: 503 })).toEqual(['fault-1']);
     expect((await listContracts()).status).toBe(503);
-    expect(t.sandbox.faults.list()).toHaveLength(1);
-    expect(t.sandbox.faults.clear()).toBe(1);
+    expect(t.sandbox.control.faults.list()).toHaveLength(1);
+    expect(t.sandbox.control.faults.clear()).toBe(1);
     expect((await listContracts()).status).toBe(200);
   });
 });

@@ -122,8 +122,8 @@ function snapshot(t: TestSandbox): string {
   return JSON.stringify({
     data: store.data,
     now: clock.now(),
-    emails: t.sandbox.outbox.size,
-    deliveries: t.sandbox.webhooks.deliveries({}).length,
+    emails: t.sandbox.control.outbox.list().length,
+    deliveries: t.sandbox.control.webhooks.deliveries().length,
   });
 }
 

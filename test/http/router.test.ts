@@ -21,6 +21,7 @@ const probe: PlainResource = {
       summary: 'Who am I, with no credentials needed',
       scope: 'public',
       schema: () => z.object({ shareLink: z.string() }),
+      response: () => z.object({ shareLink: z.string(), principal: z.string().nullable(), cause: z.string() }),
       handle: (input, ctx) => ({
         status: 200,
         body: { shareLink: input.shareLink, principal: ctx.principal?.kind ?? null, cause: ctx.cause },
@@ -31,6 +32,7 @@ const probe: PlainResource = {
       summary: 'Who am I, for a client',
       scope: 'client',
       schema: () => z.object({ clientKey: z.string().optional() }),
+      response: () => z.object({ principal: z.string().nullable(), client: z.string().nullable() }),
       handle: (_input, ctx) => ({
         status: 200,
         body: { principal: ctx.principal?.kind ?? null, client: ctx.client?.clientKey ?? null },

@@ -167,7 +167,7 @@ it(`keeps the heap level through ${SECONDS}s of mixed traffic`, { timeout: (SECO
     if (contracts % CYCLE_CONTRACTS === 0) {
       // Let in-flight deliveries land, then back to the seed: only what should not survive a reset remains.
       await t.sandbox.services.clock.work.settled();
-      deliveryLogPeak = Math.max(deliveryLogPeak, t.sandbox.webhooks.deliveries({}).length);
+      deliveryLogPeak = Math.max(deliveryLogPeak, t.sandbox.control.webhooks.deliveries().length);
       count('reset', await t.control('/reset', {}));
       receiver.clear();
       await setup();

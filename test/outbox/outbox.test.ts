@@ -166,9 +166,9 @@ describe('GET /__sandbox/emails', () => {
     expect(mail).not.toHaveProperty('platformId');
   });
 
-  it('is the same list the library sees on sandbox.outbox', async () => {
+  it('is the same list the library sees on sandbox.outbox.list', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Bob' }]);
-    expect(t.sandbox.outbox.list({ contractKey: walk.contractKey, to: email('Bob') })).toEqual(
+    expect(t.sandbox.control.outbox.list({ contractKey: walk.contractKey, to: email('Bob') })).toEqual(
       await emails(`?to=${email('Bob')}`),
     );
   });
@@ -192,9 +192,9 @@ describe('the outbox', () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const { platformId } = t.sandbox.services.store.contracts.get(walk.contractKey)!;
     t.sandbox.services.bus.emit({ type: 'sandbox.reset', platformId: 'another' });
-    expect(t.sandbox.outbox.size).toBe(1);
+    expect(t.sandbox.control.outbox.list()).toHaveLength(1);
     t.sandbox.services.bus.emit({ type: 'sandbox.reset', platformId });
-    expect(t.sandbox.outbox.size).toBe(0);
+    expect(t.sandbox.control.outbox.list()).toHaveLength(0);
   });
 
   it('keeps at most its cap, dropping the oldest', async () => {
@@ -211,7 +211,7 @@ describe('the outbox', () => {
   it('links to the address the sandbox listens on', async () => {
     const url = await t.sandbox.listen();
     await createAndSend(t, [{ name: 'Ann' }]);
-    const [mail] = t.sandbox.outbox.list();
+    const [mail] = t.sandbox.control.outbox.list();
     expect(mail!.link!.startsWith(`${url}/sharing/`)).toBe(true);
     const page = await fetch(mail!.link!);
     expect(page.status).toBe(200);

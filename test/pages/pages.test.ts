@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAndSend } from '../support/contract-walk.js';
 import { makePdf, readPdf } from '../support/documents-kit.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
+import { contractPage } from '../../src/http/pages/dashboard-data.js';
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -128,9 +129,9 @@ describe('the dashboard', () => {
         { data: { action: 'create', contract: { name: `Bulk ${i}`, value: '<p>x</p>' } } },
         auth,
       );
-    const total = t.sandbox.control.contractPage().total;
+    const total = contractPage(t.sandbox.services).total;
     const first = (await t.request('/__sandbox/ui?tab=contracts&status=Created')).body as string;
-    const created = t.sandbox.control.contractPage({ status: 'Created' }).total;
+    const created = contractPage(t.sandbox.services, { status: 'Created' }).total;
     expect(first).toContain(`1–25 of ${created}`);
     expect(first.match(/data-contract="/g)).toHaveLength(25);
     const second = (await t.request('/__sandbox/ui?tab=contracts&status=Created&page=2')).body as string;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { outsiders } from '../support/outsiders.js';
-import { resolveExtraShareLink } from '../../src/domain/contract-share-links.js';
+import { resolveExtraShareLink } from '../../src/domain/share-links.js';
 import { systemContext } from '../../src/domain/context.js';
 
 let t: TestSandbox;

@@ -1,13 +1,13 @@
 /**
  * Receiver faults (issue 15 §2): deliveries that test the receiver's handler. Each kind end to end: a sandbox
- * started with startSandbox() on a real port, driven through its public API, faults added on the wired
- * dispatcher (`running.sandbox.webhooks`), and a real receiver verifying with `standardwebhooks` unmodified.
+ * started with startSandbox() on a real port, driven through its public API, faults added through the control
+ * operations the library calls (`running.sandbox.control.webhooks`, synchronous), and a real receiver verifying
+ * with `standardwebhooks` unmodified.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { monotonicNow, wallNow } from '../../src/core/clock.js';
 import { ApiError } from '../../src/core/errors.js';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
-import type { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { receiverFaultSpec } from '../../src/webhooks/receiver-faults.js';
 import { type ProductionReceiver, productionReceiver, publicApi } from '../support/webhook-support.js';
 
@@ -27,7 +27,7 @@ async function setUp(flags: Parameters<ReturnType<typeof publicApi>['addWebhook'
   receivers.push(receiver);
   const api = publicApi(running);
   const { webhookKey } = await api.addWebhook(receiver, flags);
-  const webhooks: WebhookDispatcher = running.sandbox.webhooks;
+  const webhooks = running.sandbox.control.webhooks;
   /** Lets the attempts started by the last API call finish (the clock stands still). */
   const settle = () => running!.clock.advance('0s');
   return { running, receiver, api, webhookKey, webhooks, settle };
@@ -42,7 +42,7 @@ describe('bad-signature', () => {
     '(%s) is rejected by the receiver; the retry is signed correctly and accepted',
     async (signature, detail) => {
       const { receiver, api, webhooks, settle } = await setUp();
-      const id = webhooks.addReceiverFault({ kind: 'bad-signature', signature, times: 1 });
+      const id = webhooks.faults.add({ kind: 'bad-signature', signature, times: 1 })[0]!;
       const contractKey = await api.createContract();
       await settle();
       expect(receiver.seen.map((s) => [s.contractKey, s.verified, s.answered])).toEqual([[contractKey, false, 401]]);
@@ -58,7 +58,7 @@ describe('bad-signature', () => {
         ['first', 401, [{ id, kind: 'bad-signature', source: 'control', detail }]],
         ['retry', 200, undefined],
       ]);
-      expect(webhooks.listReceiverFaults()).toEqual([
+      expect(webhooks.faults.list()).toEqual([
         expect.objectContaining({ id, kind: 'bad-signature', signature, seen: 1, hits: 1, exhausted: true }),
       ]);
     },
@@ -66,15 +66,15 @@ describe('bad-signature', () => {
 
   it('without times, hits every attempt (retries and redeliveries included) until removed', async () => {
     const { receiver, api, webhooks, settle } = await setUp();
-    const id = webhooks.addReceiverFault({ kind: 'bad-signature' });
+    const id = webhooks.faults.add({ kind: 'bad-signature' })[0]!;
     await api.createContract();
     await settle();
     await running!.clock.advance('5s');
     const [d] = webhooks.deliveries();
     expect(await webhooks.redeliver(d!.id)).toMatchObject({ status: 'pending' });
     expect(receiver.seen.map((s) => s.answered)).toEqual([401, 401, 401]);
-    expect(webhooks.removeReceiverFault(id)).toBe(true);
-    expect(webhooks.removeReceiverFault(id)).toBe(false);
+    webhooks.faults.remove(id);
+    expect(() => webhooks.faults.remove(id)).toThrow(`No receiver fault with id "${id}"`);
     await running!.clock.advance('5m');
     expect(receiver.seen.map((s) => s.answered)).toEqual([401, 401, 401, 200]);
     expect(webhooks.deliveries()[0]!.attempts.map((a) => [a.trigger, a.faults?.[0]?.kind])).toEqual([
@@ -89,7 +89,7 @@ describe('bad-signature', () => {
 describe('stale-timestamp', () => {
   it('signs correctly over a timestamp 10 minutes old by default: refused as too old, logged with the signed time', async () => {
     const { receiver, api, webhooks, settle } = await setUp();
-    const id = webhooks.addReceiverFault({ kind: 'stale-timestamp', times: 1 });
+    const id = webhooks.faults.add({ kind: 'stale-timestamp', times: 1 })[0]!;
     const before = Math.floor(wallNow() / 1000);
     await api.createContract();
     await settle();
@@ -123,7 +123,7 @@ describe('stale-timestamp', () => {
 
   it('takes its age: inside the verifiers’ 5-minute tolerance it is still accepted', async () => {
     const { receiver, api, webhooks, settle } = await setUp();
-    webhooks.addReceiverFault({ kind: 'stale-timestamp', age: '4m', times: 1 });
+    webhooks.faults.add({ kind: 'stale-timestamp', age: '4m', times: 1 })[0]!;
     await api.createContract();
     await settle();
     expect(receiver.seen.map((s) => [s.verified, s.answered])).toEqual([[true, 200]]);
@@ -134,7 +134,7 @@ describe('stale-timestamp', () => {
 describe('duplicate', () => {
   it('delivers the same webhook-id and body twice; the receiver sees both', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true, sent: true });
-    const id = webhooks.addReceiverFault({ kind: 'duplicate', match: { event: 'contract.created' } });
+    const id = webhooks.faults.add({ kind: 'duplicate', match: { event: 'contract.created' } })[0]!;
     await api.createContract(true);
     await settle();
     expect(receiver.seen.map((s) => [s.type, s.verified, s.answered])).toEqual([
@@ -168,7 +168,7 @@ describe('duplicate', () => {
 describe('out-of-order', () => {
   it('holds a matching delivery and sends it after the next one about the same contract', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true, sent: true });
-    const id = webhooks.addReceiverFault({ kind: 'out-of-order', match: { event: 'contract.created' }, times: 1 });
+    const id = webhooks.faults.add({ kind: 'out-of-order', match: { event: 'contract.created' }, times: 1 })[0]!;
     const contractKey = await api.createContract(true);
     await settle();
     expect(receiver.seen.map((s) => [s.type, s.contractKey, s.verified])).toEqual([
@@ -196,7 +196,7 @@ describe('out-of-order', () => {
 
   it('sends a held delivery anyway once holdFor (sandbox time) has passed with nothing to overtake it', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true });
-    const id = webhooks.addReceiverFault({ kind: 'out-of-order', holdFor: '2m' });
+    const id = webhooks.faults.add({ kind: 'out-of-order', holdFor: '2m' })[0]!;
     await api.createContract();
     await settle();
     expect(receiver.seen).toEqual([]);
@@ -224,7 +224,7 @@ describe('out-of-order', () => {
 
   it('lets only the same contract overtake by default; sameContract: false lets any next delivery do it', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true });
-    webhooks.addReceiverFault({ kind: 'out-of-order', times: 1, sameContract: false });
+    webhooks.faults.add({ kind: 'out-of-order', times: 1, sameContract: false })[0]!;
     const first = await api.createContract();
     await settle();
     const second = await api.createContract();
@@ -236,7 +236,7 @@ describe('out-of-order', () => {
 describe('slow', () => {
   it('sends the first attempt a real-time delay late; later events to that endpoint wait behind it, in order', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true, sent: true });
-    const id = webhooks.addReceiverFault({ kind: 'slow', delay: '400ms', match: { event: 'contract.created' } });
+    const id = webhooks.faults.add({ kind: 'slow', delay: '400ms', match: { event: 'contract.created' } })[0]!;
     const started = monotonicNow();
     await api.createContract(true);
     const answeredAfter = monotonicNow() - started;
@@ -261,7 +261,7 @@ describe('slow', () => {
 
   it('delays only first attempts: retries go out on time', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true });
-    webhooks.addReceiverFault({ kind: 'slow', delay: 0.3 });
+    webhooks.faults.add({ kind: 'slow', delay: 0.3 })[0]!;
     receiver.failNext(1);
     await api.createContract();
     await settle();
@@ -278,11 +278,11 @@ describe('slow', () => {
 describe('managing receiver faults', () => {
   it('matches on webhookKey, url, clientKey, contractKey and event; counts seen and hits', async () => {
     const { receiver, api, webhooks, webhookKey, settle } = await setUp({ created: true, sent: true });
-    const other = webhooks.addReceiverFault({ kind: 'bad-signature', match: { webhookKey: 'nope' } });
-    const byClient = webhooks.addReceiverFault({
+    const other = webhooks.faults.add({ kind: 'bad-signature', match: { webhookKey: 'nope' } })[0]!;
+    const byClient = webhooks.faults.add({
       kind: 'duplicate',
       match: { clientKey: running!.clientKey, url: receiver.url, webhookKey, event: ['contract.sent'] },
-    });
+    })[0]!;
     await api.createContract(true);
     await settle();
     expect(receiver.seen.map((s) => [s.type, s.answered])).toEqual([
@@ -290,16 +290,16 @@ describe('managing receiver faults', () => {
       ['contract.sent', 200],
       ['contract.sent', 200],
     ]);
-    expect(webhooks.listReceiverFaults().map((f) => [f.id, f.seen, f.hits])).toEqual([
+    expect(webhooks.faults.list().map((f) => [f.id, f.seen, f.hits])).toEqual([
       [other, 0, 0],
       [byClient, 1, 1],
     ]);
     // contractKey: only the named contract's deliveries.
     const [createdFirst] = webhooks.deliveries({ event: 'contract.created' });
-    const byContract = webhooks.addReceiverFault({
+    const byContract = webhooks.faults.add({
       kind: 'bad-signature',
       match: { contractKey: createdFirst!.contractKey },
-    });
+    })[0]!;
     await api.createContract();
     await settle();
     await webhooks.redeliver(createdFirst!.id);
@@ -307,13 +307,13 @@ describe('managing receiver faults', () => {
       [expect.not.stringMatching(createdFirst!.contractKey), 200],
       [createdFirst!.contractKey, 401],
     ]);
-    expect(webhooks.listReceiverFaults().find((f) => f.id === byContract)).toMatchObject({ seen: 1, hits: 1 });
+    expect(webhooks.faults.list().find((f) => f.id === byContract)).toMatchObject({ seen: 1, hits: 1 });
   });
 
   it('draws probability from a seeded source: the same spec hits the same deliveries on every run', async () => {
     const runOnce = async () => {
       const { receiver, api, webhooks, settle } = await setUp({ created: true });
-      webhooks.addReceiverFault({ id: 'coin', kind: 'bad-signature', probability: 0.5 });
+      webhooks.faults.add({ id: 'coin', kind: 'bad-signature', probability: 0.5 })[0]!;
       for (let i = 0; i < 12; i++) await api.createContract();
       await settle();
       const pattern = receiver.seen.map((s) => s.answered);
@@ -329,10 +329,10 @@ describe('managing receiver faults', () => {
 
   it('are listed with their defaults, removed by source, and cleared by a reset', async () => {
     const { webhooks } = await setUp();
-    const a = webhooks.addReceiverFault({ kind: 'stale-timestamp' });
-    const b = webhooks.addReceiverFault({ id: 'mine', kind: 'out-of-order' }, 'scenario:flaky');
-    webhooks.addReceiverFault({ kind: 'slow', delay: '1s' }, 'scenario:flaky');
-    expect(webhooks.listReceiverFaults()).toEqual([
+    const a = webhooks.faults.add({ kind: 'stale-timestamp' })[0]!;
+    const b = webhooks.faults.add({ id: 'mine', kind: 'out-of-order' }, 'scenario:flaky')[0]!;
+    webhooks.faults.add({ kind: 'slow', delay: '1s' }, 'scenario:flaky')[0]!;
+    expect(webhooks.faults.list()).toEqual([
       { id: a, source: 'control', kind: 'stale-timestamp', match: {}, age: '10m', seen: 0, hits: 0, exhausted: false },
       {
         id: b,
@@ -348,18 +348,18 @@ describe('managing receiver faults', () => {
       expect.objectContaining({ kind: 'slow', delay: '1s' }),
     ]);
     expect(b).toBe('mine');
-    expect(webhooks.clearReceiverFaults('scenario:flaky')).toBe(2);
-    expect(webhooks.listReceiverFaults().map((f) => f.id)).toEqual([a]);
-    webhooks.addReceiverFault({ kind: 'duplicate' });
+    expect(webhooks.faults.clear('scenario:flaky')).toBe(2);
+    expect(webhooks.faults.list().map((f) => f.id)).toEqual([a]);
+    webhooks.faults.add({ kind: 'duplicate' })[0]!;
     await running!.reset();
-    expect(webhooks.listReceiverFaults()).toEqual([]);
-    webhooks.addReceiverFault({ kind: 'duplicate' });
-    expect(webhooks.clearReceiverFaults()).toBe(1);
+    expect(webhooks.faults.list()).toEqual([]);
+    webhooks.faults.add({ kind: 'duplicate' })[0]!;
+    expect(webhooks.faults.clear()).toBe(1);
   });
 
   it('a reset also releases nothing held: held deliveries go with the log', async () => {
     const { receiver, api, webhooks, settle } = await setUp({ created: true });
-    webhooks.addReceiverFault({ kind: 'out-of-order' });
+    webhooks.faults.add({ kind: 'out-of-order' })[0]!;
     await api.createContract();
     await settle();
     expect(webhooks.deliveries()[0]!.held).toBeDefined();
@@ -373,7 +373,7 @@ describe('managing receiver faults', () => {
     const { webhooks } = await setUp();
     const refusal = (spec: unknown) => {
       try {
-        webhooks.addReceiverFault(spec as never);
+        webhooks.faults.add(spec as never)[0]!;
       } catch (error) {
         expect(error).toBeInstanceOf(ApiError);
         return [(error as ApiError).status, (error as ApiError).errors?.map((e) => e.path)];
@@ -388,8 +388,9 @@ describe('managing receiver faults', () => {
     expect(refusal({ kind: 'duplicate', match: { color: 'red' } })).toEqual([400, ['match']]);
     expect(refusal({ kind: 'duplicate', times: 0 })).toEqual([400, ['times']]);
     expect(refusal({ kind: 'bad-signature', signature: 'smudged' })).toEqual([400, ['signature']]);
-    expect(refusal({ kind: 'duplicate', delay: '1s' })).toEqual([400, ['']]);
-    webhooks.addReceiverFault({ id: 'x', kind: 'duplicate' });
+    // A key the kind does not take: the whole spec is at fault, named `(body)` as in every control refusal.
+    expect(refusal({ kind: 'duplicate', delay: '1s' })).toEqual([400, ['(body)']]);
+    webhooks.faults.add({ id: 'x', kind: 'duplicate' })[0]!;
     expect(refusal({ id: 'x', kind: 'duplicate' })).toEqual([409, undefined]);
     // The schema is exported for the control API and scenarios.
     expect(
@@ -444,7 +445,7 @@ describe('receiver faults through the control API and scenarios', () => {
       [false, 401],
       [true, 200],
     ]);
-    expect(running!.sandbox.webhooks.deliveries()[0]!.attempts[0]!.faults).toEqual([
+    expect(running!.sandbox.control.webhooks.deliveries()[0]!.attempts[0]!.faults).toEqual([
       expect.objectContaining({
         id: 'bad-webhook-day:bad-signature',
         kind: 'bad-signature',
@@ -452,6 +453,6 @@ describe('receiver faults through the control API and scenarios', () => {
       }),
     ]);
     await running!.scenarios.unload('bad-webhook-day');
-    expect(running!.sandbox.webhooks.listReceiverFaults()).toEqual([]);
+    expect(running!.sandbox.control.webhooks.faults.list()).toEqual([]);
   });
 });

@@ -115,7 +115,7 @@ describe('createWebhookReceiver', () => {
     await receiver.waitFor(1);
     await running.clock.advance('5s');
     await running.clock.advance('40d');
-    await running.redeliver((await running.deliveries())[0]!.id);
+    await running.webhooks.redeliver((await running.webhooks.deliveries())[0]!.id);
     expect(receiver.deliveries.map((d) => [d.answeredStatus, d.verified, d.duplicate])).toEqual([
       [500, true, false],
       [200, true, true],

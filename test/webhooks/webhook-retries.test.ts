@@ -240,7 +240,7 @@ describe('simulated outages (for scenarios)', () => {
     const other = await h.receiver();
     const { webhookKey } = await h.addWebhook(receiver, { created: true });
     await h.addWebhook(other, { created: true });
-    const outage = h.t.sandbox.webhooks.startOutage({
+    const outage = h.t.sandbox.control.webhooks.startOutage({
       webhookKey,
       mode: { status: 503, retryAfter: 60 },
       cause: 'scenario:flaky:down',
@@ -249,28 +249,28 @@ describe('simulated outages (for scenarios)', () => {
     await h.settled();
     expect(receiver.deliveries).toEqual([]);
     expect(other.deliveries).toHaveLength(1);
-    const [d] = h.t.sandbox.webhooks.deliveries({ webhookKey });
+    const [d] = h.t.sandbox.control.webhooks.deliveries({ webhookKey });
     expect(d!.attempts).toEqual([
       { at: FROZEN.start, trigger: 'first', statusCode: 503, durationMs: 0, cause: 'scenario:flaky:down' },
     ]);
     expect(d!.nextAttemptAt).toBe(iso(START + 60_000));
-    h.t.sandbox.webhooks.endOutage(outage);
+    h.t.sandbox.control.webhooks.endOutage(outage);
     await h.advance(60_000);
     expect(receiver.deliveries).toHaveLength(1);
-    expect(h.t.sandbox.webhooks.deliveries({ webhookKey })[0]!.status).toBe('delivered');
+    expect(h.t.sandbox.control.webhooks.deliveries({ webhookKey })[0]!.status).toBe('delivered');
   });
 
   it('can refuse connections and end by itself at a sandbox time', async () => {
     h = await webhookHarness(FROZEN);
     const receiver = await h.receiver();
     await h.addWebhook(receiver, { created: true });
-    h.t.sandbox.webhooks.startOutage({ url: receiver.url, mode: { refuse: true }, until: START + 10_000 });
+    h.t.sandbox.control.webhooks.startOutage({ url: receiver.url, mode: { refuse: true }, until: START + 10_000 });
     await h.createContract();
     await h.settled();
     await h.advance(5_000);
     expect(receiver.deliveries).toEqual([]);
     await h.advance(5 * 60_000);
-    const [d] = h.t.sandbox.webhooks.deliveries();
+    const [d] = h.t.sandbox.control.webhooks.deliveries();
     expect(d!.attempts.map((a) => a.error ?? a.statusCode)).toEqual([
       'connection refused (simulated outage)',
       'connection refused (simulated outage)',
@@ -296,7 +296,7 @@ describe('a dead receiver', () => {
       expect(elapsedSince(started)).toBeLessThan(500);
       await healthy.waitFor(6);
 
-      const stuck = h.t.sandbox.webhooks.deliveries({ status: 'pending' }).filter((d) => d.url === hole.url);
+      const stuck = h.t.sandbox.control.webhooks.deliveries({ status: 'pending' }).filter((d) => d.url === hole.url);
       expect(stuck).toHaveLength(6);
       expect(stuck.every((d) => d.attempts.length === 0)).toBe(true);
     } finally {

@@ -61,7 +61,7 @@ describe('webhooks signed with wall time', () => {
 
     // The receiver answers 500 to the first six attempts: retries 5s, 5m, 30m, 2h, 5h later; the seventh (10h on) is accepted.
     await running.clock.advance('30d');
-    const [d] = await running.deliveries();
+    const [d] = await running.webhooks.deliveries();
     expect(d!.status).toBe('delivered');
     expect(d!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 500, 500, 500, 500, 200]);
     expect(receiver.seen.map((s) => [s.verified, s.error])).toEqual(Array(7).fill([true, undefined]));
@@ -78,7 +78,7 @@ describe('webhooks signed with wall time', () => {
 
     // A redelivery long after (sandbox time) verifies as well.
     await running.clock.advance('20d');
-    await running.redeliver(d!.id);
+    await running.webhooks.redeliver(d!.id);
     expect(receiver.seen.at(-1)).toMatchObject({ verified: true, answered: 200 });
   });
 

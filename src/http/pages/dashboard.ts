@@ -1,21 +1,26 @@
 /**
  * The dashboard, /__sandbox/ui (decisions §13): contracts, outbox, webhook deliveries, the request journal and
  * scenarios, with the clock and a reset. Server-rendered; it keeps itself current by polling its own URL
- * (dashboard.js). It reads and acts only through the control service; scenarios come from the scenario engine,
- * which sits above the control service. Buttons are forms that post and come back (303), so they work from the
- * keyboard and without script.
+ * (dashboard.js). It acts only through the control operations, and reads through them and dashboard-data.ts;
+ * scenarios come from the scenario engine, which sits above the control operations. Buttons are forms that post
+ * and come back (303), so they work from the keyboard and without script.
  */
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
-import type { ControlService } from '../../control/service.js';
+import type { Control } from '../../control/control.js';
+import type { ContractInspection } from '../../control/inspection.js';
+import type { Services } from '../../domain/context.js';
 import { ApiError } from '../../core/errors.js';
+import type { JournalEntry } from '../../journal/journal.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
 import { isDone } from '../../domain/lifecycle-rules.js';
+import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { type Html, sendPage, shell, when } from './layout.js';
 
 export interface DashboardDeps {
-  control: ControlService;
+  services: Services;
+  control: Control;
   scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
 }
 
@@ -36,7 +41,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
   const app = new Hono();
   app.get('/', async (c) => sendPage(c, await dashboard(c, deps)));
 
-  // Each action acts through the control service, then goes back where the form was (or shows why it could not).
+  // Each action acts through the control operations, then goes back where the form was (or shows why it could not).
   const act = (path: string, run: (form: Record<string, string>) => Promise<unknown> | unknown) =>
     app.post(path, async (c) => {
       // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
@@ -58,12 +63,12 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
       }
       return c.redirect(back, 303);
     });
-  act('/clock/advance', (f) => control.advanceClock({ by: f.by ?? '' }));
-  act('/clock/set', (f) => control.setClock({ to: f.to ?? '' }));
-  act('/clock/freeze', () => control.freezeClock());
-  act('/clock/unfreeze', () => control.unfreezeClock());
-  act('/webhook-deliveries/:id/redeliver', (f) => control.redeliver(f.id ?? ''));
-  act('/reset', () => control.reset());
+  act('/clock/advance', (f) => control.clock.advance({ by: f.by ?? '' }));
+  act('/clock/set', (f) => control.clock.set({ to: f.to ?? '' }));
+  act('/clock/freeze', () => control.clock.freeze());
+  act('/clock/unfreeze', () => control.clock.unfreeze());
+  act('/webhook-deliveries/:id/redeliver', (f) => control.webhooks.redeliver(f.id ?? ''));
+  act('/reset', () => control.state.reset());
   return app;
 }
 
@@ -77,7 +82,7 @@ async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
   const q = c.req.query();
   const tab: Tab = TABS.some(([t]) => t === q.tab) ? (q.tab as Tab) : 'contracts';
   const here = c.req.url.slice(new URL(c.req.url).origin.length);
-  const clock = deps.control.clockState();
+  const clock = deps.control.clock.state();
   const body = html`<header class="bar">
   <span class="brand">esign-sandbox</span><span class="sub">dashboard</span>
   <a href="/docs">API reference</a>
@@ -115,7 +120,7 @@ async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
 function section(tab: Tab, q: Record<string, string>, here: string, deps: DashboardDeps): Html | Promise<Html> {
   switch (tab) {
     case 'contracts':
-      return contracts(q, deps.control);
+      return contracts(q, deps);
     case 'emails':
       return emails(q, deps.control);
     case 'webhooks':
@@ -152,10 +157,10 @@ function stateBadge(state: RecipientState): Html {
   return html`<span class="badge ${done ? 'done' : state}">${state}</span>`;
 }
 
-function contracts(q: Record<string, string>, control: ControlService): Html {
-  const platforms = control.platforms();
+function contracts(q: Record<string, string>, { services, control }: DashboardDeps): Html {
+  const platforms = platformsWithClients(services);
   const platformId = platforms.find((p) => p.platform.apiKey === q.platform)?.platform.platformId;
-  const page = control.contractPage({
+  const page = contractPage(services, {
     platformId: q.platform ? (platformId ?? '-') : undefined,
     clientKey: q.client || undefined,
     status: q.status || undefined,
@@ -195,10 +200,10 @@ function contracts(q: Record<string, string>, control: ControlService): Html {
 </section>`;
 }
 
-function contractDetail(key: string, control: ControlService): Html {
-  let c: ReturnType<ControlService['contract']>;
+function contractDetail(key: string, control: Control): Html {
+  let c: ContractInspection;
   try {
-    c = control.contract(key);
+    c = control.inspection.contract(key);
   } catch {
     return html`<p class="notice warn">No contract ${key} (it may be gone after a reset).</p>`;
   }
@@ -237,8 +242,8 @@ function contractDetail(key: string, control: ControlService): Html {
 </section>`;
 }
 
-function emails(q: Record<string, string>, control: ControlService): Html {
-  const all = control.emails({ to: q.to ?? '' }).reverse();
+function emails(q: Record<string, string>, control: Control): Html {
+  const all = control.outbox.list({ to: q.to ?? '' }).reverse();
   const offset = (pageOf(q) - 1) * PAGE_SIZE;
   return html`<section aria-labelledby="emails-title">
   <h2 id="emails-title">Outbox</h2>
@@ -256,9 +261,9 @@ function emails(q: Record<string, string>, control: ControlService): Html {
 </section>`;
 }
 
-function webhooks(q: Record<string, string>, here: string, control: ControlService): Html {
+function webhooks(q: Record<string, string>, here: string, control: Control): Html {
   const status = q.status === 'pending' || q.status === 'delivered' || q.status === 'failed' ? q.status : undefined;
-  const all = control.deliveries(status ? { status } : {}).reverse();
+  const all = control.webhooks.deliveries(status ? { status } : {}).reverse();
   const offset = (pageOf(q) - 1) * PAGE_SIZE;
   return html`<section aria-labelledby="webhooks-title">
   <h2 id="webhooks-title">Webhook deliveries</h2>
@@ -284,12 +289,12 @@ function webhooks(q: Record<string, string>, here: string, control: ControlServi
 </section>`;
 }
 
-function requests(q: Record<string, string>, control: ControlService): Html {
+function requests(q: Record<string, string>, control: Control): Html {
   const filter = Object.fromEntries(['path', 'method', 'status'].filter((k) => q[k]).map((k) => [k, q[k]!]));
-  let list: ReturnType<ControlService['requests']>['requests'] = [];
+  let list: JournalEntry[] = [];
   let error = '';
   try {
-    list = control.requests(filter).requests.reverse();
+    list = control.journal.list(filter).requests.reverse();
   } catch (e) {
     error = e instanceof ApiError ? e.message : String(e);
   }

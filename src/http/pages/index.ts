@@ -1,17 +1,19 @@
 /**
  * Pages for people (decisions §13): the recipient page /sharing/<shareLink>, the dashboard /__sandbox/ui (GET /
- * leads there) and the assets both use. Like the control routes, they are users of the control service.
+ * leads there) and the assets both use. Like the control API, they act through the control operations.
  */
 import { Hono } from 'hono';
 import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
-import type { ControlService } from '../../control/service.js';
+import type { Control } from '../../control/control.js';
+import type { Services } from '../../domain/context.js';
 import { serveAsset } from './assets.js';
 import { dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
 
 export interface PageDeps {
-  control: ControlService;
+  services: Services;
+  control: Control;
   scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
   maxBodyBytes: number;
 }
@@ -24,6 +26,6 @@ export function pageRoutes(deps: PageDeps): Hono {
   );
   app.get('/__sandbox/ui/assets/:file', serveAsset);
   app.route('/__sandbox/ui', dashboardRoutes(deps));
-  app.route('/sharing', recipientPageRoutes(deps.control, deps.maxBodyBytes));
+  app.route('/sharing', recipientPageRoutes(deps));
   return app;
 }

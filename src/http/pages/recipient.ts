@@ -1,15 +1,17 @@
 /**
  * The recipient page, /sharing/<shareLink> (decisions §13): what a recipient sees when it follows the link in
- * its request email. Opening it is a view (decisions §6); its one action, by role, goes through the control
- * service's `act` like POST /__sandbox/recipients/{key}/{verb}, with cause `page` and the browser's address, so
+ * its request email. Opening it is a view (docs/lifecycle.md); its one action, by role, goes through the control
+ * operation `recipients.act` like POST /__sandbox/recipients/{key}/{verb}, with cause `page` and the browser's address, so
  * events, webhooks, emails and history are the same whichever way a recipient acts.
  */
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html, raw } from 'hono/html';
-import type { ControlService, SharePage } from '../../control/service.js';
 import { ApiError } from '../../core/errors.js';
+import type { Control } from '../../control/control.js';
+import { type Services, systemContext } from '../../domain/context.js';
 import { readableHtml } from '../../domain/contract-html.js';
+import { type SharePage, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import { STATUS, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
@@ -23,17 +25,26 @@ const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: s
   view: { verb: 'view', button: '', intro: 'Read this contract' },
 };
 
-export function recipientPageRoutes(control: ControlService, maxBodyBytes: number): Hono {
+export function recipientPageRoutes({
+  services,
+  control,
+  maxBodyBytes,
+}: {
+  services: Services;
+  control: Control;
+  maxBodyBytes: number;
+}): Hono {
   const app = new Hono();
+  const pageOf = (link: string) => sharePage(systemContext(services, 'page'), link);
 
   app.get('/:link', async (c) => {
     const link = c.req.param('link');
-    let page = control.sharePage(link);
+    let page = pageOf(link);
     if (!page) return notFound(c);
     // Opening the page is the recipient's view, once: only a notified recipient that has not viewed yet views here.
     if (page.recipient.state === 'notified' && page.contract.status !== STATUS.archived) {
-      control.act(page.recipient.recipientKey, 'view', {}, 'page', { ip: clientIp(c) });
-      page = control.sharePage(link)!;
+      control.recipients.act(page.recipient.recipientKey, 'view', {}, 'page', { ip: clientIp(c) });
+      page = pageOf(link)!;
     }
     return sendPage(c, await render(page));
   });
@@ -42,7 +53,7 @@ export function recipientPageRoutes(control: ControlService, maxBodyBytes: numbe
     '/:link',
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text('Request body too large', 413) }),
     async (c) => {
-      const page = control.sharePage(c.req.param('link'));
+      const page = pageOf(c.req.param('link'));
       if (!page) return notFound(c);
       const form = await c.req.parseBody();
       const verb = typeof form.verb === 'string' ? form.verb : '';
@@ -55,13 +66,13 @@ export function recipientPageRoutes(control: ControlService, maxBodyBytes: numbe
         return sendPage(c, await render(page, 'Type your name or draw your signature, then press Sign.'), 400);
       }
       try {
-        control.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
+        control.recipients.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
           ip: clientIp(c),
         });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
-        return sendPage(c, await render(control.sharePage(c.req.param('link')) ?? page, error.message), status);
+        return sendPage(c, await render(pageOf(c.req.param('link')) ?? page, error.message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
       return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);

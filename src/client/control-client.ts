@@ -16,13 +16,13 @@ import type {
   ResetResult,
   SandboxControl,
   ScenarioSummary,
-} from './api.js';
+} from '../control/api.js';
 import type { ReceiverFaultView } from '../webhooks/receiver-faults.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
 import type { FaultView } from '../faults/faults.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
-import { SandboxControlError } from './api.js';
+import { SandboxControlError } from '../control/api.js';
 import { type ClockState, monotonicNow } from '../core/clock.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';
@@ -86,12 +86,6 @@ export function createControlClient(url: string, options: ControlClientOptions =
 
   const act = (recipientKey: string, verb: string, body: Record<string, unknown> = {}) =>
     call<RecipientActResult>('POST', `/recipients/${encodeURIComponent(recipientKey)}/${verb}`, body);
-  const emails = async (filter: EmailFilter) =>
-    (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails;
-  const deliveries = async (filter: DeliveryQuery) =>
-    (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries;
-  const redeliver = (id: string) =>
-    call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`);
   // The same rule as the engine's: a bare lowercase name is a bundled scenario, anything else is YAML.
   const loadText = (nameOrYaml: string) =>
     call<ScenarioSummary>(
@@ -158,13 +152,15 @@ export function createControlClient(url: string, options: ControlClientOptions =
       list: async () => (await call<{ faults: FaultView[] }>('GET', '/faults')).faults,
     },
     outbox: {
-      list: (filter: EmailFilter = {}) => emails(filter),
+      list: async (filter: EmailFilter = {}) =>
+        (await call<{ emails: Email[] }>('GET', '/emails', undefined, { ...filter })).emails,
       clear: async () => (await call<{ cleared: number }>('DELETE', '/emails')).cleared,
     },
     webhooks: {
-      deliveries: (filter: DeliveryQuery = {}) => deliveries(filter),
+      deliveries: async (filter: DeliveryQuery = {}) =>
+        (await call<{ deliveries: DeliveryView[] }>('GET', '/webhook-deliveries', undefined, { ...filter })).deliveries,
       delivery: (id) => call<DeliveryView>('GET', `/webhook-deliveries/${encodeURIComponent(id)}`),
-      redeliver: (id) => redeliver(id),
+      redeliver: (id) => call<DeliveryView>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
       faults: {
         set: async (spec) =>
           (await call<{ ids: string[] }>('POST', '/webhook-faults', Array.isArray(spec) ? { faults: spec } : spec)).ids,
@@ -175,12 +171,6 @@ export function createControlClient(url: string, options: ControlClientOptions =
         list: async () => (await call<{ faults: ReceiverFaultView[] }>('GET', '/webhook-faults')).faults,
       },
     },
-    emails: (filter: EmailFilter = {}) => emails(filter),
-    async clearEmails() {
-      await call('DELETE', '/emails');
-    },
-    deliveries: (filter: DeliveryQuery = {}) => deliveries(filter),
-    redeliver: (id) => redeliver(id),
     expireTokens: (token) => call<{ expired: number }>('POST', '/tokens/expire', token !== undefined ? { token } : {}),
     async waitUntilReady({ timeoutMs = 10_000, intervalMs = 100 } = {}) {
       // Wall time on purpose: this waits for a process to come up, it is not sandbox time.

@@ -1,13 +1,28 @@
 /**
- * Records as the control API shows them (decisions §10): a contract with its status, recipients with their state
+ * Records as the control API shows them (docs/library.md): a contract with its status, recipients with their state
  * and times, placeholders with values and insertions, and the history. Tenant-agnostic like the rest of the
  * control API.
  */
+import { ApiError } from '../core/errors.js';
 import type { Services } from '../domain/context.js';
 import { openPosition } from '../domain/lifecycle-rules.js';
 import { contentValue, recipientLink } from '../domain/links.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
+import type { ControlDeps } from './deps.js';
+
+export class Inspection {
+  constructor(private readonly deps: Pick<ControlDeps, 'services' | 'baseUrl'>) {}
+
+  /** GET /__sandbox/contracts/{contractKey}: the whole record as the sandbox holds it. */
+  contract(contractKey: string): ContractInspection {
+    const contract = this.deps.services.store.contracts.get(contractKey);
+    if (!contract) throw ApiError.notFound('Contract not found');
+    return inspectContract(this.deps.services, contract, this.deps.baseUrl());
+  }
+}
+
+export type ContractInspection = ReturnType<typeof inspectContract>;
 
 export function inspectRecipient(r: RecipientRecord, baseUrl: string) {
   return {
@@ -46,7 +61,7 @@ function inspectPlaceholder(p: PlaceholderRecord) {
   };
 }
 
-/** GET /__sandbox/contracts/{contractKey}: the whole record as the sandbox holds it. */
+/** A contract, its recipients, placeholders and history, as the control API shows them. */
 export function inspectContract(services: Services, contract: ContractRecord, baseUrl: string) {
   const recipients = services.store.recipients.where('contract', contract.contractKey);
   const open = openPosition(recipients);

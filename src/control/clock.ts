@@ -1,0 +1,64 @@
+/** The sandbox clock as a control operation (docs/library.md): read, advance, set, freeze, unfreeze. */
+import type { z } from 'zod';
+import { type Clock, type ClockState, TIME_RANGE, inTimeRange, parseDuration } from '../core/clock.js';
+import { ApiError, quote } from '../core/errors.js';
+import { parseWith } from '../core/validation.js';
+import { advanceBody, setBody } from './schemas.js';
+
+const LAST_TIME = new Date(TIME_RANGE.max).toISOString();
+
+export class ClockControl {
+  constructor(private readonly clock: Clock) {}
+
+  state(): ClockState {
+    return this.clock.state();
+  }
+
+  /** Moves time forward; answers once every timer that fell due, and the work it started, has settled. */
+  async advance(input: z.input<ReturnType<typeof advanceBody>>): Promise<ClockState> {
+    const { by } = parseWith(advanceBody(), input);
+    const ms = parseDuration(by);
+    if (ms === undefined || !Number.isFinite(ms)) {
+      throw ApiError.badRequest(
+        `Cannot read duration ${quote(by)}; use e.g. "90s", "30m", "2h", "1d", "1h30m" or a number of seconds`,
+        [{ path: 'by', message: 'Not a duration' }],
+      );
+    }
+    // Every response prints times, so the clock never goes where a date cannot be printed.
+    if (!inTimeRange(this.clock.now() + ms)) {
+      throw ApiError.badRequest(
+        `Advancing by ${quote(by)} would move the clock past ${LAST_TIME}, the last time the sandbox can show`,
+        [{ path: 'by', message: 'Too far' }],
+      );
+    }
+    await this.clock.advance(ms);
+    return this.clock.state();
+  }
+
+  /** Jumps to a time; forward jumps run the timers on the way. */
+  async set(input: z.input<ReturnType<typeof setBody>>): Promise<ClockState> {
+    const { to } = parseWith(setBody(), input);
+    const ms = typeof to === 'number' ? to : Date.parse(to);
+    if (!Number.isFinite(ms))
+      throw ApiError.badRequest(`Cannot read time ${quote(to)}; use ISO 8601 like 2026-01-01T09:00:00Z`, [
+        { path: 'to', message: 'Not a time' },
+      ]);
+    if (!inTimeRange(ms)) {
+      throw ApiError.badRequest(`Time ${quote(to)} is outside the years 0000 to 9999 the sandbox can show`, [
+        { path: 'to', message: 'Out of range' },
+      ]);
+    }
+    await this.clock.set(ms);
+    return this.clock.state();
+  }
+
+  freeze(): ClockState {
+    this.clock.freeze();
+    return this.clock.state();
+  }
+
+  unfreeze(): ClockState {
+    this.clock.unfreeze();
+    return this.clock.state();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Faults as control operations: a list of faults that can be set, listed and removed. The same operations serve
+ * API faults (faults/: errors and latency on /api requests, docs/scenarios.md) and receiver faults
+ * (webhooks/receiver-faults.ts: deliveries spoilt on purpose, docs/webhooks.md); only the registry and the spec
+ * differ. `source` groups faults (`control`, or `scenario:<name>` so unloading a scenario removes its own).
+ */
+import type { z } from 'zod';
+import { ApiError, quote } from '../core/errors.js';
+import { parseWith } from '../core/validation.js';
+import type { FaultView, Faults } from '../faults/faults.js';
+import { faultSpec } from '../faults/spec.js';
+import { type ReceiverFaultView, type ReceiverFaults, receiverFaultSpec } from '../webhooks/receiver-faults.js';
+import { faultList, receiverFaultList } from './schemas.js';
+
+/** What a fault registry offers: the API faults' and the receiver faults' alike. */
+export interface FaultRegistry<Spec, View> {
+  add(spec: Spec, source: string, seed?: number): string;
+  remove(id: string): boolean;
+  clear(source?: string): number;
+  list(): View[];
+}
+
+/** The operations on one list of faults, as the routes, the library and scenarios call them. */
+export interface FaultOperations<View> {
+  /** One fault, several as `{faults: [...]}`, or an array; returns their ids. */
+  add(input: unknown, source?: string, seed?: number): string[];
+  /** Removes one (404 when no fault has that id). */
+  remove(id: string): void;
+  /** Removes every fault, or those of one source; returns how many. */
+  clear(source?: string): number;
+  list(source?: string): View[];
+}
+
+export class FaultControl<Spec, View extends { source: string }> implements FaultOperations<View> {
+  constructor(
+    private readonly registry: FaultRegistry<Spec, View>,
+    /** One spec, and several as `{faults: [...]}` (so a refusal names `faults.1.kind`). */
+    private readonly schemas: {
+      one: () => z.ZodType<Spec, unknown>;
+      many: () => z.ZodType<{ faults: Spec[] }, unknown>;
+    },
+    /** How refusals name one: "fault", "receiver fault". */
+    private readonly noun: string,
+  ) {}
+
+  static forApi(faults: Faults): FaultControl<z.output<ReturnType<typeof faultSpec>>, FaultView> {
+    return new FaultControl(faults, { one: faultSpec, many: faultList }, 'fault');
+  }
+
+  static forReceivers(
+    faults: ReceiverFaults,
+  ): FaultControl<z.output<ReturnType<typeof receiverFaultSpec>>, ReceiverFaultView> {
+    return new FaultControl(faults, { one: receiverFaultSpec, many: receiverFaultList }, 'receiver fault');
+  }
+
+  /** One fault, several as `{faults: [...]}`, or an array; every spec is checked before any is added. */
+  add(input: unknown, source = 'control', seed?: number): string[] {
+    const { one, many } = this.schemas;
+    const specs = Array.isArray(input)
+      ? input.map((spec) => parseWith(one(), spec))
+      : input !== null && typeof input === 'object' && 'faults' in input
+        ? parseWith(many(), input).faults
+        : [parseWith(one(), input)];
+    return specs.map((spec) => this.registry.add(spec, source, seed));
+  }
+
+  remove(id: string): void {
+    if (!this.registry.remove(id)) throw ApiError.notFound(`No ${this.noun} with id ${quote(id)}`);
+  }
+
+  /** Removes every fault, or those of one source; returns how many. */
+  clear(source?: string): number {
+    return this.registry.clear(source);
+  }
+
+  list(source?: string): View[] {
+    return this.registry.list().filter((f) => source === undefined || f.source === source);
+  }
+}

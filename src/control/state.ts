@@ -1,0 +1,122 @@
+/**
+ * The sandbox's state as control operations: health, reset (everything, or one platform), new platforms,
+ * snapshots (snapshots.ts), forced token expiry, and the default account the fixtures gave.
+ */
+import type { z } from 'zod';
+import { ApiError } from '../core/errors.js';
+import { EventBus } from '../core/event-bus.js';
+import { createIdSource } from '../core/ids.js';
+import { isoTime } from '../core/time-format.js';
+import { parseWith } from '../core/validation.js';
+import { type Services, systemContext } from '../domain/context.js';
+import { createPlatform, platformByApiKey } from '../domain/platforms.js';
+import { expireTokens } from '../domain/tokens.js';
+import { applyFixtures } from '../fixtures/seed.js';
+import { type ClientRecord, type PlatformRecord, type StoreData, emptyData } from '../store/records.js';
+import type { Snapshot } from '../store/snapshot.js';
+import { Store } from '../store/store.js';
+import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
+import type { Health, Platform, ResetResult } from './api.js';
+import type { ControlDeps } from './deps.js';
+import { expireBody, platformBody, resetBody } from './schemas.js';
+import { type SnapshotWithDocuments, restoreSnapshot, takeSnapshot } from './snapshots.js';
+
+export class StateControl {
+  constructor(private readonly deps: ControlDeps) {}
+
+  private get services(): Services {
+    return this.deps.services;
+  }
+
+  health(): Health {
+    const { store, clock } = this.services;
+    return {
+      status: 'ok',
+      version: this.deps.version,
+      now: isoTime(clock.now()),
+      clock: clock.isFrozen ? 'frozen' : 'real',
+      persistent: store.persistent,
+      counts: {
+        platforms: store.platforms.size,
+        clients: store.clients.size,
+        contracts: store.contracts.size,
+        webhooks: store.webhooks.size,
+      },
+    };
+  }
+
+  /** Everything back to the seeded state, or only the platform whose apiKey is given (docs/library.md). */
+  async reset(input: z.input<ReturnType<typeof resetBody>> = {}): Promise<ResetResult> {
+    const { apiKey } = parseWith(resetBody(), input);
+    if (apiKey !== undefined) return this.resetPlatform(apiKey);
+    const { services } = this;
+    services.clock.clearTimers();
+    services.store.replace(emptyData());
+    // Re-seeding with the same seed gives the same keys again.
+    services.ids = createIdSource(this.deps.seedOptions.seed);
+    await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
+    await this.deps.documents?.replace([]);
+    services.bus.emit({ type: 'sandbox.reset' });
+    return { scope: 'all' };
+  }
+
+  private async resetPlatform(apiKey: string): Promise<ResetResult> {
+    const { store, bus } = this.services;
+    const platform = platformByApiKey(this.services, apiKey);
+    if (!platform) throw ApiError.notFound('No platform with this apiKey');
+    const seed = await this.seededData();
+    const removed = deleteTenantRecords(store, platform.platformId);
+    const restored = restoreTenantRecords(store, seed, apiKey, platform.platformId);
+    await this.deps.documents?.clearPlatform(platform.platformId);
+    // Timers belong to their modules: each clears its own for this platform on this event.
+    bus.emit({ type: 'sandbox.reset', platformId: platform.platformId });
+    return { scope: 'platform', apiKey, platformId: platform.platformId, removed, restored };
+  }
+
+  /** The records the fixtures give, seeded into a scratch store (same seed, same keys as at start). */
+  private async seededData(): Promise<StoreData> {
+    const { store: scratch } = await Store.open();
+    const services = {
+      store: scratch,
+      clock: this.services.clock,
+      bus: new EventBus(),
+      ids: createIdSource(this.deps.seedOptions.seed),
+    };
+    await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
+    return scratch.data;
+  }
+
+  /** A new isolated platform account: give each test file its own. */
+  createPlatform(input: z.input<ReturnType<typeof platformBody>> = {}): Platform {
+    const platform = createPlatform(systemContext(this.services, 'control'), parseWith(platformBody(), input));
+    return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
+  }
+
+  /** The whole state as one JSON-ready document (GET /__sandbox/state). */
+  snapshot(): SnapshotWithDocuments {
+    return takeSnapshot(this.services, this.deps.documents);
+  }
+
+  /** Puts a snapshot back, validated first and refused whole when wrong. */
+  restore(input: unknown): Promise<Snapshot> {
+    return restoreSnapshot(this.services, this.deps.documents, input);
+  }
+
+  /** Force-expires one token (`{token}`), or every live one. */
+  expireTokens(input: z.input<ReturnType<typeof expireBody>> = {}): { expired: number } {
+    const { token } = parseWith(expireBody(), input);
+    return { expired: expireTokens(systemContext(this.services, 'control'), token !== undefined ? { token } : 'all') };
+  }
+
+  /** The default platform (the first of the fixtures), looked up fresh: a reset seeds it again. */
+  defaultPlatform(): PlatformRecord | undefined {
+    const { apiKey } = this.deps.defaultAccount;
+    return apiKey !== undefined ? platformByApiKey(this.services, apiKey) : undefined;
+  }
+
+  /** The default client (the first of the fixtures), looked up fresh. */
+  defaultClient(): ClientRecord | undefined {
+    const { clientKey } = this.deps.defaultAccount;
+    return clientKey !== undefined ? this.services.store.clients.get(clientKey) : undefined;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * CORS for the API (README, "Security"): browsers on other origins call `/api/*` (the vendor's components do) and
+ * load the document URLs the API hands out, which live under `/api` too. A preflight `OPTIONS` answers 204 with
+ * the methods and headers the clients send; every answer, errors included, carries `Access-Control-Allow-Origin`.
+ * No cookies are involved, so credentials mode stays off. `/__sandbox`, the pages and the docs get none of this:
+ * they stay closed to other origins.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+
+export interface CorsOptions {
+  /** The origins allowed (`--cors-origin`); empty: every origin. */
+  origins: readonly string[];
+  /** The configured API-key header, allowed beside the usual ones. */
+  apiKeyHeader: string;
+}
+
+/** The request headers the real clients send (their components, curl-like tools), lower case. */
+export const CORS_ALLOWED_HEADERS = [
+  'content-type',
+  'authorization',
+  'x-sendforsign-key',
+  'x-service-key',
+  'x-sendforsign-component',
+];
+export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+/** How long a browser may keep a preflight's answer, in seconds (Chromium keeps at most 7200). */
+export const CORS_MAX_AGE = 600;
+
+export function apiCors(options: CorsOptions): MiddlewareHandler {
+  const allowed = new Set(options.origins);
+  return cors({
+    // The request's origin, when allowed; a request without one (curl, a server) gets `*`, which is true of it.
+    origin: (origin) => (origin === '' ? '*' : allowed.size === 0 || allowed.has(origin) ? origin : null),
+    allowMethods: CORS_ALLOWED_METHODS,
+    allowHeaders: [...new Set([...CORS_ALLOWED_HEADERS, options.apiKeyHeader.toLowerCase()])],
+    maxAge: CORS_MAX_AGE,
+    credentials: false,
+  });
+}

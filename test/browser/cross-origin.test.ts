@@ -1,0 +1,182 @@
+/**
+ * A page on another origin (a second local server on its own port) in a real Chromium, as a web app embedding the
+ * vendor's components would be: it calls /api with fetch (preflighted POSTs with a JSON:API content type and a
+ * Bearer token, simple GETs), reads errors, and loads a PDF contract's document; `--cors-origin` narrows who may.
+ */
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf } from '../support/documents-kit.js';
+import { type RunningSandbox, startSandbox } from '../../src/index.js';
+import { useBrowser } from './browser.js';
+
+const browser = useBrowser();
+let sandbox: RunningSandbox;
+let site: { server: Server; origin: string };
+
+/** A bare page on its own port: the other origin the tests call from. */
+async function otherSite(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>another app</title><h1>another app</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function api(resource: string, data: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${sandbox.url}/api/${resource}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-key': sandbox.apiKey! },
+    body: JSON.stringify({ data: { clientKey: sandbox.clientKey, ...data } }),
+  });
+  const body = await res.json();
+  if (res.status >= 300) throw new Error(`${resource} ${String(data.action)}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function pageOnOtherSite(): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(8_000);
+  await page.goto(`${site.origin}/`);
+  return page;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ clock: 'frozen', start: '2026-11-21T09:00:00Z' });
+  site = await otherSite();
+}, 30_000);
+afterAll(async () => {
+  await sandbox?.close();
+  await new Promise((resolve) => site?.server.close(resolve));
+});
+
+describe('a page on another origin', () => {
+  it('creates and lists contracts with preflighted POSTs (JSON:API content type, Bearer token)', async () => {
+    const token = await fetch(`${sandbox.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { action: 'create', apiKey: sandbox.apiKey, secret: 'sandboxSecret' } }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const page = await pageOnOtherSite();
+    const answers = await page.evaluate(
+      async ({ base, token, clientKey }) => {
+        const post = async (resource: string, data: unknown) => {
+          const res = await fetch(`${base}/api/${resource}`, {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/vnd.api+json',
+              Authorization: `Bearer ${token}`,
+              'x-sendforsign-component': 'true',
+            },
+            body: JSON.stringify({ data }),
+          });
+          return { status: res.status, body: (await res.json()) as any };
+        };
+        const created = await post('contract', {
+          action: 'create',
+          clientKey,
+          contract: { name: 'From another app', value: '<p>Hello</p>' },
+        });
+        const listed = await post('contract', { action: 'list', clientKey });
+        return { created, listed };
+      },
+      { base: sandbox.url, token: token.access_token, clientKey: sandbox.clientKey },
+    );
+    expect(answers.created.status).toBe(201);
+    expect(answers.listed.status).toBe(200);
+    expect(answers.listed.body.contracts.map((c: any) => c.name)).toContain('From another app');
+  });
+
+  it('reads a simple GET, an error answer, and a GET with the API-key header', async () => {
+    const page = await pageOnOtherSite();
+    const answers = await page.evaluate(
+      async ({ base, apiKey }) => {
+        const simple = await fetch(`${base}/api/recipient_download_pdf?shareLink=no-such-link`);
+        const unauthorised = await fetch(`${base}/api/event_status`, { headers: { Authorization: 'Bearer nope' } });
+        const keyed = await fetch(`${base}/api/event_status`, { headers: { 'X-Sendforsign-Key': apiKey } });
+        return {
+          simple: { status: simple.status, body: await simple.json() },
+          unauthorised: { status: unauthorised.status, body: (await unauthorised.json()) as any },
+          keyed: { status: keyed.status, isArray: Array.isArray(await keyed.json()) },
+        };
+      },
+      { base: sandbox.url, apiKey: sandbox.apiKey! },
+    );
+    expect(answers.simple).toEqual({ status: 404, body: { code: 404, message: 'Share link not found' } });
+    expect(answers.unauthorised.status).toBe(401);
+    expect(answers.unauthorised.body.code).toBe(401);
+    expect(answers.keyed.status).toBe(200);
+  });
+
+  it("loads a PDF contract's document and its download as bytes", async () => {
+    const { contract } = await api('contract', {
+      action: 'create',
+      contract: { name: 'A PDF contract', contractType: 'pdf' },
+    });
+    const form = new FormData();
+    form.set('pdf', new Blob([new Uint8Array(await makePdf(2))], { type: 'application/pdf' }), 'c.pdf');
+    const uploaded = await fetch(
+      `${sandbox.url}/api/upload_pdf?contractKey=${contract.contractKey}&clientKey=${sandbox.clientKey}`,
+      { method: 'POST', headers: { 'x-service-key': sandbox.apiKey! }, body: form },
+    ).then((r) => r.json() as Promise<{ contract: { value: string } }>);
+    const page = await pageOnOtherSite();
+    const loaded = await page.evaluate(
+      async ({ urls, apiKey }) => {
+        const out: { url: string; status: number; type: string | null; head: string }[] = [];
+        for (const url of urls) {
+          const res = await fetch(url, { headers: { 'x-sendforsign-key': apiKey } });
+          const bytes = new Uint8Array(await res.arrayBuffer());
+          out.push({
+            url,
+            status: res.status,
+            type: res.headers.get('content-type'),
+            head: String.fromCharCode(...bytes.slice(0, 5)),
+          });
+        }
+        return out;
+      },
+      {
+        urls: [
+          new URL(
+            `${uploaded.contract.value}${uploaded.contract.value.includes('?') ? '&' : '?'}clientKey=${sandbox.clientKey}`,
+            sandbox.url,
+          ).href,
+          `${sandbox.url}/api/download_pdf?contractKey=${contract.contractKey}&clientKey=${sandbox.clientKey}`,
+        ],
+        apiKey: sandbox.apiKey!,
+      },
+    );
+    for (const answer of loaded)
+      expect(answer, answer.url).toMatchObject({ status: 200, type: 'application/pdf', head: '%PDF-' });
+  });
+
+  it('cannot read /api from an origin left out of --cors-origin, nor the control API from any', async () => {
+    const narrow = await startSandbox({ corsOrigins: ['http://localhost:1'] });
+    try {
+      const page = await pageOnOtherSite();
+      const outcome = await page.evaluate(
+        async ({ narrowBase, base }) => {
+          const attempt = async (url: string, init?: RequestInit) => {
+            try {
+              const res = await fetch(url, init);
+              return `read ${res.status}`;
+            } catch (error) {
+              return (error as Error).name;
+            }
+          };
+          return {
+            narrowed: await attempt(`${narrowBase}/api/recipient_download_pdf?shareLink=x`),
+            state: await attempt(`${base}/__sandbox/state`),
+            health: await attempt(`${base}/__sandbox/health`),
+          };
+        },
+        { narrowBase: narrow.url, base: sandbox.url },
+      );
+      expect(outcome).toEqual({ narrowed: 'TypeError', state: 'TypeError', health: 'TypeError' });
+    } finally {
+      await narrow.close();
+    }
+  });
+});
