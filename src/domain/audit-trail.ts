@@ -1,7 +1,12 @@
 /**
- * The audit trail of a contract (`GET /api/contract_event` [C:document-timeline-block.tsx, types.ts]), read from its
- * history: one entry per lifecycle step, in order (decisions §11). `status` is the step's numeric id in the status
- * dictionary (event-status.ts); the person is the acting recipient, or the contract's owner for the owner's steps.
+ * The audit trail of a contract, read from its history: the one place that says who took each step and where it
+ * came from. `GET /api/contract_event` [C:document-timeline-block.tsx, types.ts] answers its timeline steps
+ * (docs/lifecycle.md, "The audit trail"); the signed PDF's audit page lists every row (docs/documents.md). Rules:
+ * - a step that names a recipient is that recipient's; every other step is the contract owner's (its user);
+ * - its IP is the address of the request that made it (the recipient page records the browser's); the control API
+ *   and scenarios act from `127.0.0.1`;
+ * - a step a client took through the recipient endpoints (`recipient_sign`, `recipient_approve`) shows the name,
+ *   email and `ipInfo` that client sent (docs/compatibility.md).
  */
 import type { OpContext } from './context.js';
 import type { ContractRecord, HistoryEntry } from '../store/records.js';
@@ -11,6 +16,64 @@ import { type LifecycleStep, STEP_STATUS, statusId } from '../core/vocabulary.js
 /** Where no page request gave an address (the control API, scenarios), the audit trail shows the loopback one. */
 export const DEFAULT_IP = '127.0.0.1';
 
+/** One row of the audit trail: a history entry with the person who took it and the address it came from. */
+export interface AuditRow {
+  at: number;
+  /** The history event (`created`, `notified`, `signed`, `fully_signed`, …). */
+  event: string;
+  /** The event as people read it: `Fully signed`, `Notified`. */
+  title: string;
+  /** The step's id in the status dictionary (1 Created … 7 Archived); undefined for rows that are not timeline steps. */
+  status: number | undefined;
+  name: string;
+  email: string;
+  ip: string;
+  /** `ip` and where it is, as the JSON string the real clients parse (`ipInfoOf`). */
+  ipInfo: string;
+  /** The recipient's key for a recipient's step; its own share link. */
+  recipientKey: string | undefined;
+  /** The recipient's position, for a recipient's step that has one. */
+  priority: number | undefined;
+  /** The owner's user for the owner's steps. */
+  userKey: string | undefined;
+}
+
+/** Every history entry of the contract, in order, as a row of the audit trail. */
+export function auditRows(ctx: OpContext, contract: ContractRecord): AuditRow[] {
+  const owner = ctx.store.users.get(contract.userKey);
+  return contract.history.map((step) => {
+    const recipient = step.recipientKey !== undefined ? ctx.store.recipients.get(step.recipientKey) : undefined;
+    const byRecipient = step.recipientKey !== undefined;
+    const person = byRecipient ? recipient : owner;
+    const given = actedAs(step);
+    return {
+      at: step.at,
+      event: step.event,
+      title: titleOf(step.event),
+      status: step.event in STEP_STATUS ? statusId(STEP_STATUS[step.event as LifecycleStep]) : undefined,
+      name: given?.fullName ?? person?.fullname ?? '',
+      email: given?.email ?? person?.email ?? '',
+      ip: ipOf(step),
+      ipInfo: ipInfoOf(step),
+      recipientKey: step.recipientKey,
+      priority: recipient?.position,
+      userKey: byRecipient ? undefined : contract.userKey,
+    };
+  });
+}
+
+/** The address the step came from. */
+export function ipOf(step: HistoryEntry): string {
+  return step.ip !== undefined && step.ip !== '' ? step.ip : DEFAULT_IP;
+}
+
+/** `fully_signed` → `Fully signed`: a lifecycle step reads as its status, any other event the same way. */
+function titleOf(event: string): string {
+  const words = event.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** An entry of `GET /api/contract_event`. */
 export interface AuditEntry {
   id: number;
   createTime: string;
@@ -24,28 +87,24 @@ export interface AuditEntry {
   userId: string | null;
 }
 
+/** The timeline of `GET /api/contract_event`: the rows that are lifecycle steps, numbered from 1. */
 export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry[] {
-  const owner = ctx.store.users.get(contract.userKey);
   const entries: AuditEntry[] = [];
-  for (const step of contract.history) {
-    if (!(step.event in STEP_STATUS)) continue;
-    const status = statusId(STEP_STATUS[step.event as LifecycleStep])!;
-    const recipient = step.recipientKey !== undefined ? ctx.store.recipients.get(step.recipientKey) : undefined;
-    const byRecipient = step.recipientKey !== undefined;
-    const given = actedAs(step);
+  for (const row of auditRows(ctx, contract)) {
+    if (row.status === undefined) continue;
     entries.push({
       id: entries.length + 1,
-      createTime: isoTime(step.at),
-      status,
-      email: given?.email ?? (byRecipient ? recipient?.email : owner?.email) ?? '',
-      name: given?.fullName ?? (byRecipient ? recipient?.fullname : owner?.fullname) ?? '',
-      ipInfo: ipInfoOf(step),
+      createTime: isoTime(row.at),
+      status: row.status,
+      email: row.email,
+      name: row.name,
+      ipInfo: row.ipInfo,
       // The order of the recipient's turn; the owner's steps have none.
-      priority: recipient?.position ?? null,
+      priority: row.priority ?? null,
       // A recipient's own link is its key; the owner's steps came through no link.
-      shareLink: byRecipient ? step.recipientKey! : null,
+      shareLink: row.recipientKey ?? null,
       controlLink: null,
-      userId: byRecipient ? null : contract.userKey,
+      userId: row.userKey ?? null,
     });
   }
   return entries;
@@ -67,7 +126,7 @@ export function ipInfoOf(step: HistoryEntry): string {
   const sent = step.detail?.ipInfo;
   if (typeof sent === 'string' && sent !== '') return sent;
   return JSON.stringify({
-    ip: step.ip ?? DEFAULT_IP,
+    ip: ipOf(step),
     city: 'Not collected',
     country_name: 'Not collected',
     timezone: 'UTC',

@@ -10,21 +10,14 @@ import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
+import { auditRows } from './audit-trail.js';
 import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
-import type {
-  ClientRecord,
-  ContractRecord,
-  DocumentRef,
-  HistoryEntry,
-  PlaceholderRecord,
-  TemplateRecord,
-} from '../store/records.js';
+import type { ClientRecord, ContractRecord, DocumentRef, PlaceholderRecord, TemplateRecord } from '../store/records.js';
 import { tagOf } from './placeholder-tags.js';
-import { actedAs } from './audit-trail.js';
 
 export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
@@ -139,7 +132,7 @@ export async function contractPdf(
     title: contract.name,
     at: contract.changeTime,
     content,
-    audit: signed ? auditTrail(ctx, contract, uploadSha256) : undefined,
+    audit: signed ? auditPage(ctx, contract, uploadSha256) : undefined,
   });
 }
 
@@ -230,58 +223,23 @@ function signedDate(value: string): string {
   return Number.isFinite(ms) ? `${sqlTime(ms)} UTC` : value;
 }
 
-// ---- the audit trail ---------------------------------------------------------------------------------------
-
-const EVENT_NAMES: Record<string, string> = {
-  created: 'Created',
-  sent: 'Sent',
-  notified: 'Notified',
-  seen: 'Seen',
-  signed: 'Signed',
-  approved: 'Approved',
-  locked: 'Locked',
-  viewed: 'Viewed',
-  fully_signed: 'Fully signed',
-  archived: 'Archived',
-};
-
 /**
- * Every step of the contract's history, in order, with sandbox time, who (the recipient for a recipient's step, the
- * contract's user for its own) and the IP the step came from: the `ip` a history entry carries (the recipient page
- * records the browser's), else 127.0.0.1 as for the control API and scenarios (decisions §11).
+ * The audit page's facts and rows: the contract's audit trail (audit-trail.ts: who took each step, where from), every
+ * row in order, in the PDF's time format.
  */
-export function auditTrail(ctx: OpContext, contract: ContractRecord, uploadSha256?: string): AuditTrail {
-  const user = ctx.store.users.get(contract.userKey);
+function auditPage(ctx: OpContext, contract: ContractRecord, uploadSha256?: string): AuditTrail {
   return {
     contractKey: contract.contractKey,
     name: contract.name,
     status: contract.status,
     uploadSha256,
     generatedAt: `${sqlTime(contract.changeTime)} UTC`,
-    events: contract.history.map((h) => {
-      const who = h.recipientKey
-        ? ctx.store.recipients.get(h.recipientKey)
-        : ['created', 'sent', 'archived'].includes(h.event)
-          ? user
-          : undefined;
-      return {
-        time: sqlTime(h.at),
-        event: EVENT_NAMES[h.event] ?? h.event.replace(/_/g, ' '),
-        // The name and email a signer typed (recipient_sign), where a client sent them.
-        name:
-          actedAs(h)?.fullName ?? who?.fullname ?? (h.recipientKey ? String(recipientDetail(h, 'fullname') ?? '') : ''),
-        email: actedAs(h)?.email ?? who?.email ?? (h.recipientKey ? String(recipientDetail(h, 'email') ?? '') : ''),
-        ip: ipOf(h),
-      };
-    }),
+    events: auditRows(ctx, contract).map((row) => ({
+      time: sqlTime(row.at),
+      event: row.title,
+      name: row.name,
+      email: row.email,
+      ip: row.ip,
+    })),
   };
-}
-
-function recipientDetail(h: HistoryEntry, field: string): unknown {
-  return h.detail?.[field];
-}
-
-function ipOf(h: HistoryEntry): string {
-  const ip = (h as HistoryEntry & { ip?: unknown }).ip ?? h.detail?.ip ?? h.detail?.ipInfo;
-  return typeof ip === 'string' && ip !== '' ? ip : '127.0.0.1';
 }
