@@ -37,6 +37,7 @@ import { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { Store } from './store/store.js';
 import { DocumentStore } from './store/documents.js';
+import { createRenderer } from './render/renderer.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { ReceiverFaults } from './webhooks/receiver-faults.js';
 
@@ -137,6 +138,8 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
   const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
+  // Documents render on a worker thread (started by the first document request), so none stalls the API.
+  const renderer = createRenderer();
   const app = createApp({
     apiFaults: faultMiddleware(faults, config.maxBodyBytes),
     services,
@@ -144,7 +147,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
     publicUrl: config.publicUrl,
-    documents: { documents, maxUploadBytes: config.maxUploadBytes },
+    documents: { documents, maxUploadBytes: config.maxUploadBytes, renderer },
     control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
     pages: pageRoutes({ services, control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
     middleware: [
@@ -209,6 +212,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
       clock.close();
       logOut.flush();
       await webhooks.close();
+      await renderer.close();
       if (tlsListener) {
         const l = tlsListener;
         tlsListener = undefined;

@@ -4,12 +4,11 @@
  * is: the page sanitises it.
  */
 import type { PlaceholderRecord } from '../store/records.js';
-import { PLACEHOLDER_TAG, escapeHtml, placeholdersByTag } from './placeholder-tags.js';
+import { escapeHtml, placeholdersByTag, replacePlaceholderTags } from './placeholder-tags.js';
 
 export function readableHtml(html: string, placeholders: readonly PlaceholderRecord[]): string {
   const byTag = placeholdersByTag(placeholders);
-  return html.replace(PLACEHOLDER_TAG, (_match, tag: string, id: string) => {
-    const name = tag.toLowerCase();
+  return replacePlaceholderTags(html, (name, id) => {
     const placeholder = byTag.get(`${name}${id}`);
     if (!placeholder || placeholder.value === '') {
       return `<span class="placeholder empty">${escapeHtml(placeholder?.name || `${name} ${id}`)}</span>`;

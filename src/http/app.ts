@@ -36,6 +36,15 @@ export interface AppOptions {
 
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
+  // Hono hands only Error instances to onError; anything else thrown (pdf-lib's image decoders throw strings) is
+  // made one here, so it is answered and logged like any error, never as an empty 500.
+  app.use('*', async (_c, next) => {
+    try {
+      await next();
+    } catch (error) {
+      throw error instanceof Error ? error : new Error(`a non-Error value was thrown: ${String(error)}`);
+    }
+  });
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
   // CORS before the faults, so an injected refusal still reaches the page, and a preflight is never faulted.
   app.use('/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader }));
