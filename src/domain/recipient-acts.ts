@@ -10,6 +10,7 @@ import type { OpContext } from './context.js';
 import { recordHistory } from './contracts.js';
 import { acceptedIpInfo } from './audit-trail.js';
 import { actAsRecipient } from './lifecycle.js';
+import { checkSignatureImage } from './signature-image.js';
 import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-side.js';
 import type { ResolvedShareLink } from './share-links.js';
@@ -49,6 +50,8 @@ export function signByLink(ctx: OpContext, link: ResolvedShareLink, person: Acti
       { path: 'base64', message: 'Not a PNG data URL' },
     ]);
   }
+  // Decoded at the door, bounded, as every drawn signature (domain/signature-image.ts).
+  checkSignatureImage('png', person.base64.slice(person.base64.indexOf(',') + 1), 'base64');
   const signed = actAsRecipient(ctx, link.recipient.recipientKey, 'sign', {
     signature: person.base64,
     signer: { fullName: person.fullName, email: person.email },

@@ -40,9 +40,12 @@ export const contractEventResource: PlainResource = {
       summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
       scope: 'client',
       response: auditEntriesSchema,
-      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField() }),
+      // An empty contractKey answers `[]`: a new contract editor asks before its contract exists
+      // (docs/compatibility.md, "Empty keys").
+      schema: () => z.object({ contractKey: z.string(), clientKey: clientKeyField() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
+        if (input.contractKey.trim() === '') return { status: 200, body: [] };
         return { status: 200, body: auditTrail(ctx, findContract(ctx, requireClient(ctx), input.contractKey)) };
       },
     }),

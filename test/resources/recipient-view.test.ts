@@ -342,7 +342,7 @@ describe('the recipient endpoints refuse', () => {
     expect(res.body).toEqual({ code: 404, message: 'Share link not found' });
   });
 
-  it('acting twice, out of turn or out of role: 409; a signature that is not a PNG data URL: 400', async () => {
+  it('acting twice, out of turn or out of role: 409; a signature that is not a PNG data URL, or not a PNG inside: 400', async () => {
     const p = await htmlContract();
     const ann = recipientView(t, p.ann);
     const bo = recipientView(t, p.bo);
@@ -350,9 +350,11 @@ describe('the recipient endpoints refuse', () => {
     expect((await bo.answer(p.bo, [])).status).toBe(409);
     expect((await ann.approve(p.ann, 'Ann', 'ann@x.test')).status).toBe(409);
     expect((await ann.signEmail(p.ann)).status).toBe(409);
-    const notPng = await ann.sign(p.ann, 'Ann', 'ann@x.test', 'data:image/svg+xml;base64,PHN2Zy8+');
-    expect(notPng.status).toBe(400);
-    expect(notPng.body.errors[0].path).toBe('base64');
+    for (const base64 of ['data:image/svg+xml;base64,PHN2Zy8+', 'data:image/png;base64,iVBORw0KGgo=']) {
+      const refused = await ann.sign(p.ann, 'Ann', 'ann@x.test', base64);
+      expect(refused.status, base64).toBe(400);
+      expect(refused.body.errors[0].path).toBe('base64');
+    }
     expect((await ann.sign(p.ann, 'Ann', 'ann@x.test')).status).toBe(201);
     const twice = await ann.sign(p.ann, 'Ann', 'ann@x.test');
     expect(twice.status).toBe(409);
