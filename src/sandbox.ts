@@ -108,7 +108,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
 
   // The subsystems fed by events: each subscribes to the bus itself.
   const outbox = new Outbox(services, { baseUrl: linkBase });
-  const receiverFaults = new ReceiverFaults(config.seed ?? 1);
+  const receiverFaults = new ReceiverFaults(bus, config.seed ?? 1);
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,

@@ -1,13 +1,15 @@
 /**
- * The service's two time formats (interface §1.5, decisions §5). The store keeps epoch milliseconds;
- * responses pick a format per operation:
- * - `sqlTime`: `YYYY-MM-DD HH:MM:SS` (UTC) in create, duplicate, convert and read responses of clients, users, templates;
- * - `isoTime`: ISO 8601 with milliseconds and `Z` in list responses and placeholder, recipient, webhook and contract bodies.
+ * The service's two time formats (docs/compatibility.md, "Times"). The store keeps epoch milliseconds; responses
+ * pick a format per operation, always at whole seconds (every real example ends in `.000Z`, and a list and a read
+ * of one record must give the same second):
+ * - `sqlTime`: `YYYY-MM-DD HH:MM:SS` (UTC) in create, duplicate, convert and read responses of clients, users,
+ *   templates and contracts;
+ * - `isoTime`: ISO 8601 `YYYY-MM-DDTHH:MM:SS.000Z` in list responses and placeholder, recipient and webhook bodies.
  */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString();
 }
 
 export function sqlTime(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  return isoTime(ms).slice(0, 19).replace('T', ' ');
 }

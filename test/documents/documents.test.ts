@@ -489,7 +489,7 @@ describe('templates and copies keep the PDF', () => {
       API,
     );
     expect(read.body.contract).toMatchObject({
-      contractType: 'pdf',
+      contractType: 7,
       value: `http://localhost${documentPath('contract', copyKey, bytes)}`,
     });
     const file = await download(t, read.body.contract.value);
