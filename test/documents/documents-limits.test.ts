@@ -157,7 +157,7 @@ describe('drawn signatures are decoded when given (§4)', () => {
     const res = await app.request('/api/contract');
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect((await res.json()).message).toContain('a decoder gave up');
+    expect(((await res.json()) as { message: string }).message).toContain('a decoder gave up');
     expect(String(reported[0])).toContain('a decoder gave up');
   });
 });

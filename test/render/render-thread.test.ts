@@ -49,7 +49,7 @@ describe('a health probe every 100 ms while the worst documents render', () => {
         }),
       });
       expect(made.status).toBe(201);
-      const key = (await made.json()).contract.contractKey;
+      const key = ((await made.json()) as { contract: { contractKey: string } }).contract.contractKey;
       for (const kind of ['pdf', 'docx']) {
         const started = performance.now();
         const res = await fetch(`${cli.url}/api/download_${kind}?contractKey=${key}&clientKey=${DEMO.clientKey}`, {
