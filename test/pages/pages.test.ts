@@ -249,3 +249,33 @@ describe('a PDF contract on the recipient page', () => {
     expect((await t.control(`/contracts/${contractKey}`)).body.status).toBe('Fully signed');
   });
 });
+
+describe("the dashboard's way back", () => {
+  it.each([
+    ['a CR/LF (a header injection)', '/__sandbox/ui\r\nSet-Cookie: x=1'],
+    ['a space', '/__sandbox/ui ?tab=emails'],
+    ['another site', 'https://evil.example/'],
+    ['a protocol-relative URL', '//evil.example/__sandbox/ui'],
+    ['a backslash', '/\\evil.example/__sandbox/ui'],
+    ['a path outside the dashboard', '/api/contract'],
+    ['a path that climbs out of it', '/__sandbox/ui/../../api'],
+  ])('refuses %s with 400 before acting', async (_name, back) => {
+    const before = (await t.control('/clock')).body.now;
+    const res = await t.request('/__sandbox/ui/clock/advance', {
+      method: 'POST',
+      body: new URLSearchParams({ by: '1d', back }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('"back" must be a path of the dashboard');
+    expect((await t.control('/clock')).body.now).toBe(before);
+  });
+
+  it('goes back to the dashboard when no way back is given', async () => {
+    const res = await t.request('/__sandbox/ui/clock/advance', {
+      method: 'POST',
+      body: new URLSearchParams({ by: '1m' }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/__sandbox/ui');
+  });
+});
