@@ -2,9 +2,10 @@
  * Share links: what `/sharing/<link>` opens, and the extra links of a contract (`/api/contract_share_link`).
  * A recipient's own share link is its recipient key, as on the real service (docs/compatibility.md); the holder acts
  * as that recipient, in its role. The others are made by the contract's owner, each with a `view` that says what its
- * page lets the holder do: '1' sign, '2' approve, '3' lock, '4' view. Such a link carries no recipient: it opens as
- * the contract's recipient in that role, the first (by id) that has not finished, else the first; a contract with no
- * recipient in that role has nothing to open there.
+ * page lets the holder do: '1' sign, '2' approve, '3' lock, '4' view. Such a link is made with no recipient: the
+ * first time its page opens, it opens as the contract's recipient in that role, the first (by id) that has not
+ * finished, else the first, and it stays that recipient's link (docs/pages.md): posting its form again cannot act for
+ * the next signer. A contract with no recipient in that role has nothing to open there.
  */
 import { ApiError, quote } from '../core/errors.js';
 import type {
@@ -74,7 +75,9 @@ export function findShareLink(
 }
 
 export function changeShareLinkView(ctx: OpContext, link: ShareLinkRecord, view: ShareLinkView): ShareLinkRecord {
-  return ctx.store.shareLinks.update(link.shareLink, { view, changeTime: ctx.clock.now() });
+  // Another role is another recipient: the link is bound again the next time it opens.
+  const rebind = view === link.view ? {} : { recipientKey: undefined };
+  return ctx.store.shareLinks.update(link.shareLink, { view, changeTime: ctx.clock.now(), ...rebind });
 }
 
 export function deleteShareLink(ctx: OpContext, link: ShareLinkRecord): void {
@@ -106,6 +109,12 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
   if (recipient && contract) return { recipient, contract };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
+  if (extra.link.recipientKey !== undefined) {
+    const own = ctx.store.recipients.get(extra.link.recipientKey);
+    return own && own.contractKey === extra.contract.contractKey
+      ? { recipient: own, contract: extra.contract }
+      : undefined;
+  }
   const role = SHARE_LINK_VIEWS[extra.link.view];
   const inRole = ctx.store.recipients
     .where('contract', extra.contract.contractKey)
@@ -122,10 +131,16 @@ export interface SharePage extends ResolvedShareLink {
   openPosition?: number;
 }
 
-/** The page a share link opens (`/sharing/<link>`), or undefined for an unknown link. */
+/**
+ * The page a share link opens (`/sharing/<link>`), or undefined for an unknown link. An extra link opening for the
+ * first time becomes the link of the recipient it opens as.
+ */
 export function sharePage(ctx: OpContext, link: string): SharePage | undefined {
   const resolved = resolveShareLink(ctx, link);
   if (!resolved) return undefined;
+  const extra = ctx.store.shareLinks.get(link);
+  if (extra && extra.recipientKey === undefined)
+    ctx.store.shareLinks.update(link, { recipientKey: resolved.recipient.recipientKey });
   const { store } = ctx;
   const recipients = store.recipients.where('contract', resolved.contract.contractKey).sort((a, b) => a.id - b.id);
   const open = openPosition(recipients);

@@ -45,6 +45,40 @@ describe('the recipient page', () => {
     expect(page.body as string).toMatch(/<button[^>]*>\s*Sign\s*<\/button>/);
   });
 
+  it("keeps a contract_share_link link to the recipient it opened as: posting again answers 409, not the next signer's act", async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Ben' }, { name: 'Cy' }]);
+    const headers = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
+    const made = await t.request('/api/contract_share_link', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey, view: '1' }),
+    });
+    expect(made.status).toBe(201);
+    const links = await t.request(`/api/contract_share_link?clientKey=demoClient&contractKey=${walk.contractKey}`, {
+      headers,
+    });
+    const own = new Set(Object.values(walk.keys));
+    const extra = (links.body as { shareLink: string; id: number }[]).find((l) => !own.has(l.shareLink))!;
+    const page = await t.request(`/sharing/${extra.shareLink}`);
+    expect(page.body as string).toContain('Ann');
+    const sign = () =>
+      t.request(`/sharing/${extra.shareLink}`, {
+        method: 'POST',
+        body: new URLSearchParams({ verb: 'sign', signature: 'Holder of the link' }),
+      });
+    expect((await sign()).status).toBe(303);
+    expect((await sign()).status).toBe(409);
+    expect((await sign()).status).toBe(409);
+    const recipients = (await t.control(`/contracts/${walk.contractKey}`)).body.recipients as any[];
+    expect(Object.fromEntries(recipients.map((r) => [r.fullname, r.state]))).toMatchObject({
+      Ann: 'signed',
+      Ben: expect.not.stringMatching(/signed/),
+      Cy: expect.not.stringMatching(/signed/),
+    });
+    // The page still shows Ann, whose link it has become.
+    expect((await t.request(`/sharing/${extra.shareLink}`)).body as string).toContain('Ann');
+  });
+
   it('sends a CSP that allows no inline script and nothing from another origin', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const page = await t.request(`/sharing/${walk.keys.Ann}`);
