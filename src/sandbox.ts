@@ -150,7 +150,14 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes, renderer },
     control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
-    pages: pageRoutes({ services, control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
+    pages: pageRoutes({
+      services,
+      control,
+      scenarios: () => scenarios.list(),
+      loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
+      connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },
+      maxBodyBytes: config.maxBodyBytes,
+    }),
     middleware: [
       journal.middleware({
         // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.
