@@ -104,7 +104,10 @@ export interface ResolvedShareLink {
   view: ShareLinkView;
 }
 
-/** The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). */
+/**
+ * The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). An extra
+ * link opening for the first time becomes the link of the recipient it opens as.
+ */
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
@@ -114,7 +117,7 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
   if (extra.link.recipientKey !== undefined) {
     const own = ctx.store.recipients.get(extra.link.recipientKey);
     return own && own.contractKey === extra.contract.contractKey
-      ? { recipient: own, contract: extra.contract }
+      ? { recipient: own, contract: extra.contract, view: extra.link.view }
       : undefined;
   }
   const role = SHARE_LINK_VIEWS[extra.link.view];
@@ -123,7 +126,10 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
     .filter((r) => r.action === role)
     .sort((a, b) => a.id - b.id);
   const holder = inRole.find((r) => !isDone(r)) ?? inRole[0];
-  return holder ? { recipient: holder, contract: extra.contract, view: extra.link.view } : undefined;
+  if (!holder) return undefined;
+  // From its first opening on, the link is this recipient's (every door: the page, the recipient endpoints).
+  ctx.store.shareLinks.update(extra.link.shareLink, { recipientKey: holder.recipientKey });
+  return { recipient: holder, contract: extra.contract, view: extra.link.view };
 }
 
 /** As resolveShareLink, for the API's recipient side: an unknown link answers 404. */
@@ -140,16 +146,10 @@ export interface SharePage extends ResolvedShareLink {
   openPosition?: number;
 }
 
-/**
- * The page a share link opens (`/sharing/<link>`), or undefined for an unknown link. An extra link opening for the
- * first time becomes the link of the recipient it opens as.
- */
+/** The page a share link opens (`/sharing/<link>`), or undefined for an unknown link. */
 export function sharePage(ctx: OpContext, link: string): SharePage | undefined {
   const resolved = resolveShareLink(ctx, link);
   if (!resolved) return undefined;
-  const extra = ctx.store.shareLinks.get(link);
-  if (extra && extra.recipientKey === undefined)
-    ctx.store.shareLinks.update(link, { recipientKey: resolved.recipient.recipientKey });
   const { store } = ctx;
   const recipients = store.recipients.where('contract', resolved.contract.contractKey).sort((a, b) => a.id - b.id);
   const open = openPosition(recipients);
