@@ -95,7 +95,7 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
 }
 
 /**
- * What every contract event carries (real-service.md §9: the payload is reported to include the contract's name,
+ * What every contract event carries (docs/compatibility.md: the payload is reported to include the contract's name,
  * status and createTime), plus the acting recipient's key, email and full name when a recipient acted.
  */
 export function contractEventData(

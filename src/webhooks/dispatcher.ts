@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher (decisions §7): turns contract events on the bus into real, signed HTTP POSTs to the
+ * The webhook dispatcher (docs/webhooks.md): turns contract events on the bus into real, signed HTTP POSTs to the
  * client's webhooks, retries failures on the sandbox clock, and keeps a capped, inspectable delivery log.
  *
  * Ordering: every endpoint (webhook) has a lane. First attempts wait in the lane and go out one at a time, in
@@ -8,7 +8,7 @@
  * independently of each other and of the request that emitted the event: a dead receiver slows nobody else.
  *
  * Times: each attempt is signed with wall time (`webhook-timestamp`), so a receiver's verifier accepts it whatever
- * the sandbox clock says; retries are scheduled, and attempts logged, in sandbox time (decisions §7, §8).
+ * the sandbox clock says; retries are scheduled, and attempts logged, in sandbox time (docs/webhooks.md).
  *
  * Receiver faults (receiver-faults.ts) spoil chosen deliveries on purpose, to test the receiver's handler: a bad
  * signature or stale timestamp on an attempt, a duplicate, a delivery held back until the next one, a late first
