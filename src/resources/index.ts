@@ -11,13 +11,6 @@ import { templateResource } from './template.js';
 import { tokenResource } from './token.js';
 import { userResource } from './user.js';
 import { webhookResource } from './webhook.js';
-import {
-  checkContractValueResource,
-  contractApproveResource,
-  contractEmailApproveResource,
-  contractEmailSignResource,
-  contractSignResource,
-} from './owner-sign.js';
 
 /** Every /api resource of the interface (spec §4–5), in the spec's order. */
 export const resources: ResourceSpec[] = [
@@ -32,17 +25,5 @@ export const resources: ResourceSpec[] = [
   webhookResource,
 ];
 
-/**
- * The real service's component-only endpoints without the `{data: {action}}` envelope (docs/compatibility.md): the
- * owner's, then the recipient side's.
- */
-export const plainResources: PlainResource[] = [
-  contractEventResource,
-  eventStatusResource,
-  contractShareLinkResource,
-  contractSignResource,
-  contractApproveResource,
-  contractEmailSignResource,
-  contractEmailApproveResource,
-  checkContractValueResource,
-];
+/** The real service's component-only endpoints without the `{data: {action}}` envelope (real-service.md §5). */
+export const plainResources: PlainResource[] = [contractEventResource, eventStatusResource, contractShareLinkResource];
