@@ -108,7 +108,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
 
   // The subsystems fed by events: each subscribes to the bus itself.
   const outbox = new Outbox(services, { baseUrl: linkBase });
-  const receiverFaults = new ReceiverFaults(config.seed ?? 1);
+  const receiverFaults = new ReceiverFaults(bus, config.seed ?? 1);
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,
@@ -146,10 +146,18 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
+    hosts: { host: config.host, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts },
     publicUrl: config.publicUrl,
     documents: { documents, maxUploadBytes: config.maxUploadBytes, renderer },
     control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
-    pages: pageRoutes({ services, control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
+    pages: pageRoutes({
+      services,
+      control,
+      scenarios: () => scenarios.list(),
+      loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
+      connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },
+      maxBodyBytes: config.maxBodyBytes,
+    }),
     middleware: [
       journal.middleware({
         // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.

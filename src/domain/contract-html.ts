@@ -3,6 +3,7 @@
  * its value, escaped, an image signature as an image, an empty one by its name. The result is NOT safe to show as it
  * is: the page sanitises it.
  */
+import { peopleTime } from '../core/time-format.js';
 import type { PlaceholderRecord } from '../store/records.js';
 import { escapeHtml, placeholdersByTag, replacePlaceholderTags } from './placeholder-tags.js';
 
@@ -19,6 +20,9 @@ export function readableHtml(html: string, placeholders: readonly PlaceholderRec
         placeholders.find((p) => p.recipientKey === placeholder.recipientKey && p.specialType === 2)?.value ?? '';
       return `<img class="signature" alt="${escapeHtml(`Signature of ${signer}`.trim())}" src="${escapeHtml(placeholder.value)}">`;
     }
-    return `<span class="placeholder${signature ? ' signature' : ''}">${escapeHtml(placeholder.value)}</span>`;
+    // A date signed is stored as ISO; a reader sees it as every page and document shows times.
+    const text =
+      placeholder.isSpecial && placeholder.specialType === 1 ? peopleTime(placeholder.value) : placeholder.value;
+    return `<span class="placeholder${signature ? ' signature' : ''}">${escapeHtml(text)}</span>`;
   });
 }

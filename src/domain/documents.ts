@@ -5,7 +5,7 @@
  * `download_docx` (HTML contracts only, as the real service offers it [docs/compatibility.md]).
  */
 import { ApiError } from '../core/errors.js';
-import { sqlTime } from '../core/time-format.js';
+import { peopleTime, sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
@@ -238,10 +238,9 @@ function signerName(ctx: OpContext, p: PlaceholderRecord): string {
   return r?.fullname || r?.email || '';
 }
 
-/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`. */
+/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`, as every page does. */
 function signedDate(value: string): string {
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? `${sqlTime(ms)} UTC` : value;
+  return peopleTime(value);
 }
 
 /**
@@ -254,7 +253,7 @@ function auditPage(ctx: OpContext, contract: ContractRecord, uploadSha256?: stri
     name: contract.name,
     status: contract.status,
     uploadSha256,
-    generatedAt: `${sqlTime(contract.changeTime)} UTC`,
+    generatedAt: peopleTime(contract.changeTime),
     events: auditRows(ctx, contract).map((row) => ({
       time: sqlTime(row.at),
       event: row.title,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime, sqlTime } from '../../src/core/time-format.js';
+import { isoTime, peopleTime, sqlTime } from '../../src/core/time-format.js';
 
 describe('time formats', () => {
   it("writes the service's SQL-style and ISO times in UTC", () => {
@@ -15,5 +15,15 @@ describe('time formats', () => {
   ])('drops the sub-seconds of %s, so both formats name the same second', (given, iso, sql) => {
     expect(isoTime(Date.parse(given))).toBe(iso);
     expect(sqlTime(Date.parse(given))).toBe(sql);
+  });
+
+  it.each([
+    ['epoch milliseconds', Date.parse('2026-11-25T00:42:24.542Z'), '2026-11-25 00:42:24 UTC'],
+    ['an ISO time', '2026-11-25T00:42:24.542Z', '2026-11-25 00:42:24 UTC'],
+    ['an SQL-style time (UTC)', '2026-11-25 00:42:24', '2026-11-25 00:42:24 UTC'],
+    ['text that is not a time', 'next Tuesday', 'next Tuesday'],
+    ['no time', undefined, ''],
+  ])('shows people %s one way: %s → %s', (_label, time, shown) => {
+    expect(peopleTime(time)).toBe(shown);
   });
 });
