@@ -22,6 +22,7 @@ import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
 import { contentValue } from '../domain/links.js';
+import { ownerConfirm } from '../domain/owner-acts.js';
 import { publicBase } from './public-url.js';
 import type { Renderer } from '../render/renderer.js';
 import type { ApiEnv } from './variables.js';
@@ -46,6 +47,7 @@ export const DOCUMENT_PATHS = [
   '/api/recipient_download_pdf',
   '/api/contract_pdf/{contractKey}',
   '/api/template_pdf/{templateKey}',
+  '/api/contract_email_sign_pdf',
   '/api/contract_pdf/{contractKey}/{file}',
   '/api/template_pdf/{templateKey}/{file}',
 ];
@@ -110,6 +112,16 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
       },
       201,
     );
+  });
+
+  // The owner's signed copy, merged in the browser (the original, the signature page, the audit pages), posted to
+  // be emailed (docs/compatibility.md, "Owner endpoints"): checked as any upload, not kept (downloads are made from
+  // the contract's state), and the confirmation email goes to the outbox as contract_email_sign's does.
+  route('/api/contract_email_sign_pdf', 'POST', async (c, ctx) => {
+    const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
+    await renderer.inspectPdf(await readPdfField(c, options.maxUploadBytes));
+    ownerConfirm(ctx, contract, 'sign');
+    return c.json({ result: true, code: '201', message: 'Email sent' }, 201);
   });
 
   route('/api/download_pdf', 'GET', async (c, ctx) => {

@@ -397,6 +397,41 @@ function documentOperations(): Record<string, Json> {
     ),
     '/api/contract_pdf/{contractKey}/{file}': publicFile('contract'),
     '/api/template_pdf/{templateKey}/{file}': publicFile('template'),
+    '/api/contract_email_sign_pdf': {
+      post: {
+        operationId: 'contract_email_sign_pdf',
+        tags: ['API'],
+        summary:
+          "The owner's signed copy, merged in the browser (multipart field `pdf`): checked as a PDF, not kept; the confirmation email of the owner's signature goes to the outbox",
+        security: API_SECURITY,
+        parameters: [query('contractKey', 'The contract'), clientKey],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Email sent',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['result', 'code', 'message'],
+                  properties: { result: { const: true }, code: { const: '201' }, message: { const: 'Email sent' } },
+                },
+              },
+            },
+          },
+          ...errors,
+          ...INJECTED,
+        },
+      },
+    },
     ...Object.fromEntries(
       ['context', 'context_files', 'chat'].map((name) => [
         `/api/${name}`,

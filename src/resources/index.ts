@@ -24,6 +24,13 @@ import {
   recipientSignResource,
 } from './recipient-sign.js';
 import { webhookResource } from './webhook.js';
+import {
+  checkContractValueResource,
+  contractApproveResource,
+  contractEmailApproveResource,
+  contractEmailSignResource,
+  contractSignResource,
+} from './owner-sign.js';
 
 /** Every /api resource of the interface (spec §4–5), in the spec's order. */
 export const resources: ResourceSpec[] = [
@@ -55,4 +62,9 @@ export const plainResources: PlainResource[] = [
   recipientApproveResource,
   recipientSignEmailResource,
   recipientApproveEmailResource,
+  contractSignResource,
+  contractApproveResource,
+  contractEmailSignResource,
+  contractEmailApproveResource,
+  checkContractValueResource,
 ];
