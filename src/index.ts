@@ -62,9 +62,9 @@ export { openApiDocument } from './openapi/document.js';
 export { VERSION } from './config/version.js';
 export { ScenarioError, type ScenarioProblem } from './scenarios/load.js';
 export type { Scenario } from './scenarios/schema.js';
-export type { FaultSpec } from './faults/spec.js';
+export type { FaultSpec } from './api-faults/spec.js';
 export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/api.js';
-export type { FaultView } from './faults/faults.js';
+export type { FaultView } from './api-faults/registry.js';
 // A test helper shipped with the package (docs/library.md, "Test helpers"): a webhook receiver for your tests.
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
 export type {
@@ -115,7 +115,7 @@ async function inProcess<T>(fn: () => T | Promise<T>): Promise<T> {
 
 /** Starts a sandbox listening on `options.port` (default 0: a free port). Many can run in one process. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = await createSandbox(options, { port: 0 });
+  const sandbox = await createSandbox(options, { port: 0, webhooksAfterListen: true });
   const url = await sandbox.listen();
   // Each method is one control operation (control/control.ts), the same one the /__sandbox route calls.
   const { state, clock, recipients, outbox, webhooks, journal, faults } = sandbox.control;

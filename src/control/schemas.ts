@@ -1,12 +1,12 @@
 /**
- * What each control operation takes (decisions §10), validated once by the control service, whichever edge the
+ * What each control operation takes (README.md, "The control API"), validated once by the control service, whichever edge the
  * call came through: a /__sandbox route, the in-process library, or a scenario step. The OpenAPI document shows the
  * same schemas (openapi/control.ts).
  */
 import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
-import { faultSpec } from '../faults/spec.js';
+import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 
 export const advanceBody = lazy(() =>

@@ -1,11 +1,11 @@
 /**
- * Events the service emits (decisions §7), carried on the sandbox's internal bus. The webhook dispatcher,
+ * Events the service emits (docs/webhooks.md), carried on the sandbox's internal bus. The webhook dispatcher,
  * the outbox and scenario rules subscribe to the bus; request handlers never call them directly. The event kinds
  * and the webhook flags that subscribe to them are words of the vocabulary (vocabulary.ts).
  */
 import type { ContractStatus, ContractEventType } from './vocabulary.js';
 
-/** The payload's `data` (real-service.md §9 lists what the real service's payload is reported to carry). */
+/** The payload's `data` (docs/compatibility.md lists what the real service's payload is reported to carry). */
 export interface ContractEventData {
   contractKey: string;
   clientKey: string;
@@ -43,6 +43,16 @@ export type InternalEvent =
       contractKey: string;
       clientKey: string;
       recipientKey: string;
+      cause?: string;
+    }
+  | {
+      /** A recipient's client asked for the confirmation of its signature or approval (`recipient_sign_email`). */
+      type: 'recipient.confirmed';
+      platformId: string;
+      contractKey: string;
+      clientKey: string;
+      recipientKey: string;
+      role: 'sign' | 'approve';
       cause?: string;
     };
 

@@ -10,7 +10,27 @@ import { settingsResource } from './settings.js';
 import { templateResource } from './template.js';
 import { tokenResource } from './token.js';
 import { userResource } from './user.js';
+import {
+  checkContractChangedResource,
+  recipientContractEventResource,
+  recipientContractResource,
+  recipientContractStatusResource,
+  recipientPlaceholderResource,
+} from './recipient-contract.js';
+import {
+  recipientApproveEmailResource,
+  recipientApproveResource,
+  recipientSignEmailResource,
+  recipientSignResource,
+} from './recipient-sign.js';
 import { webhookResource } from './webhook.js';
+import {
+  checkContractValueResource,
+  contractApproveResource,
+  contractEmailApproveResource,
+  contractEmailSignResource,
+  contractSignResource,
+} from './owner-sign.js';
 
 /** Every /api resource of the interface (spec §4–5), in the spec's order. */
 export const resources: ResourceSpec[] = [
@@ -25,5 +45,26 @@ export const resources: ResourceSpec[] = [
   webhookResource,
 ];
 
-/** The real service's component-only endpoints without the `{data: {action}}` envelope (real-service.md §5). */
-export const plainResources: PlainResource[] = [contractEventResource, eventStatusResource, contractShareLinkResource];
+/**
+ * The real service's component-only endpoints without the `{data: {action}}` envelope (docs/compatibility.md), the
+ * recipient side last (docs/compatibility.md).
+ */
+export const plainResources: PlainResource[] = [
+  contractEventResource,
+  eventStatusResource,
+  contractShareLinkResource,
+  recipientContractResource,
+  recipientContractStatusResource,
+  recipientContractEventResource,
+  checkContractChangedResource,
+  recipientPlaceholderResource,
+  recipientSignResource,
+  recipientApproveResource,
+  recipientSignEmailResource,
+  recipientApproveEmailResource,
+  contractSignResource,
+  contractApproveResource,
+  contractEmailSignResource,
+  contractEmailApproveResource,
+  checkContractValueResource,
+];
