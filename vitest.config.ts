@@ -7,8 +7,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Builds dist/ once and starts the one Chromium the browser tests share (test/support/global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    // Most test files wait (on child processes, Chromium, npm, sockets) far more than they compute: four files at
-    // once keep two cores busy, where vitest's default (cores - 1: one file at a time here) leaves them idle.
-    maxWorkers: 4,
+    // Many test files mostly wait (on child processes, Chromium, npm, sockets): two files at once keep both cores
+    // busy where vitest's default (cores - 1: one file at a time on two cores) leaves them idle. Not more: the
+    // soak, crash and wall-time tests need a core of their own to do their work in their time.
+    maxWorkers: 2,
   },
 });
