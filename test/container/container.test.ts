@@ -108,9 +108,11 @@ describe.skipIf(why !== undefined)('the container image', () => {
       expect(podman(['logs', `esign-a-${id}`]).stdout).toMatch(/SIGTERM: stopping and writing the data file/);
 
       // A new container on the same volume finds the contract.
-      start(`esign-b-${id}`, port);
+      // (On another port: the client's pooled connections to the first container are dead.)
+      const port2 = await freePort();
+      start(`esign-b-${id}`, port2);
       await healthy(`esign-b-${id}`);
-      const again = await fetch(`${url}/__sandbox/contracts/${contractKey}`);
+      const again = await fetch(`http://127.0.0.1:${port2}/__sandbox/contracts/${contractKey}`);
       expect(again.status).toBe(200);
       expect(JSON.stringify(await again.json())).toContain('Container agreement');
     } finally {
