@@ -172,21 +172,20 @@ export function dataBody<T extends z.ZodRawShape>(shape: T) {
 }
 
 /** `data.clientKey`: optional in the schema; whether it is needed depends on the credentials (auth.ts). */
-export const clientKeyField = lazy(() => z.string().optional());
+export const clientKeyField = () => z.string().optional();
 
 /**
  * An optional key (`userKey`, `recipientKey`, `templateKey`): real clients send `""` for "none", and the real service
  * takes it as absent (decisions §11).
  */
-export const optionalKeyField = lazy(() =>
+export const optionalKeyField = () =>
   z
     .string()
     .optional()
-    .transform((v) => (v === '' ? undefined : v)),
-);
+    .transform((v) => (v === '' ? undefined : v));
 
 /** A key the caller sends back to us: a non-empty string. */
-export const keyField = lazy(() => z.string().min(1, 'Must not be empty'));
+export const keyField = () => z.string().min(1, 'Must not be empty');
 
 /** The `action`/`type` value a caller sends for the action named `name` in the table. */
 export function wireName(resource: ResourceSpec, name: string): string {

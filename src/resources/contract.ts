@@ -29,7 +29,6 @@ import { CONTRACT_STATUSES, statusId } from '../core/vocabulary.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
-import { lazy } from '../core/lazy.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
@@ -40,9 +39,8 @@ import { recipientList } from './recipient-fields.js';
  * `contract.contractType`: `html` (the default) takes `value`; `pdf`'s file follows with POST /api/upload_pdf
  * [real-service.md §5]; `docx`, `empty` and `ai` are the text forms of the components [C:contract-editor.tsx].
  */
-const contractTypeField = lazy(() =>
-  z.enum(['html', 'pdf', 'docx', 'empty', 'ai'], 'Must be one of html, pdf, docx, empty, ai'),
-);
+const contractTypeField = () =>
+  z.enum(['html', 'pdf', 'docx', 'empty', 'ai'], 'Must be one of html, pdf, docx, empty, ai');
 
 /** `returnValue: true` adds the filled HTML as `contract.contractValue` [C:contract-editor.tsx]. */
 function withValue(

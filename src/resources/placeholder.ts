@@ -20,7 +20,6 @@ import { type ResourceSpec, clientKeyField, defineAction, keyField, optionalKeyF
 import { insertionSchema, isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { InsertionRecord, PlaceholderRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { lazy } from '../core/lazy.js';
 import { tableField, textValue } from './placeholder-fields.js';
 
 /** The contract or template the request names, of the caller's client (404 otherwise); a contract must be open. */
@@ -39,7 +38,7 @@ function ownerOf(
 }
 
 /** `contractKey` or `templateKey`: the owner of the placeholders an operation names. */
-const ownerKeys = lazy(() => ({ contractKey: optionalKeyField(), templateKey: optionalKeyField() }));
+const ownerKeys = () => ({ contractKey: optionalKeyField(), templateKey: optionalKeyField() });
 
 function exactlyOneOwner(data: { contractKey?: string | undefined; templateKey?: string | undefined }): boolean {
   return (data.contractKey === undefined) !== (data.templateKey === undefined);
@@ -47,25 +46,23 @@ function exactlyOneOwner(data: { contractKey?: string | undefined; templateKey?:
 const ONE_OWNER = { message: 'Give data.contractKey or data.templateKey (one of them)', path: ['contractKey'] };
 
 /** PlaceholderFill [C:enum.ts]: 1 none, 2 creator, 3 any, 4 a specific recipient; numbers or strings, kept as text. */
-const fillingType = lazy(() =>
-  z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform(String),
-);
+const fillingType = () =>
+  z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform(String);
 
 /** PlaceholderType [C:enum.ts]: text or numeric forms, kept as '1' internal / '2' external. */
-const placeholderType = lazy(() =>
+const placeholderType = () =>
   z
     .union([z.enum(['internal', 'external', '1', '2']), z.literal(1), z.literal(2)])
-    .transform((t) => (t === 'external' || t === '2' || t === 2 ? ('2' as const) : ('1' as const))),
-);
+    .transform((t) => (t === 'external' || t === '2' || t === 2 ? ('2' as const) : ('1' as const)));
 
 /**
  * An insertion item. The docs and the components send numbers; [E] reports that the live API silently ignores an
  * insertion unless its values are strings, its `id` starts at "1", and it carries `action` and `clientKey`. The
  * sandbox accepts all of these (values kept as strings) and warns (decisions §11).
  */
-const dimension = lazy(() => z.union([z.string(), z.number()]).optional());
+const dimension = () => z.union([z.string(), z.number()]).optional();
 
-const insertion = lazy(() =>
+const insertion = () =>
   z
     .object({
       id: z.union([z.string().min(1), z.number()]).optional(),
@@ -96,14 +93,12 @@ const insertion = lazy(() =>
       const fields: Partial<InsertionRecord> = {};
       for (const [k, v] of Object.entries(raw)) if (v !== undefined) (fields as Record<string, string>)[k] = String(v);
       return { fields, warnings };
-    }),
-);
+    });
 
-const specialTypeField = lazy(() =>
+const specialTypeField = () =>
   z
     .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
-    .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4')),
-);
+    .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4'));
 
 /** An item of `list` [D:placeholder/list], with the fields the components' type adds [C:types.ts]. */
 function placeholderView(p: PlaceholderRecord, component: boolean) {
@@ -160,7 +155,7 @@ function tableView(p: PlaceholderRecord) {
 }
 
 /** `data.placeholder` of the ordinary and table update. */
-const placeholderChange = lazy(() =>
+const placeholderChange = () =>
   z
     .object({
       placeholderKey: keyField(),
@@ -173,14 +168,13 @@ const placeholderChange = lazy(() =>
     .refine((p) => p.value === undefined || p.table === undefined, {
       message: 'Give value or table, not both',
       path: ['table'],
-    }),
-);
+    });
 
 /**
  * `data.placeholders[]` of a placement update: a recipient's special placeholder with `isSpecial: true` and its
  * `specialType` [D:placeholder/pdfspecial], or an ordinary placeholder without them [D:placeholder/pdfbasic].
  */
-const placements = lazy(() =>
+const placements = () =>
   z
     .array(
       z
@@ -200,8 +194,7 @@ const placements = lazy(() =>
         }),
     )
     .min(1, 'Give at least one placeholder')
-    .max(1000),
-);
+    .max(1000);
 
 const writtenViewSchema = () => ({
   id: z.string(),
