@@ -4,7 +4,7 @@
  */
 import { HELP, parseCli } from './config/cli-args.js';
 import { elapsedSince, monotonicNow } from './core/clock.js';
-import { ConfigError, DEFAULT_PORT } from './config/options.js';
+import { ConfigError, DEFAULT_PORT, headerLabel } from './config/options.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { VERSION } from './config/version.js';
 
@@ -90,13 +90,6 @@ async function main(): Promise<void> {
     ];
     console.log(lines.join('\n'));
   }
-}
-
-function headerLabel(header: string): string {
-  return header
-    .split('-')
-    .map((part) => (part ? part[0]!.toUpperCase() + part.slice(1) : part))
-    .join('-');
 }
 
 main().catch((error: unknown) => {

@@ -54,7 +54,7 @@ export type {
 } from './control/api.js';
 export { SandboxControlError } from './control/api.js';
 export type { SandboxOutbox, SandboxWebhooks, ReceiverFaultInput } from './control/api.js';
-export type { ReceiverFaultView } from './webhooks/receiver-faults.js';
+export type { ReceiverFaultView } from './webhooks/receiver-fault-spec.js';
 export { type ControlClient, type ControlClientOptions, createControlClient } from './client/control-client.js';
 export { createSandbox } from './sandbox.js';
 export { ConfigError } from './config/options.js';

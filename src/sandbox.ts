@@ -37,6 +37,7 @@ import { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { Store } from './store/store.js';
 import { DocumentStore } from './store/documents.js';
+import { createRenderer } from './render/renderer.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { ReceiverFaults } from './webhooks/receiver-faults.js';
 
@@ -107,7 +108,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
 
   // The subsystems fed by events: each subscribes to the bus itself.
   const outbox = new Outbox(services, { baseUrl: linkBase });
-  const receiverFaults = new ReceiverFaults(config.seed ?? 1);
+  const receiverFaults = new ReceiverFaults(bus, config.seed ?? 1);
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,
@@ -137,16 +138,26 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
   const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
+  // Documents render on a worker thread (started by the first document request), so none stalls the API.
+  const renderer = createRenderer();
   const app = createApp({
     apiFaults: faultMiddleware(faults, config.maxBodyBytes),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
+    hosts: { host: config.host, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts },
     publicUrl: config.publicUrl,
-    documents: { documents, maxUploadBytes: config.maxUploadBytes },
+    documents: { documents, maxUploadBytes: config.maxUploadBytes, renderer },
     control: controlApiRoutes({ control, scenarios, maxBodyBytes: config.maxBodyBytes }),
-    pages: pageRoutes({ services, control, scenarios: () => scenarios.list(), maxBodyBytes: config.maxBodyBytes }),
+    pages: pageRoutes({
+      services,
+      control,
+      scenarios: () => scenarios.list(),
+      loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
+      connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },
+      maxBodyBytes: config.maxBodyBytes,
+    }),
     middleware: [
       journal.middleware({
         // The dashboard polls itself every few seconds: journaling it would push the requests it shows out.
@@ -209,6 +220,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
       clock.close();
       logOut.flush();
       await webhooks.close();
+      await renderer.close();
       if (tlsListener) {
         const l = tlsListener;
         tlsListener = undefined;

@@ -17,7 +17,7 @@ import type {
   SandboxControl,
   ScenarioSummary,
 } from '../control/api.js';
-import type { ReceiverFaultView } from '../webhooks/receiver-faults.js';
+import type { ReceiverFaultView } from '../webhooks/receiver-fault-spec.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
 import type { FaultView } from '../faults/faults.js';

@@ -262,3 +262,11 @@ function checkJournalLimit(limit: number | undefined): number {
     throw new ConfigError(`journal limit must be a whole number from 0 to 1000000 (got ${limit})`);
   return limit;
 }
+
+/** A header name as people write it: `x-service-key` → `X-Service-Key` (the banner, the docs page, the dashboard). */
+export function headerLabel(header: string): string {
+  return header
+    .split('-')
+    .map((part) => (part ? part[0]!.toUpperCase() + part.slice(1) : part))
+    .join('-');
+}

@@ -7,7 +7,7 @@ import type { ClockState } from '../core/clock.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
-import type { ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-faults.js';
+import type { ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import type { FaultView } from '../faults/faults.js';
 import type { faultSpec } from '../faults/spec.js';
 import type { z } from 'zod';

@@ -8,7 +8,7 @@ import { parseWith } from '../core/validation.js';
 import type { JournalEntry, RequestJournal } from '../journal/journal.js';
 import type { Email, Outbox } from '../outbox/outbox.js';
 import type { DeliveryView, OutageSpec, WebhookDispatcher } from '../webhooks/dispatcher.js';
-import type { ReceiverFaultView } from '../webhooks/receiver-faults.js';
+import type { ReceiverFaultView } from '../webhooks/receiver-fault-spec.js';
 import type { ControlDeps } from './deps.js';
 import { FaultControl, type FaultOperations } from './faults.js';
 import { deliveryQuery, emailQuery, journalQuery } from './schemas.js';

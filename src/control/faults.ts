@@ -9,7 +9,8 @@ import { ApiError, quote } from '../core/errors.js';
 import { parseWith } from '../core/validation.js';
 import type { FaultView, Faults } from '../faults/faults.js';
 import { faultSpec } from '../faults/spec.js';
-import { type ReceiverFaultView, type ReceiverFaults, receiverFaultSpec } from '../webhooks/receiver-faults.js';
+import { type ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
+import type { ReceiverFaults } from '../webhooks/receiver-faults.js';
 import { faultList, receiverFaultList } from './schemas.js';
 
 /** What a fault registry offers: the API faults' and the receiver faults' alike. */

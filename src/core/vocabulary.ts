@@ -159,3 +159,38 @@ export const WEBHOOK_FLAGS = [
 export function webhookFlags<T>(each: (flag: WebhookFlag) => T): Record<WebhookFlag, T> {
   return Object.fromEntries(WEBHOOK_FLAGS.map((f) => [f, each(f)])) as Record<WebhookFlag, T>;
 }
+
+// ---- contract types (docs/compatibility.md, "Contract types") --------------------------------------------------
+
+/**
+ * The text forms of `contractType` requests send: `html` (the sandbox's default), `pdf` (an uploaded file), and the
+ * components' `docx`, `empty`, `ai` (HTML content made in the browser).
+ */
+export const CONTRACT_TYPE_TEXTS = ['html', 'pdf', 'docx', 'empty', 'ai'] as const;
+
+export type ContractTypeText = (typeof CONTRACT_TYPE_TEXTS)[number];
+
+/** ContractType as the real service's clients read it: 6 docx, 7 pdf, 8 empty (HTML without a type, too). */
+export const CONTRACT_TYPE_CODES = { docx: 6, pdf: 7, empty: 8 } as const;
+
+export type ContractTypeCode = (typeof CONTRACT_TYPE_CODES)[keyof typeof CONTRACT_TYPE_CODES];
+
+/** PlaceholderView: 2 for the boxes a signature goes into, 1 for every other placeholder. */
+export const PLACEHOLDER_VIEWS = { other: 1, signature: 2 } as const;
+
+/**
+ * A `contractType` as a request gives it, as the text a record keeps: a text form, or a numeric code echoed from a
+ * read (`7` or `"7"` → `pdf`, `6` → `docx`, `8` → `empty`); `""` (the components' "none chosen") → undefined.
+ * Undefined for anything else too: callers validate with `isContractType` first.
+ */
+export function contractTypeText(value: string | number): ContractTypeText | undefined {
+  const text = String(value).trim().toLowerCase();
+  if ((CONTRACT_TYPE_TEXTS as readonly string[]).includes(text)) return text as ContractTypeText;
+  const byCode = Object.entries(CONTRACT_TYPE_CODES).find(([, code]) => String(code) === text);
+  return byCode ? (byCode[0] as ContractTypeText) : undefined;
+}
+
+/** Whether a request's `contractType` is one the sandbox takes (a text form, a numeric code, or `""`). */
+export function isContractType(value: string | number): boolean {
+  return String(value).trim() === '' || contractTypeText(value) !== undefined;
+}

@@ -3,13 +3,13 @@
  * its value, escaped, an image signature as an image, an empty one by its name. The result is NOT safe to show as it
  * is: the page sanitises it.
  */
+import { peopleTime } from '../core/time-format.js';
 import type { PlaceholderRecord } from '../store/records.js';
-import { PLACEHOLDER_TAG, escapeHtml, placeholdersByTag } from './placeholder-tags.js';
+import { escapeHtml, placeholdersByTag, replacePlaceholderTags } from './placeholder-tags.js';
 
 export function readableHtml(html: string, placeholders: readonly PlaceholderRecord[]): string {
   const byTag = placeholdersByTag(placeholders);
-  return html.replace(PLACEHOLDER_TAG, (_match, tag: string, id: string) => {
-    const name = tag.toLowerCase();
+  return replacePlaceholderTags(html, (name, id) => {
     const placeholder = byTag.get(`${name}${id}`);
     if (!placeholder || placeholder.value === '') {
       return `<span class="placeholder empty">${escapeHtml(placeholder?.name || `${name} ${id}`)}</span>`;
@@ -20,6 +20,9 @@ export function readableHtml(html: string, placeholders: readonly PlaceholderRec
         placeholders.find((p) => p.recipientKey === placeholder.recipientKey && p.specialType === 2)?.value ?? '';
       return `<img class="signature" alt="${escapeHtml(`Signature of ${signer}`.trim())}" src="${escapeHtml(placeholder.value)}">`;
     }
-    return `<span class="placeholder${signature ? ' signature' : ''}">${escapeHtml(placeholder.value)}</span>`;
+    // A date signed is stored as ISO; a reader sees it as every page and document shows times.
+    const text =
+      placeholder.isSpecial && placeholder.specialType === 1 ? peopleTime(placeholder.value) : placeholder.value;
+    return `<span class="placeholder${signature ? ' signature' : ''}">${escapeHtml(text)}</span>`;
   });
 }

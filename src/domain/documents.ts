@@ -5,7 +5,7 @@
  * `download_docx` (HTML contracts only, as the real service offers it [real-service.md §5]).
  */
 import { ApiError } from '../core/errors.js';
-import { sqlTime } from '../core/time-format.js';
+import { peopleTime, sqlTime } from '../core/time-format.js';
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
@@ -25,7 +25,8 @@ export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
 /**
  * Keeps an uploaded PDF as the file of a PDF contract (created with `contractType: "pdf"`, not yet sent) or of a
- * template. Everything is checked before anything is kept: a refused upload changes nothing.
+ * template. Everything is checked before anything is kept: a refused upload changes nothing. The record's state
+ * is checked again after every wait (reading the file, writing it), so a contract sent meanwhile keeps its PDF.
  */
 export async function uploadPdf(
   ctx: OpContext,
@@ -35,6 +36,36 @@ export async function uploadPdf(
   renderer: Renderer,
   bytes: Uint8Array,
 ): Promise<ContractRecord | TemplateRecord> {
+  takingUpload(ctx, client, owner);
+  const { pages } = await renderer.inspectPdf(bytes);
+  takingUpload(ctx, client, owner);
+  const document: DocumentRef = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, pages };
+  // Fields already placed must still fit the new file.
+  const errors = placeholdersOf(ctx, owner).flatMap((p) =>
+    p.insertion.flatMap((x) => placementErrors(document, x, `placeholders.${p.placeholderKey}.insertion.${x.id}`)),
+  );
+  if (errors.length) {
+    throw ApiError.badRequest(
+      `The new PDF does not fit the fields already placed: ${errors[0]!.path}: ${errors[0]!.message}`,
+      errors,
+    );
+  }
+  await documents.put(client.platformId, bytes);
+  // The record may have changed while the file was written: checked again, and updated without another wait.
+  const fresh = takingUpload(ctx, client, owner);
+  const patch = {
+    contractType: 'pdf' as const,
+    document,
+    value: documentPath(owner, document.sha256),
+    changeTime: ctx.clock.now(),
+  };
+  return 'contractKey' in owner
+    ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
+    : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+}
+
+/** The contract or template, if it may take a (new) PDF now; else the refusal saying why. */
+function takingUpload(ctx: OpContext, client: ClientRecord, owner: DocumentOwner): ContractRecord | TemplateRecord {
   const record = ownerRecord(ctx, client, owner);
   if ('contractKey' in owner) {
     const contract = record as ContractRecord;
@@ -57,30 +88,7 @@ export async function uploadPdf(
       [{ path: 'templateKey', message: 'Not a PDF template' }],
     );
   }
-  const { pages } = await renderer.inspectPdf(bytes);
-  const document: DocumentRef = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, pages };
-  // Fields already placed must still fit the new file.
-  const errors = placeholdersOf(ctx, owner).flatMap((p) =>
-    p.insertion.flatMap((x) => placementErrors(document, x, `placeholders.${p.placeholderKey}.insertion.${x.id}`)),
-  );
-  if (errors.length) {
-    throw ApiError.badRequest(
-      `The new PDF does not fit the fields already placed: ${errors[0]!.path}: ${errors[0]!.message}`,
-      errors,
-    );
-  }
-  await documents.put(client.platformId, bytes);
-  // The record may have changed while the file was written: read it again before the update.
-  const fresh = ownerRecord(ctx, client, owner);
-  const patch = {
-    contractType: 'pdf' as const,
-    document,
-    value: documentPath(owner, document.sha256),
-    changeTime: ctx.clock.now(),
-  };
-  return 'contractKey' in owner
-    ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
-    : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+  return record;
 }
 
 function ownerRecord(ctx: OpContext, client: ClientRecord, owner: DocumentOwner): ContractRecord | TemplateRecord {
@@ -156,11 +164,12 @@ export async function contractDocx(ctx: OpContext, renderer: Renderer, contract:
 function contractFills(ctx: OpContext, placeholders: PlaceholderRecord[]): Map<string, FillValue> {
   const fills = new Map<string, FillValue>();
   for (const p of placeholders) {
-    let value: FillValue = p.value;
-    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && p.value) value = signedDate(p.value);
-    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && p.value.startsWith('data:')) {
+    const shown = shownValue(ctx, p);
+    let value: FillValue = shown;
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && shown) value = signedDate(shown);
+    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && shown.startsWith('data:')) {
       // An SVG (the generated signature), GIF or WebP cannot be drawn by the standard PDF tools: the signer's name.
-      const image = signatureImage(p.value);
+      const image = signatureImage(shown);
       const name = signerName(ctx, p) || 'signature';
       value = image ? { image, alt: `Signature of ${name}` } : `Signed: ${name}`;
     }
@@ -198,17 +207,29 @@ function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
 }
 
 function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
-  const label = p.isSpecial ? `${specialTypeName(p)}${signerName(ctx, p) ? `: ${signerName(ctx, p)}` : ''}` : p.name;
-  if (!p.value) return { kind: 'empty', label };
-  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(p.value) };
+  const value = shownValue(ctx, p);
+  if (!value) return { kind: 'empty', label: p.isSpecial ? specialTypeName(p) : p.name };
+  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(value) };
   if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature) {
-    const image = signatureImage(p.value);
+    const image = signatureImage(value);
     if (image) return { kind: 'image', ...image };
     // pdf-lib embeds PNG and JPEG only: an SVG (the generated signature), GIF or WebP signature is drawn as the
     // signer's name in a script face; a text signature is drawn as its text.
-    return { kind: 'script', text: p.value.startsWith('data:') ? signerName(ctx, p) || 'Signed' : p.value };
+    return { kind: 'script', text: value.startsWith('data:') ? signerName(ctx, p) || 'Signed' : value };
   }
-  return { kind: 'text', text: p.value };
+  return { kind: 'text', text: value };
+}
+
+/**
+ * What a placeholder shows in a document now. A recipient's full name and signature show only once that
+ * recipient has signed (docs/documents.md): before, the box says what it is for, so an unsigned document never
+ * reads as signed.
+ */
+function shownValue(ctx: OpContext, p: PlaceholderRecord): string {
+  const type = p.isSpecial ? specialTypeOf(p) : undefined;
+  if ((type !== SPECIAL.fullName && type !== SPECIAL.signature) || !p.recipientKey) return p.value;
+  const state = ctx.store.recipients.get(p.recipientKey)?.state;
+  return state === 'signed' || state === 'approved' ? p.value : '';
 }
 
 function signerName(ctx: OpContext, p: PlaceholderRecord): string {
@@ -217,10 +238,9 @@ function signerName(ctx: OpContext, p: PlaceholderRecord): string {
   return r?.fullname || r?.email || '';
 }
 
-/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`. */
+/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`, as every page does. */
 function signedDate(value: string): string {
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? `${sqlTime(ms)} UTC` : value;
+  return peopleTime(value);
 }
 
 /**
@@ -233,7 +253,7 @@ function auditPage(ctx: OpContext, contract: ContractRecord, uploadSha256?: stri
     name: contract.name,
     status: contract.status,
     uploadSha256,
-    generatedAt: `${sqlTime(contract.changeTime)} UTC`,
+    generatedAt: peopleTime(contract.changeTime),
     events: auditRows(ctx, contract).map((row) => ({
       time: sqlTime(row.at),
       event: row.title,

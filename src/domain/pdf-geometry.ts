@@ -5,6 +5,7 @@
  * is 1000 API units", "Coordinates start at the top-left of the page"].
  */
 import type { FieldError } from '../core/errors.js';
+import { CONTRACT_TYPE_CODES, type ContractTypeCode } from '../core/vocabulary.js';
 import type { ContractRecord, ContractType, DocumentRef, InsertionRecord, TemplateRecord } from '../store/records.js';
 import { type DocumentOwnerKey, documentPath } from './links.js';
 
@@ -14,6 +15,12 @@ import { type DocumentOwnerKey, documentPath } from './links.js';
  */
 export function contractTypeOf(record: Pick<ContractRecord | TemplateRecord, 'contractType'>): ContractType {
   return record.contractType === 'pdf' ? 'pdf' : 'html';
+}
+
+/** The numeric ContractType the real clients read (docs/compatibility.md): 7 pdf, 6 docx, 8 any other HTML. */
+export function contractTypeCode(record: Pick<ContractRecord | TemplateRecord, 'contractType'>): ContractTypeCode {
+  if (contractTypeOf(record) === 'pdf') return CONTRACT_TYPE_CODES.pdf;
+  return record.contractType === 'docx' ? CONTRACT_TYPE_CODES.docx : CONTRACT_TYPE_CODES.empty;
 }
 
 /**

@@ -9,8 +9,42 @@ import { type RecipientSpecialType, specialTypeOf } from '../core/vocabulary.js'
 
 export const SPECIAL_TAG: Record<RecipientSpecialType, string> = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' };
 
-/** A paired tag with its content, or a lone (or self-closing) one: name in group 1, id in group 2. */
-export const PLACEHOLDER_TAG = /<(placeholder|sign|date|fullname|email)(\d+)\b[^>]*>(?:[\s\S]*?<\/\1\2\s*>)?/gi;
+/**
+ * Replaces each placeholder tag of some HTML, a paired tag with its content or a lone (or self-closing) one, by
+ * `replace(name, id)` (name in lower case). One pass over the text (docs/documents.md, work limits): each tag's
+ * closing tag is looked up among the closing tags ahead, found once; a lazy regular expression searching ahead from
+ * every unclosed tag took seconds on 150,000 of them.
+ */
+export function replacePlaceholderTags(html: string, replace: (name: string, id: string) => string): string {
+  const head = html.slice(0, html.lastIndexOf('>') + 1);
+  // Every closing tag, by tag (`sign2`): its positions in order, and how far the search has gone.
+  const closings = new Map<string, { at: number[]; end: number[]; next: number }>();
+  const closing = /<\/(placeholder|sign|date|fullname|email)(\d+)\s*>/gi;
+  for (let m = closing.exec(head); m; m = closing.exec(head)) {
+    const key = `${m[1]!.toLowerCase()}${m[2]}`;
+    let own = closings.get(key);
+    if (!own) closings.set(key, (own = { at: [], end: [], next: 0 }));
+    own.at.push(m.index);
+    own.end.push(closing.lastIndex);
+  }
+  const opening = /<(placeholder|sign|date|fullname|email)(\d+)\b[^>]*>/gi;
+  const out: string[] = [];
+  let last = 0;
+  for (let m = opening.exec(head); m; m = opening.exec(head)) {
+    const name = m[1]!.toLowerCase();
+    let end = opening.lastIndex;
+    const own = closings.get(`${name}${m[2]}`);
+    if (own) {
+      while (own.next < own.at.length && own.at[own.next]! < end) own.next++;
+      if (own.next < own.at.length) end = own.end[own.next++]!;
+    }
+    out.push(html.slice(last, m.index), replace(name, m[2]!));
+    last = end;
+    opening.lastIndex = end;
+  }
+  out.push(html.slice(last));
+  return out.join('');
+}
 
 /** The tag name (with its id) that marks this placeholder: `placeholder3`, `sign2`. */
 export function tagOf(p: PlaceholderRecord): string {

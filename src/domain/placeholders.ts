@@ -13,7 +13,14 @@ import type {
 } from '../store/records.js';
 import type { FieldError } from '../core/errors.js';
 import { contractTypeOf, placementErrors } from './pdf-geometry.js';
-import { RECIPIENT_SPECIAL_TYPES, type RecipientSpecialType, SPECIAL_TYPES, specialKey } from '../core/vocabulary.js';
+import {
+  PLACEHOLDER_VIEWS,
+  RECIPIENT_SPECIAL_TYPES,
+  type RecipientSpecialType,
+  SPECIAL,
+  SPECIAL_TYPES,
+  specialKey,
+} from '../core/vocabulary.js';
 
 export type Owner = { contractKey: string } | { templateKey: string };
 
@@ -302,4 +309,27 @@ export function checkPdfPlacements(
       errors,
     );
   }
+}
+
+/**
+ * The colour the components paint a placeholder with (docs/compatibility.md, "Placeholder"): the colour of the
+ * recipient who fills it (a special placeholder's recipient, or `externalRecipientKey`), by the recipient's
+ * number inside its contract; the components' owner colour for fields the creator fills (fillingType 2); their
+ * "other" colour for the rest.
+ */
+export function placeholderColour(ctx: OpContext, p: PlaceholderRecord): string {
+  const recipientKey = p.recipientKey ?? p.externalRecipientKey;
+  const recipient = recipientKey ? ctx.store.recipients.get(recipientKey) : undefined;
+  if (recipient) return RECIPIENT_COLOURS[Math.max(0, recipient.id - 1) % RECIPIENT_COLOURS.length]!;
+  return p.fillingType === '2' ? OWNER_COLOUR : OTHER_COLOUR;
+}
+
+/** The components' PlaceholderColor: OTHER and OWNER, and the recipient colours they once listed. */
+const OTHER_COLOUR = '#fafafa';
+const OWNER_COLOUR = '#eaeaea';
+const RECIPIENT_COLOURS = ['#8ae2f4', '#f59600', '#e5befc', '#ffe175', '#51d474'] as const;
+
+/** PlaceholderView as the real clients read it (docs/compatibility.md): 2 for a signature box (special type 4). */
+export function placeholderView(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
+  return p.isSpecial && p.specialType === SPECIAL.signature ? PLACEHOLDER_VIEWS.signature : PLACEHOLDER_VIEWS.other;
 }

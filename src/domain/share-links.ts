@@ -7,9 +7,15 @@
  * recipient in that role has nothing to open there.
  */
 import { ApiError, quote } from '../core/errors.js';
-import type { ContractRecord, PlaceholderRecord, RecipientRecord, ShareLinkRecord } from '../store/records.js';
+import type {
+  ClientRecord,
+  ContractRecord,
+  PlaceholderRecord,
+  RecipientRecord,
+  ShareLinkRecord,
+} from '../store/records.js';
 import type { OpContext } from './context.js';
-import { assertOpen } from './contracts.js';
+import { assertOpen, findContract } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
 import { SHARE_LINK_VIEWS } from '../core/vocabulary.js';
 
@@ -17,6 +23,15 @@ export type ShareLinkView = ShareLinkRecord['view'];
 
 /** No source shows the view of a new link; the sandbox's is the least a holder can do, viewing. */
 export const DEFAULT_SHARE_LINK_VIEW: ShareLinkView = '4';
+
+/**
+ * The contract a share-link write names: by its key, or by one of its links' `controlLink`, which the components'
+ * link editor sends as `contractKey` (docs/compatibility.md, "Share links"). 404 as for any other unknown key.
+ */
+export function contractOfLinkRequest(ctx: OpContext, client: ClientRecord, key: string): ContractRecord {
+  const byControlLink = ctx.store.shareLinks.where('controlLink', key)[0];
+  return findContract(ctx, client, byControlLink ? byControlLink.contractKey : key);
+}
 
 /** The extra links of a contract, oldest first. */
 export function shareLinksOf(ctx: OpContext, contract: ContractRecord): ShareLinkRecord[] {

@@ -4,19 +4,24 @@
  */
 import { ApiError } from '../core/errors.js';
 import type { RecipientRecord } from '../store/records.js';
+import { checkSignatureImage, type SignatureFormat } from './signature-image.js';
 
-const IMAGE_DATA_URI = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+const IMAGE_DATA_URI = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,([A-Za-z0-9+/]+={0,2})$/;
 export const MAX_TEXT_SIGNATURE = 200;
 
-/** A signature is a short text, or an image as a base64 data URI. */
+/**
+ * A signature is a short text, or an image as a base64 data URI, checked by decoding it (signature-image.ts).
+ */
 export function checkSignature(signature: string): string {
   if (signature.startsWith('data:')) {
-    if (!IMAGE_DATA_URI.test(signature)) {
+    const image = IMAGE_DATA_URI.exec(signature);
+    if (!image) {
       throw ApiError.badRequest(
         'signature: an image signature must be a base64 data URI of a png, jpeg, gif, webp or svg image',
         [{ path: 'signature', message: 'Not an image data URI' }],
       );
     }
+    checkSignatureImage(image[1] as SignatureFormat, image[2]!);
     return signature;
   }
   const text = signature.trim();

@@ -10,6 +10,8 @@ export interface NewTemplate {
   templateKey?: string | undefined;
   name: string;
   value: string;
+  /** `pdf`: a PDF template whose file follows with upload_pdf (the components' `isPdf: true`). */
+  contractType?: 'pdf' | undefined;
   userKey: string;
 }
 
@@ -34,7 +36,8 @@ export function createTemplate(ctx: OpContext, client: ClientRecord, fields: New
     platformId: client.platformId,
     userKey: fields.userKey,
     name: fields.name,
-    value: fields.value,
+    value: fields.contractType === 'pdf' ? '' : fields.value,
+    ...(fields.contractType === 'pdf' ? { contractType: 'pdf' as const } : {}),
     nextPlaceholderPosition: 1,
     createTime: now,
     changeTime: now,

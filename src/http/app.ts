@@ -11,12 +11,16 @@ import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 import { operationContext } from './auth.js';
 import { apiCors } from './cors.js';
+import { type HostOptions, hostGuard } from './hosts.js';
+import { controlContentTypes, sameOriginOnly } from './same-origin.js';
 import type { ApiEnv } from './variables.js';
 
 export interface AppOptions {
   services: Services;
   maxBodyBytes: number;
   apiKeyHeader: string;
+  /** The names the sandbox answers to (the Host allow-list); absent: every name (in-process use). */
+  hosts?: HostOptions;
   /** The origins whose pages may call /api (`--cors-origin`); empty or absent: every origin. */
   corsOrigins?: readonly string[];
   /** `--public-url`, when given: the base of the absolute URLs answers hand out (http/public-url.ts). */
@@ -36,7 +40,22 @@ export interface AppOptions {
 
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
+  // Hono hands only Error instances to onError; anything else thrown (pdf-lib's image decoders throw strings) is
+  // made one here, so it is answered and logged like any error, never as an empty 500.
+  app.use('*', async (_c, next) => {
+    try {
+      await next();
+    } catch (error) {
+      throw error instanceof Error ? error : new Error(`a non-Error value was thrown: ${String(error)}`);
+    }
+  });
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  // The security checks (README "Security"): the sandbox's own names only; no other site drives /__sandbox or pages.
+  if (options.hosts) app.use('*', hostGuard(options.hosts));
+  const sameOrigin = sameOriginOnly({ publicUrl: options.publicUrl });
+  app.use('/__sandbox/*', sameOrigin);
+  app.use('/sharing/*', sameOrigin);
+  app.use('/__sandbox/*', controlContentTypes({ pages: '/__sandbox/ui' }));
   // CORS before the faults, so an injected refusal still reaches the page, and a preflight is never faulted.
   app.use('/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader }));
   if (options.apiFaults) app.use('/api/*', options.apiFaults);

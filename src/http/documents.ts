@@ -23,7 +23,7 @@ import type { DocumentStore } from '../store/documents.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
 import { contentValue } from '../domain/links.js';
 import { publicBase } from './public-url.js';
-import { createRenderer } from '../render/renderer.js';
+import type { Renderer } from '../render/renderer.js';
 import type { ApiEnv } from './variables.js';
 
 export interface DocumentRouteOptions {
@@ -32,6 +32,8 @@ export interface DocumentRouteOptions {
   maxUploadBytes: number;
   /** `--public-url`, when given (http/public-url.ts). */
   publicUrl?: string | undefined;
+  /** Draws the documents (render/renderer.ts): on a worker thread, its libraries loaded by the first job. */
+  renderer: Renderer;
 }
 
 /** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
@@ -49,10 +51,7 @@ export const DOCUMENT_PATHS = [
 ];
 
 export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions): void {
-  const { documents } = options;
-  // The renderer loads pdf-lib, docx and htmlparser2 on its first job, so a start that serves no document does
-  // not compile them (it keeps `esign-sandbox` within its start figure).
-  const renderer = createRenderer();
+  const { documents, renderer } = options;
   /** A client-scoped document route (`clientKey` in the query); other methods get the one 405 (http/app.ts). */
   const route = (
     path: string,

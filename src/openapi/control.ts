@@ -15,7 +15,7 @@ import {
   setBody,
 } from '../control/schemas.js';
 import { faultSpec } from '../faults/spec.js';
-import { receiverFaultSpec } from '../webhooks/receiver-faults.js';
+import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { snapshotSchema } from '../store/snapshot.js';
 import { emptyData } from '../store/records.js';
 

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { PACKAGE_ROOT } from '../config/options.js';
+import { PACKAGE_ROOT, headerLabel } from '../config/options.js';
 import { ApiError } from '../core/errors.js';
 
 /** The files of swagger-ui-dist the page uses, served at /docs/assets/<name>, with their content types. */
@@ -25,7 +25,7 @@ export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
   let document: Promise<Record<string, unknown>> | undefined;
   app.get('/openapi.json', async (c) => {
     document ??= import('./document.js').then(({ openApiDocument }) =>
-      openApiDocument({ apiKeyHeader: headerName(options.apiKeyHeader) }),
+      openApiDocument({ apiKeyHeader: headerLabel(options.apiKeyHeader) }),
     );
     return c.json({ ...(await document), servers: [{ url: new URL(c.req.url).origin, description: 'This sandbox' }] });
   });
@@ -112,12 +112,4 @@ function docsPage(version: string): string {
   </body>
 </html>
 `;
-}
-
-/** `x-service-key` → `X-Service-Key`, as people write it. */
-function headerName(header: string): string {
-  return header
-    .split('-')
-    .map((part) => (part ? part[0]!.toUpperCase() + part.slice(1) : part))
-    .join('-');
 }

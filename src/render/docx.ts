@@ -16,6 +16,7 @@ import {
   TextRun,
   WidthType,
 } from 'docx';
+import { ApiError } from '../core/errors.js';
 import { htmlToBlocks, type Run } from './html-blocks.js';
 import type { DocxJob } from './jobs.js';
 
@@ -29,8 +30,25 @@ const HEADINGS = [
 ] as const;
 const NUMBERED = 'contract-numbered';
 
+/**
+ * The most paragraphs, table cells and line breaks a DOCX may hold (docs/documents.md, work limits): the docx
+ * library builds the whole document in one go, and took a minute over 200,000 line breaks.
+ */
+export const MAX_DOCX_PARTS = 20_000;
+
 export async function renderDocx(job: DocxJob): Promise<Uint8Array> {
   const blocks = htmlToBlocks(job.html, job.fills);
+  let parts = 0;
+  for (const block of blocks) {
+    const lists = block.kind === 'table' ? block.rows.flatMap((r) => r.cells) : 'runs' in block ? [block.runs] : [[]];
+    parts += lists.length;
+    for (const runs of lists) for (const run of runs) if (run.text === '\n') parts++;
+  }
+  if (parts > MAX_DOCX_PARTS)
+    throw new ApiError(
+      422,
+      `The contract is too large for a DOCX: ${parts} paragraphs, table cells and line breaks, more than the sandbox's limit of ${MAX_DOCX_PARTS} (docs/documents.md)`,
+    );
   const children: (Paragraph | Table)[] = [];
   let instance = 0;
   let previous: (typeof blocks)[number] | undefined;

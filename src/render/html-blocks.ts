@@ -9,10 +9,11 @@
  * [real-service.md §6: "the N in the HTML tags <signN>, <dateN>, <fullnameN>, <emailN>"]. A tag is replaced by its
  * placeholder's value (the domain gives the values as `Fills`); a tag without a value keeps its own text.
  *
- * Work limits (docs/documents.md): elements nested deeper than MAX_DEPTH are read as plain text, without their
- * structure, by a walk that uses no recursion, so no nesting can overflow the stack.
+ * Work limits (docs/documents.md): the nesting is bounded before parsing (core/html-nesting.ts), and the walk reads
+ * anything deeper still as plain text, without recursion, so no nesting can overflow the stack.
  */
 import { parseDocument } from 'htmlparser2';
+import { limitNesting, MAX_HTML_DEPTH } from '../core/html-nesting.js';
 import type { Fills, SignatureImage } from './jobs.js';
 
 export interface Run {
@@ -25,7 +26,7 @@ export interface Run {
 }
 
 /** Elements nested deeper than this are read as their text only (docs/documents.md). */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = MAX_HTML_DEPTH;
 
 export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; runs: Run[] }
@@ -77,7 +78,7 @@ const BLOCKS = new Set([
   'nav',
 ]);
 export function htmlToBlocks(html: string, fills: Fills): Block[] {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true });
+  const doc = parseDocument(limitNesting(html), { decodeEntities: true, lowerCaseTags: true });
   const out: Block[] = [];
   let runs: Run[] = [];
   const flush = () => {

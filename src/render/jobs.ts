@@ -62,3 +62,10 @@ export interface DocxJob {
 export interface PdfInfo {
   pages: { width: number; height: number }[];
 }
+
+export interface Renderer {
+  /** The page sizes of an uploaded PDF, or an ApiError (400/413) saying what is wrong with it. */
+  inspectPdf(bytes: Uint8Array): Promise<PdfInfo>;
+  pdf(job: PdfJob): Promise<Uint8Array>;
+  docx(job: DocxJob): Promise<Uint8Array>;
+}

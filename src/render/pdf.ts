@@ -32,6 +32,7 @@ import { type Block, htmlToBlocks, type Run } from './html-blocks.js';
 import { type Line, lineHeight, SIGNATURE_HEIGHT, wrapRuns } from './pdf-lines.js';
 import type { PdfJob, SignatureImage } from './jobs.js';
 import { drawStamps } from './stamps.js';
+import { embedImage } from './images.js';
 import { sha256Hex } from '../store/documents.js';
 import { pause } from './pause.js';
 
@@ -39,7 +40,7 @@ import { pause } from './pause.js';
 export const A4 = { width: 595.28, height: 841.89 } as const;
 export const MARGIN = 56;
 /** The most pages an HTML contract may take (docs/documents.md, work limits). */
-export const MAX_PAGES = 1000;
+export const MAX_PAGES = 500;
 const BODY_SIZE = 11;
 const LINE = 1.35;
 const HEADING_SIZE = { 1: 20, 2: 16, 3: 14, 4: 12, 5: 11, 6: 11 } as const;
@@ -231,8 +232,9 @@ async function embedImages(doc: PDFDocument, blocks: Block[]): Promise<Map<Uint8
     for (const runs of lists)
       for (const run of runs) {
         if (!run.image || images.has(run.image.bytes)) continue;
-        const { format, bytes } = run.image;
-        images.set(bytes, format === 'png' ? await doc.embedPng(bytes) : await doc.embedJpg(bytes));
+        const embedded = await embedImage(doc, run.image);
+        if (embedded) images.set(run.image.bytes, embedded);
+        else delete run.image; // an image no decoder reads is shown as its description
       }
   }
   return images;

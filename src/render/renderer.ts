@@ -5,19 +5,29 @@
  * bytes. The drawing code (pdf-lib, docx, htmlparser2: most of a megabyte) loads on the first job, not at start.
  */
 
-import type { DocxJob, PdfInfo, PdfJob } from './jobs.js';
+import { existsSync } from 'node:fs';
+import type { Renderer } from './jobs.js';
+import { threadRenderer } from './thread.js';
 
 export type * from './jobs.js';
 
-export interface Renderer {
-  /** The page sizes of an uploaded PDF, or an ApiError (400/413) saying what is wrong with it. */
-  inspectPdf(bytes: Uint8Array): Promise<PdfInfo>;
-  pdf(job: PdfJob): Promise<Uint8Array>;
-  docx(job: DocxJob): Promise<Uint8Array>;
+/** A renderer as closable as its thread: `close()` ends the worker thread, if one was started. */
+export type ClosableRenderer = Renderer & { close(): Promise<void> };
+
+/**
+ * The sandbox's renderer: on a worker thread (thread.ts) when the compiled worker is beside this file (the built
+ * package), else in this thread (the TypeScript sources under test, which a worker cannot load).
+ */
+export function createRenderer(): ClosableRenderer {
+  for (const path of ['./worker.js', './render/worker.js']) {
+    const file = new URL(path, import.meta.url);
+    if (import.meta.url.endsWith('.js') && existsSync(file)) return threadRenderer(file);
+  }
+  return { ...inProcessRenderer(), close: async () => {} };
 }
 
-/** A renderer whose drawing code is imported by its first job (one import per renderer, none at start). */
-export function createRenderer(): Renderer {
+/** A renderer in this thread whose drawing code is imported by its first job (none at start). */
+export function inProcessRenderer(): Renderer {
   const pdf = once(() => import('./pdf.js'));
   const docx = once(() => import('./docx.js'));
   const inspect = once(() => import('./pdf-inspect.js'));

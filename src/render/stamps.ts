@@ -5,6 +5,7 @@
 import { type PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 import { clean, fontsOf, GREY, INK, Measure } from './fonts.js';
 import { pause } from './pause.js';
+import { embedImage } from './images.js';
 import type { Stamp } from './jobs.js';
 
 export async function drawStamps(doc: PDFDocument, stamps: Stamp[]): Promise<void> {
@@ -36,7 +37,11 @@ export async function drawStamps(doc: PDFDocument, stamps: Stamp[]): Promise<voi
       });
       fitText(box, clean(c.label), fonts.italic, GREY, 9);
     } else if (c.kind === 'image') {
-      const image = c.format === 'png' ? await doc.embedPng(c.bytes) : await doc.embedJpg(c.bytes);
+      const image = await embedImage(doc, c);
+      if (!image) {
+        fitText(box, 'Signature (image unreadable)', fonts.italic, GREY, 9);
+        continue;
+      }
       const scale = Math.min(w / image.width, h / image.height);
       page.drawImage(image, {
         x,

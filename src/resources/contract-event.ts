@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { auditTrail } from '../domain/audit-trail.js';
-import { type PlainResource, clientKeyField, defineEndpoint, keyField } from './action.js';
+import { type PlainResource, clientKeyField, defineEndpoint } from './action.js';
 import { isoSchema } from './response-shape.js';
 
 /** The audit trail's entries as auditTrail (domain/audit-trail.ts) builds them. */
@@ -31,9 +31,12 @@ export const contractEventResource: PlainResource = {
       summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
       scope: 'client',
       response: auditEntriesSchema,
-      schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField() }),
+      // An empty contractKey answers `[]`: a new contract editor asks before its contract exists
+      // (docs/compatibility.md, "Empty keys").
+      schema: () => z.object({ contractKey: z.string(), clientKey: clientKeyField() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
       handle(input, ctx) {
+        if (input.contractKey.trim() === '') return { status: 200, body: [] };
         return { status: 200, body: auditTrail(ctx, findContract(ctx, requireClient(ctx), input.contractKey)) };
       },
     }),

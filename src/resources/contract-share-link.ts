@@ -8,6 +8,7 @@ import { type OpContext, requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import {
   changeShareLinkView,
+  contractOfLinkRequest,
   createShareLink,
   deleteShareLink,
   findShareLink,
@@ -48,6 +49,11 @@ function linkView(l: ShareLinkRecord) {
 
 function contractOf(ctx: OpContext, contractKey: string) {
   return findContract(ctx, requireClient(ctx), contractKey);
+}
+
+/** PUT and DELETE: `contractKey` may carry the link's controlLink (domain/share-links.ts). */
+function linkedContractOf(ctx: OpContext, key: string) {
+  return contractOfLinkRequest(ctx, requireClient(ctx), key);
 }
 
 const linkViewSchema = () =>
@@ -107,7 +113,7 @@ export const contractShareLinkResource: PlainResource = {
         view: '1',
       },
       handle(input, ctx) {
-        const link = findShareLink(ctx, contractOf(ctx, input.contractKey), input.id, input.shareLink);
+        const link = findShareLink(ctx, linkedContractOf(ctx, input.contractKey), input.id, input.shareLink);
         return reply(201, 'Share link updated', { shareLink: linkView(changeShareLinkView(ctx, link, input.view)) });
       },
     }),
@@ -119,7 +125,7 @@ export const contractShareLinkResource: PlainResource = {
       schema: () => z.object({ contractKey: keyField(), clientKey: clientKeyField(), id: idField() }),
       example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>', id: 1 },
       handle(input, ctx) {
-        const link = findShareLink(ctx, contractOf(ctx, input.contractKey), input.id);
+        const link = findShareLink(ctx, linkedContractOf(ctx, input.contractKey), input.id);
         deleteShareLink(ctx, link);
         return reply(201, 'Share link deleted', { shareLink: { id: link.id, shareLink: link.shareLink } });
       },

@@ -23,24 +23,29 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
-import { isoSchema, keySchema, okSchema } from './response-shape.js';
+import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
-import { CONTRACT_STATUSES, statusId } from '../core/vocabulary.js';
+import { CONTRACT_STATUSES, STATUS, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
+import { contractTypeCode } from '../domain/pdf-geometry.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
 import type { ContractRecord } from '../store/records.js';
-import { isoTime } from '../core/time-format.js';
+import { isoTime, sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 import { sendToRecipients } from '../domain/sending.js';
 import { recipientList } from './recipient-fields.js';
 
 /**
- * `contract.contractType`: `html` (the default) takes `value`; `pdf`'s file follows with POST /api/upload_pdf
- * [real-service.md §5]; `docx`, `empty` and `ai` are the text forms of the components [C:contract-editor.tsx].
+ * `contract.contractType`: `html` (the default) takes `value`; `pdf`'s file follows with POST /api/upload_pdf;
+ * `docx`, `empty` and `ai` are the components' text forms, `""` theirs for "none chosen", and a read's numeric
+ * code (`7`, `"7"`) comes back when the editor re-saves what it read (docs/compatibility.md, "Contract types").
  */
 const contractTypeField = () =>
-  z.enum(['html', 'pdf', 'docx', 'empty', 'ai'], 'Must be one of html, pdf, docx, empty, ai');
+  z
+    .union([z.string(), z.number()])
+    .refine(isContractType, 'Must be one of html, pdf, docx, empty, ai (or the code 6, 7, 8 a read answers)')
+    .transform(contractTypeText);
 
 /** `returnValue: true` adds the filled HTML as `contract.contractValue` [C:contract-editor.tsx]. */
 function withValue(
@@ -55,21 +60,25 @@ function withValue(
 /** The whole record as `read` answers it [D:contract/read], with what the components also read [C:types.ts]. */
 function contractView(c: ContractRecord, base: string) {
   return {
-    createTime: isoTime(c.createTime),
-    changeTime: isoTime(c.changeTime),
+    createTime: sqlTime(c.createTime),
+    changeTime: sqlTime(c.changeTime),
     contractKey: c.contractKey,
     name: c.name,
     status: c.status,
     statusId: statusId(c.status) ?? null,
     value: contentValue(base, c),
-    contractType: c.contractType ?? 'html',
+    contractType: contractTypeCode(c),
     templateKey: c.templateKey ?? null,
     userKey: c.userKey,
   };
 }
 
-/** One contract as the list shows it, as UTF-8 JSON (kept by the table until the contract changes: Table.viewsWhere). */
-function contractRow(c: ContractRecord): Buffer {
+/**
+ * One contract as the list shows it, as UTF-8 JSON (kept by the table until the contract changes: Table.viewsWhere);
+ * null for an archived contract, which the list leaves out as the components do (docs/compatibility.md, "Contract").
+ */
+function contractRow(c: ContractRecord): Buffer | null {
+  if (c.status === STATUS.archived) return null;
   return Buffer.from(
     JSON.stringify({
       createTime: isoTime(c.createTime),
@@ -83,23 +92,29 @@ function contractRow(c: ContractRecord): Buffer {
 
 const contractViewSchema = () =>
   z.strictObject({
+    createTime: sqlSchema(),
+    changeTime: sqlSchema(),
+    contractKey: keySchema(),
+    name: z.string(),
+    status: z.enum(CONTRACT_STATUSES),
+    statusId: z.number().int().nullable(),
+    value: z.string().meta({ description: 'The HTML content, or for a PDF the absolute URL of its file' }),
+    contractType: z
+      .union([z.literal(6), z.literal(7), z.literal(8)])
+      .meta({ description: '7 a PDF contract, 6 a DOCX one, 8 any other (HTML)' }),
+    templateKey: z.string().nullable(),
+    userKey: keySchema(),
+  });
+
+/** A row of the list (contractRow): ISO times, as every list answers them. */
+const contractRowSchema = () =>
+  z.strictObject({
     createTime: isoSchema(),
     changeTime: isoSchema(),
     contractKey: keySchema(),
     name: z.string(),
     status: z.enum(CONTRACT_STATUSES),
-    statusId: z.number().int().nullable(),
-    value: z.string(),
-    contractType: z
-      .string()
-      .meta({ description: '`html` for HTML content, else the type given (`docx`, `empty`, `ai`)' }),
-    templateKey: z.string().nullable(),
-    userKey: keySchema(),
   });
-
-/** A row of the list (contractRow). */
-const contractRowSchema = () =>
-  contractViewSchema().pick({ createTime: true, changeTime: true, contractKey: true, name: true, status: true });
 
 export const contractResource: ResourceSpec = {
   path: '/api/contract',
@@ -112,7 +127,9 @@ export const contractResource: ResourceSpec = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const rows = ctx.store.contracts.viewsWhere('client', requireClient(ctx).clientKey, contractRow);
+        const rows = ctx.store.contracts
+          .viewsWhere('client', requireClient(ctx).clientKey, contractRow)
+          .filter((row): row is Buffer => row !== null);
         return listReply('Contracts found', 'contracts', rows);
       },
     }),
@@ -123,7 +140,7 @@ export const contractResource: ResourceSpec = {
       response: () =>
         okSchema(201, {
           contract: z.strictObject({
-            createTime: isoSchema(),
+            createTime: sqlSchema(),
             contractKey: keySchema(),
             contractValue: z.string().optional(),
           }),
@@ -140,13 +157,8 @@ export const contractResource: ResourceSpec = {
               templateKey: optionalKeyField(),
               contractType: contractTypeField().optional(),
             })
-            .refine((c) => c.contractType !== 'pdf' || (c.value === undefined && c.templateKey === undefined), {
-              message:
-                'A contract with contractType "pdf" takes no value or templateKey: upload its file with POST /api/upload_pdf',
-            })
-            .refine((c) => c.value === undefined || c.templateKey === undefined, {
-              message: 'Give contract.value (HTML content) or contract.templateKey, not both',
-            })
+            // The components send the content they hold beside a template or a PDF type: a template supplies the
+            // content, and a PDF's is its upload, so `value` is then ignored (docs/compatibility.md, "Contract").
             // A contract with only a type is a pre-created one that `update` finishes later [C:contract-editor.tsx].
             .refine((c) => c.value !== undefined || c.templateKey !== undefined || c.contractType !== undefined, {
               message: 'Give contract.value (HTML content), contract.templateKey or contract.contractType',
@@ -174,7 +186,7 @@ export const contractResource: ResourceSpec = {
           placeholders: input.data.placeholders,
         });
         if (input.data.recipients?.length) sendToRecipients(ctx, contract, input.data.recipients);
-        const fields = { createTime: isoTime(contract.createTime), contractKey: contract.contractKey };
+        const fields = { createTime: sqlTime(contract.createTime), contractKey: contract.contractKey };
         return reply(201, 'Contract created', { contract: withValue(ctx, contract, fields, input.data.returnValue) });
       },
     }),
@@ -199,30 +211,31 @@ export const contractResource: ResourceSpec = {
       summary: 'Change a contract: rename, content, template, type, placeholder values, recipients (added, not sent)',
       scope: 'client',
       response: () =>
-        okSchema(201, {
-          contract: z.strictObject({
-            createTime: isoSchema(),
-            changeTime: isoSchema(),
-            contractKey: keySchema(),
-            contractValue: z.string().optional(),
-          }),
-        }),
+        okSchema(
+          201,
+          {
+            contract: z.strictObject({
+              createTime: sqlSchema(),
+              changeTime: sqlSchema(),
+              contractKey: keySchema(),
+              contractValue: z.string().optional(),
+            }),
+          },
+          true,
+        ),
       schema: () =>
         dataBody({
           action: z.literal('update'),
           clientKey: clientKeyField(),
           userKey: optionalKeyField(),
-          contract: z
-            .object({
-              contractKey: keyField(),
-              name: z.string().min(1, 'Must not be empty').optional(),
-              value: z.string().optional(),
-              templateKey: optionalKeyField(),
-              contractType: contractTypeField().optional(),
-            })
-            .refine((c) => c.value === undefined || c.templateKey === undefined, {
-              message: 'Give contract.value (HTML content) or contract.templateKey, not both',
-            }),
+          // As on create, a template's content wins over a `value` sent beside it.
+          contract: z.object({
+            contractKey: keyField(),
+            name: z.string().min(1, 'Must not be empty').optional(),
+            value: z.string().optional(),
+            templateKey: optionalKeyField(),
+            contractType: contractTypeField().optional(),
+          }),
           placeholders: fillList().optional(),
           recipients: recipientList().optional(),
           returnValue: z.boolean().optional(),
@@ -237,11 +250,17 @@ export const contractResource: ResourceSpec = {
         if (input.data.recipients?.length) applyRecipients(ctx, contract, input.data.recipients);
         contract = ctx.store.contracts.get(contract.contractKey)!;
         const fields = {
-          createTime: isoTime(contract.createTime),
-          changeTime: isoTime(contract.changeTime),
+          createTime: sqlTime(contract.createTime),
+          changeTime: sqlTime(contract.changeTime),
           contractKey: contract.contractKey,
         };
-        return reply(201, 'Contract updated', { contract: withValue(ctx, contract, fields, input.data.returnValue) });
+        // The components compare `code === 201` numerically after a rename (docs/compatibility.md, "Codes").
+        return reply(
+          201,
+          'Contract updated',
+          { contract: withValue(ctx, contract, fields, input.data.returnValue) },
+          { numericCode: true },
+        );
       },
     }),
     duplicate: defineAction({
@@ -249,7 +268,7 @@ export const contractResource: ResourceSpec = {
         'Duplicate a contract (content and placeholder values copied; no recipients); answers code 201 as a number',
       scope: 'client',
       response: () =>
-        okSchema(201, { contract: z.strictObject({ createTime: isoSchema(), contractKey: keySchema() }) }, true),
+        okSchema(201, { contract: z.strictObject({ createTime: sqlSchema(), contractKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
           action: z.literal('duplicate'),
@@ -271,7 +290,7 @@ export const contractResource: ResourceSpec = {
         return reply(
           201,
           'Contract duplicated',
-          { contract: { createTime: isoTime(copy.createTime), contractKey: copy.contractKey } },
+          { contract: { createTime: sqlTime(copy.createTime), contractKey: copy.contractKey } },
           { numericCode: true },
         );
       },

@@ -12,6 +12,8 @@ import {
   deletePlaceholder,
   findPlaceholder,
   placePlaceholders,
+  placeholderColour,
+  placeholderView,
   placeholdersOf,
   updatePlaceholder,
 } from '../domain/placeholders.js';
@@ -100,10 +102,13 @@ const specialTypeField = () =>
     .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
     .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4'));
 
-/** An item of `list` [D:placeholder/list], with the fields the components' type adds [C:types.ts]. */
-function placeholderView(p: PlaceholderRecord, component: boolean) {
+/**
+ * An item of `list`, with the fields the components read: a numeric `id` (the N of their `<placeholderN>` tags,
+ * and the base of their next insertion id), `view` and `color` (docs/compatibility.md, "Placeholder").
+ */
+function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolean) {
   return {
-    id: p.id,
+    id: Number(p.id),
     createTime: isoTime(p.createTime),
     changeTime: isoTime(p.changeTime),
     name: p.name,
@@ -114,6 +119,8 @@ function placeholderView(p: PlaceholderRecord, component: boolean) {
     fillingType: p.fillingType ?? '1',
     isTable: p.isTable ?? false,
     insertion: p.insertion,
+    view: placeholderView(p),
+    color: placeholderColour(ctx, p),
     ...(component
       ? {
           isSpecial: p.isSpecial,
@@ -209,7 +216,10 @@ const writtenViewSchema = () => ({
 const placeholderViewSchema = () =>
   z.strictObject({
     ...writtenViewSchema(),
+    id: z.number().int().meta({ description: 'The N of the `<placeholderN>` tags' }),
     position: z.number().int(),
+    view: z.union([z.literal(1), z.literal(2)]).meta({ description: '2 a signature field, 1 any other' }),
+    color: z.string(),
     fillingType: z.string(),
     isTable: z.boolean(),
     insertion: z.array(insertionSchema()),
@@ -228,9 +238,10 @@ export const placeholderResource: ResourceSpec = {
       response: () => okSchema(200, { placeholders: z.array(placeholderViewSchema()) }),
       schema: () =>
         z.object({
+          // The docs' own example names both keys; the contract's placeholders answer then (ownerOf).
           data: z
             .object({ action: z.literal('list'), clientKey: clientKeyField(), ...ownerKeys() })
-            .refine(exactlyOneOwner, ONE_OWNER),
+            .refine((d) => d.contractKey !== undefined || d.templateKey !== undefined, ONE_OWNER),
         }),
       example: { data: { action: 'list', contractKey: '<CONTRACT_KEY>' } },
       handle(input, ctx, request) {
@@ -240,7 +251,7 @@ export const placeholderResource: ResourceSpec = {
         const placeholders = placeholdersOf(ctx, owner)
           .filter((p) => component || !p.isSpecial)
           .sort((a, b) => a.position - b.position || (a.specialType ?? 0) - (b.specialType ?? 0))
-          .map((p) => placeholderView(p, component));
+          .map((p) => listItem(ctx, p, component));
         return reply(200, 'Placeholders found', { placeholders });
       },
     }),

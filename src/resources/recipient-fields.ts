@@ -11,7 +11,13 @@ const recipientFields = () =>
     customMessage: z.string().optional(),
     fullname: z.string().optional(),
     email: z.email().optional(),
-    position: z.number().int().min(0).max(1_000_000).optional(),
+    // The list answers `position` as a string ("1") and the components post it back as received
+    // (docs/compatibility.md, "Recipient"): a number or a numeric string.
+    position: z
+      .union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'Must be a whole number')])
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(1_000_000))
+      .optional(),
     clientKey: z.string().optional(),
     // RecipientType [C:enum.ts]: '1' internal, '2' external, or the text forms; stored as text.
     type: z

@@ -23,20 +23,28 @@ import {
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
+import { contractTypeOf } from '../domain/pdf-geometry.js';
 import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
 
-function created(template: TemplateRecord, message: string) {
-  return reply(201, message, {
-    template: { createTime: sqlTime(template.createTime), templateKey: template.templateKey },
-  });
+/**
+ * `{template: {createTime, templateKey}}`; the code is the number 201 where the components compare it (convert,
+ * duplicate: docs/compatibility.md, "Codes"), the seed's string for create.
+ */
+function created(template: TemplateRecord, message: string, numericCode = false) {
+  return reply(
+    201,
+    message,
+    { template: { createTime: sqlTime(template.createTime), templateKey: template.templateKey } },
+    { numericCode },
+  );
 }
 
-/** What template create, convert and duplicate answer. */
-const templateMadeSchema = () =>
-  okSchema(201, { template: z.strictObject({ createTime: sqlSchema(), templateKey: keySchema() }) });
+/** What template create, convert and duplicate answer (`created`): the code a number for convert and duplicate. */
+const templateMadeSchema = (numeric = false) =>
+  okSchema(201, { template: z.strictObject({ createTime: sqlSchema(), templateKey: keySchema() }) }, numeric);
 
 export const templateResource: ResourceSpec = {
   path: '/api/template',
@@ -74,13 +82,24 @@ export const templateResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a template',
       scope: 'client',
-      response: templateMadeSchema,
+      response: () => templateMadeSchema(),
       schema: () =>
         dataBody({
           action: z.literal('create'),
           clientKey: clientKeyField(),
           userKey: optionalKeyField(),
-          template: z.object({ name: z.string().min(1, 'Must not be empty'), value: z.string() }),
+          // `isPdf: true` makes a PDF template whose file follows with upload_pdf; its `value` is then ignored
+          // (the components send their editor's empty content): docs/compatibility.md, "Template".
+          template: z
+            .object({
+              name: z.string().min(1, 'Must not be empty'),
+              value: z.string().optional(),
+              isPdf: z.boolean().optional(),
+            })
+            .refine((t) => t.isPdf === true || t.value !== undefined, {
+              message: 'Give template.value (HTML content), or isPdf: true for a PDF template',
+              path: ['value'],
+            }),
           // "Create and fill" [D:template/create-fill]: placeholders made with the template.
           placeholders: fillList().optional(),
         }),
@@ -88,7 +107,13 @@ export const templateResource: ResourceSpec = {
       handle(input, ctx) {
         const client = requireClient(ctx);
         const user = ownerUser(ctx, client.clientKey, input.data.userKey);
-        const template = createTemplate(ctx, client, { ...input.data.template, userKey: user.userKey });
+        const { name, value, isPdf } = input.data.template;
+        const template = createTemplate(ctx, client, {
+          name,
+          value: value ?? '',
+          contractType: isPdf ? 'pdf' : undefined,
+          userKey: user.userKey,
+        });
         if (input.data.placeholders?.length)
           fillPlaceholders(
             ctx,
@@ -103,7 +128,7 @@ export const templateResource: ResourceSpec = {
     convert: defineAction({
       summary: 'Create a template from a contract (content copied, placeholder values cleared)',
       scope: 'client',
-      response: templateMadeSchema,
+      response: () => templateMadeSchema(true),
       schema: () =>
         dataBody({
           action: z.literal('convert'),
@@ -119,6 +144,7 @@ export const templateResource: ResourceSpec = {
         return created(
           convertContract(ctx, client, contract, { name: input.data.template.name, userKey: user.userKey }),
           'Template created',
+          true,
         );
       },
     }),
@@ -132,7 +158,10 @@ export const templateResource: ResourceSpec = {
             changeTime: sqlSchema(),
             templateKey: keySchema(),
             name: z.string(),
-            value: z.string(),
+            value: z
+              .string()
+              .meta({ description: 'The HTML content, or for a PDF template the absolute URL of its file' }),
+            isPdf: z.boolean(),
           }),
         }),
       schema: () =>
@@ -151,6 +180,8 @@ export const templateResource: ResourceSpec = {
             templateKey: t.templateKey,
             name: t.name,
             value: contentValue(request.publicBase(), t),
+            // The components load `value` as a PDF when this is true (docs/compatibility.md, "Template").
+            isPdf: contractTypeOf(t) === 'pdf',
           },
         });
       },
@@ -159,9 +190,11 @@ export const templateResource: ResourceSpec = {
       summary: 'Change a template: rename, new content',
       scope: 'client',
       response: () =>
-        okSchema(201, {
-          template: z.strictObject({ createTime: sqlSchema(), changeTime: sqlSchema(), templateKey: keySchema() }),
-        }),
+        okSchema(
+          201,
+          { template: z.strictObject({ createTime: sqlSchema(), changeTime: sqlSchema(), templateKey: keySchema() }) },
+          true,
+        ),
       schema: () =>
         dataBody({
           action: z.literal('update'),
@@ -177,19 +210,24 @@ export const templateResource: ResourceSpec = {
       handle(input, ctx) {
         const { templateKey, ...change } = input.data.template;
         const t = updateTemplate(ctx, findTemplate(ctx, requireClient(ctx), templateKey), change);
-        return reply(201, 'Template updated', {
-          template: {
-            createTime: sqlTime(t.createTime),
-            changeTime: sqlTime(t.changeTime),
-            templateKey: t.templateKey,
+        return reply(
+          201,
+          'Template updated',
+          {
+            template: {
+              createTime: sqlTime(t.createTime),
+              changeTime: sqlTime(t.changeTime),
+              templateKey: t.templateKey,
+            },
           },
-        });
+          { numericCode: true },
+        );
       },
     }),
     delete: defineAction({
       summary: 'Delete a template and its placeholders',
       scope: 'client',
-      response: () => okSchema(201, { template: z.strictObject({ templateKey: keySchema() }) }),
+      response: () => okSchema(201, { template: z.strictObject({ templateKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
           action: z.literal('delete'),
@@ -202,13 +240,13 @@ export const templateResource: ResourceSpec = {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         deleteTemplate(ctx, t);
         // No source shows this answer; it follows the documented writes (decisions §11).
-        return reply(201, 'Template deleted', { template: { templateKey: t.templateKey } });
+        return reply(201, 'Template deleted', { template: { templateKey: t.templateKey } }, { numericCode: true });
       },
     }),
     duplicate: defineAction({
       summary: 'Duplicate a template (placeholder structure copied, values cleared)',
       scope: 'client',
-      response: templateMadeSchema,
+      response: () => templateMadeSchema(true),
       schema: () =>
         dataBody({
           action: z.literal('duplicate'),
@@ -221,6 +259,7 @@ export const templateResource: ResourceSpec = {
         return created(
           duplicateTemplate(ctx, client, findTemplate(ctx, client, input.data.template.templateKey)),
           'Template duplicated',
+          true,
         );
       },
     }),

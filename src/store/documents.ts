@@ -23,6 +23,10 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 export class DocumentStore {
   private readonly files = new Map<string, Map<string, Uint8Array>>();
+  /** Writes under way, by `<platformId>/<sha256>`: the same file uploaded twice at once is written once. */
+  private readonly writing = new Map<string, Promise<void>>();
+  /** Each write's own temporary file name, so concurrent writes never rename one another's file. */
+  private writes = 0;
 
   private constructor(private readonly folder: string | undefined) {}
 
@@ -43,8 +47,19 @@ export class DocumentStore {
     const sha = sha256Hex(bytes);
     const own = this.tenant(platformId);
     if (own.has(sha)) return sha;
-    if (this.folder) await writeFileAtomically(join(this.folder, safeName(platformId)), `${sha}.pdf`, bytes);
-    own.set(sha, bytes);
+    if (this.folder) {
+      const id = `${platformId}/${sha}`;
+      let write = this.writing.get(id);
+      if (!write) {
+        const tmp = `${sha}.pdf.${process.pid}.${++this.writes}.tmp`;
+        write = writeFileAtomically(join(this.folder, safeName(platformId)), `${sha}.pdf`, tmp, bytes).finally(() =>
+          this.writing.delete(id),
+        );
+        this.writing.set(id, write);
+      }
+      await write;
+    }
+    this.tenant(platformId).set(sha, bytes);
     return sha;
   }
 
@@ -132,9 +147,9 @@ function safeName(platformId: string): string {
   return encodeURIComponent(platformId).replace(/\./g, '%2E');
 }
 
-async function writeFileAtomically(folder: string, name: string, bytes: Uint8Array): Promise<void> {
+async function writeFileAtomically(folder: string, name: string, tmpName: string, bytes: Uint8Array): Promise<void> {
   await mkdir(folder, { recursive: true });
-  const tmp = join(folder, `${name}.${process.pid}.tmp`);
+  const tmp = join(folder, tmpName);
   const handle = await open(tmp, 'w');
   try {
     await handle.writeFile(bytes);

@@ -84,11 +84,12 @@ export class Store {
     );
     this.webhooks = new Table(data.webhooks, (r) => r.webhookKey, { client: (r) => r.clientKey }, changed('webhooks'));
     this.tokens = new Table(data.tokens, (r) => r.token, { platform: (r) => r.platformId }, changed('tokens'));
-    // Keyed by the link itself, so resolving a link is one lookup; the contract index lists a contract's links.
+    // Keyed by the link itself, so resolving a link is one lookup; the contract index lists a contract's links,
+    // the controlLink index finds a link's contract from the key the components send for it.
     this.shareLinks = new Table(
       data.shareLinks,
       (r) => r.shareLink,
-      { contract: (r) => r.contractKey },
+      { contract: (r) => r.contractKey, controlLink: (r) => r.controlLink },
       changed('shareLinks'),
     );
   }

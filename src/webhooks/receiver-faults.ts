@@ -1,158 +1,17 @@
 /**
- * Receiver faults: deliveries that test a webhook *handler*, the ones a provider sends on a bad day
- * (docs/webhooks.md, "Receiver faults"). The dispatcher asks this registry, attempt by attempt, whether a fault
- * applies, and records each hit in the delivery log with the fault's id and kind.
- *
- * | kind              | what the receiver gets                                                        | hits        |
- * |-------------------|-------------------------------------------------------------------------------|-------------|
- * | `bad-signature`   | a signature made with a wrong secret, corrupted, or missing                   | any attempt |
- * | `stale-timestamp` | a correct signature over a `webhook-timestamp` `age` older than wall time      | any attempt |
- * | `duplicate`       | the first attempt, then at once a second copy (same `webhook-id` and body)    | first attempt |
- * | `out-of-order`    | the delivery held back until the next one to the endpoint has gone out        | first attempt |
- * | `slow`            | the first attempt sent `delay` of real (wall) time late; the lane waits        | first attempt |
- *
- * The spec's zod schema lives here so the control API and scenarios can reuse it. Probabilities draw from a
- * random source seeded per fault (the given seed, default 1, mixed with the fault's id), so runs repeat exactly.
+ * Receiver faults (docs/webhooks.md, "Receiver faults"): the registry of faults set through the control operations
+ * and scenarios, and the one hook the webhook dispatcher calls at each step of a delivery (`ReceiverFaultHook`):
+ * hold it back, delay its first attempt, spoil its signature, send it twice. Each answer carries the hit the
+ * dispatcher logs on the attempt it affected. Probabilities draw from a random source seeded per fault (the given
+ * seed, default 1, mixed with the fault's id), so runs repeat exactly. The spec is in receiver-fault-spec.ts.
  */
-import { z } from 'zod';
 import { parseDuration } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { CONTRACT_EVENT_TYPES, type ContractEventType } from '../core/vocabulary.js';
+import type { EventBus } from '../core/event-bus.js';
 import { hashSeed, seededRandom } from '../core/ids.js';
-import { lazy } from '../core/lazy.js';
-
-export const RECEIVER_FAULT_KINDS = ['bad-signature', 'stale-timestamp', 'duplicate', 'out-of-order', 'slow'] as const;
-export type ReceiverFaultKind = (typeof RECEIVER_FAULT_KINDS)[number];
-
-/** The verifiers' tolerance (standardwebhooks, svix): a stale timestamp must be older than this to be refused. */
-export const VERIFIER_TOLERANCE_MS = 5 * 60_000;
-/** The longest `slow` delay: it is real time, and `clock.advance()` waits for it. */
-export const MAX_SLOW_DELAY_MS = 10 * 60_000;
-
-const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
-const DURATION_HINT = 'expected a duration like "500ms", "90s", "10m", "2h" or a number of seconds';
-
-const duration = () =>
-  z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT });
-const eventType = () => z.enum(CONTRACT_EVENT_TYPES);
-
-/** Which deliveries a receiver fault hits. Every given field must match; `{}` matches every delivery. */
-export const receiverFaultMatch = () =>
-  z
-    .strictObject({
-      event: z
-        .union([eventType(), z.array(eventType()).min(1)], {
-          error: `expected one of ${CONTRACT_EVENT_TYPES.join(', ')}, or a list of them`,
-        })
-        .optional()
-        .meta({ description: 'Event type(s), e.g. "contract.signed".' }),
-      webhookKey: z.string().min(1).optional().meta({ description: 'Only deliveries to this webhook.' }),
-      url: z.string().min(1).optional().meta({ description: 'Only deliveries to this URL (exactly as registered).' }),
-      clientKey: z.string().min(1).optional().meta({ description: 'Only deliveries of this client’s events.' }),
-      contractKey: z.string().min(1).optional().meta({ description: 'Only deliveries about this contract.' }),
-    })
-    .meta({ description: 'Which deliveries the fault hits. Every field given must match; {} hits all of them.' });
-
-const common = () => ({
-  id: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .meta({ description: 'Names the fault in the delivery log and the fault list (default rf_<n>).' }),
-  match: receiverFaultMatch().default({}),
-  times: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .meta({ description: 'Hit this many times (attempts or deliveries, by kind), then stop. Default: no limit.' }),
-  probability: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .meta({ description: 'Hit each matching one with this probability (seeded: runs repeat exactly).' }),
-});
-
-/** One receiver fault, as the dispatcher, the control API and scenarios take it. */
-export const receiverFaultSpec = lazy(() =>
-  z
-    .discriminatedUnion(
-      'kind',
-      [
-        z.strictObject({
-          kind: z.literal('bad-signature'),
-          ...common(),
-          signature: z.enum(['wrong-secret', 'corrupted', 'missing']).default('wrong-secret').meta({
-            description: 'Signed with a wrong secret (default), a corrupted signature, or no webhook-signature header.',
-          }),
-        }),
-        z.strictObject({
-          kind: z.literal('stale-timestamp'),
-          ...common(),
-          age: duration().default('10m').meta({
-            description:
-              'How far before wall time the signed webhook-timestamp lies (default 10m; verifiers allow 5m).',
-          }),
-        }),
-        z.strictObject({ kind: z.literal('duplicate'), ...common() }),
-        z.strictObject({
-          kind: z.literal('out-of-order'),
-          ...common(),
-          sameContract: z.boolean().default(true).meta({
-            description: 'Only a later delivery about the same contract overtakes the held one (default true).',
-          }),
-          holdFor: duration().default('1m').meta({
-            description:
-              'Sandbox time after which a held delivery goes out anyway if nothing overtook it (default 1m).',
-          }),
-        }),
-        z.strictObject({
-          kind: z.literal('slow'),
-          ...common(),
-          delay: duration().meta({
-            description: 'Real (wall-clock) time the first attempt waits before it is sent, at most 10m.',
-          }),
-        }),
-      ],
-      { error: `expected kind to be one of ${RECEIVER_FAULT_KINDS.join(', ')}` },
-    )
-    .superRefine((spec, ctx) => {
-      // Only durations that parsed: an unreadable one has its own issue already.
-      const ms =
-        spec.kind === 'slow'
-          ? parseDuration(spec.delay)
-          : spec.kind === 'stale-timestamp'
-            ? parseDuration(spec.age)
-            : undefined;
-      if (spec.kind === 'slow' && ms !== undefined && ms > MAX_SLOW_DELAY_MS) {
-        ctx.addIssue({ code: 'custom', path: ['delay'], message: 'expected at most 10m (the delay is real time)' });
-      }
-      if (spec.kind === 'stale-timestamp' && ms !== undefined && ms <= 0) {
-        ctx.addIssue({ code: 'custom', path: ['age'], message: 'expected a positive age' });
-      }
-    })
-    .meta({
-      description: 'A receiver fault: deliveries that test a webhook handler (docs/webhooks.md, "Receiver faults").',
-    }),
-);
-
-export type ReceiverFaultSpec = z.output<ReturnType<typeof receiverFaultSpec>>;
-export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
-export type ReceiverFaultMatch = z.output<ReturnType<typeof receiverFaultMatch>>;
-
-/** What the registry shows: the spec (defaults filled in) and how often it fired. */
-export type ReceiverFaultView = Omit<ReceiverFaultSpec, 'id'> & {
-  id: string;
-  /** `control` by default; scenarios pass `scenario:<name>`. */
-  source: string;
-  /** Matching attempts/deliveries seen, and how many the fault hit. */
-  seen: number;
-  hits: number;
-  /** `times` hits have been used up: the fault no longer fires. */
-  exhausted: boolean;
-};
+import type { ContractEventType } from '../core/vocabulary.js';
+import type { ReceiverFaultKind, ReceiverFaultSpec, ReceiverFaultView } from './receiver-fault-spec.js';
+import type { SignatureFault } from './sender.js';
 
 /** What a hit records in the delivery log (on the attempt it affected). */
 export interface ReceiverFaultHit {
@@ -173,7 +32,27 @@ export interface FaultTarget {
   platformId: string;
 }
 
-export interface ActiveReceiverFault {
+/** What the dispatcher asks at each step of a delivery; the receiver faults answer. */
+export interface ReceiverFaultHook {
+  /** Before a first attempt leaves its lane: hold the delivery back until a later one overtakes it? */
+  holdBack(target: FaultTarget): { hit: ReceiverFaultHit; sameContract: boolean; holdForMs: number } | undefined;
+  /** Before a first attempt no outage answers: send it this long (real time) late? */
+  delayFirst(target: FaultTarget): { hit: ReceiverFaultHit; delayMs: number } | undefined;
+  /** As an attempt is signed: spoil the signature, or sign it `ageMs` before wall time? */
+  spoilSigning(
+    target: FaultTarget,
+  ): { hit: ReceiverFaultHit; badSignature?: SignatureFault; ageMs?: number } | undefined;
+  /** After a first attempt: send the same delivery again at once? */
+  duplicate(target: FaultTarget): ReceiverFaultHit | undefined;
+}
+
+const SIGNATURE_DETAIL: Record<SignatureFault, string> = {
+  'wrong-secret': 'signed with a wrong secret',
+  corrupted: 'signature corrupted',
+  missing: 'sent without a webhook-signature header',
+};
+
+interface ActiveReceiverFault {
   id: string;
   source: string;
   spec: ReceiverFaultSpec;
@@ -182,12 +61,20 @@ export interface ActiveReceiverFault {
   hits: number;
 }
 
-export class ReceiverFaults {
+export class ReceiverFaults implements ReceiverFaultHook {
   private readonly active: ActiveReceiverFault[] = [];
   private counter = 0;
 
   /** `defaultSeed`: the sandbox's --seed (default 1), for faults added without a seed of their own. */
-  constructor(private readonly defaultSeed = 1) {}
+  constructor(
+    bus: EventBus,
+    private readonly defaultSeed = 1,
+  ) {
+    // Receiver faults belong to the whole sandbox: a full reset removes them, a platform's reset does not.
+    bus.on('sandbox.reset', (e) => {
+      if (e.platformId === undefined) this.clear();
+    });
+  }
 
   /** Adds a checked spec (control/faults.ts checks it); returns its id (409 if the id is taken). */
   add(spec: ReceiverFaultSpec, source = 'control', seed?: number): string {
@@ -246,11 +133,39 @@ export class ReceiverFaults {
     return this.active.length;
   }
 
+  holdBack(target: FaultTarget) {
+    const f = this.take(['out-of-order'], target);
+    return f && { hit: hitOf(f), sameContract: f.spec.sameContract, holdForMs: durationOf(f.spec.holdFor) };
+  }
+
+  delayFirst(target: FaultTarget) {
+    const f = this.take(['slow'], target);
+    if (!f) return undefined;
+    const delayMs = durationOf(f.spec.delay);
+    return { hit: hitOf(f, `first attempt sent ${delayMs} ms (real time) late`), delayMs };
+  }
+
+  spoilSigning(target: FaultTarget) {
+    const f = this.take(['bad-signature', 'stale-timestamp'], target);
+    if (f?.spec.kind === 'bad-signature')
+      return { hit: hitOf(f, SIGNATURE_DETAIL[f.spec.signature]), badSignature: f.spec.signature };
+    if (f?.spec.kind === 'stale-timestamp') {
+      const ageMs = durationOf(f.spec.age);
+      return { hit: hitOf(f, `signed with a webhook-timestamp ${ageMs / 1000} s before wall time`), ageMs };
+    }
+    return undefined;
+  }
+
+  duplicate(target: FaultTarget): ReceiverFaultHit | undefined {
+    const f = this.take(['duplicate'], target);
+    return f && hitOf(f, 'the same webhook-id and body sent again right after the first attempt');
+  }
+
   /**
    * The first live fault of one of `kinds` that matches the delivery and fires this time (probability), counted as
    * a hit; `undefined` when none does. Each call is one "seen" for every matching fault it reaches.
    */
-  take<K extends ReceiverFaultKind>(
+  private take<K extends ReceiverFaultKind>(
     kinds: readonly K[],
     target: FaultTarget,
   ): (ActiveReceiverFault & { spec: Extract<ReceiverFaultSpec, { kind: K }> }) | undefined {
@@ -267,8 +182,12 @@ export class ReceiverFaults {
 }
 
 /** Milliseconds of a schema-checked duration. */
-export function faultDurationMs(value: string | number): number {
+function durationOf(value: string | number): number {
   return parseDuration(value) ?? 0;
+}
+
+function hitOf(f: ActiveReceiverFault, detail?: string): ReceiverFaultHit {
+  return { id: f.id, kind: f.spec.kind, source: f.source, ...(detail !== undefined ? { detail } : {}) };
 }
 
 function matches(f: ActiveReceiverFault, t: FaultTarget): boolean {

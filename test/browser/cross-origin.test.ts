@@ -11,6 +11,9 @@ import { makePdf } from '../support/documents-kit.js';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { useBrowser } from './browser.js';
 
+/** The page's own `document`, inside `page.evaluate` (the tests' types have no DOM). */
+declare const document: any;
+
 const browser = useBrowser();
 let sandbox: RunningSandbox;
 let site: { server: Server; origin: string };
@@ -178,5 +181,105 @@ describe('a page on another origin', () => {
     } finally {
       await narrow.close();
     }
+  });
+});
+
+describe('a page on another origin driving the sandbox (CSRF)', () => {
+  it('cannot reset, move the clock, sign for a recipient or load a scenario, by form or no-cors fetch', async () => {
+    const { contract } = await api('contract', {
+      action: 'create',
+      contract: { name: 'Not to be forged', value: '<p>x</p>' },
+      recipients: [{ fullname: 'Ann', email: 'ann@example.test', action: 'sign' }],
+    });
+    const { recipients } = await api('recipient', { action: 'list', contractKey: contract.contractKey });
+    const recipientKey = recipients[0].recipientKey as string;
+    const observe = async () => {
+      const state = (await (await fetch(`${sandbox.url}/__sandbox/state`)).json()) as any;
+      const scenarios = (await (await fetch(`${sandbox.url}/__sandbox/scenarios`)).json()) as any;
+      return {
+        clock: state.clock,
+        contracts: Object.keys(state.store.contracts).length,
+        recipient: state.store.recipients[recipientKey],
+        active: scenarios.active.length,
+      };
+    };
+    const before = await observe();
+    const page = await pageOnOtherSite();
+    const base = sandbox.url;
+    const targets = [
+      { path: '/__sandbox/reset', fields: {} },
+      { path: '/__sandbox/clock/advance', fields: { '{"by":"30d","x":"': '"}' } },
+      { path: '/__sandbox/clock/freeze', fields: {} },
+      { path: `/__sandbox/recipients/${recipientKey}/sign`, fields: { '{"signature":"forged","x":"': '"}' } },
+      { path: '/__sandbox/scenarios', fields: { 'name: evil\nrecipients:\n  - sign: 1m\n#': '' } },
+      { path: '/__sandbox/ui/reset', fields: { back: '/__sandbox/ui' } },
+      { path: '/__sandbox/ui/clock/advance', fields: { by: '30d', back: '/__sandbox/ui' } },
+      { path: `/sharing/${recipientKey}`, fields: { verb: 'sign', signature: 'forged' } },
+    ];
+    // Forms post into hidden frames (the page stays), each awaited until its answer has loaded.
+    await page.evaluate(
+      async ({ base, targets }) => {
+        const posts = targets.map(
+          ({ path, fields }, i) =>
+            new Promise<void>((resolve) => {
+              const frame = document.createElement('iframe');
+              frame.name = `f${i}`;
+              document.body.append(frame);
+              const form = document.createElement('form');
+              form.method = 'POST';
+              form.action = base + path;
+              form.target = frame.name;
+              form.enctype = path.startsWith('/__sandbox/') && !path.startsWith('/__sandbox/ui') ? 'text/plain' : '';
+              for (const [name, value] of Object.entries(fields)) {
+                const input = document.createElement('input');
+                input.name = name;
+                input.value = value;
+                form.append(input);
+              }
+              document.body.append(form);
+              frame.addEventListener('load', () => resolve(), { once: true });
+              form.submit();
+            }),
+        );
+        await Promise.all(posts);
+      },
+      { base, targets },
+    );
+    // The same with no-cors fetches, which a page may send without a preflight (the answers are opaque).
+    await page.evaluate(
+      async ({ base, targets }) => {
+        for (const { path } of targets) {
+          await fetch(base + path, {
+            method: 'POST',
+            mode: 'no-cors',
+            body: path.includes('scenarios')
+              ? 'name: evil2\nrecipients:\n  - sign: 1m\n'
+              : '{"by":"30d","signature":"forged"}',
+          });
+          await fetch(base + path, { method: 'POST', mode: 'no-cors' });
+        }
+      },
+      { base, targets },
+    );
+    expect(await observe()).toEqual(before);
+    const journal = (await (
+      await fetch(`${sandbox.url}/__sandbox/requests?path=/__sandbox/*&method=POST`)
+    ).json()) as any;
+    const refused = (journal.requests ?? journal).filter((e: any) => e.path !== '/__sandbox/requests');
+    expect(refused.length).toBeGreaterThanOrEqual(targets.length);
+    for (const entry of refused) expect([403, 415], `${entry.path}`).toContain(entry.status);
+  });
+
+  it("still lets the sandbox's own dashboard act", async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(8_000);
+    await page.goto(`${sandbox.url}/__sandbox/ui`);
+    const mode = async () => ((await (await fetch(`${sandbox.url}/__sandbox/clock`)).json()) as any).mode as string;
+    const before = await mode();
+    await Promise.all([
+      page.waitForURL(/\/__sandbox\/ui/),
+      page.locator(`form[action$="/clock/${before === 'frozen' ? 'unfreeze' : 'freeze'}"] button`).click(),
+    ]);
+    expect(await mode()).toBe(before === 'frozen' ? 'real' : 'frozen');
   });
 });

@@ -361,7 +361,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     const attempts = await first.locator('tbody tr').count();
     await first.getByRole('button', { name: 'Redeliver' }).click();
     await expect(dashboard.locator('details[data-delivery]').first().locator('summary').innerText()).resolves.toContain(
-      `${attempts + 1} attempt(s)`,
+      `last: HTTP 200 (attempt ${attempts + 1})`,
     );
     await screenshot(dashboard, 'dashboard-webhooks.png', false);
 

@@ -140,20 +140,21 @@ describe('bad uploads are refused and change nothing', () => {
     expect((await t.request(`/api/upload_pdf?contractKey=${contractKey}&${Q}`)).status).toBe(405);
   });
 
-  it('contractType "pdf" with a value is refused at create', async () => {
+  it('contractType "pdf" with a value (the editor sends its empty content) makes a PDF contract with no content yet', async () => {
     const res = await t.post(
       '/api/contract',
       {
         data: {
           action: 'create',
           clientKey: DEMO.clientKey,
-          contract: { name: 'x', contractType: 'pdf', value: '<p>x</p>' },
+          contract: { name: 'x', contractType: 'pdf', value: '<div></div>' },
         },
       },
       API,
     );
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toContain('takes no value or templateKey');
+    expect(res.status).toBe(201);
+    const state = await t.control(`/contracts/${res.body.contract.contractKey}`);
+    expect(state.body.value).toBe('');
   });
 });
 

@@ -139,7 +139,11 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
     expect(file.status).toBe(200);
     const pages = await readPdf(file.bytes);
     expect(pages).toHaveLength(3);
-    expect(pages[1]!.text).toContain('Signature: Grace Hopper');
+    // An unsigned box says what it is for, and no name yet: the document must not read as signed.
+    expect(pages[1]!.text).toContain('Signature');
+    expect(pages[1]!.text).toContain('Full name');
+    expect(pages[1]!.text).not.toContain('Grace Hopper');
+    expect(pages[2]!.text).not.toContain('Alan Turing');
     expect(pages[1]!.text).not.toContain('Audit trail');
   });
 
@@ -485,7 +489,7 @@ describe('templates and copies keep the PDF', () => {
       API,
     );
     expect(read.body.contract).toMatchObject({
-      contractType: 'pdf',
+      contractType: 7,
       value: `http://localhost${documentPath('contract', copyKey, bytes)}`,
     });
     const file = await download(t, read.body.contract.value);

@@ -77,6 +77,26 @@ describe('the recipient page', () => {
       expect(article, bad).not.toContain(bad);
   });
 
+  it('shows the date signed in the one time format for people, as the PDF does, not as ISO', async () => {
+    const { body } = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          contract: { name: 'Dated', value: '<p>Signed on <date1></date1> by <fullname1></fullname1></p>' },
+          recipients: [{ fullname: 'Bo', email: 'bo@example.com', action: 'sign' }],
+        },
+      },
+      await t.demoAuth(),
+    );
+    const key = (await t.control(`/contracts/${body.contract.contractKey}`)).body.recipients[0].recipientKey;
+    await t.control(`/recipients/${key}/sign`, { signature: 'Bo' }, 'POST');
+    const page = (await t.request(`/sharing/${key}`)).body as string;
+    const article = page.slice(page.indexOf('<article'), page.indexOf('</article>'));
+    expect(article).toContain('Signed on <span class="placeholder">2026-11-21 09:00:00 UTC</span>');
+    expect(page).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+  });
+
   it('escapes what the sender wrote around the contract', async () => {
     const walk = await createAndSend(t, [{ name: '<b>Ann</b>' }], undefined, 'Lease <script>');
     const page = (await t.request(`/sharing/${walk.keys['<b>Ann</b>']}`)).body as string;

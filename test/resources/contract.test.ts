@@ -14,11 +14,11 @@ const create = (contract: object, extra: object = {}) =>
   t.post('/api/contract', { data: { action: 'create', contract, ...extra } }, auth);
 
 describe('contract create', () => {
-  it('with content answers 201 with the key and an ISO create time', async () => {
+  it("with content answers 201 with the key and a create time in the real contract pages' SQL format", async () => {
     const res = await create({ name: 'NDA', value: '<p>hi</p>' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.stringMatching(/^[A-Za-z0-9]+$/) },
+      contract: { createTime: '2026-03-01 09:00:00', contractKey: expect.stringMatching(/^[A-Za-z0-9]+$/) },
       code: '201',
       message: 'Contract created',
     });
@@ -55,12 +55,29 @@ describe('contract create', () => {
     ['no name', { value: 'x' }, 400, 'data.contract.name'],
     ['an empty name', { name: '', value: 'x' }, 400, 'data.contract.name'],
     ['neither value nor templateKey', { name: 'x' }, 400, 'data.contract'],
-    ['both value and templateKey', { name: 'x', value: 'y', templateKey: DEMO.templateKey }, 400, 'data.contract'],
     ['a numeric value', { name: 'x', value: 5 }, 400, 'data.contract.value'],
   ])('refuses %s', async (_name, contract, status, path) => {
     const res = await create(contract);
     expect(res.status).toBe(status);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it("takes the template's content when the components send its value beside its key, and a PDF type with their editor's empty value", async () => {
+    const both = await create({
+      name: 'Both',
+      value: '<p>echoed</p>',
+      templateKey: DEMO.templateKey,
+      contractType: '',
+    });
+    expect(both.status).toBe(201);
+    const stored = t.sandbox.services.store.contracts.get(both.body.contract.contractKey)!;
+    expect(stored.value).toContain('Mutual non-disclosure');
+    const pdf = await create({ name: 'Upload follows', value: '<div></div>', templateKey: '', contractType: 'pdf' });
+    expect(pdf.status).toBe(201);
+    expect(t.sandbox.services.store.contracts.get(pdf.body.contract.contractKey)).toMatchObject({
+      contractType: 'pdf',
+      value: '',
+    });
   });
 
   it('answers 404 for an unknown template', async () => {
@@ -99,8 +116,18 @@ describe('contract list', () => {
     const row = async () => (await t.post('/api/contract', { data: { action: 'list' } }, auth)).body.contracts[0];
     expect(await row()).toMatchObject({ status: 'Created', changeTime: '2026-03-01T09:00:00.000Z' });
     await t.sandbox.services.clock.advance(2000);
-    await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: key } } }, auth);
-    expect(await row()).toMatchObject({ status: 'Archived', changeTime: '2026-03-01T09:00:02.000Z' });
+    await t.post('/api/contract', { data: { action: 'update', contract: { contractKey: key, name: 'Moved' } } }, auth);
+    expect(await row()).toMatchObject({ name: 'Moved', changeTime: '2026-03-01T09:00:02.000Z' });
+  });
+
+  it('leaves archived contracts out, as the components drop their row; a read still answers Archived', async () => {
+    const kept = (await create({ name: 'Kept', value: 'x' })).body.contract.contractKey;
+    const gone = (await create({ name: 'Gone', value: 'x' })).body.contract.contractKey;
+    await t.post('/api/contract', { data: { action: 'archive', contract: { contractKey: gone } } }, auth);
+    const list = await t.post('/api/contract', { data: { action: 'list' } }, auth);
+    expect(list.body.contracts.map((c: { contractKey: string }) => c.contractKey)).toEqual([kept]);
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: gone } } }, auth);
+    expect(read.body.contract.status).toBe('Archived');
   });
 
   it("never shows another client's contracts", async () => {
@@ -153,20 +180,20 @@ describe('contract archive', () => {
 });
 
 describe('contract read', () => {
-  it('answers the whole record: status, value, type, times', async () => {
+  it('answers the whole record: status, value, numeric type (8: HTML), SQL-format times', async () => {
     const key = (await create({ name: 'NDA', value: '<p>hi</p>' })).body.contract.contractKey;
     const res = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       contract: {
-        createTime: '2026-03-01T09:00:00.000Z',
-        changeTime: '2026-03-01T09:00:00.000Z',
+        createTime: '2026-03-01 09:00:00',
+        changeTime: '2026-03-01 09:00:00',
         contractKey: key,
         name: 'NDA',
         status: 'Created',
         statusId: 1,
         value: '<p>hi</p>',
-        contractType: 'html',
+        contractType: 8,
         templateKey: null,
         userKey: DEMO.userKey,
       },
@@ -175,12 +202,29 @@ describe('contract read', () => {
     });
   });
 
-  it('shows the status after sending and the type given at create', async () => {
+  it('shows the status after sending and the type given at create as its code', async () => {
     const key = (
       await create({ name: 'D', value: '<p>x</p>', contractType: 'docx' }, { recipients: [{ email: 'a@b.test' }] })
     ).body.contract.contractKey;
     const res = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
-    expect(res.body.contract).toMatchObject({ status: 'Sent', statusId: 2, contractType: 'docx' });
+    expect(res.body.contract).toMatchObject({ status: 'Sent', statusId: 2, contractType: 6 });
+  });
+
+  it.each([
+    ['html', 8],
+    ['empty', 8],
+    ['ai', 8],
+    ['docx', 6],
+    ['pdf', 7],
+    ['', 8],
+    ['7', 7],
+    [6, 6],
+  ])('reads a contract created with contractType %j as %i', async (contractType, code) => {
+    const res = await create({ name: 'Typed', value: '<p>x</p>', contractType });
+    expect(res.status).toBe(201);
+    const key = res.body.contract.contractKey;
+    const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
+    expect(read.body.contract.contractType).toBe(code);
   });
 
   it('answers 404 for an unknown key', async () => {
@@ -290,14 +334,14 @@ describe('contract update', () => {
   const update = (contract: object, extra: object = {}) =>
     t.post('/api/contract', { data: { action: 'update', contract, ...extra } }, auth);
 
-  it('renames and changes the value, answering 201 with the times', async () => {
+  it('renames and changes the value, answering code 201 as a number (the components compare it) with the times', async () => {
     const key = (await create({ name: 'Old', value: 'a' })).body.contract.contractKey;
     await t.control('/clock/advance', { by: '1m' });
     const res = await update({ contractKey: key, name: 'New', value: '<p>b</p>' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      contract: { createTime: '2026-03-01T09:00:00.000Z', changeTime: '2026-03-01T09:01:00.000Z', contractKey: key },
-      code: '201',
+      contract: { createTime: '2026-03-01 09:00:00', changeTime: '2026-03-01 09:01:00', contractKey: key },
+      code: 201,
       message: 'Contract updated',
     });
     const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
@@ -319,7 +363,7 @@ describe('contract update', () => {
     const read = await t.post('/api/contract', { data: { action: 'read', contract: { contractKey: key } } }, auth);
     expect(read.body.contract).toMatchObject({
       status: 'Created',
-      contractType: 'docx',
+      contractType: 6,
       templateKey: DEMO.templateKey,
     });
     const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: key } }, auth);
@@ -341,7 +385,6 @@ describe('contract update', () => {
 
   it.each([
     ['an empty name', { name: '' }, 'data.contract.name'],
-    ['both value and templateKey', { value: 'x', templateKey: DEMO.templateKey }, 'data.contract'],
     ['an unknown contractType', { contractType: 'rtf' }, 'data.contract.contractType'],
   ])('refuses %s', async (_n, fields, path) => {
     const key = (await create({ name: 'A', value: 'x' })).body.contract.contractKey;
@@ -366,7 +409,7 @@ describe('contract duplicate', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      contract: { createTime: '2026-03-01T09:00:00.000Z', contractKey: expect.any(String) },
+      contract: { createTime: '2026-03-01 09:00:00', contractKey: expect.any(String) },
       code: 201,
       message: 'Contract duplicated',
     });

@@ -134,14 +134,14 @@ const createPlaceholder = async (
 ) => (await t.post('/api/placeholder', { data: { action: 'create', ...owner, placeholder } }, auth)).body.placeholder;
 
 describe('placeholder list', () => {
-  it('lists the ordinary placeholders of a contract, in position order', async () => {
+  it('lists the ordinary placeholders of a contract, in position order, with a numeric id, view and color', async () => {
     const p = await createPlaceholder();
     const res = await t.post('/api/placeholder', { data: { action: 'list', contractKey } }, auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       placeholders: [
         {
-          id: p.id,
+          id: Number(p.id),
           createTime: '2026-03-01T09:00:00.000Z',
           changeTime: '2026-03-01T09:00:00.000Z',
           name: 'price',
@@ -152,11 +152,35 @@ describe('placeholder list', () => {
           fillingType: '1',
           isTable: false,
           insertion: [],
+          view: 1,
+          color: '#fafafa',
         },
       ],
       code: '200',
       message: 'Placeholders found',
     });
+  });
+
+  it("gives the components' view (2 for a signature) and the colour of the recipient who fills it", async () => {
+    const res = await call({ action: 'list', contractKey }, auth, { 'x-sendforsign-component': 'true' });
+    const specials = res.body.placeholders.filter((p: { isSpecial: boolean }) => p.isSpecial);
+    expect(specials.map((p: Record<string, unknown>) => [p.specialType, p.view, p.color])).toEqual([
+      [1, 1, '#8ae2f4'],
+      [2, 1, '#8ae2f4'],
+      [3, 1, '#8ae2f4'],
+      [4, 2, '#8ae2f4'],
+    ]);
+  });
+
+  it("lists the contract's placeholders when both keys are named, as the docs' own example does", async () => {
+    await createPlaceholder({ name: 'contract-only' });
+    const res = await t.post(
+      '/api/placeholder',
+      { data: { action: 'list', contractKey, templateKey: DEMO.templateKey } },
+      auth,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.placeholders.map((p: { name: string }) => p.name)).toEqual(['contract-only']);
   });
 
   it.each([
@@ -189,11 +213,8 @@ describe('placeholder list', () => {
     expect(res.body.placeholders.map((p: { name: string }) => p.name)).toContain('party');
   });
 
-  it.each([
-    ['neither key', {}],
-    ['both keys', { contractKey: 'a', templateKey: 'b' }],
-  ])('refuses %s', async (_n, keys) => {
-    const res = await t.post('/api/placeholder', { data: { action: 'list', ...keys } }, auth);
+  it('refuses a list naming neither key', async () => {
+    const res = await t.post('/api/placeholder', { data: { action: 'list' } }, auth);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].path).toBe('data.contractKey');
   });

@@ -80,13 +80,18 @@ describe('recipient send', () => {
   it.each([
     ['an invalid email', [{ email: 'not-an-email' }], 'data.recipients.0.email'],
     ['an unknown role', [{ email: 'a@b.test', action: 'notarise' }], 'data.recipients.0.action'],
-    ['a position given as a string', [{ email: 'a@b.test', position: '1' }], 'data.recipients.0.position'],
+    ['a position that is not a number', [{ email: 'a@b.test', position: 'first' }], 'data.recipients.0.position'],
     ['a fractional position', [{ email: 'a@b.test', position: 1.5 }], 'data.recipients.0.position'],
     ['recipients that are an object', { email: 'a@b.test' }, 'data.recipients'],
   ])('refuses %s with 400 naming %s', async (_name, recipients, path) => {
     const res = await t.post('/api/recipient', { data: { action: 'send', contractKey, recipients } }, auth);
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('takes position "1" as the list answers it, and the components echo it back', async () => {
+    expect((await send([{ email: 'echo@x.test', position: '2', id: '1' }])).status).toBe(200);
+    expect((await list()).map((r: { position: string }) => r.position)).toEqual(['2']);
   });
 
   it('answers 404 for an unknown recipientKey and changes nothing', async () => {

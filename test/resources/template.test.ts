@@ -36,10 +36,20 @@ describe('template create and read', () => {
         templateKey: created.body.template.templateKey,
         name: 'Lease',
         value: '<p>Lease</p>',
+        isPdf: false,
       },
       code: '200',
       message: 'Template found',
     });
+  });
+
+  it("creates a PDF template from isPdf: true with no value (or the editor's empty one), its file to follow", async () => {
+    for (const fields of [{}, { value: '<div></div>' }]) {
+      const created = await template({ action: 'create', template: { name: 'Scan', isPdf: true, ...fields } });
+      expect(created.status).toBe(201);
+      const read = await template({ action: 'read', template: { templateKey: created.body.template.templateKey } });
+      expect(read.body.template).toMatchObject({ value: '', isPdf: true });
+    }
   });
 
   it.each([
@@ -79,6 +89,7 @@ describe('template convert', () => {
     const res = await template({ action: 'convert', template: { name: 'From C', contractKey } });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('Template created');
+    expect(res.body.code).toBe(201);
     const key = res.body.template.templateKey;
     expect((await template({ action: 'read', template: { templateKey: key } })).body.template.value).toBe(
       '<p>Body</p>',
@@ -92,7 +103,8 @@ describe('template duplicate', () => {
   it('makes a new template with the same content and cleared placeholders', async () => {
     const res = await template({ action: 'duplicate', template: { templateKey: DEMO.templateKey } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ code: '201', message: 'Template duplicated' });
+    // The components compare the code with the number 201 (docs/compatibility.md, "Codes").
+    expect(res.body).toMatchObject({ code: 201, message: 'Template duplicated' });
     expect(res.body.template.templateKey).not.toBe(DEMO.templateKey);
     expect(res.body.template.createTime).toBe('2026-03-01 09:00:00');
   });
@@ -134,7 +146,7 @@ describe('template list', () => {
 });
 
 describe('template update', () => {
-  it('renames and changes the content, answering 201 with SQL-format times', async () => {
+  it('renames and changes the content, answering code 201 as a number with SQL-format times', async () => {
     await t.control('/clock/advance', { by: '10m' });
     const res = await template({
       action: 'update',
@@ -147,7 +159,7 @@ describe('template update', () => {
         changeTime: '2026-03-01 09:10:00',
         templateKey: DEMO.templateKey,
       },
-      code: '201',
+      code: 201,
       message: 'Template updated',
     });
     const read = await template({ action: 'read', template: { templateKey: DEMO.templateKey } });
@@ -169,7 +181,7 @@ describe('template delete', () => {
     );
     const res = await template({ action: 'delete', template: { templateKey: DEMO.templateKey } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ template: { templateKey: DEMO.templateKey }, code: '201', message: 'Template deleted' });
+    expect(res.body).toEqual({ template: { templateKey: DEMO.templateKey }, code: 201, message: 'Template deleted' });
     expect((await template({ action: 'read', template: { templateKey: DEMO.templateKey } })).status).toBe(404);
     expect(placeholders('template', DEMO.templateKey)).toEqual([]);
     const read = await t.post(

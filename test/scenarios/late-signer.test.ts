@@ -47,7 +47,7 @@ async function run(
   return { t: sandbox, events, contractKey: res.body.contract.contractKey, receiver: r };
 }
 
-describe('the 15-line example: the second signer signs three days late while the webhook endpoint is down for an hour', () => {
+describe('the 16-line example: the second signer signs three days late while the webhook endpoint is down for an hour', () => {
   it('starts the clock where the file says, frozen', async () => {
     ({ t, receiver } = await run());
     expect(t.sandbox.services.clock.state()).toMatchObject({ now: '2026-03-02T09:00:00.000Z', mode: 'frozen' });

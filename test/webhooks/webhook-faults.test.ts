@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { monotonicNow, wallNow } from '../../src/core/clock.js';
 import { ApiError } from '../../src/core/errors.js';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
-import { receiverFaultSpec } from '../../src/webhooks/receiver-faults.js';
+import { receiverFaultSpec } from '../../src/webhooks/receiver-fault-spec.js';
 import { type ProductionReceiver, productionReceiver, publicApi } from '../support/webhook-support.js';
 
 const START = '2026-03-01T09:00:00.000Z';

@@ -18,7 +18,7 @@ export function scenarioRoutes(engine: ScenarioEngine, maxBytes: number): Hono {
   app.get('/:name', (c) => c.json(engine.get(c.req.param('name'))));
   app.post('/', async (c) => {
     let load: () => Promise<ScenarioSummary>;
-    if (/yaml|text\/plain/i.test(c.req.header('content-type') ?? '')) {
+    if (/yaml/i.test(c.req.header('content-type') ?? '')) {
       const text = await readBodyText(c, maxBytes);
       if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send scenario YAML');
       load = () => engine.loadText(text);

@@ -74,6 +74,12 @@ details > summary { cursor: pointer; }
 .reset { position: relative; }
 .reset[open] > div { position: absolute; right: 0; top: 36px; z-index: 2; width: 320px; background: #fff; color: var(--ink); border: 1px solid var(--line); border-radius: 8px; padding: 12px; box-shadow: 0 8px 24px rgba(0,0,0,.2); }
 .bar .spacer { flex: 1; }
+.connect dl { display: flex; flex-wrap: wrap; gap: 6px 28px; margin: 0; }
+.connect dt { font-size: 12px; text-transform: uppercase; letter-spacing: .4px; color: var(--muted); }
+.connect dd { margin: 0; }
+.paste { display: flex; flex-direction: column; gap: 6px; max-width: 760px; }
+.paste textarea { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; padding: 8px; border: 1px solid var(--line); border-radius: 6px; }
+.paste button { align-self: flex-start; }
 `;
 
 /** The recipient page's signature: typed, or drawn with signature_pad (without script, typing still works). */

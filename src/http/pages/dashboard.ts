@@ -13,18 +13,27 @@ import type { ContractInspection } from '../../control/inspection.js';
 import type { Services } from '../../domain/context.js';
 import { ApiError } from '../../core/errors.js';
 import type { JournalEntry } from '../../journal/journal.js';
+import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
 import { isDone } from '../../domain/lifecycle-rules.js';
+import { ScenarioError, scenarioRefusal } from '../../scenarios/load.js';
+import { type Connection, connectionCard } from './connection.js';
 import { contractPage, platformsWithClients } from './dashboard-data.js';
-import { type Html, sendPage, shell, when } from './layout.js';
+import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
+import { scenariosTab } from './scenarios-tab.js';
+
+export type { Connection };
 
 export interface DashboardDeps {
   services: Services;
   control: Control;
   scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+  /** Loads a scenario: a bundled one by name, or YAML text (the Scenarios tab's forms). */
+  loadScenario(input: { name: string } | { yaml: string }): Promise<ScenarioSummary>;
+  /** What a client needs to connect, as the start banner prints it. */
+  connection: Connection;
 }
 
-const BASE = '/__sandbox/ui';
 const TABS = [
   ['contracts', 'Contracts'],
   ['emails', 'Outbox'],
@@ -69,6 +78,15 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
   act('/clock/unfreeze', () => control.clock.unfreeze());
   act('/webhook-deliveries/:id/redeliver', (f) => control.webhooks.redeliver(f.id ?? ''));
   act('/reset', () => control.state.reset());
+  act('/scenarios/load', async (f) => {
+    const yaml = f.yaml ?? '';
+    if (!f.name && yaml.trim() === '') throw ApiError.badRequest('Paste a scenario (YAML) first');
+    try {
+      await deps.loadScenario(f.name ? { name: f.name } : { yaml });
+    } catch (error) {
+      throw error instanceof ScenarioError ? scenarioRefusal(error) : error;
+    }
+  });
   return app;
 }
 
@@ -97,10 +115,11 @@ async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
 </nav>
 <main id="live" data-poll="1500">
   ${q.error ? html`<p class="notice bad" role="alert">${q.error}</p>` : ''}
+  ${connectionCard(new URL(c.req.url).origin, deps.connection)}
   <section class="card clock" aria-label="Sandbox clock">
-    <span>Sandbox time</span> <span class="now" data-testid="clock-now">${when(clock.now)}</span>
+    <span>Sandbox time</span> <span class="now" data-testid="clock-now">${peopleTime(clock.now)}</span>
     <span class="badge ${clock.mode === 'frozen' ? 'pending' : 'done'}">${clock.mode === 'frozen' ? 'frozen' : 'running'}</span>
-    ${clock.pendingTimers ? html`<span class="muted">${clock.pendingTimers} timer(s), next ${when(clock.nextTimerAt)}</span>` : ''}
+    ${clock.pendingTimers ? html`<span class="muted">${clock.pendingTimers} timer(s), next ${peopleTime(clock.nextTimerAt)}</span>` : ''}
     <form method="post" action="${BASE}/clock/advance"><input type="hidden" name="back" value="${here}" />
       ${STEPS.map((by) => html`<button type="submit" class="secondary" name="by" value="${by}" aria-label="Advance the clock by ${by}">+${by}</button>`)}
     </form>
@@ -128,7 +147,7 @@ function section(tab: Tab, q: Record<string, string>, here: string, deps: Dashbo
     case 'requests':
       return requests(q, deps.control);
     case 'scenarios':
-      return deps.scenarios().then(scenarios);
+      return deps.scenarios().then((list) => scenariosTab(list, here));
   }
 }
 
@@ -168,6 +187,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
     limit: PAGE_SIZE,
   });
   const clients = platforms.filter((p) => !q.platform || p.platform.apiKey === q.platform).flatMap((p) => p.clients);
+  const clientNames = new Map(platforms.flatMap((p) => p.clients).map((cl) => [cl.clientKey, cl.fullname]));
   const link = (key: string) => `${BASE}?${new URLSearchParams({ ...q, contract: key }).toString()}`;
   const selected = q.contract ? contractDetail(q.contract, control) : '';
   return html`<section aria-labelledby="contracts-title">
@@ -188,10 +208,10 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
         recipients,
       }) => html`<tr class="${contract.contractKey === q.contract ? 'selected' : ''}" data-contract="${contract.contractKey}">
       <td><a href="${link(contract.contractKey)}">${contract.name}</a><br /><span class="mono muted">${contract.contractKey}</span></td>
-      <td>${contract.clientKey}</td>
+      <td>${clientNames.get(contract.clientKey) || contract.clientKey}<br /><span class="mono muted">${contract.clientKey}</span></td>
       <td>${statusBadge(contract.status)}</td>
       <td>${recipients.map((r) => html`<div>${r.fullname || r.email} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
-      <td>${when(contract.createTime)}</td>
+      <td>${peopleTime(contract.createTime)}</td>
     </tr>`,
     )}
     </tbody>
@@ -207,6 +227,9 @@ function contractDetail(key: string, control: Control): Html {
   } catch {
     return html`<p class="notice warn">No contract ${key} (it may be gone after a reset).</p>`;
   }
+  const names = new Map(c.recipients.map((r) => [r.recipientKey, r.fullname || r.email]));
+  const recipientName = (key: string | undefined) =>
+    key ? html`${names.get(key) ?? key}<br /><span class="mono muted">${key}</span>` : '';
   return html`<section class="card" aria-labelledby="detail-title" data-testid="contract-detail">
   <h3 id="detail-title">${c.name} ${statusBadge(c.status)} <span class="mono muted">${c.contractKey}</span></h3>
   <div class="grid2">
@@ -225,7 +248,7 @@ function contractDetail(key: string, control: Control): Html {
         c.placeholders.length === 0
           ? html`<p class="muted">none</p>`
           : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
-      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${p.value.startsWith('data:') ? `${p.value.slice(0, 40)}…` : p.value}</td></tr>`)}
+      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p.value)}</td></tr>`)}
       </tbody></table>`
       }
     </div>
@@ -234,12 +257,19 @@ function contractDetail(key: string, control: Control): Html {
       <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
       ${c.history.map(
         (h) =>
-          html`<tr><td>${when(h.at)}</td><td>${h.event}</td><td class="mono">${h.recipientKey ?? ''}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
+          html`<tr><td>${peopleTime(h.at)}</td><td>${h.event}</td><td>${recipientName(h.recipientKey)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
       )}
       </tbody></table>
     </div>
   </div>
 </section>`;
+}
+
+/** A placeholder's value: a drawn signature (an image data: URI) as the image, anything else as text. */
+function placeholderValue(value: string): Html | string {
+  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(value))
+    return html`<img class="signature" alt="signature" src="${value}" />`;
+  return value;
 }
 
 function emails(q: Record<string, string>, control: Control): Html {
@@ -252,7 +282,7 @@ function emails(q: Record<string, string>, control: Control): Html {
   </form>
   ${all.slice(offset, offset + PAGE_SIZE).map(
     (e) => html`<details class="card" id="email-${e.id}" data-email="${e.kind}">
-    <summary><strong>${e.subject}</strong> · to ${e.toName ? `${e.toName} <${e.to}>` : e.to} · <span class="badge">${e.kind}</span> · <span class="muted">${when(e.sentAt)}</span></summary>
+    <summary><strong>${e.subject}</strong> · to ${e.toName ? `${e.toName} <${e.to}>` : e.to} · <span class="badge">${e.kind}</span> · <span class="muted">${peopleTime(e.sentAt)}</span></summary>
     ${e.link ? html`<p>Link: <a href="${e.link}">${e.link}</a></p>` : ''}
     <pre>${e.text}</pre>
   </details>`,
@@ -273,13 +303,13 @@ function webhooks(q: Record<string, string>, here: string, control: Control): Ht
   </form>
   ${all.slice(offset, offset + PAGE_SIZE).map(
     (d) => html`<details class="card" id="delivery-${d.id}" data-delivery="${d.event}">
-    <summary><strong>${d.event}</strong> → <span class="mono">${d.url}</span> · <span class="badge ${d.status}">${d.status}</span> · ${d.attempts.length} attempt(s)${d.nextAttemptAt ? html` · next attempt ${when(d.nextAttemptAt)}` : ''}</summary>
+    <summary><strong>${d.event}</strong> · ${contractName(d)} → <span class="mono">${d.url}</span> · <span class="badge ${d.status}">${d.status}</span> · ${lastResult(d)}${d.nextAttemptAt ? html` · next attempt ${peopleTime(d.nextAttemptAt)}` : ''}</summary>
     <form method="post" action="${BASE}/webhook-deliveries/${d.id}/redeliver"><input type="hidden" name="back" value="${here}" /><button type="submit" class="secondary">Redeliver</button></form>
     <h4>Headers</h4>
     <pre>content-type: application/json\nwebhook-id: ${d.webhookId}\nwebhook-timestamp: ${d.attempts.at(-1)?.webhookTimestamp ?? '(at the attempt)'}\nwebhook-signature: v1,… (HMAC-SHA256 with the webhook's secret, made at each attempt)</pre>
     <h4>Attempts</h4>
     <table><thead><tr><th>At</th><th>Trigger</th><th>Result</th><th>Took</th></tr></thead><tbody>
-    ${d.attempts.map((a) => html`<tr><td>${when(a.at)}</td><td>${a.trigger}</td><td>${a.statusCode !== undefined ? `HTTP ${a.statusCode}` : ''}${a.error ? html` <span class="badge failed">${a.error}</span>` : ''}</td><td>${Math.round(a.durationMs)} ms</td></tr>`)}
+    ${d.attempts.map((a) => html`<tr><td>${peopleTime(a.at)}</td><td>${a.trigger}</td><td>${a.statusCode !== undefined ? `HTTP ${a.statusCode}` : ''}${a.error ? html` <span class="badge failed">${a.error}</span>` : ''}</td><td>${Math.round(a.durationMs)} ms</td></tr>`)}
     </tbody></table>
     <h4>Payload</h4>
     <pre>${JSON.stringify(d.payload, null, 2)}</pre>
@@ -287,6 +317,23 @@ function webhooks(q: Record<string, string>, here: string, control: Control): Ht
   )}
   ${pager(q, all.length, offset, PAGE_SIZE)}
 </section>`;
+}
+
+type Delivery = ReturnType<Control['webhooks']['deliveries']>[number];
+
+/** The contract a delivery is about: its name (from the payload) and key. */
+function contractName(d: Delivery): Html {
+  const name = (d.payload as { data?: { name?: unknown } } | undefined)?.data?.name;
+  return html`${typeof name === 'string' && name ? html`<span>${name}</span> ` : ''}<span class="mono muted">${d.contractKey}</span>`;
+}
+
+/** The last attempt's answer: its status code, or why it failed, and how many attempts there were. */
+function lastResult(d: Delivery): Html {
+  const last = d.attempts.at(-1);
+  if (!last) return html`<span class="muted">not sent yet</span>`;
+  const answer = last.statusCode !== undefined ? `HTTP ${last.statusCode}` : (last.error ?? 'no answer');
+  const more = d.attempts.length > 1 ? ` (attempt ${d.attempts.length})` : '';
+  return html`<span data-testid="last-status">last: ${answer}${more}</span>`;
 }
 
 function requests(q: Record<string, string>, control: Control): Html {
@@ -312,30 +359,11 @@ function requests(q: Record<string, string>, control: Control): Html {
   ${list.slice(offset, offset + PAGE_SIZE).map(
     (
       r,
-    ) => html`<tr><td>${when(r.at)}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
+    ) => html`<tr><td>${peopleTime(r.at)}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
       <pre>${JSON.stringify(r.request.body ?? null, null, 2)}</pre><pre>${JSON.stringify(r.response.body ?? null, null, 2)}</pre></details></td>
       <td>${r.action ?? ''}</td><td><span class="badge ${r.status >= 400 ? 'failed' : 'done'}">${r.status}</span></td><td>${r.durationMs.toFixed(1)} ms</td></tr>`,
   )}
   </tbody></table>
   ${pager(q, list.length, offset, PAGE_SIZE)}
-</section>`;
-}
-
-function scenarios(list: { bundled: BundledScenario[]; active: ScenarioSummary[] }): Html {
-  return html`<section aria-labelledby="scenarios-title">
-  <h2 id="scenarios-title">Scenarios</h2>
-  ${list.active.length === 0 ? html`<p class="muted">No scenario loaded. Load one with POST /__sandbox/scenarios or --scenario.</p>` : ''}
-  ${list.active.map(
-    (s) => html`<div class="card" data-scenario="${s.name}">
-    <h3>${s.name} <span class="muted">${s.source}</span></h3>
-    ${s.description ? html`<p>${s.description}</p>` : ''}
-    <p>Loaded ${when(s.loadedAt)} · ${s.rules} rule(s) · ${s.steps} step(s) · ${s.pendingTimers} step(s) still to come${s.faults.length ? ` · ${s.faults.length} fault(s)` : ''}</p>
-    <table><thead><tr><th>At</th><th>What</th><th>Outcome</th></tr></thead><tbody>
-    ${s.log.map((e) => html`<tr><td>${when(e.at)}</td><td>${e.what}${e.detail ? html` <span class="muted">${e.detail}</span>` : ''}</td><td>${e.outcome}</td></tr>`)}
-    </tbody></table>
-  </div>`,
-  )}
-  <h3>Bundled</h3>
-  <ul>${list.bundled.map((b) => html`<li><strong>${b.name}</strong>${b.description ? ` · ${b.description}` : ''}</li>`)}</ul>
 </section>`;
 }

@@ -7,7 +7,7 @@ import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
 import type { Control } from '../../control/control.js';
 import type { Services } from '../../domain/context.js';
 import { serveAsset } from './assets.js';
-import { dashboardRoutes } from './dashboard.js';
+import { type Connection, type DashboardDeps, dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
 
@@ -15,6 +15,8 @@ export interface PageDeps {
   services: Services;
   control: Control;
   scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+  loadScenario: DashboardDeps['loadScenario'];
+  connection: Connection;
   maxBodyBytes: number;
 }
 

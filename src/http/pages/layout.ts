@@ -8,6 +8,9 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
+/** Where the dashboard is served. */
+export const DASHBOARD = '/__sandbox/ui';
+
 /** Where the pages' assets are served (assets.ts). */
 export const ASSETS = '/__sandbox/ui/assets';
 
@@ -72,11 +75,4 @@ export function shell(options: { title: string; body: Html; scripts?: string[]; 
     ${options.body}
   </body>
 </html>`;
-}
-
-/** A sandbox time for people: `2026-11-21 09:00:00 UTC`. */
-export function when(iso: string | number | undefined): string {
-  if (iso === undefined) return '';
-  const date = typeof iso === 'number' ? new Date(iso) : new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

@@ -8,6 +8,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html, raw } from 'hono/html';
 import { ApiError } from '../../core/errors.js';
+import { peopleTime } from '../../core/time-format.js';
 import type { Control } from '../../control/control.js';
 import { type Services, systemContext } from '../../domain/context.js';
 import { readableHtml } from '../../domain/contract-html.js';
@@ -15,7 +16,7 @@ import { type SharePage, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import { STATUS, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
-import { type Html, sendPage, shell, when } from './layout.js';
+import { type Html, sendPage, shell } from './layout.js';
 import { sanitiseContractHtml } from './sanitise.js';
 
 const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: string; intro: string }>> = {
@@ -180,14 +181,15 @@ function statusNotices(page: SharePage): Html[] {
   }
   if (r.state === 'signed')
     out.push(
-      html`<p class="notice ok">You signed this contract on ${when(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`,
+      html`<p class="notice ok">You signed this contract on ${peopleTime(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`,
     );
   if (r.state === 'approved')
-    out.push(html`<p class="notice ok">You approved this contract on ${when(r.actedAt)}.</p>`);
-  if (r.state === 'locked') out.push(html`<p class="notice ok">You locked this contract on ${when(r.actedAt)}.</p>`);
+    out.push(html`<p class="notice ok">You approved this contract on ${peopleTime(r.actedAt)}.</p>`);
+  if (r.state === 'locked')
+    out.push(html`<p class="notice ok">You locked this contract on ${peopleTime(r.actedAt)}.</p>`);
   if (r.state === 'viewed')
     out.push(
-      html`<p class="notice ok">You were sent this contract to read; you viewed it on ${when(r.seenAt)}. There is nothing for you to sign.</p>`,
+      html`<p class="notice ok">You were sent this contract to read; you viewed it on ${peopleTime(r.seenAt)}. There is nothing for you to sign.</p>`,
     );
   if (contract.status === STATUS.fullySigned) {
     out.push(

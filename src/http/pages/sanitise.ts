@@ -5,6 +5,7 @@
  * The library is loaded on the first recipient page, so a sandbox that never shows one never pays for it.
  */
 import type { IOptions } from 'sanitize-html';
+import { limitNesting } from '../../core/html-nesting.js';
 
 let library: Promise<{ default: typeof import('sanitize-html') }> | undefined;
 
@@ -28,5 +29,6 @@ export async function sanitiseContractHtml(dirty: string): Promise<string> {
     allowProtocolRelative: false,
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
   };
-  return sanitizeHtml(dirty, options);
+  // Its parser and its own stack are quadratic in nesting depth: bounded first (docs/pages.md).
+  return sanitizeHtml(limitNesting(dirty), options);
 }

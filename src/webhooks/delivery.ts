@@ -1,0 +1,163 @@
+/**
+ * A webhook delivery as the dispatcher keeps it (one per event and webhook), its attempts, and the view the
+ * control API shows (docs/webhooks.md, "The delivery log").
+ */
+import type { ClockTimer } from '../core/clock.js';
+import { isoTime } from '../core/time-format.js';
+import type { ContractEventType } from '../core/vocabulary.js';
+import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `duplicate`: the second copy a `duplicate` receiver fault sends right after the first attempt. */
+export type AttemptTrigger = 'first' | 'retry' | 'redeliver' | 'duplicate';
+
+export interface DeliveryAttempt {
+  /** Sandbox time of the attempt. */
+  at: number;
+  trigger: AttemptTrigger;
+  /** The `webhook-timestamp` sent (unix seconds of wall time); absent when an outage answered and nothing was sent. */
+  webhookTimestamp?: number;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+  /** Set when a simulated outage answered instead of the receiver: the outage's cause. */
+  cause?: string;
+  outageId?: string;
+  /** Receiver faults that shaped this attempt. */
+  faults?: ReceiverFaultHit[];
+  /** Real time a `slow` fault held the attempt back before sending, ms. */
+  delayMs?: number;
+}
+
+/** A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out. */
+export interface Held {
+  hit: ReceiverFaultHit;
+  sameContract: boolean;
+  until: number;
+  timer: ClockTimer;
+}
+
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  webhookKey: string;
+  url: string;
+  platformId: string;
+  clientKey: string;
+  contractKey: string;
+  event: ContractEventType;
+  cause?: string;
+  body: string;
+  createdAt: number;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Retries used so far (index of the next step of the schedule). */
+  retries: number;
+  /** The automatic sequence (first attempt, then retries) is still going. */
+  active: boolean;
+  inFlight: number;
+  timer?: ClockTimer | undefined;
+  nextAttemptAt?: number | undefined;
+  /** Why the automatic sequence stopped early (the webhook was deleted). */
+  stopped?: string;
+  /** Dropped from the log (reset, cap): in-flight work must not touch it any more. */
+  removed: boolean;
+  /** Held back by an `out-of-order` fault (its first attempt waits). */
+  held?: Held | undefined;
+  /** The out-of-order hit to log on the first attempt once a held delivery goes out. */
+  releasedHit?: ReceiverFaultHit | undefined;
+}
+
+export interface DeliveryAttemptView {
+  at: string;
+  trigger: AttemptTrigger;
+  webhookTimestamp?: number;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+  cause?: string;
+  faults?: ReceiverFaultHit[];
+  delayMs?: number;
+}
+
+export interface DeliveryView {
+  id: string;
+  webhookId: string;
+  webhookKey: string;
+  url: string;
+  event: ContractEventType;
+  status: DeliveryStatus;
+  contractKey: string;
+  clientKey: string;
+  cause?: string;
+  createdAt: string;
+  attempts: DeliveryAttemptView[];
+  nextAttemptAt?: string;
+  /** While an `out-of-order` receiver fault holds the delivery back: which fault, and the latest it goes out (sandbox time). */
+  held?: { faultId: string; until: string };
+  stopped?: string;
+  payload: unknown;
+}
+
+export interface DeliveryFilter {
+  webhookKey?: string | undefined;
+  event?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  contractKey?: string | undefined;
+  clientKey?: string | undefined;
+  platformId?: string | undefined;
+}
+
+/** Whether a delivery matches a filter of the delivery log. */
+export function matchesFilter(d: Delivery, filter: DeliveryFilter): boolean {
+  return (
+    (filter.webhookKey === undefined || d.webhookKey === filter.webhookKey) &&
+    (filter.event === undefined || d.event === filter.event) &&
+    (filter.status === undefined || d.status === filter.status) &&
+    (filter.contractKey === undefined || d.contractKey === filter.contractKey) &&
+    (filter.clientKey === undefined || d.clientKey === filter.clientKey) &&
+    (filter.platformId === undefined || d.platformId === filter.platformId)
+  );
+}
+
+/** The delivery as receiver faults match it. */
+export function target(d: Delivery): FaultTarget {
+  return {
+    event: d.event,
+    webhookKey: d.webhookKey,
+    url: d.url,
+    clientKey: d.clientKey,
+    contractKey: d.contractKey,
+    platformId: d.platformId,
+  };
+}
+
+export function view(d: Delivery): DeliveryView {
+  return {
+    id: d.id,
+    webhookId: d.webhookId,
+    webhookKey: d.webhookKey,
+    url: d.url,
+    event: d.event,
+    status: d.status,
+    contractKey: d.contractKey,
+    clientKey: d.clientKey,
+    ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    createdAt: isoTime(d.createdAt),
+    attempts: d.attempts.map((a) => ({
+      at: isoTime(a.at),
+      trigger: a.trigger,
+      ...(a.webhookTimestamp !== undefined ? { webhookTimestamp: a.webhookTimestamp } : {}),
+      ...(a.statusCode !== undefined ? { statusCode: a.statusCode } : {}),
+      ...(a.error !== undefined ? { error: a.error } : {}),
+      durationMs: a.durationMs,
+      ...(a.cause !== undefined ? { cause: a.cause } : {}),
+      ...(a.faults !== undefined ? { faults: a.faults.map((f) => ({ ...f })) } : {}),
+      ...(a.delayMs !== undefined ? { delayMs: a.delayMs } : {}),
+    })),
+    ...(d.nextAttemptAt !== undefined ? { nextAttemptAt: isoTime(d.nextAttemptAt) } : {}),
+    ...(d.held !== undefined ? { held: { faultId: d.held.hit.id, until: isoTime(d.held.until) } } : {}),
+    ...(d.stopped !== undefined ? { stopped: d.stopped } : {}),
+    payload: JSON.parse(d.body) as unknown,
+  };
+}

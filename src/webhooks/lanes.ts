@@ -1,0 +1,132 @@
+/**
+ * The order of first attempts (docs/webhooks.md): every endpoint (webhook) has a lane. First attempts wait in the
+ * lane and go out one at a time, in event order, so a healthy receiver sees `created, sent, …` in order. Lanes run
+ * independently of each other and of the request that emitted the event: a dead receiver slows nobody else.
+ *
+ * An `out-of-order` receiver fault (asked through the hook) takes a delivery out of the line: it waits until a
+ * later delivery to the endpoint (about the same contract, unless `sameContract: false`) has gone out, or until
+ * `holdFor` of sandbox time has passed, and goes out then.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Delivery } from './delivery.js';
+import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
+import { target } from './delivery.js';
+
+interface Lane {
+  queue: Delivery[];
+  running: boolean;
+  /** Deliveries an out-of-order fault holds back, in event order. */
+  held: Delivery[];
+}
+
+export interface LaneDeps {
+  clock: Clock;
+  faults: ReceiverFaultHook;
+  /** Sends a delivery's first attempt (and what follows it), logging `hits` on it. */
+  send(d: Delivery, hits: ReceiverFaultHit[]): Promise<void>;
+  /** Hands lane work to the clock, so `clock.advance()` waits for it. */
+  track<T>(work: Promise<T>): Promise<T>;
+  closed(): boolean;
+}
+
+export class Lanes {
+  private readonly lanes = new Map<string, Lane>();
+
+  constructor(private readonly deps: LaneDeps) {}
+
+  enqueue(d: Delivery): void {
+    const lane = this.laneOf(d.webhookKey);
+    lane.queue.push(d);
+    this.runIfIdle(d.webhookKey, lane);
+  }
+
+  /** The webhook is gone: its lane with it. */
+  drop(webhookKey: string): void {
+    this.lanes.delete(webhookKey);
+  }
+
+  /** After deliveries left the log (a reset): lanes with nothing left to do go. */
+  prune(): void {
+    for (const [key, lane] of this.lanes) {
+      lane.held = lane.held.filter((d) => !d.removed);
+      if (!lane.running && lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(key);
+    }
+  }
+
+  private laneOf(webhookKey: string): Lane {
+    let lane = this.lanes.get(webhookKey);
+    if (!lane) {
+      lane = { queue: [], running: false, held: [] };
+      this.lanes.set(webhookKey, lane);
+    }
+    return lane;
+  }
+
+  private runIfIdle(webhookKey: string, lane: Lane): Promise<void> | undefined {
+    if (lane.running) return undefined;
+    lane.running = true;
+    return this.deps.track(this.run(webhookKey, lane));
+  }
+
+  /** First attempts, in order; a held delivery goes out right after the first one that may overtake it. */
+  private async run(webhookKey: string, lane: Lane): Promise<void> {
+    const { send } = this.deps;
+    const gone = (d: Delivery) => d.removed || !d.active || this.deps.closed();
+    try {
+      for (let d = lane.queue.shift(); d; d = lane.queue.shift()) {
+        if (gone(d)) continue;
+        if (d.releasedHit) {
+          // A held delivery whose hold ran out with nothing overtaking it.
+          const hit = d.releasedHit;
+          d.releasedHit = undefined;
+          await send(d, [hit]);
+          continue;
+        }
+        lane.held = lane.held.filter((h) => !h.removed && h.active);
+        const overtaken = lane.held.filter((h) => !h.held!.sameContract || h.contractKey === d.contractKey);
+        if (overtaken.length === 0 && this.hold(d, lane)) continue;
+        await send(d, []);
+        for (const h of overtaken) {
+          if (!h.held) continue;
+          const { hit } = h.held;
+          h.held.timer.cancel();
+          h.held = undefined;
+          lane.held = lane.held.filter((other) => other !== h);
+          if (gone(h)) continue;
+          await send(h, [{ ...hit, detail: `held back, sent after ${d.id} (${d.event})` }]);
+        }
+      }
+    } finally {
+      lane.running = false;
+      if (this.lanes.get(webhookKey) === lane && lane.queue.length === 0 && lane.held.length === 0)
+        this.lanes.delete(webhookKey);
+    }
+  }
+
+  /** Takes a delivery out of its lane if an out-of-order fault says so; true when it did. */
+  private hold(d: Delivery, lane: Lane): boolean {
+    const fault = this.deps.faults.holdBack(target(d));
+    if (!fault) return false;
+    const { clock } = this.deps;
+    const until = clock.now() + fault.holdForMs;
+    d.held = {
+      hit: fault.hit,
+      sameContract: fault.sameContract,
+      until,
+      timer: clock.schedule(until, () => this.release(d), `webhook hold ${d.id}`),
+    };
+    lane.held.push(d);
+    return true;
+  }
+
+  private release(d: Delivery): Promise<void> | undefined {
+    const held = d.held;
+    d.held = undefined;
+    if (!held || d.removed || !d.active || this.deps.closed()) return undefined;
+    const lane = this.laneOf(d.webhookKey);
+    lane.held = lane.held.filter((h) => h !== d);
+    d.releasedHit = { ...held.hit, detail: 'held back; nothing overtook it within holdFor, so sent then' };
+    lane.queue.unshift(d);
+    return this.runIfIdle(d.webhookKey, lane);
+  }
+}
