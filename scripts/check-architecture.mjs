@@ -17,7 +17,7 @@ export const LAYERS = [
   ['scenarios'], // users of the control operations and the domain
   ['control'], // the control operations, in parts
   ['fixtures'],
-  ['webhooks', 'outbox', 'faults', 'journal'], // subsystems fed by events
+  ['webhooks', 'outbox', 'api-faults', 'journal'], // subsystems fed by events
   ['domain'], // every business rule
   ['render'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain
   ['store'],

@@ -62,9 +62,9 @@ export { openApiDocument } from './openapi/document.js';
 export { VERSION } from './config/version.js';
 export { ScenarioError, type ScenarioProblem } from './scenarios/load.js';
 export type { Scenario } from './scenarios/schema.js';
-export type { FaultSpec } from './faults/spec.js';
+export type { FaultSpec } from './api-faults/spec.js';
 export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/api.js';
-export type { FaultView } from './faults/faults.js';
+export type { FaultView } from './api-faults/registry.js';
 // A test helper shipped with the package (docs/library.md, "Test helpers"): a webhook receiver for your tests.
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
 export type {

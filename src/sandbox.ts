@@ -19,14 +19,14 @@ import { Clock } from './core/clock.js';
 import { EventBus } from './core/event-bus.js';
 import { createIdSource } from './core/ids.js';
 import type { Services } from './domain/context.js';
-import { Faults } from './faults/faults.js';
+import { ApiFaults } from './api-faults/registry.js';
 import { readFixtures } from './fixtures/read.js';
 import type { FixtureFile } from './fixtures/schema.js';
 import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
 import { answerClientError, answerExpectation } from './http/client-error.js';
 import { controlApiRoutes } from './http/control-api/index.js';
-import { faultMiddleware } from './http/faults.js';
+import { faultMiddleware } from './http/api-faults.js';
 import { pageRoutes } from './http/pages/index.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
@@ -116,7 +116,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     receiverFaults,
   });
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
-  const faults = new Faults(services, config.seed ?? 1);
+  const faults = new ApiFaults(services, config.seed ?? 1);
   const logOut = lineWriter(process.stdout);
   const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
   if (log) journal.onEntry(log);

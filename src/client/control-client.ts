@@ -20,7 +20,7 @@ import type {
 import type { ReceiverFaultView } from '../webhooks/receiver-fault-spec.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
-import type { FaultView } from '../faults/faults.js';
+import type { FaultView } from '../api-faults/registry.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
 import { SandboxControlError } from '../control/api.js';
 import { type ClockState, monotonicNow } from '../core/clock.js';

@@ -5,7 +5,7 @@
  * Each operation validates its own input (control/schemas.ts) and refuses with an ApiError; the routes render it,
  * the library turns it into a SandboxControlError.
  */
-import type { FaultView } from '../faults/faults.js';
+import type { FaultView } from '../api-faults/registry.js';
 import { JournalControl, OutboxControl, WebhookControl } from './captured.js';
 import { ClockControl } from './clock.js';
 import { FaultControl, type FaultOperations } from './faults.js';

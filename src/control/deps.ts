@@ -1,6 +1,6 @@
 /** What the control operations work on: the sandbox's services and the subsystems fed by its events. */
 import type { Services } from '../domain/context.js';
-import type { Faults } from '../faults/faults.js';
+import type { ApiFaults } from '../api-faults/registry.js';
 import type { SeedOptions } from '../fixtures/seed.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import type { RequestJournal } from '../journal/journal.js';
@@ -14,7 +14,7 @@ export interface ControlDeps {
   outbox: Outbox;
   webhooks: WebhookDispatcher;
   receiverFaults: ReceiverFaults;
-  faults: Faults;
+  faults: ApiFaults;
   journal: RequestJournal;
   version: string;
   /** The fixtures a reset seeds again, and how (same seed, same keys). */

@@ -1,14 +1,14 @@
 /**
  * Faults as control operations: a list of faults that can be set, listed and removed. The same operations serve
- * API faults (faults/: errors and latency on /api requests, docs/scenarios.md) and receiver faults
+ * API faults (api-faults/: errors and latency on /api requests, docs/scenarios.md) and receiver faults
  * (webhooks/receiver-faults.ts: deliveries spoilt on purpose, docs/webhooks.md); only the registry and the spec
  * differ. `source` groups faults (`control`, or `scenario:<name>` so unloading a scenario removes its own).
  */
 import type { z } from 'zod';
 import { ApiError, quote } from '../core/errors.js';
 import { parseWith } from '../core/validation.js';
-import type { FaultView, Faults } from '../faults/faults.js';
-import { faultSpec } from '../faults/spec.js';
+import type { FaultView, ApiFaults } from '../api-faults/registry.js';
+import { faultSpec } from '../api-faults/spec.js';
 import { type ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import type { ReceiverFaults } from '../webhooks/receiver-faults.js';
 import { faultList, receiverFaultList } from './schemas.js';
@@ -44,7 +44,7 @@ export class FaultControl<Spec, View extends { source: string }> implements Faul
     private readonly noun: string,
   ) {}
 
-  static forApi(faults: Faults): FaultControl<z.output<ReturnType<typeof faultSpec>>, FaultView> {
+  static forApi(faults: ApiFaults): FaultControl<z.output<ReturnType<typeof faultSpec>>, FaultView> {
     return new FaultControl(faults, { one: faultSpec, many: faultList }, 'fault');
   }
 

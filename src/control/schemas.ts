@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
-import { faultSpec } from '../faults/spec.js';
+import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 
 export const advanceBody = lazy(() =>

@@ -44,6 +44,16 @@ export type InternalEvent =
       clientKey: string;
       recipientKey: string;
       cause?: string;
+    }
+  | {
+      /** A recipient's client asked for the confirmation of its signature or approval (`recipient_sign_email`). */
+      type: 'recipient.confirmed';
+      platformId: string;
+      contractKey: string;
+      clientKey: string;
+      recipientKey: string;
+      role: 'sign' | 'approve';
+      cause?: string;
     };
 
 export type BusEvent = ContractEvent | InternalEvent;

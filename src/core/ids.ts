@@ -64,11 +64,19 @@ export function createIdSource(seed?: number): IdSource {
 }
 
 /** FNV-1a over a text (a fault's id), mixed with the seed: each fault draws its own repeatable sequence. */
-export function hashSeed(seed: number, text: string): number {
+function hashSeed(seed: number, text: string): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
+}
+
+/**
+ * What every fault (API or receiver fault) counts and draws with: its own random source, seeded from the seed and
+ * its id so the same runs hit the same requests or deliveries, and its seen/hits counters.
+ */
+export function faultCounters(seed: number, id: string): { random: () => number; seen: number; hits: number } {
+  return { random: seededRandom(hashSeed(seed, id)), seen: 0, hits: 0 };
 }

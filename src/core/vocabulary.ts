@@ -119,6 +119,14 @@ export type ShareLinkView = keyof typeof SHARE_LINK_VIEWS;
 
 export const SHARE_LINK_VIEW_CODES = Object.keys(SHARE_LINK_VIEWS) as [ShareLinkView, ...ShareLinkView[]];
 
+/** The view of a recipient's own link (its recipient key): the code that stands for its role. */
+export const SHARE_LINK_VIEW_OF_ROLE = {
+  sign: '1',
+  approve: '2',
+  lock: '3',
+  view: '4',
+} as const satisfies Record<RecipientRole, ShareLinkView>;
+
 // ---- contract events and webhook flags (docs/webhooks.md) -----------------------------------------------------
 
 /** The contract events the sandbox emits, in the order one action emits them. */

@@ -4,7 +4,9 @@
  * (docs/lifecycle.md, "The audit trail"); the signed PDF's audit page lists every row (docs/documents.md). Rules:
  * - a step that names a recipient is that recipient's; every other step is the contract owner's (its user);
  * - its IP is the address of the request that made it (the recipient page records the browser's); the control API
- *   and scenarios act from `127.0.0.1`.
+ *   and scenarios act from `127.0.0.1`;
+ * - a step a client took through the recipient endpoints (`recipient_sign`, `recipient_approve`) shows the name,
+ *   email and `ipInfo` that client sent (docs/compatibility.md).
  */
 import type { OpContext } from './context.js';
 import type { ContractRecord, HistoryEntry } from '../store/records.js';
@@ -26,6 +28,8 @@ export interface AuditRow {
   name: string;
   email: string;
   ip: string;
+  /** `ip` and where it is, as the JSON string the real clients parse (`ipInfoOf`). */
+  ipInfo: string;
   /** The recipient's key for a recipient's step; its own share link. */
   recipientKey: string | undefined;
   /** The recipient's position, for a recipient's step that has one. */
@@ -41,14 +45,16 @@ export function auditRows(ctx: OpContext, contract: ContractRecord): AuditRow[] 
     const recipient = step.recipientKey !== undefined ? ctx.store.recipients.get(step.recipientKey) : undefined;
     const byRecipient = step.recipientKey !== undefined;
     const person = byRecipient ? recipient : owner;
+    const given = actedAs(step);
     return {
       at: step.at,
       event: step.event,
       title: titleOf(step.event),
       status: step.event in STEP_STATUS ? statusId(STEP_STATUS[step.event as LifecycleStep]) : undefined,
-      name: person?.fullname ?? '',
-      email: person?.email ?? '',
+      name: given?.fullName ?? person?.fullname ?? '',
+      email: given?.email ?? person?.email ?? '',
       ip: ipOf(step),
+      ipInfo: ipInfoOf(step),
       recipientKey: step.recipientKey,
       priority: recipient?.position,
       userKey: byRecipient ? undefined : contract.userKey,
@@ -92,7 +98,7 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry
       status: row.status,
       email: row.email,
       name: row.name,
-      ipInfo: row.ip,
+      ipInfo: row.ipInfo,
       // The order of the recipient's turn; the owner's steps have none.
       priority: row.priority ?? null,
       // A recipient's own link is its key; the owner's steps came through no link.
@@ -102,4 +108,45 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry
     });
   }
   return entries;
+}
+
+/** The name and email a client sent with the act (recipient_sign, recipient_approve), when it sent them. */
+export function actedAs(step: HistoryEntry): { fullName: string; email: string } | undefined {
+  const { fullName, email } = step.detail ?? {};
+  return typeof fullName === 'string' && typeof email === 'string' ? { fullName, email } : undefined;
+}
+
+/**
+ * `ipInfo` as the real service's clients read it: a JSON string they parse for `ip`, `city`, `country_name`,
+ * `timezone` and `utc_offset` (docs/compatibility.md). The one a client sent with the act
+ * (an ipapi.co answer) as it was sent; else one the sandbox makes from the address the act came from, saying where
+ * it knows nothing.
+ */
+export function ipInfoOf(step: HistoryEntry): string {
+  const sent = step.detail?.ipInfo;
+  if (typeof sent === 'string' && sent !== '') return sent;
+  return JSON.stringify({
+    ip: ipOf(step),
+    city: 'Not collected',
+    country_name: 'Not collected',
+    timezone: 'UTC',
+    utc_offset: '+0000',
+  });
+}
+
+/**
+ * An `ipInfo` a client sends, kept only when it is what the clients can read back: a JSON object (at most 4 KB).
+ * `''` (the vendor's RecipientView sends it when its lookup has not answered) and anything else count as none.
+ */
+export function acceptedIpInfo(ipInfo: string | undefined): { ipInfo?: string; ip?: string } {
+  if (!ipInfo || ipInfo.length > 4096) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(ipInfo);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  const ip = (parsed as { ip?: unknown }).ip;
+  return { ipInfo, ...(typeof ip === 'string' && ip.length <= 64 ? { ip } : {}) };
 }

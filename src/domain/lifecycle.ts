@@ -39,6 +39,13 @@ export interface ActOptions {
   signature?: string | undefined;
   /** The address the act came from, written into its history entries (the audit trail's `ipInfo`). */
   ip?: string | undefined;
+  /**
+   * What a client sent about the act (the vendor's RecipientView: the name and email typed in its sign and approve
+   * dialogs, and `ipInfo`, a JSON string of the browser's location): kept in the history entries' `detail`, shown in
+   * the audit trail, the signed PDF and the dashboard; the name and email fill the special placeholders.
+   */
+  signer?: { fullName: string; email: string } | undefined;
+  ipInfo?: string | undefined;
 }
 
 /**
@@ -110,7 +117,11 @@ export function actAsRecipient(
   const now = ctx.clock.now();
   const emits: Emit[] = [];
   const key = recipient.recipientKey;
-  const ip = options.ip !== undefined ? { ip: options.ip } : {};
+  const ip = {
+    ...(options.ip !== undefined ? { ip: options.ip } : {}),
+    ...(options.ipInfo !== undefined ? { detail: { ipInfo: options.ipInfo } } : {}),
+  };
+  const acted = options.signer ? { ...ip, detail: { ...ip.detail, ...options.signer } } : ip;
   // Acting implies viewing: the first view is its own step, with its own event.
   if (!hasSeen(recipient)) {
     ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
@@ -127,8 +138,8 @@ export function actAsRecipient(
       changeTime: now,
       ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
     });
-    if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!);
-    const status = step(ctx, contract, { event: PAST[role], recipientKey: key, ...ip }, OUTCOME_STATUS[role]);
+    if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!, options.signer);
+    const status = step(ctx, contract, { event: PAST[role], recipientKey: key, ...acted }, OUTCOME_STATUS[role]);
     if (role === 'sign')
       emits.push(() =>
         emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)),
@@ -304,13 +315,16 @@ function refusalMessage(
   }
 }
 
-/** Special placeholders 1..4 get their values on signing (decisions §6); their insertions stay as placed. */
-function fillSpecialPlaceholders(ctx: OpContext, recipient: RecipientRecord): void {
+/**
+ * Special placeholders 1..4 get their values on signing (decisions §6): the name and email the signer gave, when a
+ * client sent them, else the recipient's; their insertions stay as placed.
+ */
+function fillSpecialPlaceholders(ctx: OpContext, recipient: RecipientRecord, signer: ActOptions['signer']): void {
   const now = ctx.clock.now();
   const values = {
     1: isoTime(recipient.actedAt ?? now),
-    2: recipient.fullname ?? '',
-    3: recipient.email ?? '',
+    2: signer?.fullName ?? recipient.fullname ?? '',
+    3: signer?.email ?? recipient.email ?? '',
     4: recipient.signature ?? '',
   } as const;
   for (const code of [1, 2, 3, 4] as const) {

@@ -17,7 +17,7 @@ import type {
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
-import { SHARE_LINK_VIEWS } from '../core/vocabulary.js';
+import { SHARE_LINK_VIEWS, SHARE_LINK_VIEW_OF_ROLE } from '../core/vocabulary.js';
 
 export type ShareLinkView = ShareLinkRecord['view'];
 
@@ -97,13 +97,15 @@ export function resolveExtraShareLink(
 export interface ResolvedShareLink {
   recipient: RecipientRecord;
   contract: ContractRecord;
+  /** What the link lets its holder do: the link's own view, or for a recipient's own link its role's. */
+  view: ShareLinkView;
 }
 
 /** The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). */
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
-  if (recipient && contract) return { recipient, contract };
+  if (recipient && contract) return { recipient, contract, view: SHARE_LINK_VIEW_OF_ROLE[recipient.action] };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
   const role = SHARE_LINK_VIEWS[extra.link.view];
@@ -112,7 +114,14 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
     .filter((r) => r.action === role)
     .sort((a, b) => a.id - b.id);
   const holder = inRole.find((r) => !isDone(r)) ?? inRole[0];
-  return holder ? { recipient: holder, contract: extra.contract } : undefined;
+  return holder ? { recipient: holder, contract: extra.contract, view: extra.link.view } : undefined;
+}
+
+/** As resolveShareLink, for the API's recipient side: an unknown link answers 404. */
+export function openShareLink(ctx: OpContext, link: string): ResolvedShareLink {
+  const resolved = resolveShareLink(ctx, link);
+  if (!resolved) throw ApiError.notFound('Share link not found');
+  return resolved;
 }
 
 /** What a share link's page shows: the recipient and contract it opens, every recipient (whose turn it is), the placeholders. */

@@ -1,6 +1,7 @@
 /**
  * The /__sandbox operations as the OpenAPI document shows them. Request schemas are the very zod schemas the
- * control routes validate with; a test checks that every control route mounted on the app is listed here.
+ * control routes validate with; a test checks that every control route mounted on the app is listed here. The
+ * fault lists are in control-faults.ts, the dashboard's routes in pages.ts.
  */
 import { z } from 'zod';
 import {
@@ -14,26 +15,13 @@ import {
   resetBody,
   setBody,
 } from '../control/schemas.js';
-import { faultSpec } from '../faults/spec.js';
-import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { snapshotSchema } from '../store/snapshot.js';
 import { emptyData } from '../store/records.js';
+import { apiFaultOperations, receiverFaultOperations } from './control-faults.js';
+import type { ControlOperation } from './control-operation.js';
+import { pageOperations } from './pages.js';
 
-export interface ControlOperation {
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** OpenAPI form, `{param}` for path parameters. */
-  path: string;
-  summary: string;
-  description?: string;
-  body?: z.ZodType;
-  query?: z.ZodObject;
-  /** A request body that works. */
-  example?: unknown;
-  /** What a success looks like. */
-  response?: { status: number; example: unknown };
-  /** Answers an HTML page instead of JSON. */
-  html?: true;
-}
+export type { ControlOperation } from './control-operation.js';
 
 const NOW = '2026-03-01T09:00:00.000Z';
 const clockState = { now: NOW, mode: 'frozen', pendingTimers: 0 };
@@ -253,66 +241,7 @@ export const controlOperations: ControlOperation[] = [
       },
     },
   },
-  {
-    method: 'get',
-    path: '/__sandbox/webhook-faults',
-    summary: 'Receiver faults set now: deliveries spoilt on purpose to test your webhook handler (docs/webhooks.md)',
-    response: {
-      status: 200,
-      example: {
-        faults: [
-          {
-            id: 'rf_1',
-            source: 'control',
-            kind: 'bad-signature',
-            signature: 'wrong-secret',
-            match: {},
-            seen: 0,
-            hits: 0,
-            exhausted: false,
-          },
-        ],
-      },
-    },
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/webhook-faults',
-    summary:
-      'Set a receiver fault (bad-signature, stale-timestamp, duplicate, out-of-order, slow), or several as {"faults": [...]}',
-    body: receiverFaultSpec(),
-    example: { kind: 'duplicate', match: { event: 'contract.signed' }, times: 1 },
-    response: {
-      status: 201,
-      example: {
-        ids: ['rf_1'],
-        faults: [
-          {
-            id: 'rf_1',
-            source: 'control',
-            kind: 'duplicate',
-            match: { event: 'contract.signed' },
-            times: 1,
-            seen: 0,
-            hits: 0,
-            exhausted: false,
-          },
-        ],
-      },
-    },
-  },
-  {
-    method: 'delete',
-    path: '/__sandbox/webhook-faults',
-    summary: 'Remove every receiver fault',
-    response: { status: 200, example: { removed: 1 } },
-  },
-  {
-    method: 'delete',
-    path: '/__sandbox/webhook-faults/{id}',
-    summary: 'Remove one receiver fault',
-    response: { status: 200, example: { removed: 1 } },
-  },
+  ...receiverFaultOperations,
   {
     method: 'post',
     path: '/__sandbox/recipients/{recipientKey}/{verb}',
@@ -404,55 +333,7 @@ export const controlOperations: ControlOperation[] = [
     summary: 'Where request emails used to link: redirects (301) to the recipient page /sharing/{recipientKey}',
     html: true,
   },
-  {
-    method: 'get',
-    path: '/__sandbox/ui',
-    summary:
-      'The dashboard (HTML): contracts, outbox, webhook deliveries, requests, scenarios, the clock (docs/pages.md)',
-    html: true,
-  },
-  {
-    method: 'get',
-    path: '/__sandbox/ui/assets/{file}',
-    summary: "The pages' stylesheet and scripts, served by the sandbox (no CDN)",
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/advance',
-    summary: 'Dashboard form: advance the clock (form field by), then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/set',
-    summary: 'Dashboard form: set the clock (form field to), then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/freeze',
-    summary: 'Dashboard form: freeze the clock, then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/unfreeze',
-    summary: 'Dashboard form: unfreeze the clock, then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/webhook-deliveries/{id}/redeliver',
-    summary: 'Dashboard form: redeliver a webhook delivery, then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/reset',
-    summary: 'Dashboard form: reset the sandbox (after its confirmation), then back to the dashboard (303)',
-    html: true,
-  },
+  ...pageOperations,
   {
     method: 'get',
     path: '/__sandbox/scenarios',
@@ -487,30 +368,5 @@ export const controlOperations: ControlOperation[] = [
     path: '/__sandbox/scenarios/{name}',
     summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay',
   },
-  {
-    method: 'get',
-    path: '/__sandbox/faults',
-    summary: 'The API faults in force',
-    response: { status: 200, example: { faults: [] } },
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/faults',
-    summary:
-      'Add an API fault (or several as {"faults": [...]}): errors, latency or dropped connections on matching /api requests',
-    body: faultSpec(),
-    response: { status: 201, example: { ids: ['fault-1'], faults: [] } },
-  },
-  {
-    method: 'delete',
-    path: '/__sandbox/faults',
-    summary: 'Remove every API fault',
-    response: { status: 200, example: { removed: 1 } },
-  },
-  {
-    method: 'delete',
-    path: '/__sandbox/faults/{id}',
-    summary: 'Remove one API fault',
-    response: { status: 200, example: { removed: 1 } },
-  },
+  ...apiFaultOperations,
 ];

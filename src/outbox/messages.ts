@@ -11,7 +11,9 @@ export type EmailKind =
   | 'view_request'
   | 'lock_request'
   | 'contract_signed'
-  | 'contract_approved';
+  | 'contract_approved'
+  | 'sign_confirmation'
+  | 'approve_confirmation';
 
 export const REQUEST_KIND: Record<RecipientRole, EmailKind> = {
   sign: 'signing_request',
@@ -61,4 +63,19 @@ export function noticeText(
   const done = role === 'sign' ? 'signed' : 'approved';
   const tail = fullySigned ? '\nEvery signer has now signed.' : '';
   return `${who} ${done} "${contract.name}" (${contract.contractKey}).${tail}\n`;
+}
+
+/** The confirmation a recipient gets of its own signature or approval (`recipient_sign_email`, `recipient_approve_email`). */
+export function confirmationSubject(contract: ContractRecord, role: 'sign' | 'approve'): string {
+  return `You ${role === 'sign' ? 'signed' : 'approved'} "${contract.name}"`;
+}
+
+export function confirmationText(
+  recipient: RecipientRecord,
+  contract: ContractRecord,
+  role: 'sign' | 'approve',
+  link: string,
+): string {
+  const greeting = recipient.fullname ? `Hello ${recipient.fullname},` : 'Hello,';
+  return `${greeting}\n\nYou ${role === 'sign' ? 'signed' : 'approved'} "${contract.name}".\n\nOpen the contract: ${link}\n`;
 }

@@ -1,7 +1,8 @@
 /**
  * The outbox (decisions §9): the sandbox sends no mail; it keeps what the service would have sent, in memory.
  * It only listens to the bus: `recipient.notified` gives the request emails, `contract.signed` / `contract.approved`
- * the notices to the contract's user (unless the client switched them off with `email_notifications`).
+ * the notices to the contract's user (unless the client switched them off with `email_notifications`),
+ * `recipient.confirmed` a recipient's confirmation of its own act.
  *
  * Bounded: at most `cap` emails (default 10,000); the oldest are dropped first, so a long-running sandbox cannot
  * grow without limit. Cleared by `sandbox.reset` (only that platform's emails when the reset names one).
@@ -15,6 +16,8 @@ import { recipientLink } from '../domain/links.js';
 import {
   type EmailKind,
   REQUEST_KIND,
+  confirmationSubject,
+  confirmationText,
   defaultMessage,
   noticeSubject,
   noticeText,
@@ -73,6 +76,7 @@ export class Outbox {
       bus.on('recipient.notified', (e) => this.requestFor(e.platformId, e.recipientKey, e.cause)),
       bus.on('contract.signed', (e) => this.noticeFor(e, 'sign')),
       bus.on('contract.approved', (e) => this.noticeFor(e, 'approve')),
+      bus.on('recipient.confirmed', (e) => this.confirmationFor(e.platformId, e.recipientKey, e.role, e.cause)),
       bus.on('sandbox.reset', (e) => this.clear(e.platformId)),
     ];
   }
@@ -139,6 +143,31 @@ export class Outbox {
       subject: requestSubject(contract, recipient.action),
       message,
       text: requestText(recipient, message, link),
+      link,
+      contractKey: contract.contractKey,
+      clientKey: contract.clientKey,
+      recipientKey,
+      ...(cause !== undefined ? { cause } : {}),
+    });
+  }
+
+  private confirmationFor(
+    platformId: string,
+    recipientKey: string,
+    role: 'sign' | 'approve',
+    cause: string | undefined,
+  ): void {
+    const { store } = this.services;
+    const recipient = store.recipients.get(recipientKey);
+    const contract = recipient ? store.contracts.get(recipient.contractKey) : undefined;
+    if (!recipient || !contract || !recipient.email) return;
+    const link = recipientLink(this.options.baseUrl(), recipientKey);
+    this.capture(platformId, {
+      kind: role === 'sign' ? 'sign_confirmation' : 'approve_confirmation',
+      to: recipient.email,
+      ...(recipient.fullname ? { toName: recipient.fullname } : {}),
+      subject: confirmationSubject(contract, role),
+      text: confirmationText(recipient, contract, role, link),
       link,
       contractKey: contract.contractKey,
       clientKey: contract.clientKey,

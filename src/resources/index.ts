@@ -10,6 +10,19 @@ import { settingsResource } from './settings.js';
 import { templateResource } from './template.js';
 import { tokenResource } from './token.js';
 import { userResource } from './user.js';
+import {
+  checkContractChangedResource,
+  recipientContractEventResource,
+  recipientContractResource,
+  recipientContractStatusResource,
+  recipientPlaceholderResource,
+} from './recipient-contract.js';
+import {
+  recipientApproveEmailResource,
+  recipientApproveResource,
+  recipientSignEmailResource,
+  recipientSignResource,
+} from './recipient-sign.js';
 import { webhookResource } from './webhook.js';
 
 /** Every /api resource of the interface (spec §4–5), in the spec's order. */
@@ -25,5 +38,21 @@ export const resources: ResourceSpec[] = [
   webhookResource,
 ];
 
-/** The real service's component-only endpoints without the `{data: {action}}` envelope (real-service.md §5). */
-export const plainResources: PlainResource[] = [contractEventResource, eventStatusResource, contractShareLinkResource];
+/**
+ * The real service's component-only endpoints without the `{data: {action}}` envelope (real-service.md §5), the
+ * recipient side last (docs/compatibility.md).
+ */
+export const plainResources: PlainResource[] = [
+  contractEventResource,
+  eventStatusResource,
+  contractShareLinkResource,
+  recipientContractResource,
+  recipientContractStatusResource,
+  recipientContractEventResource,
+  checkContractChangedResource,
+  recipientPlaceholderResource,
+  recipientSignResource,
+  recipientApproveResource,
+  recipientSignEmailResource,
+  recipientApproveEmailResource,
+];

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { DURATION_PATTERN, duration, glob, keyPattern, statusCode } from '../core/schemas.js';
-import { faultSpec } from '../faults/spec.js';
+import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { clientFixture, contractFixture } from '../fixtures/schema.js';
 import { lazy } from '../core/lazy.js';

@@ -68,17 +68,8 @@ export interface Delivery {
   releasedHit?: ReceiverFaultHit | undefined;
 }
 
-export interface DeliveryAttemptView {
-  at: string;
-  trigger: AttemptTrigger;
-  webhookTimestamp?: number;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-  cause?: string;
-  faults?: ReceiverFaultHit[];
-  delayMs?: number;
-}
+/** An attempt as the delivery log shows it: its time in ISO 8601, the outage's id left out. */
+export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'outageId'> & { at: string };
 
 export interface DeliveryView {
   id: string;

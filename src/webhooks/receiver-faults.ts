@@ -8,7 +8,7 @@
 import { parseDuration } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { EventBus } from '../core/event-bus.js';
-import { hashSeed, seededRandom } from '../core/ids.js';
+import { faultCounters } from '../core/ids.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { ReceiverFaultKind, ReceiverFaultSpec, ReceiverFaultView } from './receiver-fault-spec.js';
 import type { SignatureFault } from './sender.js';
@@ -89,9 +89,7 @@ export class ReceiverFaults implements ReceiverFaultHook {
       id,
       source,
       spec,
-      random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)),
-      seen: 0,
-      hits: 0,
+      ...faultCounters(seed ?? this.defaultSeed, id),
     });
     return id;
   }

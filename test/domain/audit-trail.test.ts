@@ -49,7 +49,8 @@ describe('the audit trail', () => {
         headers: { 'x-service-key': DEMO.apiKey },
       })
     ).body as { status: number; name: string; ipInfo: string; userId: string | null }[];
-    const byStep = events.map((e) => [e.status, e.name, e.ipInfo]);
+    // ipInfo is a JSON string, as the real clients parse it (docs/compatibility.md).
+    const byStep = events.map((e) => [e.status, e.name, JSON.parse(e.ipInfo).ip]);
     expect(byStep).toEqual([
       [1, expect.any(String), '127.0.0.1'],
       [2, expect.any(String), '127.0.0.1'],
@@ -82,7 +83,7 @@ describe('the audit trail', () => {
     );
     for (const row of rows.filter((r) => r.status !== undefined)) {
       const event = events.find((e) => e.status === row.status && e.name === row.name);
-      expect(event?.ipInfo, row.event).toBe(row.ip);
+      expect(JSON.parse(event?.ipInfo ?? '{}').ip, row.event).toBe(row.ip);
     }
     // The header's `Status Fully signed` line comes first; the step's row is the last.
     expect(rowOf('Fully signed').at(-1)!.slice(2)).toEqual([rows.at(-1)!.name, rows.at(-1)!.email, '127.0.0.1']);

@@ -56,7 +56,13 @@ describe('GET /api/contract_event', () => {
       status: 3,
       email: 'ann@x.test',
       name: 'Ann',
-      ipInfo: '127.0.0.1',
+      ipInfo: JSON.stringify({
+        ip: '127.0.0.1',
+        city: 'Not collected',
+        country_name: 'Not collected',
+        timezone: 'UTC',
+        utc_offset: '+0000',
+      }),
       priority: 1,
       shareLink: ann.recipientKey,
       controlLink: null,
@@ -77,7 +83,7 @@ describe('GET /api/contract_event', () => {
     expect(res.body).toHaveLength(1);
   });
 
-  it("answers 404 for another client's or platform's contract, 400 without a contractKey, 401 without credentials, 405 for POST", async () => {
+  it("answers 404 for another client's or platform's contract, 400 without a contractKey, 401 without credentials, 405 for PUT", async () => {
     const contractKey = (
       await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: 'x' } } }, auth)
     ).body.contract.contractKey;
@@ -92,9 +98,9 @@ describe('GET /api/contract_event', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].path).toBe('contractKey');
     expect((await get(`/api/contract_event?contractKey=${contractKey}`, null)).status).toBe(401);
-    const post = await t.post('/api/contract_event', {}, auth);
-    expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    const put = await t.request('/api/contract_event', { method: 'PUT', body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST');
   });
 });
 

@@ -1,23 +1,23 @@
 /**
  * The API-faults middleware, mounted on /api/* (known paths or not): what runs on every /api request first. It asks the fault registry
- * (faults/faults.ts) what the request meets, waits out the latency and answers with the fault's refusal.
+ * (api-faults/registry.ts) what the request meets, waits out the latency and answers with the fault's refusal.
  *
  * Latency is real time, not sandbox time: it models a slow network, which a client experiences in wall time.
  * It is the one place besides the clock that arms a wall-clock timer, on purpose.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Faults } from '../faults/faults.js';
+import type { ApiFaults } from '../api-faults/registry.js';
 import { readBodyText } from './body.js';
 
 /** Bodies are read within `maxBodyBytes`; a refusal is thrown as the fault's ApiError, rendered like any other. */
-export function faultMiddleware(faults: Faults, maxBodyBytes: number): MiddlewareHandler {
+export function faultMiddleware(faults: ApiFaults, maxBodyBytes: number): MiddlewareHandler {
   return async (c, next) => {
     if (faults.size > 0) await apply(c, faults, maxBodyBytes);
     await next();
   };
 }
 
-async function apply(c: Context, faults: Faults, maxBodyBytes: number): Promise<void> {
+async function apply(c: Context, faults: ApiFaults, maxBodyBytes: number): Promise<void> {
   const interest = faults.interest(c.req.path);
   if (!interest.any) return;
   const body = interest.needsBody ? await peekBody(c, maxBodyBytes) : undefined;

@@ -6,13 +6,13 @@
  * --seed, else 1, and the fault's id), so the same requests hit the same faults on every run, whatever else
  * the sandbox does with its own random numbers.
  *
- * This file keeps the faults and decides what a request meets; http/faults.ts applies that to the request.
+ * This file keeps the faults and decides what a request meets; http/api-faults.ts applies that to the request.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
-import { hashSeed, seededRandom } from '../core/ids.js';
+import { faultCounters } from '../core/ids.js';
 import { durationMs } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
@@ -57,7 +57,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   504: 'Gateway timeout',
 };
 
-export class Faults {
+export class ApiFaults {
   private readonly active: ActiveFault[] = [];
   private counter = 0;
 
@@ -65,7 +65,7 @@ export class Faults {
     private readonly services: Services,
     private readonly defaultSeed: number,
   ) {
-    // Faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
+    // API faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
     services.bus.on('sandbox.reset', () => {
       for (const f of this.active) if (f.until !== undefined) this.armEnd(f);
     });
@@ -85,9 +85,7 @@ export class Faults {
       id,
       source,
       spec,
-      random: seededRandom(hashSeed(seed ?? this.defaultSeed, id)),
-      seen: 0,
-      hits: 0,
+      ...faultCounters(seed ?? this.defaultSeed, id),
     };
     if (spec.for !== undefined) {
       fault.until = this.services.clock.now() + durationMs(spec.for);

@@ -1,0 +1,102 @@
+/**
+ * The real service's recipient side, acting: the holder of a share link signs, approves and asks for the
+ * confirmation email, with no credentials, as the vendor's RecipientView calls it (docs/compatibility.md):
+ * `recipient_sign` GET/POST, `recipient_approve`, `recipient_sign_email`, `recipient_approve_email`.
+ */
+import { z } from 'zod';
+import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-acts.js';
+import { contractSignatures } from '../domain/recipient-side.js';
+import { openShareLink } from '../domain/share-links.js';
+import { type PlainResource, defineEndpoint, keyField, reply } from './action.js';
+import { isoSchema, keySchema, okSchema } from './response-shape.js';
+
+const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
+const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
+
+/** A signature as contractSignatures (domain/recipient-side.ts) lists it. */
+const signatureSchema = () =>
+  z.strictObject({
+    shareLink: keySchema(),
+    base64: z.string().meta({ description: 'The signature image as a data URL' }),
+    createTime: isoSchema(),
+    fullName: z.string(),
+    email: z.string(),
+  });
+
+/** Who acted, as signByLink and approveByLink (domain/recipient-acts.ts) answer it. */
+const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
+
+const person = () => ({
+  shareLink: keyField(),
+  fullName: z.string().trim().min(1, 'Must not be empty').max(200),
+  email: z.string().trim().min(1, 'Must not be empty').max(320),
+  ipInfo: z.string().optional(),
+});
+
+export const recipientSignResource: PlainResource = {
+  path: '/api/recipient_sign',
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      summary: "The signatures made on a share link's contract, oldest first",
+      scope: 'public',
+      response: () => z.array(signatureSchema()),
+      schema: () => z.object({ shareLink: keyField() }),
+      example: SHARE_LINK,
+      handle(input, ctx) {
+        return { status: 200, body: contractSignatures(ctx, openShareLink(ctx, input.shareLink)) };
+      },
+    }),
+    defineEndpoint({
+      method: 'POST',
+      summary: 'Sign as the recipient of a share link, with a drawn signature (PNG data URL)',
+      scope: 'public',
+      response: () => okSchema(201, { ...actedSchema(), recipientId: z.number().int() }),
+      schema: () => z.object({ ...person(), owner: z.boolean().optional(), base64: z.string() }),
+      example: { ...SHARE_LINK, ...PERSON, owner: false, base64: 'data:image/png;base64,iVBORw0KGgo=', ipInfo: '' },
+      handle(input, ctx) {
+        return reply(201, 'Contract signed', signByLink(ctx, openShareLink(ctx, input.shareLink), input));
+      },
+    }),
+  ],
+};
+
+export const recipientApproveResource: PlainResource = {
+  path: '/api/recipient_approve',
+  endpoints: [
+    defineEndpoint({
+      method: 'POST',
+      summary: 'Approve as the recipient of a share link',
+      scope: 'public',
+      response: () => okSchema(201, actedSchema()),
+      schema: () => z.object(person()),
+      example: { ...SHARE_LINK, ...PERSON },
+      handle(input, ctx) {
+        return reply(201, 'Contract approved', approveByLink(ctx, openShareLink(ctx, input.shareLink), input));
+      },
+    }),
+  ],
+};
+
+function confirmation(role: 'sign' | 'approve'): PlainResource {
+  return {
+    path: `/api/recipient_${role}_email`,
+    endpoints: [
+      defineEndpoint({
+        method: 'POST',
+        summary: `Send the recipient the confirmation of its ${role === 'sign' ? 'signature' : 'approval'} (to the outbox)`,
+        scope: 'public',
+        response: () => okSchema(201, { result: z.literal(true) }),
+        schema: () => z.object({ shareLink: keyField() }),
+        example: SHARE_LINK,
+        handle(input, ctx) {
+          confirmByEmail(ctx, openShareLink(ctx, input.shareLink), role);
+          return reply(201, 'Email sent', { result: true });
+        },
+      }),
+    ],
+  };
+}
+
+export const recipientSignEmailResource = confirmation('sign');
+export const recipientApproveEmailResource = confirmation('approve');
