@@ -22,7 +22,7 @@ export interface Reply {
   /** An object (every envelope operation), raw bytes (long lists), or an array (the plain endpoints' lists). */
   body: Record<string, unknown> | RawJson | unknown[];
   /**
-   * Compatibility warnings (decisions §11): the sandbox accepted what a source says the real service treats
+   * Compatibility warnings (docs/compatibility.md): the sandbox accepted what a source says the real service treats
    * differently. Sent as `X-Sandbox-Warning` and kept in the request journal.
    */
   warnings?: string[];
@@ -140,7 +140,7 @@ export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefiniti
 }
 
 /**
- * A success body. Resource fields sit at the top level beside `code` and `message` (decisions §2); `code` is a
+ * A success body. Resource fields sit at the top level beside `code` and `message` (docs/compatibility.md, "Codes"); `code` is a
  * string except where the real service sends a number (`numericCode`).
  */
 export function reply(
@@ -182,7 +182,7 @@ export const clientKeyField = () => z.string().optional();
 
 /**
  * An optional key (`userKey`, `recipientKey`, `templateKey`): real clients send `""` for "none", and the real service
- * takes it as absent (decisions §11).
+ * takes it as absent (docs/compatibility.md).
  */
 export const optionalKeyField = () =>
   z

@@ -12,6 +12,9 @@ import { isoSchema, keySchema, okSchema } from './response-shape.js';
 
 const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
+/** A 1×1 PNG, as a signature pad's `toDataURL()` gives one. */
+const DRAWN =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 /** A signature as contractSignatures (domain/recipient-side.ts) lists it. */
 const signatureSchema = () =>
@@ -44,7 +47,7 @@ export const recipientSignResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        return { status: 200, body: contractSignatures(ctx, openShareLink(ctx, input.shareLink)) };
+        return { status: 200, body: contractSignatures(ctx, openShareLink(ctx, input.shareLink).contract) };
       },
     }),
     defineEndpoint({
@@ -53,7 +56,7 @@ export const recipientSignResource: PlainResource = {
       scope: 'public',
       response: () => okSchema(201, { ...actedSchema(), recipientId: z.number().int() }),
       schema: () => z.object({ ...person(), owner: z.boolean().optional(), base64: z.string() }),
-      example: { ...SHARE_LINK, ...PERSON, owner: false, base64: 'data:image/png;base64,iVBORw0KGgo=', ipInfo: '' },
+      example: { ...SHARE_LINK, ...PERSON, owner: false, base64: DRAWN, ipInfo: '' },
       handle(input, ctx) {
         return reply(201, 'Contract signed', signByLink(ctx, openShareLink(ctx, input.shareLink), input));
       },

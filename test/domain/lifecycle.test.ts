@@ -731,7 +731,11 @@ describe('special placeholders', () => {
 
   it.each([
     ['a text signature', 'Ann A. Signer'],
-    ['an image data URI', 'data:image/png;base64,iVBORw0KGgo='],
+    // A real 1×1 PNG: images are decoded when given, a bare PNG signature is refused (issue 24 §4).
+    [
+      'an image data URI',
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+    ],
   ])('take %s given with sign', async (_name, signature) => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const res = await walk.act('Ann', 'sign', { signature });

@@ -255,6 +255,27 @@ describe('RecipientView on an HTML contract, from opening to the signed PDF', ()
   });
 });
 
+describe('RecipientView opened by a link made with contract_share_link', () => {
+  it("opens as the contract's recipient in the link's role, answering that recipient's key as shareLink", async () => {
+    const p = await htmlContract();
+    const made = await t.post('/api/contract_share_link', { contractKey: p.contractKey }, auth);
+    const { shareLink, id } = made.body.shareLink;
+    await t.request('/api/contract_share_link', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${(auth as { bearer: string }).bearer}` },
+      body: JSON.stringify({ contractKey: p.contractKey, shareLink, id, view: '1' }),
+    });
+    const view = recipientView(t, shareLink);
+    const contract = (await view.open()).body;
+    // The component finds its own fields by comparing shareLink with externalRecipientKey.
+    expect(contract).toMatchObject({ view: '1', shareLink: p.ann, fullname: 'Ann Lee' });
+    expect((await view.seen(contract)).body).toMatchObject({ result: true });
+    expect((await view.checkChanged(shareLink, contract.changeTime, contract.view)).body.changed).toBe(false);
+    expect((await view.sign(contract.shareLink, 'Ann Lee', 'ann@x.test')).status).toBe(201);
+    expect((await recipientView(t, p.ann).open()).body).toMatchObject({ isDone: true });
+  });
+});
+
 describe('RecipientView on a PDF contract', () => {
   it('opens with contractType 7 and an absolute URL to the file, signs, and lists the signature for its box', async () => {
     const p = await prepare({ name: 'Office lease', contractType: 'pdf' });
