@@ -70,7 +70,8 @@ async function readValue(t: TestSandbox, contractKey: string, origin = 'http://l
 describe('document URLs without --public-url', () => {
   let t: TestSandbox;
   beforeAll(async () => {
-    t = await testSandbox();
+    // `sandbox` is a compose service name: answered once allowed (README "Security").
+    t = await testSandbox({ allowedHosts: ['sandbox'] });
   });
   afterAll(() => t.close());
 
