@@ -1,5 +1,5 @@
 /**
- * The dashboard, /__sandbox/ui (decisions §13): contracts, outbox, webhook deliveries, the request journal and
+ * The dashboard, /__sandbox/ui (docs/pages.md): contracts, outbox, webhook deliveries, the request journal and
  * scenarios, with the clock and a reset. Server-rendered; it keeps itself current by polling its own URL
  * (dashboard.js). It acts only through the control operations, and reads through them and dashboard-data.ts;
  * scenarios come from the scenario engine, which sits above the control operations. Buttons are forms that post
