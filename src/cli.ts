@@ -4,7 +4,14 @@
  */
 import { HELP, parseCli } from './config/cli-args.js';
 import { elapsedSince, monotonicNow } from './core/clock.js';
-import { ConfigError, DEFAULT_PORT, headerLabel } from './config/options.js';
+import { ConfigError, DEFAULT_PORT, type SandboxOptions, headerLabel } from './config/options.js';
+import {
+  type ProcessFiles,
+  removeProcessFiles,
+  watchParent,
+  writePidFile,
+  writeReadyFile,
+} from './config/process-files.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { VERSION } from './config/version.js';
 
@@ -13,7 +20,16 @@ async function main(): Promise<void> {
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);
+  const { files } = parsed;
+  try {
+    await run(parsed.options, files, started);
+  } catch (error) {
+    removeProcessFiles(files);
+    throw error;
+  }
+}
 
+async function run(options: SandboxOptions, files: ProcessFiles, started: number): Promise<void> {
   // Handlers go in before anything starts, so a stop at any moment exits cleanly and flushes the data file.
   let sandbox: Sandbox | undefined;
   let stopping = false;
@@ -21,25 +37,30 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     // With --log-format json every stdout line is JSON, this one too.
-    if (parsed.options.log === 'json')
-      console.log(
-        JSON.stringify({ event: 'stopping', signal, ...(parsed.options.data ? { writing: parsed.options.data } : {}) }),
-      );
-    else console.log(`\n${signal}: stopping${parsed.options.data ? ' and writing the data file' : ''}…`);
+    if (options.log === 'json')
+      console.log(JSON.stringify({ event: 'stopping', signal, ...(options.data ? { writing: options.data } : {}) }));
+    else console.log(`\n${signal}: stopping${options.data ? ' and writing the data file' : ''}…`);
     (sandbox ? sandbox.close() : Promise.resolve()).then(
-      () => process.exit(0),
+      () => {
+        removeProcessFiles(files);
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error(`esign-sandbox: could not stop cleanly: ${String(error)}`);
+        removeProcessFiles(files);
         process.exit(1);
       },
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  writePidFile(files);
+  watchParent(process.env, () => stop('npm exited'));
 
+  // No webhook goes out before the sandbox listens: a receiver that calls back on the first one must find it.
   const running = await createSandbox(
-    { ...parsed.options, log: parsed.options.log ?? 'pretty' },
-    { port: DEFAULT_PORT },
+    { ...options, log: options.log ?? 'pretty' },
+    { port: DEFAULT_PORT, webhooksAfterListen: true },
   );
   sandbox = running;
   const url = await running.listen();
@@ -62,6 +83,7 @@ async function main(): Promise<void> {
       }),
     );
   } else printBanner();
+  writeReadyFile(files, url);
 
   function printBanner() {
     const lines = [
@@ -92,13 +114,10 @@ async function main(): Promise<void> {
   }
 }
 
+// Every failure to start is exit 2 with one line saying why (README "Exit status"); a stack trace of the minified
+// bundle helps no one, and a script tells "could not start" from "stopped" by the status alone.
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`esign-sandbox: ${error.message}`);
-    process.exit(2);
-  }
-  console.error(
-    `esign-sandbox: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-  );
-  process.exit(1);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`esign-sandbox: ${error instanceof ConfigError ? message : `could not start: ${message}`}`);
+  process.exit(2);
 });

@@ -115,7 +115,7 @@ async function inProcess<T>(fn: () => T | Promise<T>): Promise<T> {
 
 /** Starts a sandbox listening on `options.port` (default 0: a free port). Many can run in one process. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = await createSandbox(options, { port: 0 });
+  const sandbox = await createSandbox(options, { port: 0, webhooksAfterListen: true });
   const url = await sandbox.listen();
   // Each method is one control operation (control/control.ts), the same one the /__sandbox route calls.
   const { state, clock, recipients, outbox, webhooks, journal, faults } = sandbox.control;

@@ -4,6 +4,7 @@
  * module-level, so a process can run many sandboxes side by side.
  */
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import {
@@ -66,6 +67,17 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** `fallback`: settings the caller's options do not give, and how the start behaves. */
+export interface StartDefaults {
+  /** The port when the options name none: 0 (a free one) for the library, 4010 for the CLI. */
+  port: number;
+  /**
+   * Deliveries caused at start (fixtures, `--scenario` data) wait until listen(): a receiver that calls back on
+   * its first webhook finds the sandbox listening. For callers that always listen (the CLI, startSandbox).
+   */
+  webhooksAfterListen?: boolean;
+}
+
 /** The default platform's credentials and the default client's key and name. */
 export interface DefaultAccount {
   apiKey?: string;
@@ -74,18 +86,19 @@ export interface DefaultAccount {
   clientName?: string;
 }
 
-/** `fallback`: settings the caller's options do not give (the CLI listens on 4010, the library on a free port). */
-export async function createSandbox(options: SandboxOptions = {}, fallback = { port: 0 }): Promise<Sandbox> {
+export async function createSandbox(
+  options: SandboxOptions = {},
+  fallback: StartDefaults = { port: 0 },
+): Promise<Sandbox> {
   const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, fallback);
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
-  const { store, loaded } = await Store.open({
-    ...(config.data ? { file: config.data } : {}),
-    flushMs: config.flushMs,
-  });
-  const documents = await DocumentStore.open(config.data);
+  const { store, loaded } = await openData(config.data, () =>
+    Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
+  );
+  const documents = await openData(config.data, () => DocumentStore.open(config.data));
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
   // Links made outside a request (emails of a clock advance, the control API's views): --public-url, else the
@@ -115,6 +128,8 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
     userAgent: `esign-sandbox/${VERSION}`,
     receiverFaults,
   });
+  let listening: (() => void) | undefined;
+  if (fallback.webhooksAfterListen) webhooks.holdUntil(new Promise<void>((resolve) => (listening = resolve)));
   const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
   const faults = new ApiFaults(services, config.seed ?? 1);
   const logOut = lineWriter(process.stdout);
@@ -214,6 +229,7 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
         port = (server.address() as AddressInfo).port;
       }
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
+      listening?.();
       return baseUrl;
     },
     async close() {
@@ -239,6 +255,27 @@ export async function createSandbox(options: SandboxOptions = {}, fallback = { p
       await store.close();
     },
   };
+}
+
+/** Opening the data file (and its documents folder beside it): a failure is a sentence naming the file. */
+async function openData<T>(file: string | undefined, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!file || error instanceof ConfigError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      throw new ConfigError(`The folder of the data file ${file} does not exist: create ${dirname(file)} first`);
+    if (code === 'EISDIR')
+      throw new ConfigError(
+        `The data file ${file} is a folder: give a file path, such as ${join(file, 'sandbox.json')}`,
+      );
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new ConfigError(`Not allowed to write the data file ${file} (${code}): pick a writable place for --data`);
+    if (code === 'ENOTDIR')
+      throw new ConfigError(`The data file ${file} cannot be made: part of its path is a file, not a folder`);
+    throw new ConfigError(`Cannot open the data file ${file}: ${(error as Error).message}`);
+  }
 }
 
 async function loadFixtures(path: string): Promise<FixtureFile[]> {

@@ -1,6 +1,7 @@
 /** The CLI's flags and ESIGN_SANDBOX_* variables, turned into SandboxOptions. */
 import { parseArgs } from 'node:util';
 import { ConfigError, type SandboxOptions } from './options.js';
+import type { ProcessFiles } from './process-files.js';
 import { VERSION } from './version.js';
 
 export const HELP = `esign-sandbox ${VERSION}
@@ -29,13 +30,16 @@ Options
       --log-format <f>      Request log on stdout: pretty or json          (default pretty)
   -q, --quiet               No request log
       --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
-      --scenario <file>     Load a scenario at start: a YAML file or a bundled name; repeatable
+      --scenario <path>     Load scenarios at start: a YAML file, a folder of them or a bundled name;
+                            repeatable
       --public-url <url>    Origin of the document URLs and signing links handed out, e.g.
                             https://sandbox.example.test behind a proxy (default: the request's origin)
       --cors-origin <o>     Only this origin's pages may call /api from a browser, e.g.
                             http://localhost:3000; repeatable or comma-separated (default: any origin)
       --allowed-host <h>    Also answer requests for this host name, e.g. esign (a compose service);
                             repeatable or comma-separated; * answers any (see README "Security")
+      --pid-file <file>     Write the process id here at start; removed at exit
+      --ready-file <file>   Write the URL here once listening; removed at exit (docs/ci.md)
   -h, --help                Show this help
   -v, --version             Show the version
 
@@ -44,8 +48,11 @@ ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_F
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
 ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_PUBLIC_URL, ESIGN_SANDBOX_SCENARIO,
-ESIGN_SANDBOX_CORS_ORIGIN, ESIGN_SANDBOX_ALLOWED_HOST (these three: several separated by commas). Flags win over
-variables.
+ESIGN_SANDBOX_CORS_ORIGIN, ESIGN_SANDBOX_ALLOWED_HOST (these three: several separated by commas),
+ESIGN_SANDBOX_PID_FILE, ESIGN_SANDBOX_READY_FILE. Flags win over variables.
+
+Started by npm (npx, npm exec, npm start), the sandbox also stops when npm exits: kill $! stops it.
+Exit status: 0 after SIGTERM/SIGINT (data file written), 2 when it cannot start (one line says why).
 
 Examples
   esign-sandbox                              start on http://127.0.0.1:4010 with the demo data
@@ -80,13 +87,18 @@ const FLAGS = {
   'public-url': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'allowed-host': { type: 'string', multiple: true },
+  'pid-file': { type: 'string' },
+  'ready-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 
 type FlagName = keyof typeof FLAGS;
 
-function envName(flag: string): string {
+/** Every flag's long name, for the test that checks each one has an environment variable twin. */
+export const FLAG_NAMES = Object.keys(FLAGS) as FlagName[];
+
+export function envName(flag: string): string {
   return `ESIGN_SANDBOX_${flag.toUpperCase().replace(/-/g, '_')}`;
 }
 
@@ -99,7 +111,7 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 export function parseCli(
   argv: string[],
   env: NodeJS.ProcessEnv,
-): { help?: true; version?: true; options: SandboxOptions } {
+): { help?: true; version?: true; options: SandboxOptions; files: ProcessFiles } {
   let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
@@ -108,8 +120,8 @@ export function parseCli(
       `${(error as Error).message.replace(/\. To specify.*$/s, '')}\nRun esign-sandbox --help for the options.`,
     );
   }
-  if (values.help) return { help: true, options: {} };
-  if (values.version) return { version: true, options: {} };
+  if (values.help) return { help: true, options: {}, files: {} };
+  if (values.version) return { version: true, options: {}, files: {} };
   const get = (name: FlagName): string | undefined => {
     const flag = values[name];
     if (typeof flag === 'string') return flag;
@@ -164,5 +176,10 @@ export function parseCli(
   assign('scenarios', Array.isArray(values.scenario) ? values.scenario : list('scenario'));
   assign('corsOrigins', list('cors-origin'));
   assign('allowedHosts', list('allowed-host'));
-  return { options };
+  const files: ProcessFiles = {};
+  const pidFile = get('pid-file');
+  const readyFile = get('ready-file');
+  if (pidFile !== undefined) files.pidFile = pidFile;
+  if (readyFile !== undefined) files.readyFile = readyFile;
+  return { options, files };
 }

@@ -2,9 +2,10 @@
  * Share links: what `/sharing/<link>` opens, and the extra links of a contract (`/api/contract_share_link`).
  * A recipient's own share link is its recipient key, as on the real service (docs/compatibility.md); the holder acts
  * as that recipient, in its role. The others are made by the contract's owner, each with a `view` that says what its
- * page lets the holder do: '1' sign, '2' approve, '3' lock, '4' view. Such a link carries no recipient: it opens as
- * the contract's recipient in that role, the first (by id) that has not finished, else the first; a contract with no
- * recipient in that role has nothing to open there.
+ * page lets the holder do: '1' sign, '2' approve, '3' lock, '4' view. Such a link is made with no recipient: the
+ * first time its page opens, it opens as the contract's recipient in that role, the first (by id) that has not
+ * finished, else the first, and it stays that recipient's link (docs/pages.md): posting its form again cannot act for
+ * the next signer. A contract with no recipient in that role has nothing to open there.
  */
 import { ApiError, quote } from '../core/errors.js';
 import type {
@@ -74,7 +75,9 @@ export function findShareLink(
 }
 
 export function changeShareLinkView(ctx: OpContext, link: ShareLinkRecord, view: ShareLinkView): ShareLinkRecord {
-  return ctx.store.shareLinks.update(link.shareLink, { view, changeTime: ctx.clock.now() });
+  // Another role is another recipient: the link is bound again the next time it opens.
+  const rebind = view === link.view ? {} : { recipientKey: undefined };
+  return ctx.store.shareLinks.update(link.shareLink, { view, changeTime: ctx.clock.now(), ...rebind });
 }
 
 export function deleteShareLink(ctx: OpContext, link: ShareLinkRecord): void {
@@ -101,20 +104,32 @@ export interface ResolvedShareLink {
   view: ShareLinkView;
 }
 
-/** The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). */
+/**
+ * The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). An extra
+ * link opening for the first time becomes the link of the recipient it opens as.
+ */
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
   if (recipient && contract) return { recipient, contract, view: SHARE_LINK_VIEW_OF_ROLE[recipient.action] };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
+  if (extra.link.recipientKey !== undefined) {
+    const own = ctx.store.recipients.get(extra.link.recipientKey);
+    return own && own.contractKey === extra.contract.contractKey
+      ? { recipient: own, contract: extra.contract, view: extra.link.view }
+      : undefined;
+  }
   const role = SHARE_LINK_VIEWS[extra.link.view];
   const inRole = ctx.store.recipients
     .where('contract', extra.contract.contractKey)
     .filter((r) => r.action === role)
     .sort((a, b) => a.id - b.id);
   const holder = inRole.find((r) => !isDone(r)) ?? inRole[0];
-  return holder ? { recipient: holder, contract: extra.contract, view: extra.link.view } : undefined;
+  if (!holder) return undefined;
+  // From its first opening on, the link is this recipient's (every door: the page, the recipient endpoints).
+  ctx.store.shareLinks.update(extra.link.shareLink, { recipientKey: holder.recipientKey });
+  return { recipient: holder, contract: extra.contract, view: extra.link.view };
 }
 
 /** As resolveShareLink, for the API's recipient side: an unknown link answers 404. */

@@ -2,7 +2,8 @@
  * Scenarios given at start (--scenario, repeatable): read and checked before anything else, so a bad file
  * stops the start with its line:column messages; their clock settings and seed apply to the new sandbox.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, type SandboxOptions } from '../config/options.js';
 import { NAME_ONLY, bundledFile, bundledNames } from './catalog.js';
 import { ScenarioError, formatProblem, parseScenario } from './load.js';
@@ -13,10 +14,26 @@ export interface StartScenario {
   source: string;
 }
 
-/** A path to a YAML file, or the name of a bundled scenario. */
+/**
+ * A folder stands for its `.yaml` and `.yml` files in name order (a folder of scenarios mounted into a container,
+ * docs/ci.md); an empty folder is an error, so a mount gone wrong does not start a sandbox with no scenario.
+ */
+function expandFolders(args: string[]): string[] {
+  return args.flatMap((arg) => {
+    if (!existsSync(arg) || !statSync(arg).isDirectory()) return [arg];
+    const files = readdirSync(arg)
+      .filter((name) => /\.ya?ml$/i.test(name))
+      .sort()
+      .map((name) => join(arg, name));
+    if (files.length === 0) throw new ConfigError(`Scenario folder ${arg} holds no .yaml or .yml file`);
+    return files;
+  });
+}
+
+/** A path to a YAML file, a folder of them, or the name of a bundled scenario. */
 export async function readStartScenarios(args: string[], bundledDir: string): Promise<StartScenario[]> {
   const out: StartScenario[] = [];
-  for (const arg of args) {
+  for (const arg of expandFolders(args)) {
     let file = arg;
     if (!existsSync(arg)) {
       const bundled = NAME_ONLY.test(arg) ? bundledFile(bundledDir, arg) : undefined;

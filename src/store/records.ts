@@ -210,6 +210,8 @@ export const recordSchemas = lazy(() => {
     controlLink: key,
     /** ShareLinkView (SHARE_LINK_VIEWS). */
     view: z.enum(SHARE_LINK_VIEW_CODES),
+    /** The recipient the link opened as first; from then on it opens and acts as that recipient only. */
+    recipientKey: key.optional(),
   });
 
   /** Each collection's record, by the collection's name. */

@@ -114,6 +114,11 @@ export class WebhookDispatcher {
     return view(d);
   }
 
+  /** First attempts wait in their lanes until `ready` settles (the sandbox's start: none before it listens). */
+  holdUntil(ready: Promise<void>): void {
+    this.lanes.holdUntil(ready);
+  }
+
   /** Simulates a receiver outage (for scenarios): matching attempts fail without contacting the receiver. */
   startOutage(spec: OutageSpec): string {
     return this.outages.start(spec);

@@ -31,13 +31,32 @@ export interface LaneDeps {
 
 export class Lanes {
   private readonly lanes = new Map<string, Lane>();
+  /** While set, deliveries wait in their lanes (holdUntil). */
+  private gate: Promise<void> | undefined;
 
   constructor(private readonly deps: LaneDeps) {}
 
   enqueue(d: Delivery): void {
     const lane = this.laneOf(d.webhookKey);
     lane.queue.push(d);
-    this.runIfIdle(d.webhookKey, lane);
+    if (!this.gate) this.runIfIdle(d.webhookKey, lane);
+  }
+
+  /**
+   * Deliveries wait in their lanes until `ready` settles, then go out in order. The lanes do not run meanwhile,
+   * so nothing that waits for the clock's work (a scenario's start) waits for them.
+   */
+  holdUntil(ready: Promise<void>): void {
+    const gate = ready.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.gate = gate;
+    void gate.then(() => {
+      if (this.gate !== gate) return;
+      this.gate = undefined;
+      for (const [key, lane] of this.lanes) if (lane.queue.length > 0) this.runIfIdle(key, lane);
+    });
   }
 
   /** The webhook is gone: its lane with it. */

@@ -45,6 +45,40 @@ describe('the recipient page', () => {
     expect(page.body as string).toMatch(/<button[^>]*>\s*Sign\s*<\/button>/);
   });
 
+  it("keeps a contract_share_link link to the recipient it opened as: posting again answers 409, not the next signer's act", async () => {
+    const walk = await createAndSend(t, [{ name: 'Ann' }, { name: 'Ben' }, { name: 'Cy' }]);
+    const headers = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
+    const made = await t.request('/api/contract_share_link', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ clientKey: 'demoClient', contractKey: walk.contractKey, view: '1' }),
+    });
+    expect(made.status).toBe(201);
+    const links = await t.request(`/api/contract_share_link?clientKey=demoClient&contractKey=${walk.contractKey}`, {
+      headers,
+    });
+    const own = new Set(Object.values(walk.keys));
+    const extra = (links.body as { shareLink: string; id: number }[]).find((l) => !own.has(l.shareLink))!;
+    const page = await t.request(`/sharing/${extra.shareLink}`);
+    expect(page.body as string).toContain('Ann');
+    const sign = () =>
+      t.request(`/sharing/${extra.shareLink}`, {
+        method: 'POST',
+        body: new URLSearchParams({ verb: 'sign', signature: 'Holder of the link' }),
+      });
+    expect((await sign()).status).toBe(303);
+    expect((await sign()).status).toBe(409);
+    expect((await sign()).status).toBe(409);
+    const recipients = (await t.control(`/contracts/${walk.contractKey}`)).body.recipients as any[];
+    expect(Object.fromEntries(recipients.map((r) => [r.fullname, r.state]))).toMatchObject({
+      Ann: 'signed',
+      Ben: expect.not.stringMatching(/signed/),
+      Cy: expect.not.stringMatching(/signed/),
+    });
+    // The page still shows Ann, whose link it has become.
+    expect((await t.request(`/sharing/${extra.shareLink}`)).body as string).toContain('Ann');
+  });
+
   it('sends a CSP that allows no inline script and nothing from another origin', async () => {
     const walk = await createAndSend(t, [{ name: 'Ann' }]);
     const page = await t.request(`/sharing/${walk.keys.Ann}`);
@@ -267,5 +301,35 @@ describe('a PDF contract on the recipient page', () => {
     });
     expect(signed.status).toBe(303);
     expect((await t.control(`/contracts/${contractKey}`)).body.status).toBe('Fully signed');
+  });
+});
+
+describe("the dashboard's way back", () => {
+  it.each([
+    ['a CR/LF (a header injection)', '/__sandbox/ui\r\nSet-Cookie: x=1'],
+    ['a space', '/__sandbox/ui ?tab=emails'],
+    ['another site', 'https://evil.example/'],
+    ['a protocol-relative URL', '//evil.example/__sandbox/ui'],
+    ['a backslash', '/\\evil.example/__sandbox/ui'],
+    ['a path outside the dashboard', '/api/contract'],
+    ['a path that climbs out of it', '/__sandbox/ui/../../api'],
+  ])('refuses %s with 400 before acting', async (_name, back) => {
+    const before = (await t.control('/clock')).body.now;
+    const res = await t.request('/__sandbox/ui/clock/advance', {
+      method: 'POST',
+      body: new URLSearchParams({ by: '1d', back }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('"back" must be a path of the dashboard');
+    expect((await t.control('/clock')).body.now).toBe(before);
+  });
+
+  it('goes back to the dashboard when no way back is given', async () => {
+    const res = await t.request('/__sandbox/ui/clock/advance', {
+      method: 'POST',
+      body: new URLSearchParams({ by: '1m' }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/__sandbox/ui');
   });
 });

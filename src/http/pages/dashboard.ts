@@ -11,7 +11,7 @@ import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
 import type { Control } from '../../control/control.js';
 import type { ContractInspection } from '../../control/inspection.js';
 import type { Services } from '../../domain/context.js';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, quote } from '../../core/errors.js';
 import type { JournalEntry } from '../../journal/journal.js';
 import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
@@ -63,7 +63,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
       const form = Object.fromEntries(
         Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'),
       );
-      const back = form.back?.startsWith(`${BASE}`) && !form.back.startsWith('//') ? form.back : BASE;
+      // Checked before acting: a refusal after the act would hide that the act ran.
+      const back = backPath(form.back);
       try {
         await run({ ...form, ...c.req.param() });
       } catch (error) {
@@ -88,6 +89,26 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
     }
   });
   return app;
+}
+
+/**
+ * Where a form goes back to: a path of the dashboard (`/__sandbox/ui…`), the dashboard itself when none is given.
+ * Anything else (another site, `//host`, a backslash, a space or control character, which cannot go in a Location
+ * header) is a 400.
+ */
+function backPath(back: string | undefined): string {
+  if (back === undefined || back === '') return BASE;
+  const url = /^\/(?![/\\])[\x21-\x7e]*$/.test(back) ? new URL(back, 'http://dashboard.invalid') : undefined;
+  if (
+    !url ||
+    url.origin !== 'http://dashboard.invalid' ||
+    !(url.pathname === BASE || url.pathname.startsWith(`${BASE}/`))
+  )
+    throw ApiError.badRequest(
+      `The form's "back" must be a path of the dashboard, like ${BASE}?tab=emails (got ${quote(back, 100)})`,
+      [{ path: 'back', message: `Must start with ${BASE}` }],
+    );
+  return `${url.pathname}${url.search}`;
 }
 
 function withParam(url: string, name: string, value: string): string {
