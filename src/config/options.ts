@@ -103,7 +103,7 @@ export const DEFAULT_JOURNAL_LIMIT = 1000;
 export type LogFormat = 'pretty' | 'json' | 'none';
 export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'none'];
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
-/** The real service's UI refuses PDFs over 15 MB [real-service.md §5]. */
+/** The real service's UI refuses PDFs over 15 MB [docs/compatibility.md]. */
 export const DEFAULT_MAX_UPLOAD = 15 * 1024 * 1024;
 export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 

@@ -1,11 +1,11 @@
 /**
- * Events the service emits (decisions §7), carried on the sandbox's internal bus. The webhook dispatcher,
+ * Events the service emits (docs/webhooks.md), carried on the sandbox's internal bus. The webhook dispatcher,
  * the outbox and scenario rules subscribe to the bus; request handlers never call them directly. The event kinds
  * and the webhook flags that subscribe to them are words of the vocabulary (vocabulary.ts).
  */
 import type { ContractStatus, ContractEventType } from './vocabulary.js';
 
-/** The payload's `data` (real-service.md §9 lists what the real service's payload is reported to carry). */
+/** The payload's `data` (docs/compatibility.md lists what the real service's payload is reported to carry). */
 export interface ContractEventData {
   contractKey: string;
   clientKey: string;

@@ -1,5 +1,5 @@
 /**
- * Key generation. The service's keys are opaque strings of letters and digits (decisions §5), so no `_` or `-`.
+ * Key generation. The service's keys are opaque strings of letters and digits (docs/compatibility.md, "Keys"), so no `_` or `-`.
  * With a seed, keys come from a seeded generator so two runs of the same scenario produce the same keys;
  * without one they come from nanoid's crypto-random source.
  */

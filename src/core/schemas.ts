@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
 
-/** A key the sandbox makes or a file fixes: letters and digits only (decisions §5). */
+/** A key the sandbox makes or a file fixes: letters and digits only (docs/compatibility.md, "Keys"). */
 export const keyPattern = lazy(() => z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only'));
 
 export const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;

@@ -1,7 +1,7 @@
 /**
  * Clients of a platform: creation (with their users) and lookup. Every lookup stays inside one platform: a key of
  * another platform answers 404 like a key that does not exist, so a tenant never learns that another's client
- * exists (decisions §4).
+ * exists (docs/errors.md).
  */
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext, Principal } from './context.js';
@@ -56,7 +56,7 @@ export function findClient(ctx: OpContext, platformId: string, clientKey: string
 }
 
 /**
- * The client an operation acts for (decisions §4): a client token acts for its own client only (403 when the body
+ * The client an operation acts for (docs/errors.md): a client token acts for its own client only (403 when the body
  * names another); platform credentials name the client in `field`.
  */
 export function clientFor(
@@ -65,7 +65,7 @@ export function clientFor(
   given: string | undefined,
   field = 'data.clientKey',
 ): ClientRecord {
-  // Real clients send `clientKey: ""` for "none" (decisions §11).
+  // Real clients send `clientKey: ""` for "none" (docs/compatibility.md).
   const clientKey = given === '' ? undefined : given;
   if (principal.kind === 'client-token') {
     if (clientKey !== undefined && clientKey !== principal.clientKey) {

@@ -95,7 +95,7 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
 }
 
 /**
- * What every contract event carries (real-service.md §9: the payload is reported to include the contract's name,
+ * What every contract event carries (docs/compatibility.md: the payload is reported to include the contract's name,
  * status and createTime), plus the acting recipient's key, email and full name when a recipient acted.
  */
 export function contractEventData(
@@ -125,8 +125,8 @@ export interface ContractChange {
 
 /**
  * Contract `update`: rename, new content (value, or a template's content and placeholders), contract type, placeholder
- * values [D:contract/update], [C:contract-editor.tsx]. An archived contract takes none (409). The content of a sent
- * contract is fixed, since recipients may have seen it (a sandbox choice: no source says); renaming and filling stay open.
+ * values [D:contract/update], [C:contract-editor.tsx]. An archived contract takes none (409). The content of a signed
+ * contract is fixed (409); renaming and filling stay open.
  */
 export function updateContract(
   ctx: OpContext,
@@ -136,8 +136,10 @@ export function updateContract(
 ): ContractRecord {
   assertOpen(contract, 'be updated');
   const content = change.value !== undefined || change.templateKey !== undefined || change.contractType !== undefined;
-  if (content && contract.status !== STATUS.created) {
-    throw ApiError.conflict(`Contract has been sent (status ${contract.status}); its content can no longer change`);
+  // The components' editor stays writable until the first signature, and recipients learn of a change through
+  // check_contract_changed (docs/compatibility.md, "Contract"): content is fixed once someone signed.
+  if (content && ctx.store.recipients.where('contract', contract.contractKey).some((r) => r.state === 'signed')) {
+    throw ApiError.conflict(`Contract has been signed (status ${contract.status}); its content can no longer change`);
   }
   const template = change.templateKey !== undefined ? findTemplate(ctx, client, change.templateKey) : undefined;
   const patch: Partial<ContractRecord> = {};

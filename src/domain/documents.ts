@@ -1,8 +1,8 @@
 /**
- * Documents (decisions §12): PDF uploads to PDF contracts and templates, the uploaded file served back, and the
+ * Documents (docs/documents.md): PDF uploads to PDF contracts and templates, the uploaded file served back, and the
  * downloads made on request from the contract's current state: `download_pdf` (an HTML contract rendered to A4;
  * a PDF contract with its placed fields drawn; signatures once signed; an audit trail once fully signed) and
- * `download_docx` (HTML contracts only, as the real service offers it [real-service.md §5]).
+ * `download_docx` (HTML contracts only, as the real service offers it [docs/compatibility.md]).
  */
 import { ApiError } from '../core/errors.js';
 import { peopleTime, sqlTime } from '../core/time-format.js';
@@ -82,7 +82,7 @@ function takingUpload(ctx: OpContext, client: ClientRecord, owner: DocumentOwner
       );
     }
   } else if (contractTypeOf(record) !== 'pdf' && record.value.trim() !== '') {
-    // The real clients create a PDF template with isPdf and no content, then upload [real-service.md §8].
+    // The real clients create a PDF template with isPdf and no content, then upload [docs/compatibility.md].
     throw ApiError.badRequest(
       `Template ${(record as TemplateRecord).templateKey} has HTML content; a PDF goes to a template created with an empty value`,
       [{ path: 'templateKey', message: 'Not a PDF template' }],

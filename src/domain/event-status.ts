@@ -1,6 +1,6 @@
 /**
  * The status dictionary of `GET /api/event_status` [C:contract-list.tsx]: ids 1–6 as the real service's EventStatus
- * enum [C:enum.ts]. `Archived` has no id there; the sandbox gives it 7 (decisions §11). The ids are the statuses'
+ * enum [C:enum.ts]. `Archived` has no id there; the sandbox gives it 7 (docs/compatibility.md). The ids are the statuses'
  * order in the vocabulary (`statusId`); the colours are the sandbox's own (no source shows the real ones).
  */
 import { CONTRACT_STATUSES, type ContractStatus, statusId } from '../core/vocabulary.js';

@@ -1,5 +1,5 @@
 /**
- * The lifecycle's rules as data (decisions §6), so one table decides every recipient action and docs/lifecycle.md
+ * The lifecycle's rules as data (docs/lifecycle.md), so one table decides every recipient action and docs/lifecycle.md
  * and the tests can state the same table. Effects (store writes, events, emails) live in lifecycle.ts.
  */
 import type { RecipientRecord } from '../store/records.js';
@@ -63,13 +63,13 @@ export function hasSeen(recipient: Pick<RecipientRecord, 'state'>): boolean {
   return recipient.state === 'seen' || isDone(recipient);
 }
 
-/** Every signer has signed (and there is at least one): the contract is fully signed (decisions §6). */
+/** Every signer has signed (and there is at least one): the contract is fully signed (docs/lifecycle.md). */
 export function allSigned(recipients: readonly Pick<RecipientRecord, 'action' | 'state'>[]): boolean {
   const signers = recipients.filter((r) => r.action === 'sign');
   return signers.length > 0 && signers.every((r) => r.state === 'signed');
 }
 
-/** `view` recipients never hold up the order (decisions §6). */
+/** `view` recipients never hold up the order (docs/lifecycle.md). */
 export function blocksOrder(recipient: Pick<RecipientRecord, 'action' | 'state'>): boolean {
   return recipient.action !== 'view' && !isDone(recipient);
 }
@@ -95,7 +95,7 @@ export function hasTurn(recipient: Pick<RecipientRecord, 'position'>, open: numb
 }
 
 /**
- * How far each status reaches (decisions §6): a step only moves the status forward, and between `Approved` and
+ * How far each status reaches (docs/lifecycle.md): a step only moves the status forward, and between `Approved` and
  * `Signed` (same rank) the latest one wins. `Archived` sits outside the order.
  */
 const STATUS_RANK: Partial<Record<ContractStatus, number>> = {

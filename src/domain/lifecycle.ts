@@ -1,5 +1,5 @@
 /**
- * The contract lifecycle (decisions §6, §7): sending, recipients taking their turn, acting, and the contract status
+ * The contract lifecycle (docs/lifecycle.md): sending, recipients taking their turn, acting, and the contract status
  * that follows. What a recipient may do is decided by the table in lifecycle-rules.ts; this file applies it.
  *
  * Every operation first writes all its changes (recipients, placeholders, status, history) and only then emits its
@@ -316,7 +316,7 @@ function refusalMessage(
 }
 
 /**
- * Special placeholders 1..4 get their values on signing (decisions §6): the name and email the signer gave, when a
+ * Special placeholders 1..4 get their values on signing (docs/lifecycle.md): the name and email the signer gave, when a
  * client sent them, else the recipient's; their insertions stay as placed.
  */
 function fillSpecialPlaceholders(ctx: OpContext, recipient: RecipientRecord, signer: ActOptions['signer']): void {

@@ -1,7 +1,7 @@
 /**
  * PDF contracts and templates as records see them: their type, where their uploaded file is served, what a copy
- * keeps, and the geometry rule for placed placeholders (decisions §12): `pageId` from 0; `positionX`, `positionY`,
- * `width`, `height` in 1/1000 of the page's width, from the page's top-left corner [real-service.md §7: "page width
+ * keeps, and the geometry rule for placed placeholders (docs/documents.md): `pageId` from 0; `positionX`, `positionY`,
+ * `width`, `height` in 1/1000 of the page's width, from the page's top-left corner [docs/compatibility.md: "page width
  * is 1000 API units", "Coordinates start at the top-left of the page"].
  */
 import type { FieldError } from '../core/errors.js';

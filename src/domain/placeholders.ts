@@ -1,6 +1,6 @@
 /**
  * Placeholders of contracts and templates. Every recipient gets four special placeholders, keyed
- * `<recipientKey>_<code>` (decisions §5): 1 date signed, 2 full name, 3 email, 4 signature (vocabulary.ts).
+ * `<recipientKey>_<code>` (docs/compatibility.md, "Keys"): 1 date signed, 2 full name, 3 email, 4 signature (vocabulary.ts).
  */
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
@@ -274,7 +274,7 @@ function nextInsertionId(insertions: InsertionRecord[]): string {
 }
 
 /**
- * On a PDF contract every placement must land on a page of the uploaded file (decisions §12): checked on the
+ * On a PDF contract every placement must land on a page of the uploaded file (docs/documents.md): checked on the
  * placement as it will be stored (an update by `id` merged with the placement it changes), before anything is
  * written. Items that remove a placement (`action: "delete"`) need no box. `targets[i]` is the placeholder that
  * `items[i]` places (special or ordinary: the pdfbasic placement takes the same check).

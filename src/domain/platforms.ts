@@ -1,4 +1,4 @@
-/** Platform accounts: the tenants of the sandbox (decisions §10). Each has its own API key and secret. */
+/** Platform accounts: the tenants of the sandbox (README.md, "The control API"). Each has its own API key and secret. */
 import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { PlatformRecord } from '../store/records.js';

@@ -147,7 +147,7 @@ export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html:
 /**
  * POST `recipient_sign_email` / `recipient_approve_email {shareLink}`: the confirmation the service sends the recipient
  * once it has signed or approved goes to the outbox (the notice to the contract's owner already went with the act,
- * decisions §9). 409 before the recipient has acted.
+ * docs/lifecycle.md, "Emails"). 409 before the recipient has acted.
  */
 export function confirmByEmail(ctx: OpContext, link: ResolvedShareLink, role: 'sign' | 'approve'): void {
   const { recipient, contract } = link;

@@ -114,13 +114,16 @@ function signatureItem(contract: ContractRecord, recipient: RecipientRecord) {
   };
 }
 
-/** `GET recipient_sign?shareLink=`: every signature of the link's contract, in the order they were made. */
-export function contractSignatures(ctx: OpContext, link: ResolvedShareLink) {
+/**
+ * Every signature of a contract, in the order they were made: `GET recipient_sign?shareLink=` (the link's contract)
+ * and the owner's `GET contract_sign?contractKey=` answer this list.
+ */
+export function contractSignatures(ctx: OpContext, contract: ContractRecord) {
   return ctx.store.recipients
-    .where('contract', link.contract.contractKey)
+    .where('contract', contract.contractKey)
     .filter((r) => r.state === 'signed')
     .sort((a, b) => (a.actedAt ?? 0) - (b.actedAt ?? 0) || a.id - b.id)
-    .map((r) => signatureItem(link.contract, r));
+    .map((r) => signatureItem(contract, r));
 }
 
 /**

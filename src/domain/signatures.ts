@@ -1,5 +1,5 @@
 /**
- * Signatures (decisions §6): a short text, or an image as a base64 data URI. A recipient signing without one
+ * Signatures (docs/lifecycle.md): a short text, or an image as a base64 data URI. A recipient signing without one
  * (through the control API or a scenario) gets a generated image of its name.
  */
 import { ApiError } from '../core/errors.js';

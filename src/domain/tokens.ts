@@ -1,5 +1,5 @@
 /**
- * Access tokens (interface §5, decisions §4): platform tokens from the API key and secret, client tokens for one
+ * Access tokens (docs/errors.md): platform tokens from the API key and secret, client tokens for one
  * client. Tokens expire after 1800 s of sandbox time; the expired answer is the spec's one documented error.
  */
 import { ApiError } from '../core/errors.js';

@@ -1,6 +1,6 @@
 /**
  * Users of a client. A client always has a default user, the one a contract or template belongs to when the
- * request names no `userKey` (interface §4.2).
+ * request names no `userKey` (docs/compatibility.md).
  */
 import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';

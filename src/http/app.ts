@@ -9,6 +9,7 @@ import { ApiError } from '../core/errors.js';
 import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
+import { NOT_EMULATED_PATHS, mountNotEmulated } from './not-emulated.js';
 import { operationContext } from './auth.js';
 import { apiCors } from './cors.js';
 import { type HostOptions, hostGuard } from './hosts.js';
@@ -66,6 +67,7 @@ export function createApp(options: AppOptions): Hono {
   for (const resource of resources) mountResource(api, resource, routing);
   for (const resource of plainResources) mountEndpoints(api, resource, routing);
   if (options.documents) mountDocuments(api, { ...options.documents, publicUrl: options.publicUrl });
+  mountNotEmulated(api);
   app.route('/', api);
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
@@ -94,6 +96,7 @@ export function createApp(options: AppOptions): Hono {
     const paths = [
       ...[...resources, ...plainResources].map((r) => r.path),
       ...(options.documents ? DOCUMENT_PATHS : []),
+      ...NOT_EMULATED_PATHS,
     ];
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
     // A path of thousands of characters is cut: an answer never echoes more than a line of input.

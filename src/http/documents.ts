@@ -1,5 +1,5 @@
 /**
- * The document endpoints, which take no JSON `data` envelope [real-service.md §5]: keys in the query string,
+ * The document endpoints, which take no JSON `data` envelope [docs/compatibility.md]: keys in the query string,
  * credentials as on every /api call (Bearer token, or the API-key header plus `clientKey`), answers that are
  * files. Errors are ApiErrors, rendered by app.ts like every other /api refusal.
  *
@@ -22,6 +22,7 @@ import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
 import { contentValue } from '../domain/links.js';
+import { ownerConfirm } from '../domain/owner-acts.js';
 import { publicBase } from './public-url.js';
 import type { Renderer } from '../render/renderer.js';
 import type { ApiEnv } from './variables.js';
@@ -46,6 +47,7 @@ export const DOCUMENT_PATHS = [
   '/api/recipient_download_pdf',
   '/api/contract_pdf/{contractKey}',
   '/api/template_pdf/{templateKey}',
+  '/api/contract_email_sign_pdf',
   '/api/contract_pdf/{contractKey}/{file}',
   '/api/template_pdf/{templateKey}/{file}',
 ];
@@ -65,7 +67,7 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
     });
   };
 
-  // The recipient side, keyed by the share link instead of credentials [real-service.md §5 "recipient_download_pdf"]:
+  // The recipient side, keyed by the share link instead of credentials [docs/compatibility.md, "recipient_download_pdf"]:
   // what the recipient page offers once the contract is fully signed.
   app.get('/api/recipient_download_pdf', async (c) => {
     const ctx = identify(c, 'public');
@@ -93,7 +95,7 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
     const bytes = await readPdfField(c, options.maxUploadBytes);
     const record = await uploadPdf(ctx, documents, ctx.client!, owner, renderer, bytes);
     const noun = 'contractKey' in owner ? 'contract' : 'template';
-    // The real service's answer is undocumented; it follows the pattern of its other writes (decisions §11).
+    // The real service's answer is undocumented; it follows the pattern of its other writes (docs/compatibility.md).
     return c.json(
       {
         [noun]: {
@@ -110,6 +112,16 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
       },
       201,
     );
+  });
+
+  // The owner's signed copy, merged in the browser (the original, the signature page, the audit pages), posted to
+  // be emailed (docs/compatibility.md, "Owner endpoints"): checked as any upload, not kept (downloads are made from
+  // the contract's state), and the confirmation email goes to the outbox as contract_email_sign's does.
+  route('/api/contract_email_sign_pdf', 'POST', async (c, ctx) => {
+    const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
+    await renderer.inspectPdf(await readPdfField(c, options.maxUploadBytes));
+    ownerConfirm(ctx, contract, 'sign');
+    return c.json({ result: true, code: '201', message: 'Email sent' }, 201);
   });
 
   route('/api/download_pdf', 'GET', async (c, ctx) => {

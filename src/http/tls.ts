@@ -1,10 +1,10 @@
 /**
- * HTTPS, as the real service is HTTPS-only (interface §1). `--tls` generates a self-signed certificate at
+ * HTTPS, as the real service is HTTPS-only (docs/compatibility.md). `--tls` generates a self-signed certificate at
  * start (with the `selfsigned` library) and writes it to a temp folder, so a client can trust it through
  * NODE_EXTRA_CA_CERTS; `--tls-cert`/`--tls-key` bring your own.
  *
  * One port serves both kinds of caller: the first byte of a connection tells a TLS handshake (0x16) from plain
- * HTTP. TLS goes to the HTTPS server; plain HTTP gets a JSON 403 saying to use https (decisions §3) rather than
+ * HTTP. TLS goes to the HTTPS server; plain HTTP gets a JSON 403 saying to use https (docs/errors.md) rather than
  * a dropped connection, which a client would report as an unhelpful socket error.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -44,7 +44,7 @@ export interface JournalEntry {
   durationMs: number;
   request: { headers: Record<string, string>; body?: unknown };
   response: { body?: unknown };
-  /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (decisions §11). */
+  /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (docs/compatibility.md). */
   warnings?: string[];
 }
 

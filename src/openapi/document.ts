@@ -304,6 +304,20 @@ function documentOperations(): Record<string, Json> {
     },
   });
   const pdf = 'application/pdf';
+  // The URL a PDF's `value` names: no credentials, the file's SHA-256 in the path (http/documents.ts).
+  const publicFile = (kind: 'contract' | 'template') => ({
+    get: {
+      operationId: `${kind}_pdf_public`,
+      tags: ['API'],
+      summary: `The uploaded PDF of a PDF ${kind}, as uploaded, with no credentials: the absolute URL its \`value\` holds`,
+      security: [],
+      parameters: [
+        { name: `${kind}Key`, in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: '`<sha256>.pdf`' },
+      ],
+      responses: file(pdf, 'The uploaded PDF'),
+    },
+  });
   const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   return {
     '/api/upload_pdf': {
@@ -380,6 +394,63 @@ function documentOperations(): Record<string, Json> {
       [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
       pdf,
       'The uploaded PDF',
+    ),
+    '/api/contract_pdf/{contractKey}/{file}': publicFile('contract'),
+    '/api/template_pdf/{templateKey}/{file}': publicFile('template'),
+    '/api/contract_email_sign_pdf': {
+      post: {
+        operationId: 'contract_email_sign_pdf',
+        tags: ['API'],
+        summary:
+          "The owner's signed copy, merged in the browser (multipart field `pdf`): checked as a PDF, not kept; the confirmation email of the owner's signature goes to the outbox",
+        security: API_SECURITY,
+        parameters: [query('contractKey', 'The contract'), clientKey],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Email sent',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['result', 'code', 'message'],
+                  properties: { result: { const: true }, code: { const: '201' }, message: { const: 'Email sent' } },
+                },
+              },
+            },
+          },
+          ...errors,
+          ...INJECTED,
+        },
+      },
+    },
+    ...Object.fromEntries(
+      ['context', 'context_files', 'chat'].map((name) => [
+        `/api/${name}`,
+        {
+          post: {
+            operationId: name,
+            tags: ['API'],
+            summary: `The AI assistant's ${name}: not emulated, answers 501`,
+            security: API_SECURITY,
+            responses: {
+              '501': {
+                description: 'Not emulated: the sandbox answers no AI requests',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              },
+              ...INJECTED,
+            },
+          },
+        },
+      ]),
     ),
     '/api/template_pdf/{templateKey}': get(
       'template_pdf',

@@ -1,5 +1,5 @@
 /**
- * What each captured email says (decisions §9). The texts are the sandbox's own: the real service's wording is
+ * What each captured email says (docs/lifecycle.md, "Emails"). The texts are the sandbox's own: the real service's wording is
  * undocumented, so tests should assert on `kind`, `to`, `link` and `message` rather than on the prose.
  */
 import type { ClientRecord, ContractRecord, RecipientRecord, UserRecord } from '../store/records.js';

@@ -1,5 +1,5 @@
 /**
- * The outbox (decisions §9): the sandbox sends no mail; it keeps what the service would have sent, in memory.
+ * The outbox (docs/lifecycle.md, "Emails"): the sandbox sends no mail; it keeps what the service would have sent, in memory.
  * It only listens to the bus: `recipient.notified` gives the request emails, `contract.signed` / `contract.approved`
  * the notices to the contract's user (unless the client switched them off with `email_notifications`),
  * `recipient.confirmed` a recipient's confirmation of its own act.

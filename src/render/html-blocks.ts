@@ -6,7 +6,7 @@
  *
  * Placeholders in the HTML are the real service's tags: `<placeholderN>` for the ordinary placeholder whose `id`
  * is N, and `<signN>`, `<dateN>`, `<fullnameN>`, `<emailN>` for a recipient's special placeholders
- * [real-service.md §6: "the N in the HTML tags <signN>, <dateN>, <fullnameN>, <emailN>"]. A tag is replaced by its
+ * [docs/compatibility.md: "the N in the HTML tags <signN>, <dateN>, <fullnameN>, <emailN>"]. A tag is replaced by its
  * placeholder's value (the domain gives the values as `Fills`); a tag without a value keeps its own text.
  *
  * Work limits (docs/documents.md): the nesting is bounded before parsing (core/html-nesting.ts), and the walk reads

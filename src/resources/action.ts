@@ -22,7 +22,7 @@ export interface Reply {
   /** An object (every envelope operation), raw bytes (long lists), or an array (the plain endpoints' lists). */
   body: Record<string, unknown> | RawJson | unknown[];
   /**
-   * Compatibility warnings (decisions §11): the sandbox accepted what a source says the real service treats
+   * Compatibility warnings (docs/compatibility.md): the sandbox accepted what a source says the real service treats
    * differently. Sent as `X-Sandbox-Warning` and kept in the request journal.
    */
   warnings?: string[];
@@ -134,7 +134,7 @@ export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefiniti
 }
 
 /**
- * A success body. Resource fields sit at the top level beside `code` and `message` (decisions §2); `code` is a
+ * A success body. Resource fields sit at the top level beside `code` and `message` (docs/compatibility.md, "Codes"); `code` is a
  * string except where the real service sends a number (`numericCode`).
  */
 export function reply(
@@ -176,7 +176,7 @@ export const clientKeyField = lazy(() => z.string().optional());
 
 /**
  * An optional key (`userKey`, `recipientKey`, `templateKey`): real clients send `""` for "none", and the real service
- * takes it as absent (decisions §11).
+ * takes it as absent (docs/compatibility.md).
  */
 export const optionalKeyField = lazy(() =>
   z
@@ -213,3 +213,10 @@ export function matchOperation(resource: ResourceSpec, value: unknown, path: str
   }
   return name;
 }
+
+/** The name and email a signer or approver types, and `ipInfo` (a JSON string of where it is): sign and approve bodies. */
+export const signerFields = lazy(() => ({
+  fullName: z.string().trim().min(1, 'Must not be empty').max(200),
+  email: z.string().trim().min(1, 'Must not be empty').max(320),
+  ipInfo: z.string().optional(),
+}));

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { clientsOf, createClient, updateClient } from '../domain/clients.js';
-import { type ResourceSpec, dataBody, defineAction, keyField, reply } from './action.js';
+import { type ResourceSpec, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { ClientRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
@@ -145,7 +145,9 @@ export const clientResource: ResourceSpec = {
         dataBody({
           action: z.literal('read'),
           clientKey: z.string().optional(),
-          client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
+          // With a client token the components send `client: {}` (their clientKey is undefined): the token's client
+          // (docs/compatibility.md, "Empty keys").
+          client: clientInput().omit({ users: true }).extend({ clientKey: optionalKeyField() }),
         }),
       clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
       example: { data: { action: 'read', client: { clientKey: '<CLIENT_KEY>' } } },

@@ -1,7 +1,7 @@
 /**
  * /api/contract_share_link: a contract's extra share links, flat bodies and a query string, no envelope
  * [C:share-link-block.tsx], [C:share-link-line.tsx]. GET lists (a JSON array), POST creates, PUT changes the view,
- * DELETE removes. No source shows the write answers; they follow the documented writes (decisions §11).
+ * DELETE removes. No source shows the write answers; they follow the documented writes (docs/compatibility.md).
  */
 import { z } from 'zod';
 import { type OpContext, requireClient } from '../domain/context.js';

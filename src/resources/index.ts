@@ -24,6 +24,13 @@ import {
   recipientSignResource,
 } from './recipient-sign.js';
 import { webhookResource } from './webhook.js';
+import {
+  checkContractValueResource,
+  contractApproveResource,
+  contractEmailApproveResource,
+  contractEmailSignResource,
+  contractSignResource,
+} from './owner-sign.js';
 
 /** Every /api resource of the interface (spec §4–5), in the spec's order. */
 export const resources: ResourceSpec[] = [
@@ -39,7 +46,7 @@ export const resources: ResourceSpec[] = [
 ];
 
 /**
- * The real service's component-only endpoints without the `{data: {action}}` envelope (real-service.md §5), the
+ * The real service's component-only endpoints without the `{data: {action}}` envelope (docs/compatibility.md), the
  * recipient side last (docs/compatibility.md).
  */
 export const plainResources: PlainResource[] = [
@@ -55,4 +62,9 @@ export const plainResources: PlainResource[] = [
   recipientApproveResource,
   recipientSignEmailResource,
   recipientApproveEmailResource,
+  contractSignResource,
+  contractApproveResource,
+  contractEmailSignResource,
+  contractEmailApproveResource,
+  checkContractValueResource,
 ];

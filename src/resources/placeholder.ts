@@ -63,7 +63,7 @@ const placeholderType = lazy(() =>
 /**
  * An insertion item. The docs and the components send numbers; [E] reports that the live API silently ignores an
  * insertion unless its values are strings, its `id` starts at "1", and it carries `action` and `clientKey`. The
- * sandbox accepts all of these (values kept as strings) and warns (decisions §11).
+ * sandbox accepts all of these (values kept as strings) and warns (docs/compatibility.md).
  */
 const dimension = lazy(() => z.union([z.string(), z.number()]).optional());
 
@@ -429,7 +429,7 @@ export const placeholderResource: ResourceSpec = {
         const owner = ownerOf(ctx, input.data, 'change placeholders');
         const p = findPlaceholder(ctx, owner, input.data.placeholder.placeholderKey);
         deletePlaceholder(ctx, p);
-        // No source shows this answer; it follows the documented writes (decisions §11).
+        // No source shows this answer; it follows the documented writes (docs/compatibility.md).
         return reply(201, 'Placeholder deleted', { placeholder: { placeholderKey: p.placeholderKey } });
       },
     }),

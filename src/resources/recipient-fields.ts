@@ -1,4 +1,4 @@
-/** Recipient fields shared by contract create-and-send, recipient send and recipient update (interface §4.5). */
+/** Recipient fields shared by contract create-and-send, recipient send and recipient update (docs/compatibility.md). */
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { keyField, optionalKeyField } from './action.js';

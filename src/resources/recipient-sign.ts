@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-acts.js';
 import { contractSignatures } from '../domain/recipient-side.js';
 import { openShareLink } from '../domain/share-links.js';
-import { type PlainResource, defineEndpoint, keyField, reply } from './action.js';
-import { isoSchema, keySchema, okSchema } from './response-shape.js';
+import { type PlainResource, defineEndpoint, keyField, reply, signerFields } from './action.js';
+import { actedSchema, okSchema, signatureSchema } from './response-shape.js';
 
 const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
@@ -16,24 +16,9 @@ const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
 const DRAWN =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
-/** A signature as contractSignatures (domain/recipient-side.ts) lists it. */
-const signatureSchema = () =>
-  z.strictObject({
-    shareLink: keySchema(),
-    base64: z.string().meta({ description: 'The signature image as a data URL' }),
-    createTime: isoSchema(),
-    fullName: z.string(),
-    email: z.string(),
-  });
-
-/** Who acted, as signByLink and approveByLink (domain/recipient-acts.ts) answer it. */
-const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
-
 const person = () => ({
   shareLink: keyField(),
-  fullName: z.string().trim().min(1, 'Must not be empty').max(200),
-  email: z.string().trim().min(1, 'Must not be empty').max(320),
-  ipInfo: z.string().optional(),
+  ...signerFields(),
 });
 
 export const recipientSignResource: PlainResource = {
@@ -47,7 +32,7 @@ export const recipientSignResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        return { status: 200, body: contractSignatures(ctx, openShareLink(ctx, input.shareLink)) };
+        return { status: 200, body: contractSignatures(ctx, openShareLink(ctx, input.shareLink).contract) };
       },
     }),
     defineEndpoint({

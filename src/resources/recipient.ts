@@ -63,7 +63,7 @@ export const recipientResource: ResourceSpec = {
         const contract = findContract(ctx, requireClient(ctx), input.data.contractKey);
         const recipients = recipientsOf(ctx, contract.contractKey).map((r) => ({
           recipientKey: r.recipientKey,
-          // The service shows id and position as strings in list results (decisions §2).
+          // The service shows id and position as strings in list results (docs/compatibility.md, "Recipient").
           id: String(r.id),
           // The docs say `name`; the components and [E] read `fullname`: both are given.
           name: r.fullname ?? '',
@@ -75,7 +75,7 @@ export const recipientResource: ResourceSpec = {
           clientKey: r.clientKey,
           createTime: isoTime(r.createTime),
           changeTime: isoTime(r.changeTime),
-          // A recipient's own share link is its key (real-service.md: …/sharing/{recipientKey or shareLink}).
+          // A recipient's own share link is its key (docs/compatibility.md, "Share links").
           ...(input.data.getShareLinks
             ? { shareLink: r.recipientKey, isDone: isDone(r), type: r.type === 'internal' ? '1' : '2' }
             : {}),

@@ -67,7 +67,7 @@ export const templateResource: ResourceSpec = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), userKey: optionalKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
-        // No source shows this answer's code and message; they follow the documented lists (decisions §11).
+        // No source shows this answer's code and message; they follow the documented lists (docs/compatibility.md).
         const templates = templatesOf(ctx, requireClient(ctx))
           .sort((a, b) => a.createTime - b.createTime)
           .map((t) => ({
@@ -239,7 +239,7 @@ export const templateResource: ResourceSpec = {
       handle(input, ctx, request) {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         deleteTemplate(ctx, t);
-        // No source shows this answer; it follows the documented writes (decisions §11).
+        // No source shows this answer; it follows the documented writes (docs/compatibility.md).
         return reply(201, 'Template deleted', { template: { templateKey: t.templateKey } }, { numericCode: true });
       },
     }),

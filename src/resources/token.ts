@@ -1,5 +1,5 @@
 /**
- * POST /api/token (interface §5). Four operations share one path and are told apart by their bodies:
+ * POST /api/token (docs/compatibility.md). Four operations share one path and are told apart by their bodies:
  * platform token create is the only one with a `data` wrapper; the others put `action` at the top level
  * and authenticate with a platform token.
  */
@@ -13,7 +13,7 @@ import { type ResourceSpec, defineAction, keyField, matchOperation, reply } from
 import { okSchema } from './response-shape.js';
 import type { TokenRecord } from '../store/records.js';
 
-/** Token create answers only these three fields, with no code or message (decisions §2). */
+/** Token create answers only these three fields, with no code or message (docs/compatibility.md, "Codes"). */
 function tokenReply(token: TokenRecord) {
   return { status: 201, body: { access_token: token.token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS } };
 }

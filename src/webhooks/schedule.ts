@@ -1,5 +1,5 @@
 /**
- * The retry schedule of decisions §7: after a failed attempt the delivery is tried again after these
+ * The retry schedule of docs/webhooks.md: after a failed attempt the delivery is tried again after these
  * intervals of sandbox time; after the last one fails it is `failed`. Ten attempts in all.
  */
 export const RETRY_SCHEDULE_MS: readonly number[] = [

@@ -2,7 +2,7 @@
  * One delivery attempt: sign the body the Standard Webhooks way and POST it. The signature comes from the
  * `standardwebhooks` library itself, so what the sandbox sends is by construction what public verifiers check.
  *
- * Two times are involved (decisions §7): the request is signed with **wall time** (`signedAt`), because the
+ * Two times are involved (docs/webhooks.md): the request is signed with **wall time** (`signedAt`), because the
  * receiver's verifier compares `webhook-timestamp` with its own clock (5 minutes' tolerance); the sandbox time of
  * the attempt (`at`) only reads a `Retry-After` date. The event's sandbox time travels in the payload's `timestamp`.
  */

@@ -301,7 +301,7 @@ describe('an HTML contract as a document', () => {
   it("fills the signer's tags once signed, and appends the audit trail", async () => {
     const [grace] = await send(contractKey, [{ fullname: 'Grace Hopper', email: 'grace@example.com' }]);
     // Placeholder ids run in order: price is 1; the signer's four special placeholders share the next id, 2, which
-    // is the N of its <dateN>, <fullnameN>, <emailN> and <signN> tags (real-service.md §7).
+    // is the N of its <dateN>, <fullnameN>, <emailN> and <signN> tags (docs/compatibility.md).
     const state = await t.control(`/contracts/${contractKey}`);
     const ids = Object.fromEntries(
       state.body.placeholders.map((p: { placeholderKey: string; id: string }) => [p.placeholderKey, p.id]),

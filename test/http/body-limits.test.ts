@@ -1,5 +1,5 @@
 /**
- * Body limits and broken transfers over a real port (decisions §3: 413 over the limit, default 10 MB,
+ * Body limits and broken transfers over a real port (docs/errors.md: 413 over the limit, default 10 MB,
  * `--max-body`): where HTTP framing matters, app.request() cannot stand in for a socket.
  */
 import { request as httpRequest } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Every refusal of decisions §3 as a table: bad input → status and a fragment of the message. Also the
+ * Every refusal of docs/errors.md as a table: bad input → status and a fragment of the message. Also the
  * regressions the fuzzer found (echoed megabyte keys, a clock pushed past what a date can print, a million
  * field errors in one answer, refused requests that changed state).
  */
@@ -354,7 +354,7 @@ const cases: Case[] = [
   },
 ];
 
-describe('refusals (decisions §3)', () => {
+describe('refusals (docs/errors.md)', () => {
   it.each(cases)('$name → $status', async ({ send, status, message, paths }) => {
     const res = await send();
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);

@@ -370,10 +370,13 @@ describe('contract update', () => {
     expect(recipients.body.recipients).toHaveLength(1);
   });
 
-  it('refuses a content change once sent (409) but still renames', async () => {
-    const key = (await create({ name: 'S', value: 'x' }, { recipients: [{ email: 'a@b.test' }] })).body.contract
-      .contractKey;
-    expect((await update({ contractKey: key, value: 'y' })).status).toBe(409);
+  it('takes a content change once sent, refuses it once signed (409), and still renames', async () => {
+    const key = (await create({ name: 'S', value: 'x' }, { recipients: [{ email: 'a@b.test', action: 'sign' }] })).body
+      .contract.contractKey;
+    expect((await update({ contractKey: key, value: 'y' })).status).toBe(201);
+    const [signer] = t.sandbox.services.store.recipients.where('contract', key);
+    expect((await t.control(`/recipients/${signer!.recipientKey}/sign`, {})).status).toBe(200);
+    expect((await update({ contractKey: key, value: 'z' })).status).toBe(409);
     expect((await update({ contractKey: key, name: 'Renamed' })).status).toBe(201);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The dashboard, /__sandbox/ui (decisions §13): contracts, outbox, webhook deliveries, the request journal and
+ * The dashboard, /__sandbox/ui (docs/pages.md): contracts, outbox, webhook deliveries, the request journal and
  * scenarios, with the clock and a reset. Server-rendered; it keeps itself current by polling its own URL
  * (dashboard.js). It acts only through the control operations, and reads through them and dashboard-data.ts;
  * scenarios come from the scenario engine, which sits above the control operations. Buttons are forms that post
@@ -269,7 +269,7 @@ function contractDetail(key: string, control: Control): Html {
         c.placeholders.length === 0
           ? html`<p class="muted">none</p>`
           : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
-      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p.value)}</td></tr>`)}
+      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p)}</td></tr>`)}
       </tbody></table>`
       }
     </div>
@@ -286,11 +286,11 @@ function contractDetail(key: string, control: Control): Html {
 </section>`;
 }
 
-/** A placeholder's value: a drawn signature (an image data: URI) as the image, anything else as text. */
-function placeholderValue(value: string): Html | string {
-  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(value))
-    return html`<img class="signature" alt="signature" src="${value}" />`;
-  return value;
+/** A placeholder's value: a drawn signature (an image data: URI) as the image, a date signed as a time for people. */
+function placeholderValue(p: { value: string; specialType?: number }): Html | string {
+  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(p.value))
+    return html`<img class="signature" alt="signature" src="${p.value}" />`;
+  return p.specialType === 1 && p.value ? peopleTime(p.value) : p.value;
 }
 
 function emails(q: Record<string, string>, control: Control): Html {

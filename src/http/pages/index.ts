@@ -1,5 +1,5 @@
 /**
- * Pages for people (decisions §13): the recipient page /sharing/<shareLink>, the dashboard /__sandbox/ui (GET /
+ * Pages for people (docs/pages.md): the recipient page /sharing/<shareLink>, the dashboard /__sandbox/ui (GET /
  * leads there) and the assets both use. Like the control API, they act through the control operations.
  */
 import { Hono } from 'hono';

@@ -1,5 +1,5 @@
 /**
- * The recipient page, /sharing/<shareLink> (decisions §13): what a recipient sees when it follows the link in
+ * The recipient page, /sharing/<shareLink> (docs/pages.md): what a recipient sees when it follows the link in
  * its request email. Opening it is a view (docs/lifecycle.md); its one action, by role, goes through the control
  * operation `recipients.act` like POST /__sandbox/recipients/{key}/{verb}, with cause `page` and the browser's address, so
  * events, webhooks, emails and history are the same whichever way a recipient acts.
@@ -132,7 +132,7 @@ async function render(page: SharePage, error?: string): Promise<Html> {
 /**
  * The document: an HTML contract's content with its placeholders filled, sanitised. A PDF contract's pages come as
  * the sandbox's own PDF of it (the download, fields drawn: unfilled ones as dashed, labelled boxes), shown by the
- * browser's PDF viewer, with this recipient's fields listed by page (decisions §12).
+ * browser's PDF viewer, with this recipient's fields listed by page (docs/documents.md).
  */
 async function documentView(page: SharePage): Promise<Html> {
   const { contract, recipient } = page;

@@ -1,5 +1,5 @@
 /**
- * Contract HTML made safe to show (decisions §13: no script from a contract ever runs on a sandbox page), with
+ * Contract HTML made safe to show (docs/pages.md: no script from a contract ever runs on a sandbox page), with
  * sanitize-html: formatting, tables, lists, links and images stay; scripts, event handlers, styles, frames, forms
  * and any URL scheme but http(s)/mailto (data: for images) go. The page's CSP (layout.ts) is the second wall.
  * The library is loaded on the first recipient page, so a sandbox that never shows one never pays for it.
