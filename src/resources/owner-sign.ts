@@ -9,30 +9,13 @@ import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { contractValueChanged, ownerApprove, ownerConfirm, ownerSign, ownerSignatures } from '../domain/owner-acts.js';
 import { type PlainResource, clientKeyField, defineEndpoint, keyField, optionalKeyField, reply } from './action.js';
-import { isoSchema, keySchema, okSchema } from './response-shape.js';
+import { okSchema } from './response-shape.js';
+import { actedSchema, signatureSchema, signerFields } from './recipient-sign.js';
 
 const CONTRACT = { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' };
 const PERSON = { fullName: 'Ada Lovelace', email: 'ada@example.com' };
 
-/** A signature as ownerSignatures lists it: what the editor reads to show and place it. */
-const signatureSchema = () =>
-  z.strictObject({
-    shareLink: keySchema().meta({ description: "The signer's share link (its recipient key)" }),
-    base64: z.string().meta({ description: 'The signature image as a data URL' }),
-    createTime: isoSchema(),
-    fullName: z.string(),
-    email: z.string(),
-  });
-
-const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
-
-const person = () => ({
-  contractKey: keyField(),
-  clientKey: clientKeyField(),
-  fullName: z.string().trim().min(1, 'Must not be empty').max(200),
-  email: z.string().trim().min(1, 'Must not be empty').max(320),
-  ipInfo: z.string().optional(),
-});
+const person = () => ({ contractKey: keyField(), clientKey: clientKeyField(), ...signerFields() });
 
 export const contractSignResource: PlainResource = {
   path: '/api/contract_sign',

@@ -16,8 +16,8 @@ const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
 const DRAWN =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
-/** A signature as contractSignatures (domain/recipient-side.ts) lists it. */
-const signatureSchema = () =>
+/** A signature as contractSignatures (domain/recipient-side.ts) lists it: `recipient_sign` and `contract_sign`. */
+export const signatureSchema = () =>
   z.strictObject({
     shareLink: keySchema(),
     base64: z.string().meta({ description: 'The signature image as a data URL' }),
@@ -27,14 +27,16 @@ const signatureSchema = () =>
   });
 
 /** Who acted, as signByLink and approveByLink (domain/recipient-acts.ts) answer it. */
-const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
+export const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
 
-const person = () => ({
-  shareLink: keyField(),
+/** The name and email a signer or approver types, and the browser's `ipInfo`: the recipient's and the owner's dialogs. */
+export const signerFields = () => ({
   fullName: z.string().trim().min(1, 'Must not be empty').max(200),
   email: z.string().trim().min(1, 'Must not be empty').max(320),
   ipInfo: z.string().optional(),
 });
+
+const person = () => ({ shareLink: keyField(), ...signerFields() });
 
 export const recipientSignResource: PlainResource = {
   path: '/api/recipient_sign',
