@@ -1,6 +1,6 @@
 /**
  * Wires one sandbox: store, clock, ids, event bus, the subsystems fed by events (webhooks, outbox, journal,
- * faults), the control service, scenarios, and the HTTP app. The one place that knows them all; nothing here is
+ * faults), the control operations, scenarios, and the HTTP app. The one place that knows them all; nothing here is
  * module-level, so a process can run many sandboxes side by side.
  */
 import type { AddressInfo } from 'node:net';
@@ -107,7 +107,7 @@ export async function createSandbox(
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
-    ? defaultsFromStore(services, config)
+    ? defaultAccountInStore(services, config)
     : await applyFixtures(services, fixtures, seedOptions);
   const defaultAccount: DefaultAccount = {
     ...(seeded.defaultPlatform ? { apiKey: seeded.defaultPlatform.apiKey, secret: seeded.defaultPlatform.secret } : {}),
@@ -288,7 +288,7 @@ async function loadFixtures(path: string): Promise<FixtureFile[]> {
 }
 
 /** With a data file, the default platform is the one whose apiKey was asked for, else the first one stored. */
-function defaultsFromStore(services: Services, config: ResolvedConfig): SeedResult {
+function defaultAccountInStore(services: Services, config: ResolvedConfig): SeedResult {
   const platforms = services.store.platforms.all();
   const platform = (config.apiKey ? platforms.find((p) => p.apiKey === config.apiKey) : undefined) ?? platforms[0];
   const client = platform ? services.store.clients.where('platform', platform.platformId)[0] : undefined;

@@ -1,7 +1,7 @@
 /**
- * What each control operation takes (README.md, "The control API"), validated once by the control service, whichever edge the
- * call came through: a /__sandbox route, the in-process library, or a scenario step. The OpenAPI document shows the
- * same schemas (openapi/control.ts).
+ * What each control operation takes (README.md, "The control API"), validated once by the operation itself,
+ * whichever edge the call came through: a /__sandbox route, the in-process library, or a scenario step. The OpenAPI
+ * document shows the same schemas (openapi/control.ts).
  */
 import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';

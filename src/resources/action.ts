@@ -213,3 +213,10 @@ export function matchOperation(resource: ResourceSpec, value: unknown, path: str
   }
   return name;
 }
+
+/** The name and email a signer or approver types, and `ipInfo` (a JSON string of where it is): sign and approve bodies. */
+export const signerFields = lazy(() => ({
+  fullName: z.string().trim().min(1, 'Must not be empty').max(200),
+  email: z.string().trim().min(1, 'Must not be empty').max(320),
+  ipInfo: z.string().optional(),
+}));

@@ -8,14 +8,25 @@ import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { contractValueChanged, ownerApprove, ownerConfirm, ownerSign, ownerSignatures } from '../domain/owner-acts.js';
-import { type PlainResource, clientKeyField, defineEndpoint, keyField, optionalKeyField, reply } from './action.js';
-import { okSchema } from './response-shape.js';
-import { actedSchema, signatureSchema, signerFields } from './recipient-sign.js';
+import {
+  type PlainResource,
+  clientKeyField,
+  defineEndpoint,
+  keyField,
+  optionalKeyField,
+  reply,
+  signerFields,
+} from './action.js';
+import { actedSchema, okSchema, signatureSchema } from './response-shape.js';
 
 const CONTRACT = { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' };
 const PERSON = { fullName: 'Ada Lovelace', email: 'ada@example.com' };
 
-const person = () => ({ contractKey: keyField(), clientKey: clientKeyField(), ...signerFields() });
+const person = () => ({
+  contractKey: keyField(),
+  clientKey: clientKeyField(),
+  ...signerFields(),
+});
 
 export const contractSignResource: PlainResource = {
   path: '/api/contract_sign',

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-acts.js';
 import { contractSignatures } from '../domain/recipient-side.js';
 import { openShareLink } from '../domain/share-links.js';
-import { type PlainResource, defineEndpoint, keyField, reply } from './action.js';
-import { isoSchema, keySchema, okSchema } from './response-shape.js';
+import { type PlainResource, defineEndpoint, keyField, reply, signerFields } from './action.js';
+import { actedSchema, okSchema, signatureSchema } from './response-shape.js';
 
 const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
@@ -16,27 +16,10 @@ const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
 const DRAWN =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
-/** A signature as contractSignatures (domain/recipient-side.ts) lists it: `recipient_sign` and `contract_sign`. */
-export const signatureSchema = () =>
-  z.strictObject({
-    shareLink: keySchema(),
-    base64: z.string().meta({ description: 'The signature image as a data URL' }),
-    createTime: isoSchema(),
-    fullName: z.string(),
-    email: z.string(),
-  });
-
-/** Who acted, as signByLink and approveByLink (domain/recipient-acts.ts) answer it. */
-export const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });
-
-/** The name and email a signer or approver types, and the browser's `ipInfo`: the recipient's and the owner's dialogs. */
-export const signerFields = () => ({
-  fullName: z.string().trim().min(1, 'Must not be empty').max(200),
-  email: z.string().trim().min(1, 'Must not be empty').max(320),
-  ipInfo: z.string().optional(),
+const person = () => ({
+  shareLink: keyField(),
+  ...signerFields(),
 });
-
-const person = () => ({ shareLink: keyField(), ...signerFields() });
 
 export const recipientSignResource: PlainResource = {
   path: '/api/recipient_sign',

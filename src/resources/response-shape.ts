@@ -29,3 +29,16 @@ export const resultSchema = () => okSchema(200, { result: z.literal(true) });
 
 /** A placement of a placeholder: answered as the store keeps it, closed. */
 export const insertionSchema = () => z.strictObject(recordSchemas().insertion.shape);
+
+/** A signature as the owner's and the recipient's signature lists give it (domain/recipient-side.ts signatureItem). */
+export const signatureSchema = () =>
+  z.strictObject({
+    shareLink: keySchema().meta({ description: "The signer's share link (its recipient key)" }),
+    base64: z.string().meta({ description: 'The signature image as a data URL' }),
+    createTime: isoSchema(),
+    fullName: z.string(),
+    email: z.string(),
+  });
+
+/** Who acted, as a sign or approve answers it: the name and email given, and when. */
+export const actedSchema = () => ({ fullName: z.string(), email: z.string(), createTime: isoSchema() });

@@ -1,6 +1,6 @@
 /**
  * One loaded scenario's running state: its pending clock timers, the recipients its rules have taken, the outages
- * it started, and its own bounded log. Rules and timeline steps act through this and through the control service.
+ * it started, and its own bounded log. Rules and timeline steps act through this and through the control operations.
  */
 import type { Clock, ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';

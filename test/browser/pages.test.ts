@@ -347,7 +347,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     );
   });
 
-  it("the dashboard's outbox, webhook log, clock and reset work from the keyboard and act through the control service", async () => {
+  it("the dashboard's outbox, webhook log, clock and reset work from the keyboard and act through the control operations", async () => {
     await sendContract('Dashboard check', '<p>x</p>', [
       { fullname: 'Eve Example', email: 'eve@example.com', action: 'sign' },
     ]);
