@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { postRequest, repeat, timeEach } from './keep-alive.mjs';
 import { documentFigures } from './documents.mjs';
+import { installSizeFigures } from './install-size.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -730,8 +731,22 @@ async function benchDocuments() {
     row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** The installed size (bench/install-size.mjs): npm pack, npm install into a fresh project, du of node_modules. */
+async function benchInstallSize() {
+  for (const r of await installSizeFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 async function main() {
-  const steps = [benchStartup, benchInProcess, benchCreate, benchVolume, benchClock, benchWebhooks, benchDocuments];
+  const steps = [
+    benchStartup,
+    benchInProcess,
+    benchCreate,
+    benchVolume,
+    benchClock,
+    benchWebhooks,
+    benchDocuments,
+    benchInstallSize,
+  ];
   const only = process.argv[2];
   for (const step of steps) {
     if (only && !step.name.toLowerCase().includes(only.toLowerCase())) continue;

@@ -2,11 +2,14 @@
  * Real-browser tests: the system's Chromium (Debian's `chromium` package, /usr/bin/chromium) driven by
  * playwright-core. Playwright's own browser download is not used. `useBrowser()` launches one browser for a test
  * file, gives each test fresh contexts (no cookies or cache shared between tests) and closes everything after
- * the file. A missing Chromium fails each test with how to install it: browser tests never skip.
+ * the file. The suite's global setup (test/support/global-setup.ts) starts one Chromium that every browser test
+ * file connects to; run alone (no global setup), a file launches its own. A missing Chromium fails each test with
+ * how to install it, except in a local run of the whole suite, where the global setup says at the start that the
+ * browser tests are skipped (never under CI=true).
  */
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 
 /** The Chromium the tests drive; CHROMIUM_PATH overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,7 +18,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Flags that make Chromium work on a closed network and in a container: without the background-networking ones
  * its own connections (updates, sync, field trials) are refused and its requests to the test server with them.
  */
-const ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -38,7 +41,17 @@ export function useBrowser(): BrowserSession {
   // mark the tests skipped, and browser tests must never look skipped.
   let failure: Error | undefined;
   const open: BrowserContext[] = [];
+  const skip = inject('browserSkip');
+  beforeEach((context) => {
+    if (skip) context.skip(`browser test skipped: ${skip}`);
+  });
   beforeAll(async () => {
+    if (skip) return;
+    const shared = inject('chromiumEndpoint');
+    if (shared) {
+      browser = await chromium.connect(shared, { timeout: 30_000 });
+      return;
+    }
     if (!existsSync(CHROMIUM_PATH)) {
       failure = new Error(
         `The browser tests need Chromium at ${CHROMIUM_PATH} and it is not there. Install it with ` +
@@ -47,7 +60,7 @@ export function useBrowser(): BrowserSession {
       return;
     }
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, timeout: 30_000 });
+      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
     } catch (error) {
       failure = new Error(`Chromium at ${CHROMIUM_PATH} did not start: ${(error as Error).message}`);
     }

@@ -243,5 +243,5 @@ describe('the TypeScript and JavaScript examples of the docs', () => {
         return `${block.file}:${block.line + line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
       });
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

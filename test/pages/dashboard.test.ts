@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookReceiver, type WebhookReceiver } from '../../src/index.js';
 import { createAndSend } from '../support/contract-walk.js';
+import { signaturePng } from '../support/documents-kit.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
 
 let t: TestSandbox;
@@ -49,6 +50,7 @@ describe('the dashboard shows people what they read', () => {
     const placeholders = detail.slice(detail.indexOf('<h4>Placeholders</h4>'), detail.indexOf('<h4>History</h4>'));
     expect(placeholders).toContain(`<img class="signature" alt="signature" src="${png}"`);
     expect(placeholders).not.toMatch(/>data:image/);
+    expect(placeholders).toContain('<td>Date signed</td><td class="mono">2026-11-21 09:00:00 UTC</td>');
   });
 
   it('shows each webhook delivery with its contract and the last status code', async () => {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import JSZip from 'jszip';
 import type { Answer, TestSandbox } from './helpers.js';
@@ -115,4 +116,37 @@ export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; paragr
 /** The path of the credential-free URL a PDF contract's or template's `value` names (domain/links.ts). */
 export function documentPath(kind: 'contract' | 'template', key: string, bytes: Uint8Array): string {
   return `/api/${kind}_pdf/${key}/${createHash('sha256').update(bytes).digest('hex')}.pdf`;
+}
+
+/** A small valid PNG signature (a dark stroke on white, 60 × 20), as a data: URI a recipient could draw. */
+export function signaturePng(): string {
+  const width = 60;
+  const height = 20;
+  const rows: number[] = [];
+  for (let y = 0; y < height; y++) {
+    rows.push(0);
+    for (let x = 0; x < width; x++) {
+      const ink = Math.abs(y - (10 + Math.round(6 * Math.sin(x / 6)))) <= 1;
+      rows.push(ink ? 30 : 255, ink ? 40 : 255, ink ? 90 : 255);
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString('base64')}`;
 }

@@ -269,7 +269,7 @@ function contractDetail(key: string, control: Control): Html {
         c.placeholders.length === 0
           ? html`<p class="muted">none</p>`
           : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
-      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p.value)}</td></tr>`)}
+      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p)}</td></tr>`)}
       </tbody></table>`
       }
     </div>
@@ -286,11 +286,11 @@ function contractDetail(key: string, control: Control): Html {
 </section>`;
 }
 
-/** A placeholder's value: a drawn signature (an image data: URI) as the image, anything else as text. */
-function placeholderValue(value: string): Html | string {
-  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(value))
-    return html`<img class="signature" alt="signature" src="${value}" />`;
-  return value;
+/** A placeholder's value: a drawn signature (an image data: URI) as the image, a date signed as a time for people. */
+function placeholderValue(p: { value: string; specialType?: number }): Html | string {
+  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(p.value))
+    return html`<img class="signature" alt="signature" src="${p.value}" />`;
+  return p.specialType === 1 && p.value ? peopleTime(p.value) : p.value;
 }
 
 function emails(q: Record<string, string>, control: Control): Html {
