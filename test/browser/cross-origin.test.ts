@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../support/documents-kit.js';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { useBrowser } from './browser.js';
+import { apiCall } from '../support/running-api.js';
 
 /** The page's own `document`, inside `page.evaluate` (the tests' types have no DOM). */
 declare const document: any;
@@ -28,15 +29,8 @@ async function otherSite(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function api(resource: string, data: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${sandbox.url}/api/${resource}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-key': sandbox.apiKey! },
-    body: JSON.stringify({ data: { clientKey: sandbox.clientKey, ...data } }),
-  });
-  const body = await res.json();
-  if (res.status >= 300) throw new Error(`${resource} ${String(data.action)}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
+function api(resource: string, data: Record<string, unknown>): Promise<any> {
+  return apiCall(sandbox, resource, data);
 }
 
 async function pageOnOtherSite(): Promise<Page> {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makePdf } from '../support/documents-kit.js';
 import { type RunningSandbox, type WebhookReceiver, createWebhookReceiver, startSandbox } from '../../src/index.js';
 import { type PageRecord, recordPage, useBrowser } from './browser.js';
+import { apiCall } from '../support/running-api.js';
 
 const IMAGES = resolve(import.meta.dirname, '../../docs/images');
 const browser = useBrowser();
@@ -37,15 +38,8 @@ beforeEach(() => {
   records = [];
 });
 
-async function api(resource: string, data: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${sandbox.url}/api/${resource}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-key': sandbox.apiKey! },
-    body: JSON.stringify({ data: { clientKey: sandbox.clientKey, ...data } }),
-  });
-  const body = await res.json();
-  if (res.status >= 300) throw new Error(`${resource} ${String(data.action)}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
+function api(resource: string, data: Record<string, unknown>): Promise<any> {
+  return apiCall(sandbox, resource, data);
 }
 
 type Who = { fullname: string; email: string; action: 'sign' | 'approve' | 'lock' | 'view'; position?: number };

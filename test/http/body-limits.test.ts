@@ -126,7 +126,7 @@ describe('broken transfers', () => {
     // Node reads 10 bytes as the body and the rest as a second, malformed request; either way the caller gets JSON.
     const answer = await rawExchange(
       s.port,
-      `POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n${body}`,
+      `POST /api/contract HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n${body}`,
     );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toMatch(/content-type: application\/json/i);
@@ -147,13 +147,13 @@ describe('broken transfers', () => {
     // Both framings at once is how requests are smuggled; Node refuses it, and the refusal is JSON too.
     const smuggled = await rawExchange(
       s.port,
-      'POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'POST /api/contract HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
     );
     expect(smuggled).toMatch(/^HTTP\/1\.1 400 /);
     expect(smuggled).toContain('"code":400');
     const huge = await rawExchange(
       s.port,
-      `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `GET /__sandbox/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
     );
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
     expect(huge).toContain('"code":431');
@@ -164,7 +164,7 @@ describe('broken transfers', () => {
     const s = await start({ maxBody: '1kb' });
     const answer = await rawExchange(
       s.port,
-      'POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\nConnection: close\r\n\r\n{"da',
+      'POST /api/contract HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\nConnection: close\r\n\r\n{"da',
       { end: false },
     );
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
@@ -181,7 +181,7 @@ describe('broken transfers', () => {
       const socket: Socket = connect(s.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       socket.write(
-        'POST /api/contract HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data": {"act',
+        'POST /api/contract HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data": {"act',
       );
       socket.on('error', () => undefined);
       // Other callers are served while the slow body is pending.
