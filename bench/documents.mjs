@@ -4,11 +4,17 @@
  * from the request to the last byte over real HTTP; the upload of a 10 MB PDF; and the sandbox's heap after 100
  * downloads next to its heap before them (both after a full garbage collection).
  *
+ * Then the worst documents under the limits (docs/documents.md "Work limits"): each rendered to PDF and DOCX, its
+ * time to answer (or to be refused with a 422), and the longest the event loop of the sandbox's own thread went
+ * without a turn meanwhile (target < 100 ms: rendering runs on a worker thread), measured with
+ * perf_hooks.monitorEventLoopDelay and with a 10 ms timer's longest late arrival; and a compression bomb upload.
+ *
  * Runs the compiled library (dist/, `npm run build` first) in this process, so its heap can be read.
  * `node bench/documents.mjs` prints the figures; bench/run.mjs calls `documentFigures()`.
  * Environment: BENCH_QUICK=1 takes fewer samples.
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { deflateSync } from 'node:zlib';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +23,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 const DOWNLOAD_TARGET_MS = 200;
 /** What "back to its level" allows: the heap after the downloads within this many MB of the heap before. */
 const MEMORY_SLACK_MB = 8;
+/** The longest the sandbox's event loop may go without a turn while a document renders. */
+const STALL_TARGET_MS = 100;
 
 function gc() {
   if (typeof globalThis.gc === 'function') return globalThis.gc();
@@ -209,6 +217,89 @@ export async function documentFigures({ quick = process.env.BENCH_QUICK === '1',
       target: `< ${MEMORY_SLACK_MB} MB`,
       verdict: grownMb < MEMORY_SLACK_MB ? 'met' : 'MISSED',
       note: `heap ${(before / 1024 / 1024).toFixed(1)} MB before, ${(after / 1024 / 1024).toFixed(1)} MB after, both after a full GC`,
+    });
+
+    // 5. The worst documents under the limits, and the longest stall of this thread while they render.
+    const worst = [
+      ['1 MB of line breaks (500 pages, then 422)', 'line<br>'.repeat(124_000)],
+      ['1 MB of paragraphs of text', `<p>${'lorem ipsum dolor sit amet '.repeat(36_000)}</p>`.slice(0, 999_000)],
+      ['100,000 nested <b>', `${'<b>'.repeat(100_000)}x${'</b>'.repeat(100_000)}`],
+      ['10,000 nested tables', `${'<table><tr><td>'.repeat(10_000)}x${'</td></tr></table>'.repeat(10_000)}`],
+      ['a 30,000-row table', `<table>${'<tr><td>cell</td><td>2</td></tr>'.repeat(30_000)}</table>`],
+      ['a 40-column table, 200 rows', `<table>${`<tr>${'<td>abcdefgh</td>'.repeat(40)}</tr>`.repeat(200)}</table>`],
+      ['a 20,000-character word ×40', `<p>${'w'.repeat(20_000)} </p>`.repeat(40)],
+    ];
+    let worstStall = 0;
+    for (const [name, html] of worst) {
+      const key = (await post('/api/contract', { action: 'create', contract: { name: 'Worst', value: html } })).contract
+        .contractKey;
+      for (const kind of ['pdf', 'docx']) {
+        const histogram = monitorEventLoopDelay({ resolution: 10 });
+        let late = 0;
+        let expected = performance.now() + 10;
+        const ticker = setInterval(() => {
+          const now = performance.now();
+          late = Math.max(late, now - expected);
+          expected = now + 10;
+        }, 10);
+        histogram.enable();
+        const t0 = performance.now();
+        const res = await fetch(`${sandbox.url}/api/download_${kind}?contractKey=${key}&clientKey=${clientKey}`, {
+          headers: api,
+        });
+        await res.arrayBuffer();
+        const ms = performance.now() - t0;
+        histogram.disable();
+        clearInterval(ticker);
+        const stall = Math.max(histogram.max / 1e6 - 10, late);
+        worstStall = Math.max(worstStall, stall);
+        add({
+          figure: `worst case ${kind.toUpperCase()}: ${name}`,
+          ours: ms,
+          unit: 'ms',
+          target: 'reported',
+          verdict: res.status === 200 || res.status === 422 ? 'reported' : 'MISSED',
+          note: `answered ${res.status}; longest stall ${stall.toFixed(0)} ms`,
+        });
+      }
+    }
+    add({
+      figure: 'longest event-loop stall while the worst documents rendered',
+      ours: worstStall,
+      unit: 'ms',
+      target: `< ${STALL_TARGET_MS} ms`,
+      verdict: worstStall < STALL_TARGET_MS ? 'met' : 'MISSED',
+    });
+
+    // 6. A compression bomb: 41 KB of object stream inflating to 40 MB, refused before any parse.
+    const zeros = deflateSync(Buffer.alloc(40 * 1024 * 1024, 0x20));
+    const bomb = Buffer.concat([
+      Buffer.from(
+        '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n' +
+          `3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj\n4 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${zeros.length} >>\nstream\n`,
+        'latin1',
+      ),
+      zeros,
+      Buffer.from('\nendstream\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+    ]);
+    const bombKey = (await post('/api/contract', { action: 'create', contract: { name: 'Bomb', contractType: 'pdf' } }))
+      .contract.contractKey;
+    const form = new FormData();
+    form.set('pdf', new Blob([bomb], { type: 'application/pdf' }), 'bomb.pdf');
+    const b0 = performance.now();
+    const refused = await fetch(`${sandbox.url}/api/upload_pdf?contractKey=${bombKey}&clientKey=${clientKey}`, {
+      method: 'POST',
+      headers: api,
+      body: form,
+    });
+    await refused.arrayBuffer();
+    add({
+      figure: `upload_pdf, a ${(bomb.length / 1024).toFixed(0)} KB compression bomb (40 MB inflated): refused`,
+      ours: performance.now() - b0,
+      unit: 'ms',
+      target: 'reported',
+      verdict: refused.status === 413 ? 'reported' : 'MISSED',
+      note: `answered ${refused.status}`,
     });
   } finally {
     await sandbox.close();

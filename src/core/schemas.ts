@@ -2,25 +2,22 @@
  * zod pieces shared by several formats (fixtures, scenarios, faults, the control API): keys, durations, globs.
  */
 import { z } from 'zod';
-import { lazy } from './lazy.js';
 
 /** A key the sandbox makes or a file fixes: letters and digits only (docs/compatibility.md, "Keys"). */
-export const keyPattern = lazy(() => z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only'));
+export const keyPattern = () => z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only');
 
 export const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds';
 
 /** Sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds. */
-export const duration = lazy(() =>
+export const duration = () =>
   z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT }).meta({
     description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.',
-  }),
-);
+  });
 
-export const glob = lazy(() =>
+export const glob = () =>
   z
     .string()
     .min(1)
-    .meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' }),
-);
-export const statusCode = lazy(() => z.number().int().min(100).max(599));
+    .meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' });
+export const statusCode = () => z.number().int().min(100).max(599);

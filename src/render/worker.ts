@@ -14,7 +14,9 @@ if (parentPort) {
   port.on('message', async ({ id, method, arg }: WorkerRequest) => {
     try {
       const value = await (renderer[method] as (a: unknown) => Promise<unknown>)(arg);
-      port.postMessage({ id, ok: true, value } satisfies WorkerAnswer);
+      // A file is handed over, not copied.
+      const transfer = value instanceof Uint8Array ? [value.buffer as ArrayBuffer] : [];
+      port.postMessage({ id, ok: true, value } satisfies WorkerAnswer, transfer);
     } catch (error) {
       const answer: WorkerAnswer =
         error instanceof ApiError

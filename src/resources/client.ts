@@ -9,21 +9,18 @@ import { type ResourceSpec, dataBody, defineAction, keyField, optionalKeyField, 
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { ClientRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
-import { lazy } from '../core/lazy.js';
 
-const userInput = lazy(() =>
-  z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() }),
-);
+const userInput = () =>
+  z.object({ fullname: z.string().optional(), email: z.string().optional(), customKey: z.string().optional() });
 
-const clientInput = lazy(() =>
+const clientInput = () =>
   z.object({
     fullname: z.string().optional(),
     email: z.string().optional(),
     organization: z.string().optional(),
     customKey: z.string().optional(),
     users: z.array(userInput()).max(1000).optional(),
-  }),
-);
+  });
 
 function clientView(client: ClientRecord) {
   return {

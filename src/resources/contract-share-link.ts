@@ -18,26 +18,23 @@ import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } f
 import { isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { ShareLinkRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { lazy } from '../core/lazy.js';
 import { SHARE_LINK_VIEW_CODES, type ShareLinkView } from '../core/vocabulary.js';
 
 /** ShareLinkView [C:enum.ts] (SHARE_LINK_VIEWS: '1' sign, '2' approve, '3' lock, '4' view); numbers accepted. */
-const viewField = lazy(() =>
+const viewField = () =>
   z
     .union([z.enum(SHARE_LINK_VIEW_CODES), z.literal(SHARE_LINK_VIEW_CODES.map(Number))])
-    .transform((v) => String(v) as ShareLinkView),
-);
+    .transform((v) => String(v) as ShareLinkView);
 
 /** A link's `id`: a number, or its digits as a string (a query string has only strings). */
-const idField = lazy(() =>
+const idField = () =>
   z.union([
     z.number().int().min(1),
     z
       .string()
       .regex(/^[1-9]\d*$/, 'Must be a link id (1, 2, …)')
       .transform(Number),
-  ]),
-);
+  ]);
 
 function linkView(l: ShareLinkRecord) {
   return {

@@ -30,7 +30,6 @@ import { contractTypeCode } from '../domain/pdf-geometry.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
-import { lazy } from '../core/lazy.js';
 import type { ContractRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
@@ -42,12 +41,11 @@ import { recipientList } from './recipient-fields.js';
  * `docx`, `empty` and `ai` are the components' text forms, `""` theirs for "none chosen", and a read's numeric
  * code (`7`, `"7"`) comes back when the editor re-saves what it read (docs/compatibility.md, "Contract types").
  */
-const contractTypeField = lazy(() =>
+const contractTypeField = () =>
   z
     .union([z.string(), z.number()])
     .refine(isContractType, 'Must be one of html, pdf, docx, empty, ai (or the code 6, 7, 8 a read answers)')
-    .transform(contractTypeText),
-);
+    .transform(contractTypeText);
 
 /** `returnValue: true` adds the filled HTML as `contract.contractValue` [C:contract-editor.tsx]. */
 function withValue(

@@ -1,20 +1,18 @@
 /** `placeholders[]` of "create and fill" (contract create and update, template create) [D:contract/create-fill], [E]. */
 import { z } from 'zod';
-import { lazy } from '../core/lazy.js';
 import { optionalKeyField } from './action.js';
 
 /** A table value [D:placeholder/update-table]: column names and rows of cells. */
-export const tableField = lazy(() =>
+export const tableField = () =>
   z.object({
     columns: z.array(z.string()).max(100),
     rows: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100)).max(10_000),
-  }),
-);
+  });
 
 /** A value as text; numbers are accepted (real clients send them) and kept as text. */
-export const textValue = lazy(() => z.union([z.string(), z.number()]).transform(String));
+export const textValue = () => z.union([z.string(), z.number()]).transform(String);
 
-export const fillItem = lazy(() =>
+export const fillItem = () =>
   z
     .object({
       placeholderKey: optionalKeyField(),
@@ -29,7 +27,6 @@ export const fillItem = lazy(() =>
     .refine((p) => p.value === undefined || p.table === undefined, {
       message: 'Give value or table, not both',
       path: ['table'],
-    }),
-);
+    });
 
-export const fillList = lazy(() => z.array(fillItem()).max(1000));
+export const fillList = () => z.array(fillItem()).max(1000);

@@ -12,18 +12,24 @@ import {
   deletePlaceholder,
   findPlaceholder,
   placePlaceholders,
-  placeholderColour,
-  placeholderView,
   placeholdersOf,
   updatePlaceholder,
 } from '../domain/placeholders.js';
 import { findTemplate } from '../domain/templates.js';
 import { type ResourceSpec, clientKeyField, defineAction, keyField, optionalKeyField, reply } from './action.js';
-import { insertionSchema, isoSchema, keySchema, okSchema } from './response-shape.js';
-import type { InsertionRecord, PlaceholderRecord } from '../store/records.js';
+import { keySchema, okSchema } from './response-shape.js';
+import type { InsertionRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { lazy } from '../core/lazy.js';
 import { tableField, textValue } from './placeholder-fields.js';
+import {
+  createdSchema,
+  listItem,
+  listItemSchema,
+  tableView,
+  updatedSchema,
+  updatedView,
+  writtenView,
+} from './placeholder-views.js';
 
 /** The contract or template the request names, of the caller's client (404 otherwise); a contract must be open. */
 function ownerOf(
@@ -41,7 +47,7 @@ function ownerOf(
 }
 
 /** `contractKey` or `templateKey`: the owner of the placeholders an operation names. */
-const ownerKeys = lazy(() => ({ contractKey: optionalKeyField(), templateKey: optionalKeyField() }));
+const ownerKeys = () => ({ contractKey: optionalKeyField(), templateKey: optionalKeyField() });
 
 function exactlyOneOwner(data: { contractKey?: string | undefined; templateKey?: string | undefined }): boolean {
   return (data.contractKey === undefined) !== (data.templateKey === undefined);
@@ -49,25 +55,23 @@ function exactlyOneOwner(data: { contractKey?: string | undefined; templateKey?:
 const ONE_OWNER = { message: 'Give data.contractKey or data.templateKey (one of them)', path: ['contractKey'] };
 
 /** PlaceholderFill [C:enum.ts]: 1 none, 2 creator, 3 any, 4 a specific recipient; numbers or strings, kept as text. */
-const fillingType = lazy(() =>
-  z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform(String),
-);
+const fillingType = () =>
+  z.union([z.enum(['1', '2', '3', '4']), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).transform(String);
 
 /** PlaceholderType [C:enum.ts]: text or numeric forms, kept as '1' internal / '2' external. */
-const placeholderType = lazy(() =>
+const placeholderType = () =>
   z
     .union([z.enum(['internal', 'external', '1', '2']), z.literal(1), z.literal(2)])
-    .transform((t) => (t === 'external' || t === '2' || t === 2 ? ('2' as const) : ('1' as const))),
-);
+    .transform((t) => (t === 'external' || t === '2' || t === 2 ? ('2' as const) : ('1' as const)));
 
 /**
  * An insertion item. The docs and the components send numbers; [E] reports that the live API silently ignores an
  * insertion unless its values are strings, its `id` starts at "1", and it carries `action` and `clientKey`. The
  * sandbox accepts all of these (values kept as strings) and warns (docs/compatibility.md).
  */
-const dimension = lazy(() => z.union([z.string(), z.number()]).optional());
+const dimension = () => z.union([z.string(), z.number()]).optional();
 
-const insertion = lazy(() =>
+const insertion = () =>
   z
     .object({
       id: z.union([z.string().min(1), z.number()]).optional(),
@@ -98,76 +102,15 @@ const insertion = lazy(() =>
       const fields: Partial<InsertionRecord> = {};
       for (const [k, v] of Object.entries(raw)) if (v !== undefined) (fields as Record<string, string>)[k] = String(v);
       return { fields, warnings };
-    }),
-);
+    });
 
-const specialTypeField = lazy(() =>
+const specialTypeField = () =>
   z
     .union([z.number(), z.string().regex(/^\d+$/, 'Must be 1, 2, 3 or 4').transform(Number)])
-    .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4')),
-);
-
-/**
- * An item of `list`, with the fields the components read: a numeric `id` (the N of their `<placeholderN>` tags,
- * and the base of their next insertion id), `view` and `color` (docs/compatibility.md, "Placeholder").
- */
-function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolean) {
-  return {
-    id: Number(p.id),
-    createTime: isoTime(p.createTime),
-    changeTime: isoTime(p.changeTime),
-    name: p.name,
-    value: p.value,
-    placeholderKey: p.placeholderKey,
-    position: p.position,
-    type: p.type,
-    fillingType: p.fillingType ?? '1',
-    isTable: p.isTable ?? false,
-    insertion: p.insertion,
-    view: placeholderView(p),
-    color: placeholderColour(ctx, p),
-    ...(component
-      ? {
-          isSpecial: p.isSpecial,
-          specialType: p.specialType ?? null,
-          externalRecipientKey: p.externalRecipientKey ?? p.recipientKey ?? null,
-        }
-      : {}),
-  };
-}
-
-/** A placeholder as create and the ordinary update answer it; only `position` differs between the two. */
-function writtenView(p: PlaceholderRecord, position: string | null) {
-  return {
-    id: p.id,
-    createTime: isoTime(p.createTime),
-    changeTime: isoTime(p.changeTime),
-    name: p.name,
-    value: p.value,
-    type: p.type,
-    placeholderKey: p.placeholderKey,
-    position,
-  };
-}
-
-/** The ordinary `update` answer [D:placeholder/update]: position null, as the docs show. */
-function updatedView(p: PlaceholderRecord) {
-  return writtenView(p, null);
-}
-
-/** The table `update` answer [D:placeholder/update-table]. */
-function tableView(p: PlaceholderRecord) {
-  return {
-    ...updatedView(p),
-    isTable: true,
-    position: String(p.position),
-    fillingType: p.fillingType ?? '1',
-    externalRecipientKey: p.externalRecipientKey ?? null,
-  };
-}
+    .pipe(z.number().int().min(1, 'Must be 1, 2, 3 or 4').max(4, 'Must be 1, 2, 3 or 4'));
 
 /** `data.placeholder` of the ordinary and table update. */
-const placeholderChange = lazy(() =>
+const placeholderChange = () =>
   z
     .object({
       placeholderKey: keyField(),
@@ -180,14 +123,13 @@ const placeholderChange = lazy(() =>
     .refine((p) => p.value === undefined || p.table === undefined, {
       message: 'Give value or table, not both',
       path: ['table'],
-    }),
-);
+    });
 
 /**
  * `data.placeholders[]` of a placement update: a recipient's special placeholder with `isSpecial: true` and its
  * `specialType` [D:placeholder/pdfspecial], or an ordinary placeholder without them [D:placeholder/pdfbasic].
  */
-const placements = lazy(() =>
+const placements = () =>
   z
     .array(
       z
@@ -207,33 +149,7 @@ const placements = lazy(() =>
         }),
     )
     .min(1, 'Give at least one placeholder')
-    .max(1000),
-);
-
-const writtenViewSchema = () => ({
-  id: z.string(),
-  createTime: isoSchema(),
-  changeTime: isoSchema(),
-  name: z.string(),
-  value: z.string(),
-  type: z.string(),
-  placeholderKey: keySchema(),
-});
-
-const placeholderViewSchema = () =>
-  z.strictObject({
-    ...writtenViewSchema(),
-    id: z.number().int().meta({ description: 'The N of the `<placeholderN>` tags' }),
-    position: z.number().int(),
-    view: z.union([z.literal(1), z.literal(2)]).meta({ description: '2 a signature field, 1 any other' }),
-    color: z.string(),
-    fillingType: z.string(),
-    isTable: z.boolean(),
-    insertion: z.array(insertionSchema()),
-    isSpecial: z.boolean().optional(),
-    specialType: z.number().int().nullable().optional(),
-    externalRecipientKey: z.string().nullable().optional(),
-  });
+    .max(1000);
 
 export const placeholderResource: ResourceSpec = {
   path: '/api/placeholder',
@@ -242,7 +158,7 @@ export const placeholderResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the placeholders of a contract or template (special ones too with X-Sendforsign-Component: true)',
       scope: 'client',
-      response: () => okSchema(200, { placeholders: z.array(placeholderViewSchema()) }),
+      response: () => okSchema(200, { placeholders: z.array(listItemSchema()) }),
       schema: () =>
         z.object({
           // The docs' own example names both keys; the contract's placeholders answer then (ownerOf).
@@ -265,8 +181,7 @@ export const placeholderResource: ResourceSpec = {
     create: defineAction({
       summary: 'Create a placeholder in a contract or template',
       scope: 'client',
-      response: () =>
-        okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.string() }) }, true),
+      response: createdSchema,
       schema: () =>
         z.object({
           data: z
@@ -311,24 +226,7 @@ export const placeholderResource: ResourceSpec = {
       summary:
         'Change a placeholder (name, value, filler, or a table value), or place special placeholders (insertions)',
       scope: 'client',
-      response: () =>
-        z.union([
-          okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.null() }) }),
-          okSchema(
-            201,
-            {
-              placeholder: z.strictObject({
-                ...writtenViewSchema(),
-                isTable: z.literal(true),
-                position: z.string(),
-                fillingType: z.string(),
-                externalRecipientKey: z.string().nullable(),
-              }),
-            },
-            true,
-          ),
-          okSchema(201, { placeholder: z.strictObject({ createTime: isoSchema(), changeTime: isoSchema() }) }, true),
-        ]),
+      response: updatedSchema,
       schema: () =>
         z.object({
           data: z

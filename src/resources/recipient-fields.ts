@@ -2,11 +2,10 @@
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { keyField, optionalKeyField } from './action.js';
-import { lazy } from '../core/lazy.js';
 
-export const roleField = lazy(() => z.enum(RECIPIENT_ROLES));
+export const roleField = () => z.enum(RECIPIENT_ROLES);
 
-const recipientFields = lazy(() =>
+const recipientFields = () =>
   z.object({
     action: roleField().optional(),
     customMessage: z.string().optional(),
@@ -27,23 +26,21 @@ const recipientFields = lazy(() =>
       .optional(),
     // The components send `id` (0 for a new recipient); the sandbox numbers recipients itself and ignores it.
     id: z.union([z.number(), z.string()]).optional(),
-  }),
-);
+  });
 
 /** A send item: a new recipient, or an existing one (by recipientKey) whose fields change. */
-export const recipientItem = lazy(() =>
+export const recipientItem = () =>
   recipientFields()
     .extend({ recipientKey: optionalKeyField() })
     // The spec marks email required when sending; an item that names an existing recipient already has one.
     .refine((r) => r.recipientKey !== undefined || r.email !== undefined, {
       message: 'Required for a new recipient',
       path: ['email'],
-    }),
-);
+    });
 
 /** `data.recipient` of update: the key, and only the fields to change. */
-export const recipientUpdate = lazy(() => recipientFields().extend({ recipientKey: keyField() }));
+export const recipientUpdate = () => recipientFields().extend({ recipientKey: keyField() });
 
-export const recipientList = lazy(() => z.array(recipientItem()).max(500));
+export const recipientList = () => z.array(recipientItem()).max(500);
 
 export type RecipientItem = z.infer<ReturnType<typeof recipientItem>>;

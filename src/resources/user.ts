@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { addUsers, findUser, updateUser, usersOf } from '../domain/users.js';
-import { lazy } from '../core/lazy.js';
 import {
   type ResourceSpec,
   clientKeyField,
@@ -16,11 +15,11 @@ import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { UserRecord } from '../store/records.js';
 
-const userFields = lazy(() => ({
+const userFields = () => ({
   fullname: z.string().optional(),
   email: z.string().optional(),
   customKey: z.string().optional(),
-}));
+});
 
 function userView(u: UserRecord) {
   return {

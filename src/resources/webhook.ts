@@ -6,10 +6,9 @@ import { type ResourceSpec, clientKeyField, dataBody, defineAction, keyField, re
 import { isoSchema, keySchema, okSchema } from './response-shape.js';
 import type { WebhookRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { lazy } from '../core/lazy.js';
 import { webhookFlags } from '../core/vocabulary.js';
 
-const webhookInput = lazy(() =>
+const webhookInput = () =>
   z.object({
     url: z
       .string()
@@ -19,8 +18,7 @@ const webhookInput = lazy(() =>
         message: 'Must be an http:// or https:// URL',
       }),
     ...webhookFlags(() => z.boolean().optional()),
-  }),
-);
+  });
 
 function webhookView(w: WebhookRecord) {
   return {

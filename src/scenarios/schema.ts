@@ -15,21 +15,20 @@ import { clientFixture, contractFixture } from '../fixtures/schema.js';
 import { lazy } from '../core/lazy.js';
 
 const ISO_HINT = 'expected an ISO 8601 time like 2026-03-02T09:00:00Z';
-const isoTime = lazy(() => z.iso.datetime({ offset: true, error: ISO_HINT }));
+const isoTime = () => z.iso.datetime({ offset: true, error: ISO_HINT });
 
 /** A moment: a duration after the scenario was loaded, or an absolute ISO 8601 time. */
-const moment = lazy(() =>
+const moment = () =>
   z
     .union([z.number().min(0), z.string().regex(DURATION_PATTERN), isoTime()], {
       error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z',
     })
-    .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' }),
-);
+    .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' });
 
-const role = lazy(() => z.enum(RECIPIENT_ROLES));
+const role = () => z.enum(RECIPIENT_ROLES);
 
 /** Which recipients a rule or step is about. Every given field must match; an empty match matches everyone. */
-export const recipientMatch = lazy(() =>
+export const recipientMatch = () =>
   z
     .strictObject({
       email: glob().optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
@@ -50,10 +49,9 @@ export const recipientMatch = lazy(() =>
       contract: glob().optional().meta({ description: 'Contract name glob (or its exact contractKey).' }),
       recipient: keyPattern().optional().meta({ description: 'One recipient, by recipientKey.' }),
     })
-    .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' }),
-);
+    .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' });
 
-export const recipientRule = lazy(() =>
+export const recipientRule = () =>
   z
     .strictObject({
       id: z
@@ -93,18 +91,16 @@ export const recipientRule = lazy(() =>
     .meta({
       description:
         'What matching recipients do, and when, in sandbox time after they are notified. The first matching rule wins.',
-    }),
-);
+    });
 
-export const tokenSelector = lazy(() =>
+export const tokenSelector = () =>
   z
     .union([z.enum(['all', 'platform']), z.strictObject({ client: keyPattern() })], {
       error: 'expected "all", "platform" or {client: <clientKey>}',
     })
-    .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' }),
-);
+    .meta({ description: '"all" tokens, "platform" tokens, or {client: <clientKey>} for one client’s tokens.' });
 
-export const webhookOutage = lazy(() =>
+export const webhookOutage = () =>
   z
     .strictObject({
       id: z.string().min(1).optional().meta({ description: 'Names the outage (endWebhookOutage can end it by id).' }),
@@ -129,16 +125,14 @@ export const webhookOutage = lazy(() =>
     })
     .meta({
       description: 'Webhook receivers go down: every delivery attempt fails with a status or a refused connection.',
-    }),
-);
+    });
 
-export const newContract = lazy(() =>
+export const newContract = () =>
   contractFixture()
     .extend({
       client: keyPattern().optional().meta({ description: 'clientKey (default: the sandbox’s default client).' }),
     })
-    .meta({ description: 'A contract created (and with send: true, sent) as by the API.' }),
-);
+    .meta({ description: 'A contract created (and with send: true, sent) as by the API.' });
 
 export const STEP_KINDS = [
   'expireTokens',
@@ -155,7 +149,7 @@ export const STEP_KINDS = [
   'clearReceiverFaults',
 ] as const;
 
-export const timelineStep = lazy(() =>
+export const timelineStep = () =>
   z
     .strictObject({
       at: moment(),
@@ -218,14 +212,12 @@ export const timelineStep = lazy(() =>
         });
       }
     })
-    .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' }),
-);
+    .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' });
 
-const dataClient = lazy(() =>
+const dataClient = () =>
   clientFixture().meta({
     description: 'A client to create, or, if clientKey names an existing client, records to add to it.',
-  }),
-);
+  });
 
 export const scenarioSchema = lazy(() =>
   z

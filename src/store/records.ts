@@ -24,6 +24,8 @@ export const recordSchemas = lazy(() => {
   const key = z.string().min(1);
   const text = z.string().optional();
   const owned = { platformId: key, createTime: time, changeTime: time };
+  /** What belongs to one contract of one client. */
+  const ofContract = { contractKey: key, clientKey: key, ...owned };
 
   /**
    * An uploaded PDF as a record refers to it: the bytes live in the document store (store/documents.ts) under the
@@ -109,9 +111,7 @@ export const recordSchemas = lazy(() => {
 
   const recipient = z.object({
     recipientKey: key,
-    contractKey: key,
-    clientKey: key,
-    ...owned,
+    ...ofContract,
     id: z.number().int(),
     fullname: text,
     email: text,
@@ -201,9 +201,7 @@ export const recordSchemas = lazy(() => {
    */
   const shareLink = z.object({
     shareLink: key,
-    contractKey: key,
-    clientKey: key,
-    ...owned,
+    ...ofContract,
     /** Sequential per contract. */
     id: z.number().int(),
     /** The owner's control link (its own key). */

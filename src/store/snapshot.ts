@@ -16,7 +16,7 @@ export const SNAPSHOT_FORMAT = 'esign-sandbox-state';
 const table = <S extends z.ZodObject>(record: S) => z.record(z.string(), record.loose());
 
 /** The store's collections, each a table of its record's schema (records.ts). */
-export const storeDataSchema = lazy(() => {
+export const storeDataSchema = () => {
   const records = recordSchemas().collections;
   return z.object({
     version: z.literal(1),
@@ -32,7 +32,7 @@ export const storeDataSchema = lazy(() => {
     // Absent in snapshots written before share links existed.
     shareLinks: table(records.shareLinks).default({}),
   });
-});
+};
 
 export const snapshotSchema = lazy(() =>
   z.object({

@@ -28,13 +28,12 @@ export const MAX_SLOW_DELAY_MS = 10 * 60_000;
 const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "500ms", "90s", "10m", "2h" or a number of seconds';
 
-const duration = lazy(() =>
-  z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT }),
-);
-const eventType = lazy(() => z.enum(CONTRACT_EVENT_TYPES));
+const duration = () =>
+  z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT });
+const eventType = () => z.enum(CONTRACT_EVENT_TYPES);
 
 /** Which deliveries a receiver fault hits. Every given field must match; `{}` matches every delivery. */
-export const receiverFaultMatch = lazy(() =>
+export const receiverFaultMatch = () =>
   z
     .strictObject({
       event: z
@@ -48,8 +47,7 @@ export const receiverFaultMatch = lazy(() =>
       clientKey: z.string().min(1).optional().meta({ description: 'Only deliveries of this client’s events.' }),
       contractKey: z.string().min(1).optional().meta({ description: 'Only deliveries about this contract.' }),
     })
-    .meta({ description: 'Which deliveries the fault hits. Every field given must match; {} hits all of them.' }),
-);
+    .meta({ description: 'Which deliveries the fault hits. Every field given must match; {} hits all of them.' });
 
 const common = () => ({
   id: z

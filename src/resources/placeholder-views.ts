@@ -1,0 +1,119 @@
+/**
+ * The answers of POST /api/placeholder, each view beside the schema of what it builds (OpenAPI's response schemas,
+ * closed: the response test fails on a field the view sends and the schema lacks).
+ */
+import { z } from 'zod';
+import type { OpContext } from '../domain/context.js';
+import { placeholderColour, placeholderView } from '../domain/placeholders.js';
+import type { PlaceholderRecord } from '../store/records.js';
+import { isoTime } from '../core/time-format.js';
+import { insertionSchema, isoSchema, keySchema, okSchema } from './response-shape.js';
+
+/**
+ * An item of `list`, with the fields the components read: a numeric `id` (the N of their `<placeholderN>` tags,
+ * and the base of their next insertion id), `view` and `color` (docs/compatibility.md, "Placeholder").
+ */
+export function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolean) {
+  return {
+    id: Number(p.id),
+    createTime: isoTime(p.createTime),
+    changeTime: isoTime(p.changeTime),
+    name: p.name,
+    value: p.value,
+    placeholderKey: p.placeholderKey,
+    position: p.position,
+    type: p.type,
+    fillingType: p.fillingType ?? '1',
+    isTable: p.isTable ?? false,
+    insertion: p.insertion,
+    view: placeholderView(p),
+    color: placeholderColour(ctx, p),
+    ...(component
+      ? {
+          isSpecial: p.isSpecial,
+          specialType: p.specialType ?? null,
+          externalRecipientKey: p.externalRecipientKey ?? p.recipientKey ?? null,
+        }
+      : {}),
+  };
+}
+
+/** A placeholder as create and the ordinary update answer it; only `position` differs between the two. */
+export function writtenView(p: PlaceholderRecord, position: string | null) {
+  return {
+    id: p.id,
+    createTime: isoTime(p.createTime),
+    changeTime: isoTime(p.changeTime),
+    name: p.name,
+    value: p.value,
+    type: p.type,
+    placeholderKey: p.placeholderKey,
+    position,
+  };
+}
+
+/** The ordinary `update` answer [D:placeholder/update]: position null, as the docs show. */
+export function updatedView(p: PlaceholderRecord) {
+  return writtenView(p, null);
+}
+
+/** The table `update` answer [D:placeholder/update-table]. */
+export function tableView(p: PlaceholderRecord) {
+  return {
+    ...updatedView(p),
+    isTable: true,
+    position: String(p.position),
+    fillingType: p.fillingType ?? '1',
+    externalRecipientKey: p.externalRecipientKey ?? null,
+  };
+}
+
+const writtenViewSchema = () => ({
+  id: z.string(),
+  createTime: isoSchema(),
+  changeTime: isoSchema(),
+  name: z.string(),
+  value: z.string(),
+  type: z.string(),
+  placeholderKey: keySchema(),
+});
+
+/** An item of `list` (listItem). */
+export const listItemSchema = () =>
+  z.strictObject({
+    ...writtenViewSchema(),
+    id: z.number().int().meta({ description: 'The N of the `<placeholderN>` tags' }),
+    position: z.number().int(),
+    view: z.union([z.literal(1), z.literal(2)]).meta({ description: '2 a signature field, 1 any other' }),
+    color: z.string(),
+    fillingType: z.string(),
+    isTable: z.boolean(),
+    insertion: z.array(insertionSchema()),
+    isSpecial: z.boolean().optional(),
+    specialType: z.number().int().nullable().optional(),
+    externalRecipientKey: z.string().nullable().optional(),
+  });
+
+/** What create answers (writtenView with its position). */
+export const createdSchema = () =>
+  okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.string() }) }, true);
+
+/** What update answers: the ordinary change (updatedView), a table (tableView), or placements. */
+export const updatedSchema = () =>
+  z.union([
+    okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.null() }) }),
+    okSchema(
+      201,
+      {
+        placeholder: z.strictObject({
+          ...writtenViewSchema(),
+          isTable: z.literal(true),
+          position: z.string(),
+          fillingType: z.string(),
+          externalRecipientKey: z.string().nullable(),
+        }),
+      },
+      true,
+    ),
+    okSchema(201, { placeholder: z.strictObject({ createTime: isoSchema(), changeTime: isoSchema() }) }, true),
+  ]);
