@@ -304,6 +304,15 @@ function documentOperations(): Record<string, Json> {
     },
   });
   const pdf = 'application/pdf';
+  /** A multipart body with the file in field `pdf` (upload_pdf, contract_email_sign_pdf). */
+  const pdfForm = {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
+      },
+    },
+  };
   // The URL a PDF's `value` names: no credentials, the file's SHA-256 in the path (http/documents.ts).
   const publicFile = (kind: 'contract' | 'template') => ({
     get: {
@@ -331,14 +340,7 @@ function documentOperations(): Record<string, Json> {
           query('templateKey', 'The template (or give contractKey)', false),
           clientKey,
         ],
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
-            },
-          },
-        },
+        requestBody: pdfForm,
         responses: {
           '201': {
             description: 'PDF uploaded',
@@ -405,14 +407,7 @@ function documentOperations(): Record<string, Json> {
           "The owner's signed copy, merged in the browser (multipart field `pdf`): checked as a PDF, not kept; the confirmation email of the owner's signature goes to the outbox",
         security: API_SECURITY,
         parameters: [query('contractKey', 'The contract'), clientKey],
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
-            },
-          },
-        },
+        requestBody: pdfForm,
         responses: {
           '201': {
             description: 'Email sent',

@@ -44,7 +44,9 @@ describe('webhooks signed with wall time', () => {
 
     // Thirty days on, the sandbox is far from wall time: the old sandbox-time header would be refused by verify().
     await running.clock.advance('30d');
-    const eventTime = (await running.clock.now()).toISOString();
+    // Service times are whole seconds (docs/compatibility.md, "Times"): the payload names the event's second.
+    const now = (await running.clock.now()).getTime();
+    const eventTime = new Date(Math.floor(now / 1000) * 1000).toISOString();
     const { access_token: fresh } = await api('/api/token', {
       action: 'create',
       apiKey: running.apiKey,
