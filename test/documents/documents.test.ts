@@ -1,18 +1,15 @@
 /**
- * Documents: PDF contracts (create, upload, place, send, sign, download with the audit trail), HTML contracts
- * rendered to PDF and DOCX. Every produced file is read back with a real reader (pdf.js, JSZip + the DOCX XML).
+ * Documents: PDF contracts (create, upload, place, send, sign, download with the audit trail). HTML contracts are
+ * in documents-html.test.ts, templates and copies in documents-copy.test.ts. Every produced file is read back
+ * with a real reader (pdf.js, JSZip + the DOCX XML).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { createHash } from 'node:crypto';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { documentPath, download, makePdf, readDocx, readPdf, upload } from '../support/documents-kit.js';
-
-const API = { apiKey: DEMO.apiKey } as const;
-const Q = `clientKey=${DEMO.clientKey}`;
-// A 1×1 red PNG: a drawn signature as the recipient page sends it.
-const PNG_SIGNATURE =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+import { documentPath, download, makePdf, readPdf, upload } from '../support/documents-kit.js';
+import { API, PNG_SIGNATURE, Q, box, pdfContractCalls } from '../support/pdf-contract.js';
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -20,69 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function pdfContract(name = 'Lease'): Promise<string> {
-  const res = await t.post(
-    '/api/contract',
-    { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name, contractType: 'pdf' } } },
-    API,
-  );
-  expect(res.status).toBe(201);
-  return res.body.contract.contractKey;
-}
-
-async function send(
-  contractKey: string,
-  recipients: { fullname: string; email: string; action?: string; position?: number }[],
-): Promise<string[]> {
-  const sent = await t.post(
-    '/api/recipient',
-    {
-      data: {
-        action: 'send',
-        clientKey: DEMO.clientKey,
-        contractKey,
-        recipients: recipients.map((r, i) => ({ action: 'sign', position: i + 1, ...r })),
-      },
-    },
-    API,
-  );
-  expect(sent.status).toBe(200);
-  const list = await t.post(
-    '/api/recipient',
-    { data: { action: 'list', clientKey: DEMO.clientKey, contractKey } },
-    API,
-  );
-  return list.body.recipients.map((r: { recipientKey: string }) => r.recipientKey);
-}
-
-function place(
-  contractKey: string,
-  placeholders: { placeholderKey: string; specialType: number; insertion: Record<string, unknown>[] }[],
-) {
-  return t.post(
-    '/api/placeholder',
-    {
-      data: {
-        action: 'update',
-        clientKey: DEMO.clientKey,
-        contractKey,
-        placeholders: placeholders.map((p) => ({ ...p, isSpecial: true })),
-      },
-    },
-    API,
-  );
-}
-
-const box = (pageId: number, positionX: number, positionY: number, width = 300, height = 50) => ({
-  id: '1',
-  action: 'update',
-  clientKey: DEMO.clientKey,
-  pageId: String(pageId),
-  positionX: String(positionX),
-  positionY: String(positionY),
-  width: String(width),
-  height: String(height),
-});
+const { pdfContract, send, place } = pdfContractCalls(() => t);
 
 describe('a PDF contract from upload to the signed PDF with its audit trail', () => {
   let contractKey: string;
@@ -214,115 +149,6 @@ describe('a PDF contract from upload to the signed PDF with its audit trail', ()
   });
 });
 
-describe('an HTML contract as a document', () => {
-  const html = [
-    '<h1>Service agreement</h1>',
-    '<p>Between <b>Acme Ltd</b> and <i>the customer</i>, for <placeholder1>price</placeholder1> a month.</p>',
-    '<h2>Terms</h2>',
-    '<ul><li>First term</li><li>Second term with <strong>bold</strong></li></ul>',
-    '<ol><li>Numbered one</li><li>Numbered two</li></ol>',
-    '<table><tr><th>Item</th><th>Cost</th></tr><tr><td>Hosting</td><td>10 EUR</td></tr></table>',
-    ...Array.from(
-      { length: 120 },
-      (_, i) =>
-        `<p>Clause ${i + 1}: the parties agree to the terms set out in this paragraph, which is long enough to wrap onto a second line of the page.</p>`,
-    ),
-    '<p>Signed: <fullname2>signer</fullname2> on <date2>date</date2></p>',
-  ].join('');
-  let contractKey: string;
-
-  beforeAll(async () => {
-    const res = await t.post(
-      '/api/contract',
-      { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Service agreement', value: html } } },
-      API,
-    );
-    contractKey = res.body.contract.contractKey;
-    const p = await t.post(
-      '/api/placeholder',
-      {
-        data: {
-          action: 'create',
-          clientKey: DEMO.clientKey,
-          contractKey,
-          placeholder: { name: 'price', value: '1,200 EUR' },
-        },
-      },
-      API,
-    );
-    expect(p.body.placeholder.id).toBe('1');
-  });
-
-  it('renders to a paginated A4 PDF with headings, lists, table and the placeholder values filled', async () => {
-    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
-    expect(file).toMatchObject({ status: 200, type: 'application/pdf' });
-    const pages = await readPdf(file.bytes);
-    expect(pages.length).toBeGreaterThan(3);
-    for (const p of pages) expect([Math.round(p.width), Math.round(p.height)]).toEqual([595, 842]);
-    const all = pages.map((p) => p.text).join('\n');
-    expect(pages[0]!.text).toContain('Service agreement');
-    expect(all).toContain('1,200 EUR a month');
-    expect(all).not.toContain('price a month');
-    expect(all).toContain('Hosting');
-    expect(all).toContain('Numbered two');
-    expect(all).toContain('Clause 120');
-    expect(pages.at(-1)!.text).toContain(`Page ${pages.length} of ${pages.length}`);
-    // No signer yet: the tag keeps its own text.
-    expect(all).toContain('Signed: signer on date');
-  });
-
-  it('keeps bold and italic: the runs use the bold and oblique standard fonts', async () => {
-    const file = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
-    const doc = await PDFDocument.load(file.bytes);
-    const fonts = doc.context
-      .enumerateIndirectObjects()
-      .map(([, o]) => o.toString())
-      .filter((s) => s.includes('/BaseFont'))
-      .join(' ');
-    expect(fonts).toContain('/Helvetica-Bold');
-    expect(fonts).toContain('/Helvetica-Oblique');
-  });
-
-  it('downloads as a DOCX whose XML carries the filled content, headings, lists and table', async () => {
-    const file = await download(t, `/api/download_docx?contractKey=${contractKey}&${Q}`, API);
-    expect(file.status).toBe(200);
-    expect(file.type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    const { xml, paragraphs } = await readDocx(file.bytes);
-    expect(paragraphs[0]).toBe('Service agreement');
-    expect(paragraphs).toContain('Between Acme Ltd and the customer, for 1,200 EUR a month.');
-    expect(xml).toContain('<w:pStyle w:val="Heading1"/>');
-    expect(xml).toMatch(/<w:b\/>[\s\S]*?<w:t xml:space="preserve">Acme Ltd<\/w:t>/);
-    expect(xml).toContain('<w:tbl>');
-    expect(paragraphs).toContain('Hosting');
-    expect(paragraphs).toContain('Numbered two');
-    expect(xml).toContain('<w:numPr>');
-  });
-
-  it("fills the signer's tags once signed, and appends the audit trail", async () => {
-    const [grace] = await send(contractKey, [{ fullname: 'Grace Hopper', email: 'grace@example.com' }]);
-    // Placeholder ids run in order: price is 1; the signer's four special placeholders share the next id, 2, which
-    // is the N of its <dateN>, <fullnameN>, <emailN> and <signN> tags (docs/compatibility.md).
-    const state = await t.control(`/contracts/${contractKey}`);
-    const ids = Object.fromEntries(
-      state.body.placeholders.map((p: { placeholderKey: string; id: string }) => [p.placeholderKey, p.id]),
-    );
-    expect([1, 2, 3, 4].map((code) => ids[`${grace}_${code}`])).toEqual(['2', '2', '2', '2']);
-    await t.control(`/recipients/${grace}/sign`, {});
-    const pages = await readPdf((await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API)).bytes);
-    expect(pages.map((p) => p.text).join('\n')).toMatch(/Signed: Grace Hopper on 2026-03-01 \d\d:00:00 UTC/);
-    expect(pages.at(-1)!.text).toContain('Audit trail');
-    const docx = await readDocx((await download(t, `/api/download_docx?contractKey=${contractKey}&${Q}`, API)).bytes);
-    expect(docx.paragraphs.join('\n')).toMatch(/Signed: Grace Hopper on 2026-03-01 \d\d:00:00 UTC/);
-  });
-
-  it('a PDF contract has no DOCX: 400', async () => {
-    const key = await pdfContract();
-    const res = await download(t, `/api/download_docx?contractKey=${key}&${Q}`, API);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toContain('DOCX is only offered for HTML contracts');
-  });
-});
-
 describe('placements on a PDF contract are checked against the real pages', () => {
   let contractKey: string;
   let signer: string;
@@ -418,92 +244,5 @@ describe('ordinary placeholders placed on a PDF contract', () => {
     expect(item!.x).toBeGreaterThanOrEqual(600 * unit);
     expect(item!.top).toBeGreaterThan(100 * unit);
     expect(item!.top).toBeLessThanOrEqual(140 * unit);
-  });
-});
-
-describe('templates and copies keep the PDF', () => {
-  it('converting a PDF contract gives a PDF template with the same file, and its contracts are PDF contracts', async () => {
-    const key = await pdfContract('Source');
-    const bytes = await makePdf(2);
-    await upload(t, `contractKey=${key}&${Q}`, bytes, API);
-    const conv = await t.post(
-      '/api/template',
-      { data: { action: 'convert', clientKey: DEMO.clientKey, template: { name: 'From PDF', contractKey: key } } },
-      API,
-    );
-    expect(conv.status).toBe(201);
-    const templateKey = conv.body.template.templateKey;
-    const read = await t.post(
-      '/api/template',
-      { data: { action: 'read', clientKey: DEMO.clientKey, template: { templateKey } } },
-      API,
-    );
-    expect(read.body.template.value).toBe(`http://localhost${documentPath('template', templateKey, bytes)}`);
-    const file = await download(t, read.body.template.value);
-    expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
-
-    const dup = await t.post(
-      '/api/template',
-      { data: { action: 'duplicate', clientKey: DEMO.clientKey, template: { templateKey } } },
-      API,
-    );
-    const copyKey = dup.body.template.templateKey;
-    expect((await download(t, `/api/template_pdf/${copyKey}?${Q}`, API)).status).toBe(200);
-
-    const made = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          clientKey: DEMO.clientKey,
-          contract: { name: 'From template', templateKey: copyKey },
-        },
-      },
-      API,
-    );
-    const contractKey = made.body.contract.contractKey;
-    const pdf = await download(t, `/api/download_pdf?contractKey=${contractKey}&${Q}`, API);
-    expect((await readPdf(pdf.bytes)).map((p) => p.text)).toEqual([
-      'Page 1 of the uploaded agreement',
-      'Page 2 of the uploaded agreement',
-    ]);
-    expect((await t.control(`/contracts/${contractKey}`)).body.value).toMatch(
-      new RegExp(`^http://127\\.0\\.0\\.1:\\d+${documentPath('contract', contractKey, bytes)}$`),
-    );
-  });
-
-  it('duplicating a PDF contract keeps its file: the copy reads as a PDF contract and serves the same bytes', async () => {
-    const key = await pdfContract('Original');
-    const bytes = await makePdf(2);
-    await upload(t, `contractKey=${key}&${Q}`, bytes, API);
-    const dup = await t.post(
-      '/api/contract',
-      { data: { action: 'duplicate', clientKey: DEMO.clientKey, contract: { contractKey: key } } },
-      API,
-    );
-    expect(dup.status).toBe(201);
-    const copyKey = dup.body.contract.contractKey as string;
-    const read = await t.post(
-      '/api/contract',
-      { data: { action: 'read', clientKey: DEMO.clientKey, contract: { contractKey: copyKey } } },
-      API,
-    );
-    expect(read.body.contract).toMatchObject({
-      contractType: 7,
-      value: `http://localhost${documentPath('contract', copyKey, bytes)}`,
-    });
-    const file = await download(t, read.body.contract.value);
-    expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
-  });
-
-  it('uploads to a template created with an empty value (templateKey=)', async () => {
-    const made = await t.post(
-      '/api/template',
-      { data: { action: 'create', clientKey: DEMO.clientKey, template: { name: 'PDF template', value: '' } } },
-      API,
-    );
-    const templateKey = made.body.template.templateKey;
-    const res = await upload(t, `templateKey=${templateKey}&${Q}`, await makePdf(1), API);
-    expect(res).toMatchObject({ status: 201, body: { template: { templateKey, pages: 1 } } });
   });
 });
