@@ -11,4 +11,5 @@ export function podman(
 ): { status: number | null; stdout: string; stderr: string };
 export function buildBase(): { cached: boolean };
 export function buildImage(tag?: string): void;
+export function ensureImage(tag?: string): void;
 export function imageSize(tag?: string): number;

@@ -12,22 +12,10 @@ import { ApiError, quote } from '../core/errors.js';
 import type { RequestEnv } from '../core/request-variables.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
+import { REAL_KEY_HEADER, REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
-export const REDACTED = '[redacted]';
-
-/** Body fields whose values never reach the journal or the log (matched without regard to case). */
-const SECRET_FIELDS = new Set([
-  'secret',
-  'access_token',
-  'apikey',
-  'api_key',
-  'token',
-  'password',
-  'authorization',
-  'refresh_token',
-]);
 
 export interface JournalEntry {
   /** Increasing number, unique within this sandbox's lifetime (also across resets). */
@@ -87,8 +75,6 @@ interface Stored {
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
-/** The real service's API-key header, accepted beside the configured one (http/auth.ts): redacted the same. */
-const REAL_KEY_HEADER = 'x-sendforsign-key';
 
 export class RequestJournal {
   /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
@@ -336,31 +322,6 @@ function parseBody(body: Captured): unknown {
   } catch {
     return body;
   }
-}
-
-/** A deep copy with every secret-bearing field replaced. */
-/** Headers that carry credentials: kept as `[redacted]`, like the configured API-key header. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', REAL_KEY_HEADER]);
-
-/**
- * The query as the request's URL object writes it, with the value of every parameter named like a secret
- * (`?access_token=…`, `?apiKey=…`) redacted: clients put tokens in query strings too.
- */
-function redactQuery(raw: string): string {
-  const url = new URL(`http://query/?${raw}`);
-  const secret = [...new Set(url.searchParams.keys())].filter((name) => SECRET_FIELDS.has(name.toLowerCase()));
-  for (const name of secret) url.searchParams.set(name, REDACTED);
-  return url.search.slice(1);
-}
-
-export function redact(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > 64) return value;
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[key] = SECRET_FIELDS.has(key.toLowerCase()) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1);
-  }
-  return out;
 }
 
 function matcher(

@@ -7,13 +7,20 @@
  * path has one POST whose request body is a `oneOf` of the actions' schemas, each titled with its action,
  * with one named example per action; the description tables the actions and the credentials each takes.
  */
-import { z } from 'zod';
 import type { ActionSpec, EndpointSpec, PlainResource, ResourceSpec, Scope } from '../resources/action.js';
 import { plainResources, resources } from '../resources/index.js';
 import { VERSION } from '../config/version.js';
 import { type ControlOperation, controlOperations } from './control.js';
-
-type Json = Record<string, unknown>;
+import { documentOperations } from './files.js';
+import {
+  API_SECURITY,
+  INJECTED,
+  type Json,
+  errorResponses,
+  jsonSchema,
+  outputSchema,
+  successResponses,
+} from './responses.js';
 
 export interface DocumentOptions {
   /** The sandbox's own URL, for `servers`. */
@@ -23,20 +30,6 @@ export interface DocumentOptions {
   /** Extra control operations (modules mounted later). */
   extraControl?: ControlOperation[];
 }
-
-const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Body not JSON, no `data` wrapper, unknown action, or validation failure (every failing field in `errors`)',
-  '401': 'No credentials, unknown, revoked or expired token (`Token expired`), wrong API key or secret',
-  '403': 'An invalid API key, a client token used for another client, or a platform-only operation',
-  '404': 'Unknown key, or a key of another client or platform',
-  '405': 'A method other than POST',
-  '409': 'State conflict: archived contract, recipient acting out of turn',
-  '413': 'Body over the size limit',
-  '415': 'Content-Type is not JSON',
-  '429': 'Only when injected on purpose (POST /__sandbox/faults): too many requests, with Retry-After',
-  '500': 'Only when injected on purpose (POST /__sandbox/faults); a sandbox bug also answers a JSON 500',
-  '503': 'Only when injected on purpose (POST /__sandbox/faults): service unavailable, with Retry-After',
-};
 
 const SCOPE_TEXT: Record<Scope, string> = {
   public: 'none',
@@ -52,48 +45,6 @@ const ENDPOINT_SCOPE_TEXT: Record<Scope, string> = {
   platform: 'Platform credentials: a platform token or the API-key header.',
   client: 'Credentials as the other operations; `clientKey` names the client with platform credentials.',
 };
-
-/** A zod schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1), as the caller sends it. */
-export function jsonSchema(schema: z.ZodType): Json {
-  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-  delete out.$schema;
-  return out;
-}
-
-/** A zod schema as JSON Schema 2020-12, as the sandbox sends it (responses). */
-export function outputSchema(schema: z.ZodType): Json {
-  const out = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-  delete out.$schema;
-  return out;
-}
-
-/** The HTTP statuses a success schema answers: its `code` (string or number), 201 for the token bodies, 200 for arrays. */
-function statusesOf(schema: Json): string[] {
-  if (schema.type === 'array') return ['200'];
-  const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
-  if (variants) return [...new Set(variants.flatMap(statusesOf))];
-  const code = (schema.properties as Record<string, Json> | undefined)?.code;
-  return code?.const !== undefined ? [String(code.const)] : ['201'];
-}
-
-/** Success responses by status: each status's body is any of the schemas of the operations that answer it. */
-function successResponses(schemas: { title: string; schema: Json }[]): Json {
-  const byStatus = new Map<string, Json[]>();
-  for (const { title, schema } of schemas) {
-    for (const status of statusesOf(schema))
-      byStatus.set(status, [...(byStatus.get(status) ?? []), { title, ...schema }]);
-  }
-  const out: Json = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a.localeCompare(b))) {
-    out[status] = {
-      description: status === '200' ? 'Found or done' : 'Created or changed',
-      content: { 'application/json': { schema: list.length === 1 ? list[0] : { anyOf: list } } },
-    };
-  }
-  return out;
-}
-
-const API_SECURITY: Json[] = [{ bearerToken: [] }, { apiKeyHeader: [] }, { sendforsignKey: [] }];
 
 function wireName(name: string, action: ActionSpec): string {
   return action.wireName ?? name;
@@ -198,23 +149,6 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
   };
 }
 
-function errorResponses(only?: string[]): Json {
-  const out: Json = {};
-  for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-    if (only && !only.includes(status)) continue;
-    out[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-  }
-  return out;
-}
-
-/** An /api answer with any other status comes only from a fault injected on purpose (`status` of POST /__sandbox/faults). */
-const INJECTED: Json = {
-  default: {
-    description: 'Any other status, only when injected on purpose (POST /__sandbox/faults `status`, e.g. 502)',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  },
-};
-
 function controlOperation(op: ControlOperation): Json {
   const parameters: Json[] = [];
   for (const match of op.path.matchAll(/\{(\w+)\}/g))
@@ -271,189 +205,6 @@ function controlOperation(op: ControlOperation): Json {
       },
       ...errorResponses(op.body || op.query ? ['400', '404', '409', '413', '415'] : ['404']),
     },
-  };
-}
-
-/**
- * The document endpoints (http/documents.ts, docs/documents.md): not envelopes, and not JSON on success, so they are
- * described here as they are rather than derived from a resource table.
- */
-function documentOperations(): Record<string, Json> {
-  const query = (name: string, description: string, required = true) => ({
-    name,
-    in: 'query',
-    required,
-    schema: { type: 'string' },
-    description,
-  });
-  const clientKey = query('clientKey', 'The client, with platform credentials (a client token names its own)', false);
-  const errors = errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']);
-  const file = (type: string, description: string) => ({
-    '200': { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
-    ...errors,
-    ...INJECTED,
-  });
-  const get = (operationId: string, summary: string, parameters: Json[], type: string, description: string) => ({
-    get: {
-      operationId,
-      tags: ['API'],
-      summary,
-      security: API_SECURITY,
-      parameters,
-      responses: file(type, description),
-    },
-  });
-  const pdf = 'application/pdf';
-  /** A multipart body with the file in field `pdf` (upload_pdf, contract_email_sign_pdf). */
-  const pdfForm = {
-    required: true,
-    content: {
-      'multipart/form-data': {
-        schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
-      },
-    },
-  };
-  // The URL a PDF's `value` names: no credentials, the file's SHA-256 in the path (http/documents.ts).
-  const publicFile = (kind: 'contract' | 'template') => ({
-    get: {
-      operationId: `${kind}_pdf_public`,
-      tags: ['API'],
-      summary: `The uploaded PDF of a PDF ${kind}, as uploaded, with no credentials: the absolute URL its \`value\` holds`,
-      security: [],
-      parameters: [
-        { name: `${kind}Key`, in: 'path', required: true, schema: { type: 'string' } },
-        { name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: '`<sha256>.pdf`' },
-      ],
-      responses: file(pdf, 'The uploaded PDF'),
-    },
-  });
-  const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-  return {
-    '/api/upload_pdf': {
-      post: {
-        operationId: 'upload_pdf',
-        tags: ['API'],
-        summary: 'Upload the PDF of a PDF contract or template (multipart/form-data, field `pdf`)',
-        security: API_SECURITY,
-        parameters: [
-          query('contractKey', 'The contract (or give templateKey)', false),
-          query('templateKey', 'The template (or give contractKey)', false),
-          clientKey,
-        ],
-        requestBody: pdfForm,
-        responses: {
-          '201': {
-            description: 'PDF uploaded',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['code', 'message'],
-                  properties: {
-                    contract: { $ref: '#/components/schemas/UploadedPdf' },
-                    template: { $ref: '#/components/schemas/UploadedPdf' },
-                    code: { const: '201' },
-                    message: { const: 'PDF uploaded' },
-                  },
-                },
-              },
-            },
-          },
-          ...errors,
-          ...INJECTED,
-        },
-      },
-    },
-    '/api/download_pdf': get(
-      'download_pdf',
-      'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed',
-      [query('contractKey', 'The contract'), clientKey],
-      pdf,
-      'The PDF',
-    ),
-    '/api/recipient_download_pdf': {
-      get: {
-        operationId: 'recipient_download_pdf',
-        tags: ['API'],
-        summary:
-          'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
-        security: [],
-        parameters: [query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link")],
-        responses: file(pdf, 'The PDF'),
-      },
-    },
-    '/api/download_docx': get(
-      'download_docx',
-      'An HTML contract as a DOCX (PDF contracts: 400)',
-      [query('contractKey', 'The contract'), clientKey],
-      docx,
-      'The DOCX',
-    ),
-    '/api/contract_pdf/{contractKey}': get(
-      'contract_pdf',
-      'The uploaded PDF of a PDF contract, as uploaded (its `value`)',
-      [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
-      pdf,
-      'The uploaded PDF',
-    ),
-    '/api/contract_pdf/{contractKey}/{file}': publicFile('contract'),
-    '/api/template_pdf/{templateKey}/{file}': publicFile('template'),
-    '/api/contract_email_sign_pdf': {
-      post: {
-        operationId: 'contract_email_sign_pdf',
-        tags: ['API'],
-        summary:
-          "The owner's signed copy, merged in the browser (multipart field `pdf`): checked as a PDF, not kept; the confirmation email of the owner's signature goes to the outbox",
-        security: API_SECURITY,
-        parameters: [query('contractKey', 'The contract'), clientKey],
-        requestBody: pdfForm,
-        responses: {
-          '201': {
-            description: 'Email sent',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['result', 'code', 'message'],
-                  properties: { result: { const: true }, code: { const: '201' }, message: { const: 'Email sent' } },
-                },
-              },
-            },
-          },
-          ...errors,
-          ...INJECTED,
-        },
-      },
-    },
-    ...Object.fromEntries(
-      ['context', 'context_files', 'chat'].map((name) => [
-        `/api/${name}`,
-        {
-          post: {
-            operationId: name,
-            tags: ['API'],
-            summary: `The AI assistant's ${name}: not emulated, answers 501`,
-            security: API_SECURITY,
-            responses: {
-              '501': {
-                description: 'Not emulated: the sandbox answers no AI requests',
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-              },
-              ...INJECTED,
-            },
-          },
-        },
-      ]),
-    ),
-    '/api/template_pdf/{templateKey}': get(
-      'template_pdf',
-      'The uploaded PDF of a PDF template, as uploaded (its `value`)',
-      [{ name: 'templateKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
-      pdf,
-      'The uploaded PDF',
-    ),
   };
 }
 

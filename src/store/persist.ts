@@ -16,63 +16,17 @@
  * go on beside it (`rotate`). It used to run on a worker thread at a lowered priority; removing that cost less
  * than 10 % on every `--data` figure (docs/benchmarks.md, "Simplification").
  */
-import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { monotonicNow } from '../core/clock.js';
 import { ConfigError } from '../config/options.js';
-import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
-import { readIfExists, replaceFile, syncFolder } from './atomic-file.js';
-import { DamagedJournalError, replayJournal, splitSnapshot } from './replay.js';
+import type { CollectionName, StoreData } from './records.js';
+import { readIfExists, syncFolder } from './atomic-file.js';
+import { DamagedJournalError, replayJournal } from './replay.js';
+import { type SnapshotFile, serialise } from './snapshot-file.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
 export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
-
-/**
- * The snapshot file. It is replaced through a temporary file that is fsynced before it is renamed over the data
- * file (and the folder after), so the snapshot survives power loss, not only a killed process; it carries the
- * journal generation in the file without putting it into the live data.
- */
-export class SnapshotFile {
-  generation = 0;
-  /** Size of the last snapshot read or written, in bytes. */
-  bytes = 0;
-  readonly tmp: string;
-
-  constructor(readonly file: string) {
-    this.tmp = join(dirname(file), `.${basename(file)}.tmp`);
-  }
-
-  async read(): Promise<StoreData | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new ConfigError(
-        `Data file ${this.file} is not valid JSON (${(error as Error).message}); move it away or fix it`,
-      );
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new ConfigError(`Data file ${this.file} does not hold a JSON object`);
-    }
-    const { data, generation } = splitSnapshot(parsed as Record<string, unknown>);
-    this.generation = generation;
-    this.bytes = Buffer.byteLength(text);
-    return data;
-  }
-
-  /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
-  async writeText(text: string): Promise<void> {
-    await replaceFile(this.file, this.tmp, text);
-    this.bytes = Buffer.byteLength(text);
-  }
-}
 
 export interface LoadedState {
   data: StoreData | null;
@@ -380,38 +334,4 @@ export class Persistence {
     this.journalBytes = 0;
     await unlink(this.rotatedFile).catch(() => undefined);
   }
-}
-
-/** Records serialised per turn of the event loop while writing a snapshot. */
-const SLICE = 2000;
-
-/**
- * The snapshot's JSON, a slice of records at a time with the event loop free in between, so that writing a
- * snapshot of 100,000 records does not stall requests for the time one JSON.stringify of the whole store takes.
- * Each record is read when its slice is serialised. A record changed meanwhile is also in the dirty set, so the
- * journal line written after the snapshot carries its latest state and replay ends there; a record deleted
- * meanwhile is skipped here and journaled as deleted; one inserted meanwhile is journaled.
- */
-export async function serialise(data: StoreData, generation: number): Promise<string> {
-  const parts: string[] = [];
-  let budget = SLICE;
-  for (const [name, value] of Object.entries(data)) {
-    if (name === 'generation') continue;
-    if (!(COLLECTIONS as readonly string[]).includes(name) || value === null || typeof value !== 'object') {
-      parts.push(`${JSON.stringify(name)}:${JSON.stringify(value)}`);
-      continue;
-    }
-    const rows = value as Record<string, unknown>;
-    const entries: string[] = [];
-    for (const key of Object.keys(rows)) {
-      if (--budget <= 0) {
-        budget = SLICE;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
-    }
-    parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
-  }
-  parts.push(`"generation":${generation}`);
-  return `{${parts.join(',')}}`;
 }

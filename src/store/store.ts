@@ -4,7 +4,8 @@
  * of changed records appended once per flush window, so a request costs the same with 10 or 100,000 records
  * stored. Nothing outside store/ knows how.
  */
-import { Persistence, SnapshotFile, loadState } from './persist.js';
+import { Persistence, loadState } from './persist.js';
+import { SnapshotFile } from './snapshot-file.js';
 import {
   type ClientRecord,
   type CollectionName,

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE, LIMITS, buildBase, buildImage, podman, unavailable } from '../../scripts/podman.mjs';
+import { IMAGE, LIMITS, ensureImage, podman, unavailable } from '../../scripts/podman.mjs';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { freePort } from '../support/ci-kit.js';
 
@@ -49,8 +49,7 @@ async function api(url: string, path: string, data: unknown): Promise<Record<str
 
 describe.skipIf(why !== undefined)('the container image', () => {
   beforeAll(() => {
-    buildBase();
-    buildImage();
+    ensureImage();
   }, 900_000);
   afterAll(() => {
     for (const name of names) podman(['rm', '-f', name], { allowFailure: true });

@@ -235,7 +235,7 @@ describe('compaction', () => {
 
 describe('snapshot serialisation', () => {
   it('writes the same JSON as JSON.stringify, a slice at a time', async () => {
-    const { serialise } = await import('../../src/store/persist.js');
+    const { serialise } = await import('../../src/store/snapshot-file.js');
     const { emptyData } = await import('../../src/store/records.js');
     const data = emptyData();
     for (let i = 0; i < 4500; i++) data.contracts[`k${i}`] = contract(`k${i}`, `name "${i}"\n`);

@@ -1,0 +1,91 @@
+/**
+ * The snapshot file of the store's persistence (persist.ts, docs/persistence.md): read whole, written through a
+ * temporary file, and serialised a slice of records at a time.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ConfigError } from '../config/options.js';
+import { COLLECTIONS, type StoreData } from './records.js';
+import { replaceFile } from './atomic-file.js';
+import { splitSnapshot } from './replay.js';
+
+/**
+ * The snapshot file. It is replaced through a temporary file that is fsynced before it is renamed over the data
+ * file (and the folder after), so the snapshot survives power loss, not only a killed process; it carries the
+ * journal generation in the file without putting it into the live data.
+ */
+export class SnapshotFile {
+  generation = 0;
+  /** Size of the last snapshot read or written, in bytes. */
+  bytes = 0;
+  readonly tmp: string;
+
+  constructor(readonly file: string) {
+    this.tmp = join(dirname(file), `.${basename(file)}.tmp`);
+  }
+
+  async read(): Promise<StoreData | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(
+        `Data file ${this.file} is not valid JSON (${(error as Error).message}); move it away or fix it`,
+      );
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new ConfigError(`Data file ${this.file} does not hold a JSON object`);
+    }
+    const { data, generation } = splitSnapshot(parsed as Record<string, unknown>);
+    this.generation = generation;
+    this.bytes = Buffer.byteLength(text);
+    return data;
+  }
+
+  /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
+  async writeText(text: string): Promise<void> {
+    await replaceFile(this.file, this.tmp, text);
+    this.bytes = Buffer.byteLength(text);
+  }
+}
+
+/** Records serialised per turn of the event loop while writing a snapshot. */
+const SLICE = 2000;
+
+/**
+ * The snapshot's JSON, a slice of records at a time with the event loop free in between, so that writing a
+ * snapshot of 100,000 records does not stall requests for the time one JSON.stringify of the whole store takes.
+ * Each record is read when its slice is serialised. A record changed meanwhile is also in the dirty set, so the
+ * journal line written after the snapshot carries its latest state and replay ends there; a record deleted
+ * meanwhile is skipped here and journaled as deleted; one inserted meanwhile is journaled.
+ */
+export async function serialise(data: StoreData, generation: number): Promise<string> {
+  const parts: string[] = [];
+  let budget = SLICE;
+  for (const [name, value] of Object.entries(data)) {
+    if (name === 'generation') continue;
+    if (!(COLLECTIONS as readonly string[]).includes(name) || value === null || typeof value !== 'object') {
+      parts.push(`${JSON.stringify(name)}:${JSON.stringify(value)}`);
+      continue;
+    }
+    const rows = value as Record<string, unknown>;
+    const entries: string[] = [];
+    for (const key of Object.keys(rows)) {
+      if (--budget <= 0) {
+        budget = SLICE;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
+    }
+    parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
+  }
+  parts.push(`"generation":${generation}`);
+  return `{${parts.join(',')}}`;
+}
