@@ -5,7 +5,7 @@
  *   would have (the scenario files the page shows, an `agreement.pdf`). Every command must succeed, and the request
  *   journal must show no compatibility warning (`X-Sandbox-Warning`: a form the real service is reported to
  *   ignore), no 5xx, and no 4xx but those the page itself shows as answers;
- * - JSON request bodies (`{"data": {"action": …}}`), posted to the /api path named above them;
+ *   (the docs' JSON blocks are answers; every request body stands in a curl block);
  * - TypeScript and JavaScript blocks, type-checked against the package's own types, names the snippet takes
  *   for granted (`sandbox`, `page`, `expect`, your own `myClient`) declared for it (typed where the package or
  *   the test tools name a type).
@@ -118,42 +118,6 @@ describe('the shell examples of the docs', () => {
     },
     90_000,
   );
-});
-
-describe('the JSON request bodies of the docs', () => {
-  const bodies = files.flatMap(({ file, blocks }) =>
-    blocks
-      .filter((b) => b.lang === 'json' && !b.skip)
-      .flatMap((b) => {
-        try {
-          const body = JSON.parse(b.text) as { data?: { action?: unknown } };
-          return typeof body?.data?.action === 'string' ? [{ file, block: b, body }] : [];
-        } catch {
-          return [];
-        }
-      }),
-  );
-  it.skipIf(bodies.length === 0)('each one is answered without an error or a warning', async () => {
-    const cli = await startCli(['--quiet']);
-    try {
-      for (const { file, block, body } of bodies) {
-        const { readFileSync } = await import('node:fs');
-        const before = readFileSync(join(ROOT, file), 'utf8').split('\n').slice(0, block.line).join('\n');
-        const path = [...before.matchAll(/\/api\/[a-z_]+/g)].at(-1)?.[0];
-        expect(path, `${file}:${block.line}: the /api path named above the body`).toBeDefined();
-        const res = await fetch(`${cli.url}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' },
-          body: JSON.stringify({ ...body, data: { clientKey: 'demoClient', ...body.data } }),
-        });
-        expect(res.status, `${file}:${block.line}`).toBeLessThan(400);
-        expect(res.headers.get('x-sandbox-warning'), `${file}:${block.line}`).toBeNull();
-      }
-    } finally {
-      cli.child.kill('SIGTERM');
-      await cli.exited;
-    }
-  });
 });
 
 /** Names a snippet may take for granted, with their types where one is known. */
