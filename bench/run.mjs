@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { documentFigures } from './documents.mjs';
+import { containerFigures } from './container.mjs';
 import { installSizeFigures } from './install-size.mjs';
 import { ROOT, QUICK, rows, work, children, row, fmt } from './harness.mjs';
 import { benchStartup } from './startup.mjs';
@@ -48,6 +49,11 @@ async function benchInstallSize() {
   for (const r of await installSizeFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** The container (bench/container.mjs): podman run to healthy beside the process start, and the image size; skipped without podman. */
+async function benchContainer() {
+  for (const r of await containerFigures()) row(r.figure, r.ours, r.baseline, r.unit, r.target, r.verdict, r.note);
+}
+
 async function main() {
   const steps = [
     benchStartup,
@@ -58,6 +64,7 @@ async function main() {
     benchWebhooks,
     benchDocuments,
     benchInstallSize,
+    benchContainer,
   ];
   const only = process.argv[2];
   for (const step of steps) {
