@@ -53,8 +53,9 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
  * except on public endpoints, which read none.
  */
 export function identify(c: Context<ApiEnv>, scope: Scope): OpContext {
-  const ctx = c.var.op;
-  if (scope !== 'public') ctx.principal = authenticate(ctx, c.var.credentials);
+  // c.get, not c.var: Hono builds c.var anew, from every variable, on each read.
+  const ctx = c.get('op');
+  if (scope !== 'public') ctx.principal = authenticate(ctx, c.get('credentials'));
   return ctx;
 }
 

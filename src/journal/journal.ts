@@ -152,7 +152,7 @@ export class RequestJournal {
         return c.body(sent as string, arg as 200, JSON_HEADERS);
       }) as typeof c.json;
       await next();
-      const requestBody = keepBodies ? await requestText(c.var.bodyText, c.req.raw) : undefined;
+      const requestBody = keepBodies ? await requestText(c.get('bodyText'), c.req.raw) : undefined;
       const id = this.nextId++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
@@ -174,7 +174,7 @@ export class RequestJournal {
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         view: undefined,
-        warnings: c.var.warnings,
+        warnings: c.get('warnings'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
