@@ -19,7 +19,8 @@ export class Table<T extends object> {
 
   constructor(
     private rows: Record<string, T>,
-    private readonly keyOf: (record: T) => string,
+    /** The record's key (its `clientKey`, `contractKey`, …): the one place each collection names its key field. */
+    readonly keyOf: (record: T) => string,
     indexes: Record<string, IndexFn<T>>,
     /** Told the key of every record inserted, updated or deleted (the store journals them). */
     private readonly onChange: (key: string) => void,

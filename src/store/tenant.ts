@@ -13,10 +13,14 @@ const TENANT_COLLECTIONS = COLLECTIONS.filter((name) => name !== 'platforms');
 export function deleteTenantRecords(store: Store, platformId: string): number {
   let removed = 0;
   for (const name of TENANT_COLLECTIONS) {
-    const table = store[name];
+    const table = store[name] as unknown as {
+      all(): { platformId: string }[];
+      keyOf(record: { platformId: string }): string;
+      delete(key: string): unknown;
+    };
     for (const record of table.all()) {
       if (record.platformId !== platformId) continue;
-      table.delete(keyOf(name, record as unknown as Record<string, unknown>));
+      table.delete(table.keyOf(record));
       removed++;
     }
   }
@@ -51,19 +55,4 @@ export function restoreTenantRecords(store: Store, seed: StoreData, apiKey: stri
     }
   }
   return restored;
-}
-
-function keyOf(name: (typeof TENANT_COLLECTIONS)[number], record: Record<string, unknown>): string {
-  const field = {
-    clients: 'clientKey',
-    users: 'userKey',
-    contracts: 'contractKey',
-    recipients: 'recipientKey',
-    placeholders: 'placeholderKey',
-    templates: 'templateKey',
-    webhooks: 'webhookKey',
-    tokens: 'token',
-    shareLinks: 'shareLink',
-  }[name];
-  return String(record[field]);
 }
