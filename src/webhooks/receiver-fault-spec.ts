@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { parseDuration } from '../core/clock.js';
+import { duration } from '../core/schemas.js';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
 
@@ -25,11 +26,6 @@ export const VERIFIER_TOLERANCE_MS = 5 * 60_000;
 /** The longest `slow` delay: it is real time, and `clock.advance()` waits for it. */
 export const MAX_SLOW_DELAY_MS = 10 * 60_000;
 
-const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
-const DURATION_HINT = 'expected a duration like "500ms", "90s", "10m", "2h" or a number of seconds';
-
-const duration = () =>
-  z.union([z.number().min(0), z.string().regex(DURATION_PATTERN, DURATION_HINT)], { error: DURATION_HINT });
 const eventType = () => z.enum(CONTRACT_EVENT_TYPES);
 
 /** Which deliveries a receiver fault hits. Every given field must match; `{}` matches every delivery. */
