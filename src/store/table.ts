@@ -66,7 +66,7 @@ export class Table<T extends object> {
    * `view(record)` for each record `where(index, value)` finds, reusing the view made earlier for a record that
    * has not changed since. The contract list keeps its rows' JSON here: building and serialising every row per
    * list put the p99 of a list of 10,000 at 36–111 ms against a 25 ms target; with the rows kept, 18–26 ms
-   * in the same runs on a busy machine (docs/benchmarks.md, "Simplification"). Views are kept until their
+   * in the same runs on a busy machine (docs/benchmarks.md, "Performance devices"). Views are kept until their
    * record is updated or deleted, so callers must not change them.
    */
   viewsWhere<V>(index: string, value: string, view: (record: T) => V): V[] {
