@@ -39,7 +39,7 @@ export interface RequestInfo {
 /**
  * A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. The one
  * list device, behind `listReply` and `Table.listRowsWhere`: it earns its place on the list figure (contract list with
- * 10,000 stored, 5 × 100 lists, medians; docs/benchmarks.md "One home per concept"): p50 19 ms, p99 73 ms with it;
+ * 10,000 stored, 5 × 100 lists, medians; docs/benchmarks.md "Performance devices"): p50 19 ms, p99 73 ms with it;
  * rows built and serialised per list, p50 119 ms, p99 291 ms (same run, a machine at load 15–20 on 2 cores; the
  * target, p99 < 25 ms, is judged on a quiet machine).
  */

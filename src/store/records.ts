@@ -17,7 +17,7 @@ import {
 
 /**
  * The schemas, built together on first use (lazy, one device for the whole module: a start builds none of them;
- * docs/benchmarks.md, "Simplification"). Read them as `recordSchemas().contract`.
+ * docs/benchmarks.md, "Performance devices"). Read them as `recordSchemas().contract`.
  */
 export const recordSchemas = lazy(() => {
   const time = z.number().finite();

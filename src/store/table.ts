@@ -66,7 +66,7 @@ export class Table<T extends object> {
    * `toRow(record)` for each record `where(index, value)` finds, reusing the row made earlier for a record that
    * has not changed since. The contract list keeps its rows' JSON here: building and serialising every row per
    * list put the p99 of a list of 10,000 at 36–111 ms against a 25 ms target; with the rows kept, 18–26 ms
-   * in the same runs on a busy machine (docs/benchmarks.md, "Simplification"). Rows are kept until their
+   * in the same runs on a busy machine (docs/benchmarks.md, "Performance devices"). Rows are kept until their
    * record is updated or deleted, so callers must not change them.
    */
   listRowsWhere<V>(index: string, value: string, toRow: (record: T) => V): V[] {
