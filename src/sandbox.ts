@@ -102,7 +102,7 @@ export async function createSandbox(
   const documents = await openData(config.data, () => DocumentStore.open(config.data));
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
-  // Links made outside a request (emails of a clock advance, the control API's views): --public-url, else the
+  // Links made outside a request (emails of a clock advance, the control API's records): --public-url, else the
   // listening address (domain/links.ts).
   const linkBase = () => config.publicUrl ?? baseUrl;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };

@@ -70,7 +70,7 @@ interface Stored {
   requestBody: Captured;
   responseBody: Captured;
   /** The entry as shown, built on first read. */
-  view: JournalEntry | undefined;
+  shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
 }
 
@@ -112,9 +112,9 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e)));
+    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.shown(e)));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
-    return shown.map((e) => this.view(e));
+    return shown.map((e) => this.shown(e));
   }
 
   /** The entries, oldest first. */
@@ -173,23 +173,23 @@ export class RequestJournal {
         headers: rawHeaders(c.env, headers),
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
-        view: undefined,
+        shown: undefined,
         warnings: c.get('warnings'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
-        const view = this.view(entry);
-        for (const listener of this.listeners) listener(view);
+        const shown = this.shown(entry);
+        for (const listener of this.listeners) listener(shown);
       }
     };
   }
 
   /** The entry as the journal shows it: parsed, redacted bodies and headers, built once. */
-  private view(stored: Stored): JournalEntry {
-    return (stored.view ??= this.buildView(stored));
+  private shown(stored: Stored): JournalEntry {
+    return (stored.shown ??= this.show(stored));
   }
 
-  private buildView(stored: Stored): JournalEntry {
+  private show(stored: Stored): JournalEntry {
     const query = stored.query === '' ? '' : redactQuery(stored.query);
     const parsed = parseBody(stored.requestBody);
     return {
@@ -298,7 +298,7 @@ function parseBody(body: Captured): unknown {
 function matcher(
   filter: JournalFilter,
   services: Services,
-  view: (entry: Stored) => JournalEntry,
+  shown: (entry: Stored) => JournalEntry,
 ): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
   if (filter.path) {
@@ -309,7 +309,7 @@ function matcher(
     const method = filter.method.toUpperCase();
     tests.push((e) => e.method === method);
   }
-  if (filter.action) tests.push((e) => view(e).action === filter.action);
+  if (filter.action) tests.push((e) => shown(e).action === filter.action);
   if (filter.status !== undefined) {
     const status = String(filter.status).toLowerCase();
     if (/^[1-5]xx$/.test(status)) tests.push((e) => Math.floor(e.status / 100) === Number(status[0]));
