@@ -6,7 +6,7 @@ import { isoTime } from '../core/time-format.js';
 import { STATUS } from '../core/vocabulary.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
 import { copyPlaceholders } from './placeholders.js';
-import { documentFields } from './pdf-geometry.js';
+import { documentFields } from './pdf-contracts.js';
 import { type FillItem, fillPlaceholders } from './filling.js';
 import { filledHtml, shownTags } from './shown-contract.js';
 import { findTemplate } from './templates.js';
