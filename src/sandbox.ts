@@ -169,6 +169,7 @@ export async function createSandbox(
     pages: pageRoutes({
       services,
       control,
+      renderer,
       scenarios: () => scenarios.list(),
       loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
       connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },

@@ -71,4 +71,6 @@ export interface Renderer {
   inspectPdf(bytes: Uint8Array): Promise<PdfInfo>;
   pdf(job: PdfJob): Promise<Uint8Array>;
   docx(job: DocxJob): Promise<Uint8Array>;
+  /** An HTML contract made safe to show on the recipient page (sanitise.ts). */
+  sanitise(html: string): Promise<string>;
 }

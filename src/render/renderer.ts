@@ -7,6 +7,7 @@
 
 import { existsSync } from 'node:fs';
 import type { Renderer } from './jobs.js';
+import { type QueueBounds, RENDER_QUEUE, queuedRenderer } from './queue.js';
 import { threadRenderer } from './thread.js';
 
 export type * from './jobs.js';
@@ -16,14 +17,15 @@ export type ClosableRenderer = Renderer & { close(): Promise<void> };
 
 /**
  * The sandbox's renderer: on a worker thread (thread.ts) when the compiled worker is beside this file (the built
- * package), else in this thread (the TypeScript sources under test, which a worker cannot load).
+ * package), else in this thread (the TypeScript sources under test, which a worker cannot load); either way its
+ * jobs go through one bounded queue (queue.ts).
  */
-export function createRenderer(): ClosableRenderer {
+export function createRenderer(bounds: QueueBounds = RENDER_QUEUE): ClosableRenderer {
   for (const path of ['./worker.js', './render/worker.js']) {
     const file = new URL(path, import.meta.url);
-    if (import.meta.url.endsWith('.js') && existsSync(file)) return threadRenderer(file);
+    if (import.meta.url.endsWith('.js') && existsSync(file)) return queuedRenderer(threadRenderer(file), bounds);
   }
-  return { ...inProcessRenderer(), close: async () => {} };
+  return queuedRenderer({ ...inProcessRenderer(), close: async () => {} }, bounds);
 }
 
 /** A renderer in this thread whose drawing code is imported by its first job (none at start). */
@@ -31,10 +33,12 @@ export function inProcessRenderer(): Renderer {
   const pdf = once(() => import('./pdf.js'));
   const docx = once(() => import('./docx.js'));
   const inspect = once(() => import('./pdf-inspect.js'));
+  const sanitiser = once(() => import('./sanitise.js'));
   return {
     inspectPdf: async (bytes) => (await inspect()).inspectPdf(bytes),
     pdf: async (job) => (await pdf()).renderPdf(job),
     docx: async (job) => (await docx()).renderDocx(job),
+    sanitise: async (html) => (await sanitiser()).sanitiseContractHtml(html),
   };
 }
 

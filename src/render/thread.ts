@@ -1,5 +1,5 @@
 /**
- * A renderer that runs its jobs on a worker thread (worker.ts), one job at a time, so a large document never
+ * A renderer that runs its jobs on a worker thread (worker.ts), as the queue (queue.ts) hands them over, so a large document never
  * blocks the event loop that answers the API, moves the clock and delivers webhooks (docs/documents.md). The
  * thread starts with the first job and does not keep the process alive; `close()` ends it.
  */
@@ -9,7 +9,7 @@ import type { DocxJob, PdfInfo, PdfJob, Renderer } from './jobs.js';
 
 export interface WorkerRequest {
   id: number;
-  method: 'inspectPdf' | 'pdf' | 'docx';
+  method: 'inspectPdf' | 'pdf' | 'docx' | 'sanitise';
   arg: unknown;
 }
 
@@ -62,6 +62,7 @@ export function threadRenderer(workerFile: URL): Renderer & { close(): Promise<v
     inspectPdf: (bytes) => call<PdfInfo>('inspectPdf', bytes),
     pdf: (job: PdfJob) => call<Uint8Array>('pdf', job),
     docx: (job: DocxJob) => call<Uint8Array>('docx', job),
+    sanitise: (html: string) => call<string>('sanitise', html),
     close: async () => {
       const w = worker;
       worker = undefined;

@@ -10,10 +10,13 @@ import { serveAsset } from './assets.js';
 import { type Connection, type DashboardDeps, dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
+import type { Renderer } from '../../render/renderer.js';
 
 export interface PageDeps {
   services: Services;
   control: Control;
+  /** The renderer (render/renderer.ts): its worker sanitises the recipient page's contract. */
+  renderer: Renderer;
   scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
   loadScenario: DashboardDeps['loadScenario'];
   connection: Connection;

@@ -17,7 +17,7 @@ import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import { STATUS, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell } from './layout.js';
-import { sanitiseContractHtml } from './sanitise.js';
+import type { Renderer } from '../../render/renderer.js';
 
 const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: string; intro: string }>> = {
   sign: { verb: 'sign', button: 'Sign', intro: 'Sign this contract' },
@@ -26,16 +26,23 @@ const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: s
   view: { verb: 'view', button: '', intro: 'Read this contract' },
 };
 
+/** What showing a contract needs: the records, and the renderer whose worker sanitises its HTML. */
+interface ShowDeps {
+  services: Services;
+  renderer: Renderer;
+}
+
 export function recipientPageRoutes({
   services,
   control,
+  renderer,
   maxBodyBytes,
-}: {
-  services: Services;
+}: ShowDeps & {
   control: Control;
   maxBodyBytes: number;
 }): Hono {
   const app = new Hono();
+  const deps: ShowDeps = { services, renderer };
   const pageOf = (link: string) => sharePage(systemContext(services, 'page'), link);
 
   app.get('/:link', async (c) => {
@@ -47,7 +54,7 @@ export function recipientPageRoutes({
       control.recipients.act(page.recipient.recipientKey, 'view', {}, 'page', { ip: clientIp(c) });
       page = pageOf(link)!;
     }
-    return sendPage(c, await render(services, page));
+    return sendPage(c, await render(deps, page));
   });
 
   app.post(
@@ -59,20 +66,12 @@ export function recipientPageRoutes({
       const form = await c.req.parseBody();
       const verb = typeof form.verb === 'string' ? form.verb : '';
       if (verb !== 'sign' && verb !== 'approve' && verb !== 'lock') {
-        return sendPage(
-          c,
-          await render(services, page, `Nothing to do: "${verb}" is not an action of this page.`),
-          400,
-        );
+        return sendPage(c, await render(deps, page, `Nothing to do: "${verb}" is not an action of this page.`), 400);
       }
       const field = form.mode === 'draw' ? form.drawn : form.signature;
       const signature = typeof field === 'string' ? field.trim() : '';
       if (verb === 'sign' && signature === '') {
-        return sendPage(
-          c,
-          await render(services, page, 'Type your name or draw your signature, then press Sign.'),
-          400,
-        );
+        return sendPage(c, await render(deps, page, 'Type your name or draw your signature, then press Sign.'), 400);
       }
       try {
         control.recipients.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
@@ -81,7 +80,7 @@ export function recipientPageRoutes({
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
-        return sendPage(c, await render(services, pageOf(c.req.param('link')) ?? page, error.message), status);
+        return sendPage(c, await render(deps, pageOf(c.req.param('link')) ?? page, error.message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
       return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);
@@ -113,7 +112,7 @@ function bar(): Html {
   return html`<header class="bar"><span class="brand">esign-sandbox</span><span class="sub">Recipient page · a sandbox: nothing signed here is binding</span></header>`;
 }
 
-async function render(services: Services, page: SharePage, error?: string): Promise<Html> {
+async function render(deps: ShowDeps, page: SharePage, error?: string): Promise<Html> {
   const { recipient, contract } = page;
   const role = ROLE[recipient.action];
   const canAct = recipient.action !== 'view' && recipient.state === 'seen' && contract.status !== STATUS.archived;
@@ -126,7 +125,7 @@ async function render(services: Services, page: SharePage, error?: string): Prom
   </p>
   ${error ? html`<p class="notice bad" role="alert">${error}</p>` : ''}
   <div role="status">${statusNotices(page)}</div>
-  ${await documentSection(services, page)}
+  ${await documentSection(deps, page)}
   ${canAct ? actionForm(recipient, role) : ''}
 </main>`;
   return shell({
@@ -142,7 +141,7 @@ async function render(services: Services, page: SharePage, error?: string): Prom
  * the sandbox's own PDF of it (the download, fields drawn: unfilled ones as dashed, labelled boxes), shown by the
  * browser's PDF viewer, with this recipient's fields listed by page (docs/documents.md).
  */
-async function documentSection(services: Services, page: SharePage): Promise<Html> {
+async function documentSection({ services, renderer }: ShowDeps, page: SharePage): Promise<Html> {
   const { contract, recipient } = page;
   if (contract.contractType === 'pdf') {
     if (!contract.document)
@@ -160,7 +159,7 @@ async function documentSection(services: Services, page: SharePage): Promise<Htm
 </article>`;
   }
   const shown = shownTags(systemContext(services, 'page'), contract.contractKey);
-  const content = await sanitiseContractHtml(pageHtml(contract.value, shown));
+  const content = await renderer.sanitise(pageHtml(contract.value, shown));
   return html`<article class="document" aria-label="Contract">${raw(content)}</article>`;
 }
 

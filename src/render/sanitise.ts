@@ -1,11 +1,12 @@
 /**
  * Contract HTML made safe to show (docs/pages.md: no script from a contract ever runs on a sandbox page), with
  * sanitize-html: formatting, tables, lists, links and images stay; scripts, event handlers, styles, frames, forms
- * and any URL scheme but http(s)/mailto (data: for images) go. The page's CSP (layout.ts) is the second wall.
- * The library is loaded on the first recipient page, so a sandbox that never shows one never pays for it.
+ * and any URL scheme but http(s)/mailto (data: for images) go. The page's CSP (http/pages/layout.ts) is the second
+ * wall. The library is loaded on the first recipient page, so a sandbox that never shows one never pays for it. It
+ * runs as a render job (renderer.ts), on the worker thread: sanitising a megabyte of hostile HTML took seconds.
  */
 import type { IOptions } from 'sanitize-html';
-import { limitNesting } from '../../core/html-nesting.js';
+import { limitNesting } from '../core/html-nesting.js';
 
 let library: Promise<{ default: typeof import('sanitize-html') }> | undefined;
 

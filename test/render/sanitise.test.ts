@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_HTML_DEPTH } from '../../src/core/html-nesting.js';
-import { sanitiseContractHtml } from '../../src/http/pages/sanitise.js';
+import { sanitiseContractHtml } from '../../src/render/sanitise.js';
 
 describe('sanitising contract HTML', () => {
   it('keeps the text of 200,000 nested spans, nested at most MAX_HTML_DEPTH deep', async () => {
