@@ -41,6 +41,11 @@ export const A4 = { width: 595.28, height: 841.89 } as const;
 export const MARGIN = 56;
 /** The most pages an HTML contract may take (docs/documents.md, work limits). */
 export const MAX_PAGES = 500;
+/**
+ * A table of more columns is refused (422): on A4 each would be under half a point wide, and drawing a row of
+ * 100,000 empty cells took the render worker 4 s (docs/documents.md, work limits).
+ */
+export const MAX_TABLE_COLUMNS = 1000;
 const BODY_SIZE = 11;
 const LINE = 1.35;
 const HEADING_SIZE = { 1: 20, 2: 16, 3: 14, 4: 12, 5: 11, 6: 11 } as const;
@@ -177,6 +182,12 @@ async function layoutBlocks(doc: PDFDocument, blocks: Block[]): Promise<number> 
     } else {
       let columns = 1;
       for (const row of block.rows) if (row.cells.length > columns) columns = row.cells.length;
+      if (columns > MAX_TABLE_COLUMNS) {
+        throw new ApiError(
+          422,
+          `The contract has a table row of ${columns} cells, more than the limit of ${MAX_TABLE_COLUMNS} columns a page can draw (docs/documents.md)`,
+        );
+      }
       const cellWidth = width / columns;
       const pad = Math.min(4, cellWidth / 4);
       const text = BODY_SIZE - 1;

@@ -89,3 +89,18 @@ describe('nesting and size are bounded (§3)', () => {
     expect(pages.length).toBeGreaterThan(10);
   });
 });
+
+describe('a table row of 100,000 empty cells (issue 28 §2)', () => {
+  it('is refused in the PDF with a 422 naming the column limit, and still read as a table by the DOCX limit', async () => {
+    const html = `<table><tr>${'<td></td>'.repeat(100_000)}</tr></table>`;
+    const error = await refusal(pdf(html));
+    expect((error as ApiError).status).toBe(422);
+    expect((error as ApiError).message).toMatch(/table row of 100000 cells, more than the limit of 1000 columns/);
+    expect(((await refusal(docx(html))) as ApiError).status).toBe(422);
+  });
+
+  it('draws a table of 1,000 columns', async () => {
+    const pages = await readPdf(await pdf(`<table><tr>${'<td>x</td>'.repeat(1000)}</tr></table>`));
+    expect(pages).toHaveLength(1);
+  });
+});
