@@ -25,7 +25,10 @@ async function sentContract(people: Person[]): Promise<{ contractKey: string; ke
   await t.post('/api/recipient', { data: { action: 'create', contractKey, recipients: people } }, auth);
   const listed = (await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth)).body.recipients;
   expect((await t.post('/api/recipient', { data: { action: 'send', contractKey } }, auth)).status).toBe(200);
-  return { contractKey, keys: people.map((p) => listed.find((r: { email: string }) => r.email === p.email).recipientKey) };
+  return {
+    contractKey,
+    keys: people.map((p) => listed.find((r: { email: string }) => r.email === p.email).recipientKey),
+  };
 }
 
 const SIGNER = { fullname: 'Ann Lee', email: 'ann@x.test', action: 'sign', position: 1 };
