@@ -13,6 +13,7 @@ export const LAYERS = [
   ['(root)'], // index.ts, cli.ts, sandbox.ts: the entry points and the wiring
   ['http', 'client', 'testing'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers
   ['openapi'],
+  ['control-table'], // the control API declared once: a table of operations (routes, OpenAPI, client, library derive from it)
   ['resources'], // thin /api handlers: zod schema + one domain call
   ['scenarios'], // users of the control operations and the domain
   ['control'], // the control operations, in parts
