@@ -7,8 +7,8 @@
  *   await sandbox.clock.advance('31m');
  *   const failures = await sandbox.requests({ status: '4xx' });
  */
-import type { Health, SandboxControl, SandboxTenant } from '../control/api.js';
-import { SandboxControlError } from '../control/api.js';
+import type { Health, SandboxControl, SandboxTenant } from '../control/sandbox-control.js';
+import { SandboxControlError } from '../control/sandbox-control.js';
 import { type ControlName, type ControlOp, controlTable, deriveControl, fillPath } from '../control-table/index.js';
 import { monotonicNow } from '../core/clock.js';
 

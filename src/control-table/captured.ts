@@ -2,7 +2,7 @@
  * What the sandbox captured: the outbox, the webhook delivery log (docs/webhooks.md) and the request journal.
  * Filters are query parameters; scoped, each shows only the tenant's.
  */
-import type { DeliveryView, Email, JournalEntry } from '../control/api.js';
+import type { DeliveryView, Email, JournalEntry } from '../control/sandbox-control.js';
 import { deliveryQuery, emailQuery, journalQuery } from '../control/schemas.js';
 import { delivery, email, journalEntry } from './examples.js';
 import type { ControlTable } from './operation.js';

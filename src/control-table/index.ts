@@ -4,7 +4,7 @@
  * are derived from it; `deriveControl` builds the library's nested object (`clock.advance`, `webhooks.faults.set`)
  * over any way of calling an operation: in process, or over HTTP.
  */
-import type { SandboxControl, SandboxTenant } from '../control/api.js';
+import type { SandboxControl, SandboxTenant } from '../control/sandbox-control.js';
 import { capturedOps } from './captured.js';
 import { clockOps } from './clock.js';
 import { faultOps } from './faults.js';

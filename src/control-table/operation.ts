@@ -7,7 +7,7 @@
  * served under `/__sandbox/platforms/{apiKey}/…`, with the same path and body, and from `sandbox.tenant(apiKey)`.
  */
 import type { z } from 'zod';
-import type { SandboxControl } from '../control/api.js';
+import type { SandboxControl } from '../control/sandbox-control.js';
 import type { Control, Tenant } from '../control/control.js';
 import type { ScenarioEngine } from '../scenarios/engine.js';
 

@@ -1,5 +1,5 @@
 /** Acting as a recipient (docs/lifecycle.md): in turn, in its role, once per verb; 409 otherwise. */
-import type { RecipientActResult } from '../control/api.js';
+import type { RecipientActResult } from '../control/sandbox-control.js';
 import { actBody } from '../control/schemas.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import { actResult } from './examples.js';

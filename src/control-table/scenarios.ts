@@ -4,7 +4,7 @@
  * works), look at one, unload. Scoped, a scenario plays for the tenant only: its rules see the tenant's recipients,
  * its steps and faults act on its records and requests, on its clock.
  */
-import type { BundledScenario, ScenarioSummary } from '../control/api.js';
+import type { BundledScenario, ScenarioSummary } from '../control/sandbox-control.js';
 import { loadBody } from '../control/schemas.js';
 import { ApiError } from '../core/errors.js';
 import { parseWith } from '../core/validation.js';

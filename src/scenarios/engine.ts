@@ -11,7 +11,7 @@
  */
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
-import type { BundledScenario, ScenarioSummary } from '../control/api.js';
+import type { BundledScenario, ScenarioSummary } from '../control/sandbox-control.js';
 import type { Control, Tenant } from '../control/control.js';
 import type { Clock } from '../core/clock.js';
 import { type Services, systemContext } from '../domain/context.js';
