@@ -18,6 +18,7 @@ import { benchCreate, benchInProcess } from './create.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { stallFigures } from './stalls.mjs';
 
 const started = performance.now();
 
@@ -44,6 +45,11 @@ async function benchDocuments() {
     row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** The longest main-thread stall (bench/stalls.mjs): hostile documents under the limits through every route that shows them. */
+async function benchStalls() {
+  for (const r of await stallFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** The installed size (bench/install-size.mjs): npm pack, npm install into a fresh project, du of node_modules. */
 async function benchInstallSize() {
   for (const r of await installSizeFigures()) row(r.figure, r.ours, r.baseline, r.unit, r.target, r.verdict, r.note);
@@ -63,6 +69,7 @@ async function main() {
     benchClock,
     benchWebhooks,
     benchDocuments,
+    benchStalls,
     benchInstallSize,
     benchContainer,
   ];

@@ -13,8 +13,8 @@ export interface QueueBounds {
   waiting: number;
 }
 
-/** One job at a time, as documents have always been drawn; 16 waiting (about 16 s of the largest documents). */
-export const RENDER_QUEUE: QueueBounds = { concurrency: 1, waiting: 16 };
+/** One job at a time, as documents have always been drawn; 32 waiting (20 uploads at once all get their turn). */
+export const RENDER_QUEUE: QueueBounds = { concurrency: 1, waiting: 32 };
 
 /** `renderer` with every job going through one queue of these bounds. */
 export function queuedRenderer<R extends Renderer>(renderer: R, bounds: QueueBounds = RENDER_QUEUE): R {

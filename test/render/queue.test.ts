@@ -1,6 +1,6 @@
 /**
  * The render queue (issue 28 §5, docs/documents.md "Work limits"): jobs run one at a time in the order they came,
- * 16 more wait, and one past that is refused with a 503 and Retry-After; a burst of downloads of one signed
+ * 32 more wait, and one past that is refused with a 503 and Retry-After; a burst of downloads of one signed
  * contract gets the same file for every job taken and a clear refusal for the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ function heldRenderer() {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the render queue', () => {
-  it('runs one job at a time, in order; the 18th job at once is refused with a 503 and Retry-After', async () => {
+  it('runs one job at a time, in order; the 34th job at once is refused with a 503 and Retry-After', async () => {
     const { renderer, started, release } = heldRenderer();
     const queued = queuedRenderer(renderer);
     const jobs = Array.from({ length: 1 + RENDER_QUEUE.waiting }, (_, i) =>
@@ -42,7 +42,7 @@ describe('the render queue', () => {
     );
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(503);
-    expect((refused as ApiError).message).toMatch(/renderer is busy: 1 job\(s\) running and 16 waiting, the limit/);
+    expect((refused as ApiError).message).toMatch(/renderer is busy: 1 job\(s\) running and 32 waiting, the limit/);
     expect(Number((refused as ApiError).headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
     await settle();
     expect(started).toEqual(['job 0']);
@@ -102,7 +102,7 @@ describe('a burst of downloads of one signed contract', () => {
   });
   afterAll(() => t.close());
 
-  it('40 at once: the queue takes 17, every one answers the same PDF, the others a 503 with Retry-After', async () => {
+  it('40 at once: the queue takes 33, every one answers the same PDF, the others a 503 with Retry-After', async () => {
     const answers = await Promise.all(
       Array.from({ length: 40 }, () =>
         download(t, `/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, API),
@@ -125,7 +125,7 @@ describe('a burst of downloads of one signed contract', () => {
 
   it('answers Retry-After on a refusal', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 30 }, () =>
+      Array.from({ length: 45 }, () =>
         t.sandbox.app.request(`/api/download_docx?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, {
           headers: { 'x-service-key': DEMO.apiKey },
         }),
