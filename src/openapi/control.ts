@@ -361,7 +361,36 @@ export const controlOperations: ControlOperation[] = [
   {
     method: 'get',
     path: '/__sandbox/scenarios/{name}',
-    summary: 'One active scenario: its rules, pending steps and log',
+    summary: 'One active scenario: its rules, pending steps, log and expectations (met, pending or failed)',
+    response: {
+      status: 200,
+      example: {
+        name: 'receiver-down-after-last-signature',
+        source: 'bundled:receiver-down-after-last-signature',
+        loadedAt: NOW,
+        rules: 1,
+        steps: 1,
+        pendingTimers: 0,
+        faults: [],
+        receiverFaults: [],
+        notes: [],
+        log: [
+          {
+            at: NOW,
+            cause: 'scenario:receiver-down-after-last-signature:receiver-down',
+            what: 'webhookOutage: every webhook down (status 503) until 2026-03-01T15:00:00.000Z (reacting to contract.fully_signed of "Lease")',
+            outcome: 'done',
+          },
+        ],
+        expectations: [
+          {
+            id: 'fully-signed-delivered',
+            status: 'met',
+            evidence: 'delivery dlv_3 of contract.fully_signed to W1a2b3c answered 200 at 2026-03-01T15:00:05.000Z',
+          },
+        ],
+      },
+    },
   },
   {
     method: 'delete',

@@ -6,6 +6,7 @@ import type { Clock, ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
 import type { ScenarioLogEntry } from '../control/api.js';
 import type { Scenario } from './schema.js';
+import { Expectations } from './expectations.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */
 const LOG_LIMIT = 2000;
@@ -25,6 +26,9 @@ export class ActiveScenario {
   /** Numbers the outages started without an id. */
   outageCount = 0;
   readonly log: ScenarioLogEntry[] = [];
+  /** How many times each triggered step (by its place in the timeline) has been triggered: `times` caps it. */
+  readonly fired = new Map<number, number>();
+  readonly expectations: Expectations;
 
   constructor(
     readonly scenario: Scenario,
@@ -32,7 +36,11 @@ export class ActiveScenario {
     readonly loadedAt: number,
     readonly notes: string[],
     private readonly clock: Clock,
-  ) {}
+    /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
+    readonly loadSeq = 0,
+  ) {
+    this.expectations = new Expectations(scenario.expect ?? [], scenario.name, loadedAt);
+  }
 
   get name(): string {
     return this.scenario.name;
@@ -48,7 +56,7 @@ export class ActiveScenario {
     return fault.id !== undefined ? { ...fault, id: `${this.name}:${fault.id}` } : fault;
   }
 
-  schedule(at: number, fn: () => void, label: string, platformId?: string): void {
+  schedule(at: number, fn: () => void, label: string, rank: readonly number[], platformId?: string): void {
     const pending: PendingTimer = {
       timer: undefined as unknown as ClockTimer,
       ...(platformId !== undefined ? { platformId } : {}),
@@ -60,6 +68,7 @@ export class ActiveScenario {
         fn();
       },
       label,
+      rank,
     );
     this.timers.add(pending);
   }

@@ -11,7 +11,7 @@ import type { Services } from '../domain/context.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import type { ActiveScenario } from './active.js';
-import { durationMs } from '../core/clock.js';
+import { TIMER_RANK, durationMs } from '../core/clock.js';
 import type { RecipientMatch, RecipientRule } from './schema.js';
 
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
@@ -42,6 +42,7 @@ export function applyRules(
         now + ms,
         () => act(active, doors, cause, recipientKey, verb),
         `${cause}:${verb}:${recipientKey}`,
+        TIMER_RANK.recipientAct,
         recipient.platformId,
       );
       active.record(cause, `${who}: ${verb} at ${isoTime(now + ms)}`, 'scheduled');

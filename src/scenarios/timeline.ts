@@ -123,7 +123,10 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     `${control.webhooks.faults.clear(active.cause())} receiver fault(s) removed`,
 };
 
-/** Runs one step now and records the outcome in the scenario's log. */
+/**
+ * Runs one step now and records the outcome in the scenario's log; `reaction` names what a triggered step reacts
+ * to. Returns whether it was done.
+ */
 export function runStep(
   active: ActiveScenario,
   { services, control }: { services: Services; control: Control },
@@ -131,16 +134,25 @@ export function runStep(
   index: number,
   seed: number | undefined,
   now: number,
-): void {
-  const cause = active.cause(step.id ?? `step-${index + 1}`);
+  reaction?: string,
+): boolean {
+  const cause = active.cause(stepId(step, index));
   const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
+  const on = reaction !== undefined ? ` (reacting to ${reaction})` : '';
   try {
     const run = STEPS[kind] as StepRunner<StepKind>;
     const what = run(step[kind] as never, { active, control, services, cause, now, seed });
-    active.record(cause, `${kind}: ${what}`, 'done');
+    active.record(cause, `${kind}: ${what}${on}`, 'done');
+    return true;
   } catch (error) {
-    active.record(cause, kind, 'failed', (error as Error).message);
+    active.record(cause, `${kind}${on}`, 'failed', (error as Error).message);
+    return false;
   }
+}
+
+/** A step's id: its own, or `step-<n>` by its place in the file. */
+export function stepId(step: TimelineStep, index: number): string {
+  return step.id ?? `step-${index + 1}`;
 }
 
 /** When a step is due: a duration after the scenario was loaded, or an absolute time. */
