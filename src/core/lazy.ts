@@ -4,7 +4,7 @@
  * `defineEndpoint`; each module's entry schema: records, snapshots, fixtures, scenarios, faults, control bodies); the
  * pieces inside them are plain functions, built once with the schema that uses them. So a start builds no schema.
  * A performance device that earns its place on the start figure (start → first healthy answer, CPU time, median of
- * 15, `node bench/start-cpu.mjs 15`, docs/benchmarks.md "One home per concept"): 1.19× bare Hono with it, 1.61× with
+ * 15, `node bench/start-cpu.mjs 15`, docs/benchmarks.md "Performance devices"): 1.19× bare Hono with it, 1.61× with
  * `lazy` made eager (target ≤ 1.3×). What it holds is a constant of the code (the same for every sandbox), not
  * sandbox state.
  */

@@ -6,7 +6,7 @@ import { isoTime } from '../core/time-format.js';
 import { STATUS } from '../core/vocabulary.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
 import { copyPlaceholders, placeholdersOf } from './placeholders.js';
-import { documentFields } from './pdf-geometry.js';
+import { documentFields } from './pdf-contracts.js';
 import { type FillItem, fillPlaceholders, filledHtml } from './filling.js';
 import { findTemplate } from './templates.js';
 

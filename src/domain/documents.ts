@@ -12,7 +12,7 @@ import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
 import { auditRows } from './audit-trail.js';
 import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
-import { contractTypeOf, placementErrors } from './pdf-geometry.js';
+import { contractTypeOf, placementErrors } from './pdf-contracts.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';

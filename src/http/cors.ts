@@ -43,7 +43,7 @@ export function apiCors(options: CorsOptions): MiddlewareHandler {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
     // Headers named before the answer exists ride on it as it is made. Hono's cors middleware sets them on `c.res`
     // instead, which makes every answer a copied Response off the server's fast path: create throughput fell
-    // from 0.48x to 0.25x bare Hono with it (docs/benchmarks.md, "Figures").
+    // from 0.48x to 0.25x bare Hono with it (docs/benchmarks.md, "Performance devices").
     const origin = allowOrigin(c.req.header('origin') ?? '');
     if (origin) c.header('Access-Control-Allow-Origin', origin);
     c.header('Vary', 'Origin', { append: true });

@@ -14,7 +14,7 @@
  *
  * Compaction runs on the main thread, a slice of records per turn of the event loop (`serialise`), while appends
  * go on beside it (`rotate`). It used to run on a worker thread at a lowered priority; removing that cost less
- * than 10 % on every `--data` figure (docs/benchmarks.md, "Simplification").
+ * than 10 % on every `--data` figure (docs/benchmarks.md, "Performance devices").
  */
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';

@@ -118,7 +118,7 @@ async function render(page: SharePage, error?: string): Promise<Html> {
   </p>
   ${error ? html`<p class="notice bad" role="alert">${error}</p>` : ''}
   <div role="status">${statusNotices(page)}</div>
-  ${await documentView(page)}
+  ${await documentSection(page)}
   ${canAct ? actionForm(recipient, role) : ''}
 </main>`;
   return shell({
@@ -134,7 +134,7 @@ async function render(page: SharePage, error?: string): Promise<Html> {
  * the sandbox's own PDF of it (the download, fields drawn: unfilled ones as dashed, labelled boxes), shown by the
  * browser's PDF viewer, with this recipient's fields listed by page (docs/documents.md).
  */
-async function documentView(page: SharePage): Promise<Html> {
+async function documentSection(page: SharePage): Promise<Html> {
   const { contract, recipient } = page;
   if (contract.contractType === 'pdf') {
     if (!contract.document)
@@ -181,7 +181,7 @@ function statusNotices(page: SharePage): Html[] {
   }
   if (r.state === 'signed')
     out.push(
-      html`<p class="notice ok">You signed this contract on ${peopleTime(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`,
+      html`<p class="notice ok">You signed this contract on ${peopleTime(r.actedAt)}. Your signature: ${signatureImage(r.signature ?? '')}</p>`,
     );
   if (r.state === 'approved')
     out.push(html`<p class="notice ok">You approved this contract on ${peopleTime(r.actedAt)}.</p>`);
@@ -199,7 +199,7 @@ function statusNotices(page: SharePage): Html[] {
   return out;
 }
 
-function signatureView(signature: string): Html {
+function signatureImage(signature: string): Html {
   return signature.startsWith('data:image/')
     ? html`<img class="signature" alt="your drawn signature" src="${signature}">`
     : html`<span class="signature-shown">${signature}</span>`;
