@@ -21,7 +21,8 @@ import { bundledScenarios, readBundled, readNameOrYaml, readScenarioFile } from 
 import { parseScenario } from './load.js';
 import { applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
-import { momentOf, runStep, stepId } from './timeline.js';
+import { runStep, stepId } from './timeline.js';
+import { momentOf } from './matching.js';
 import { Reactions } from './reactions.js';
 import type { Happening } from './happenings.js';
 import { TIMER_RANK } from '../core/clock.js';

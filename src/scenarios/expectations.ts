@@ -8,7 +8,7 @@ import { durationMs } from '../core/clock.js';
 import { globMatches } from '../core/glob.js';
 import { isoTime } from '../core/time-format.js';
 import type { Store } from '../store/store.js';
-import type { ScenarioExpectation } from '../control/api.js';
+import type { ScenarioExpectation } from '../control/sandbox-control.js';
 import {
   type Happening,
   contractStatusOf,
@@ -19,7 +19,7 @@ import {
   triggerText,
 } from './happenings.js';
 import type { Expectation } from './schema.js';
-import { momentOf } from './timeline.js';
+import { momentOf } from './matching.js';
 
 interface Seen {
   at: number;

@@ -8,7 +8,7 @@ import { globMatches } from '../core/glob.js';
 import { statusMatches } from '../core/schemas.js';
 import { CONTRACT_EVENT_TYPES, STATUS, type ContractStatus } from '../core/vocabulary.js';
 import type { Store } from '../store/store.js';
-import { matches } from './rules.js';
+import { matches } from './matching.js';
 import type { Trigger } from './schema.js';
 import type { deliveryMatch, requestMatch } from './reaction-schema.js';
 import type { z } from 'zod';

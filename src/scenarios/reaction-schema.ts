@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { duration, glob, keyPattern, statusOrClass } from '../core/schemas.js';
-import { moment, recipientMatch } from './match-schema.js';
+import { moment, recipientMatch } from './matching.js';
 
 /** The events a step can react to: the contract events, and three the sandbox notes besides. */
 export const TRIGGER_EVENTS = [

@@ -9,14 +9,14 @@
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { duration, keyPattern, statusCode } from '../core/schemas.js';
-import { isoTime, moment, recipientMatch } from './match-schema.js';
+import { isoTime, moment, recipientMatch } from './matching.js';
 import { expectation, trigger } from './reaction-schema.js';
 import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { clientFixture, contractFixture } from '../fixtures/schema.js';
 import { lazy } from '../core/lazy.js';
 
-export { recipientMatch } from './match-schema.js';
+export { recipientMatch, type RecipientMatch } from './matching.js';
 
 export const recipientRule = () =>
   z
@@ -287,7 +287,6 @@ export const scenarioSchema = lazy(() =>
 
 export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
 export type RecipientRule = z.infer<ReturnType<typeof recipientRule>>;
-export type RecipientMatch = z.infer<ReturnType<typeof recipientMatch>>;
 export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
 export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
 export type Expectation = z.infer<ReturnType<typeof expectation>>;

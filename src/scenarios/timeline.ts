@@ -16,7 +16,7 @@ import { expireTokens, revokeTokens } from '../domain/tokens.js';
 import { seedContract } from '../fixtures/seed.js';
 import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
 import type { ActiveScenario } from './active.js';
-import { matches } from './rules.js';
+import { matches } from './matching.js';
 import { STEP_KINDS, type TimelineStep } from './schema.js';
 
 type StepKind = (typeof STEP_KINDS)[number];
@@ -153,12 +153,6 @@ export function runStep(
 /** A step's id: its own, or `step-<n>` by its place in the file. */
 export function stepId(step: TimelineStep, index: number): string {
   return step.id ?? `step-${index + 1}`;
-}
-
-/** When a step is due: a duration after the scenario was loaded, or an absolute time. */
-export function momentOf(at: string | number, loadedAt: number): number {
-  if (typeof at === 'string' && /\d{4}-\d{2}-\d{2}T/.test(at)) return Date.parse(at);
-  return loadedAt + durationMs(at);
 }
 
 /** The named client, or the sandbox's default client (the first of the fixtures). */
