@@ -48,7 +48,7 @@ export class Reactions {
       if (delay === 0) {
         // A microtask queued now runs once the operation that emitted the event has finished, before anything
         // queued after it: the event's webhook deliveries, later events' reactions, the clock's next timer.
-        void this.services.clock.work.track(Promise.resolve().then(() => this.runNow(active, step, index, reason)));
+        void active.clock.work.track(Promise.resolve().then(() => this.runNow(active, step, index, reason)));
         continue;
       }
       active.schedule(now + delay, () => this.run(active, step, index, reason), cause, [
