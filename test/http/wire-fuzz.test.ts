@@ -159,7 +159,12 @@ describe('the wire', () => {
   it('a request whose headers trickle in does not hold up other connections', async () => {
     const slow = await RawConnection.open(s.port);
     try {
-      const parts = ['POST /api/contract HTTP/1.1\r\nHost: loc', 'alho', 'st\r\nContent-Ty', 'pe: application/json\r\n'];
+      const parts = [
+        'POST /api/contract HTTP/1.1\r\nHost: loc',
+        'alho',
+        'st\r\nContent-Ty',
+        'pe: application/json\r\n',
+      ];
       for (const part of parts) {
         slow.write(part);
         const res = await fetch(`${s.url}/__sandbox/health`);
