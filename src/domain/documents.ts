@@ -11,7 +11,7 @@ import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
 import { auditRows } from './audit-trail.js';
-import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
+import { HISTORY, SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
 import { contractTypeOf, placementErrors } from './pdf-contracts.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
@@ -135,7 +135,8 @@ export async function contractPdf(
   } else {
     content = { kind: 'html', html: contract.value, fills: contractFills(ctx, placeholders) };
   }
-  const signed = contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === 'fully_signed');
+  const signed =
+    contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === HISTORY.fullySigned);
   return renderer.pdf({
     title: contract.name,
     at: contract.changeTime,

@@ -15,7 +15,7 @@ import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-reads.js';
 import type { ResolvedShareLink } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { STATUS } from '../core/vocabulary.js';
+import { HISTORY, STATUS, pastTense } from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 
 /** The PNG data URL of a drawn signature, as RecipientView's canvas gives it (`toDataURL()`). */
@@ -113,7 +113,7 @@ export function fillByLink(
   }
   if (filled.length > 0) {
     recordHistory(ctx, ctx.store.contracts.get(contract.contractKey)!, {
-      event: 'recipient_filled',
+      event: HISTORY.recipientFilled,
       recipientKey: recipient.recipientKey,
       status: contract.status,
       detail: { placeholders: filled },
@@ -133,7 +133,7 @@ export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html:
   if (contract.status === STATUS.archived)
     throw ApiError.conflict(`Contract ${contract.contractKey} is archived; it takes no changes`);
   recordHistory(ctx, contract, {
-    event: 'recipient_html',
+    event: HISTORY.recipientHtml,
     recipientKey: recipient.recipientKey,
     status: contract.status,
     detail: { characters: html.length },
@@ -151,7 +151,7 @@ export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html:
  */
 export function confirmByEmail(ctx: OpContext, link: ResolvedShareLink, role: 'sign' | 'approve'): void {
   const { recipient, contract } = link;
-  const done = role === 'sign' ? 'signed' : 'approved';
+  const done = pastTense(role);
   if (recipient.state !== done)
     throw ApiError.conflict(
       `Recipient ${recipient.recipientKey} has not ${done} the contract; there is nothing to confirm`,
