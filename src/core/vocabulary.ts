@@ -227,6 +227,11 @@ export function webhookFlags<T>(each: (flag: WebhookFlag) => T): Record<WebhookF
 
 // ---- contract types (docs/compatibility.md, "Contract types") --------------------------------------------------
 
+/** What a contract's or template's content is: HTML (in `value`) or an uploaded PDF (`document`). */
+export const CONTENT_TYPES = ['html', 'pdf'] as const;
+
+export type ContractType = (typeof CONTENT_TYPES)[number];
+
 /**
  * The text forms of `contractType` requests send: `html` (the sandbox's default), `pdf` (an uploaded file), and the
  * components' `docx`, `empty`, `ai` (HTML content made in the browser).
@@ -261,4 +266,18 @@ export function contractTypeText(value: string | number): ContractTypeText | und
 /** Whether a request's `contractType` is one the sandbox takes (a text form, a numeric code, or `""`). */
 export function isContractType(value: string | number): boolean {
   return String(value).trim() === '' || contractTypeText(value) !== undefined;
+}
+
+/**
+ * Whether a record's content is an uploaded PDF or HTML, from the `contractType` it keeps. Records written before
+ * PDF contracts existed carry no type, and the components' text forms (`docx`, `empty`, `ai`) hold HTML too.
+ */
+export function contractTypeOf(record: { contractType?: string | undefined }): ContractType {
+  return record.contractType === 'pdf' ? 'pdf' : 'html';
+}
+
+/** The numeric ContractType the real clients read of a record (docs/compatibility.md): 7 pdf, 6 docx, 8 any other HTML. */
+export function contractTypeCode(record: { contractType?: string | undefined }): ContractTypeCode {
+  if (contractTypeOf(record) === 'pdf') return CONTRACT_TYPE_CODES.pdf;
+  return record.contractType === 'docx' ? CONTRACT_TYPE_CODES.docx : CONTRACT_TYPE_CODES.empty;
 }

@@ -10,11 +10,10 @@
  */
 import type { OpContext } from './context.js';
 import { contractValue } from './contracts.js';
-import { contractTypeOf } from './pdf-contracts.js';
 import { type ActingPerson, approveByLink, confirmByEmail, signByLink } from './recipient-acts.js';
 import { contractSignatures } from './recipient-reads.js';
 import { ApiError, quote } from '../core/errors.js';
-import { SHARE_LINK_ACCESS_OF_ROLE, pastTense } from '../core/vocabulary.js';
+import { SHARE_LINK_ACCESS_OF_ROLE, pastTense, contractTypeOf } from '../core/vocabulary.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 
 type Role = 'sign' | 'approve';

@@ -8,10 +8,16 @@ import { contractValue } from './contracts.js';
 import { isDone } from './lifecycle-rules.js';
 import { placeholderBoxCode, placeholdersOf } from './placeholders.js';
 import { actedAs } from './audit-trail.js';
-import { contractTypeCode } from './pdf-contracts.js';
 import type { ResolvedShareLink } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { CONTRACT_TYPE_CODES, HISTORY, type ShareLinkAccess, specialKey, statusId } from '../core/vocabulary.js';
+import {
+  CONTRACT_TYPE_CODES,
+  HISTORY,
+  type ShareLinkAccess,
+  specialKey,
+  statusId,
+  contractTypeCode,
+} from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
