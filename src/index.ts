@@ -23,6 +23,7 @@ import { isScenarioFile } from './client/scenario-files.js';
 import type { FaultOperations } from './control/faults.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
+import { DEFAULT_API_KEY_HEADER } from './core/credentials.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import type { Snapshot } from './store/snapshot.js';
 import type { Verb } from './domain/lifecycle-rules.js';
@@ -130,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiKey: account.apiKey,
     secret: account.secret,
     clientKey: account.clientKey,
-    apiKeyHeader: options.apiKeyHeader ?? 'X-Service-Key',
+    apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
     clock: {
       now: async () => new Date(sandbox.services.clock.now()),

@@ -5,6 +5,7 @@
  * memory stays bounded however long the sandbox runs.
  */
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
+import { DEFAULT_API_KEY_HEADER, bearerToken, readCredentials } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
@@ -12,7 +13,7 @@ import { ApiError, quote } from '../core/errors.js';
 import type { RequestEnv } from '../core/request-variables.js';
 import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
-import { REAL_KEY_HEADER, REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
+import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -85,7 +86,7 @@ export class RequestJournal {
   constructor(
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
-    private readonly apiKeyHeader = 'x-service-key',
+    private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
   }
@@ -232,9 +233,10 @@ export class RequestJournal {
    */
   private platformOf(headers: Headers, requestBody: Captured, sent: string | undefined): string | undefined {
     const { store } = this.services;
-    const bearer = /^Bearer\s+(\S+)/i.exec(headers.get('authorization') ?? '')?.[1];
+    const credentials = readCredentials(headers, this.apiKeyHeader);
+    const bearer = credentials.authorization === undefined ? undefined : bearerToken(credentials.authorization);
     if (bearer) return store.tokens.get(bearer)?.platformId;
-    const header = headers.get(this.apiKeyHeader) ?? headers.get(REAL_KEY_HEADER);
+    const header = credentials.apiKey ?? null;
     const body = header === null ? parseBody(requestBody) : undefined;
     const apiKey =
       header ??
