@@ -153,7 +153,7 @@ export class RequestJournal {
         return c.body(sent as string, arg as 200, JSON_HEADERS);
       }) as typeof c.json;
       await next();
-      const requestBody = keepBodies ? await requestText(c.get('bodyText'), c.req.raw) : undefined;
+      const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
@@ -280,41 +280,12 @@ function rawHeaders(env: unknown, headers: Headers): string[] {
 }
 
 /**
- * The request's body: the text the body reader kept, or, when no handler read the body (a 404, a 405), the
- * body itself, read now that the handler is done (never more than the cap).
+ * The request's body: the text the body reader kept (http/body.ts reads the body of a refused request too, before
+ * its answer leaves), cut to the cap.
  */
-function requestText(kept: string | undefined, request: Request): Captured | Promise<Captured> {
-  if (kept !== undefined)
-    return kept === ''
-      ? undefined
-      : kept.length > MAX_BODY_CHARS
-        ? { truncated: true, bytes: Buffer.byteLength(kept) }
-        : kept;
-  if (!request.body || request.bodyUsed) return undefined;
-  return unreadText(request, request.body);
-}
-
-async function unreadText(request: Request, body: ReadableStream<Uint8Array>): Promise<Captured> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_BODY_CHARS) return { truncated: true, bytes: declared };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_CHARS) {
-        void reader.cancel().catch(() => undefined);
-        return { truncated: true, bytes: size };
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return undefined;
-  }
-  return size === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+function requestText(kept: string | undefined): Captured {
+  if (kept === undefined || kept === '') return undefined;
+  return kept.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(kept) } : kept;
 }
 
 function parseBody(body: Captured): unknown {
