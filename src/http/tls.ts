@@ -83,7 +83,7 @@ export async function loadTls(options: {
 
 /** A self-signed certificate for localhost, 127.0.0.1, ::1 and the bound host, valid for a year. */
 export async function generateCertificate(host: string): Promise<TlsMaterial> {
-  const { generate } = await import('selfsigned');
+  const { generate } = await import('./selfsigned.js');
   const names = new Set(['localhost']);
   const ips = new Set(['127.0.0.1', '::1']);
   if (host !== '0.0.0.0' && host !== '::') (isIP(host) ? ips : names).add(host);
