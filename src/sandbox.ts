@@ -18,6 +18,8 @@ import {
 import { VERSION } from './config/version.js';
 import { type Control, createControl } from './control/control.js';
 import { Clock } from './core/clock.js';
+import { TenantClocks } from './core/tenant-clocks.js';
+import { requestTenant } from './domain/platforms.js';
 import { EventBus } from './core/event-bus.js';
 import { createIdSource } from './core/ids.js';
 import type { Services } from './domain/context.js';
@@ -105,7 +107,7 @@ export async function createSandbox(
   // Links made outside a request (emails of a clock advance, the control API's records): --public-url, else the
   // listening address (domain/links.ts).
   const linkBase = () => config.publicUrl ?? baseUrl;
-  const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
+  const services: Services = { store, clock, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
     ? defaultAccountInStore(services, config)
@@ -157,7 +159,11 @@ export async function createSandbox(
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
   const renderer = createRenderer();
   const app = createApp({
-    apiFaults: faultMiddleware(faults, config.maxBodyBytes),
+    apiFaults: faultMiddleware(faults, {
+      maxBodyBytes: config.maxBodyBytes,
+      apiKeyHeader: config.apiKeyHeader,
+      tenantOf: (marks) => requestTenant(services, marks),
+    }),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
@@ -234,7 +240,7 @@ export async function createSandbox(
       return baseUrl;
     },
     async close() {
-      clock.close();
+      services.clocks.close();
       logOut.flush();
       await webhooks.close();
       await renderer.close();

@@ -27,6 +27,10 @@ interface QueuedTimer {
   label: string;
   fn: () => unknown;
   cancelled: boolean;
+  /** The tenant whose work it is (a platformId), so it can move to the tenant's own clock (tenant-clocks.ts). */
+  owner: string | undefined;
+  /** The clock whose queue holds it. */
+  home: Clock;
 }
 
 export interface ClockState {
@@ -34,6 +38,8 @@ export interface ClockState {
   mode: ClockMode;
   pendingTimers: number;
   nextTimerAt?: string;
+  /** Scoped to a tenant: whether the tenant has its own clock (else it follows the sandbox's). */
+  own?: boolean;
 }
 
 /**
@@ -184,9 +190,12 @@ export class Clock {
     }
   }
 
-  /** Runs `fn` at sandbox time `at` (or at once, on the next drain, if `at` is already past). */
-  schedule(at: number, fn: () => unknown, label = 'timer'): ClockTimer {
-    const timer: QueuedTimer = { id: ++this.seq, at, seq: this.seq, label, fn, cancelled: false };
+  /**
+   * Runs `fn` at sandbox time `at` (or at once, on the next drain, if `at` is already past). `owner`: the tenant
+   * (platformId) whose work it is, when it has one.
+   */
+  schedule(at: number, fn: () => unknown, label = 'timer', owner?: string): ClockTimer {
+    const timer: QueuedTimer = { id: ++this.seq, at, seq: this.seq, label, fn, cancelled: false, owner, home: this };
     this.insert(timer);
     this.arm();
     return {
@@ -195,15 +204,31 @@ export class Clock {
       label,
       cancel: () => {
         timer.cancelled = true;
-        const i = this.queue.indexOf(timer);
-        if (i >= 0) this.queue.splice(i, 1);
+        const queue = timer.home.queue;
+        const i = queue.indexOf(timer);
+        if (i >= 0) queue.splice(i, 1);
       },
     };
   }
 
   /** Runs `fn` after `ms` of sandbox time. */
-  after(ms: number, fn: () => unknown, label?: string): ClockTimer {
-    return this.schedule(this.now() + ms, fn, label);
+  after(ms: number, fn: () => unknown, label?: string, owner?: string): ClockTimer {
+    return this.schedule(this.now() + ms, fn, label, owner);
+  }
+
+  /** Hands the pending timers of one owner (a tenant getting its own clock) to another clock, due times kept. */
+  moveTimers(owner: string, to: Clock): number {
+    const moving = this.queue.filter((t) => t.owner === owner);
+    if (moving.length === 0) return 0;
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((t) => t.owner !== owner));
+    for (const timer of moving) {
+      timer.home = to;
+      timer.seq = ++to.seq;
+      to.insert(timer);
+    }
+    this.arm();
+    to.arm();
+    return moving.length;
   }
 
   pendingCount(): number {
@@ -265,6 +290,7 @@ export class Clock {
         const next = this.queue[0];
         if (next && next.at <= target) {
           this.queue.shift();
+          if (next.cancelled) continue;
           if (next.at > this.now()) this.moveTo(next.at);
           await this.work.track(Promise.resolve().then(next.fn));
           // Work a timer starts (a webhook attempt, say) may schedule further timers that are also due.

@@ -11,7 +11,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { type Credentials, REAL_SERVICE_KEY_HEADER, bearerToken, readCredentials } from '../core/credentials.js';
 import { ApiError } from '../core/errors.js';
 import { clientFor } from '../domain/clients.js';
-import type { OpContext, Principal, Services } from '../domain/context.js';
+import { type OpContext, type Principal, type Services, enterTenant } from '../domain/context.js';
 import { platformByApiKey } from '../domain/platforms.js';
 import { checkToken } from '../domain/tokens.js';
 import type { Scope } from '../resources/action.js';
@@ -26,6 +26,7 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
     c.set('op', {
       store: services.store,
       clock: services.clock,
+      clocks: services.clocks,
       bus: services.bus,
       ids: services.ids,
       cause: 'api',
@@ -44,7 +45,10 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
 export function identify(c: Context<ApiEnv>, scope: Scope): OpContext {
   // c.get, not c.var: Hono builds c.var anew, from every variable, on each read.
   const ctx = c.get('op');
-  if (scope !== 'public') ctx.principal = authenticate(ctx, c.get('credentials'));
+  if (scope !== 'public') {
+    ctx.principal = authenticate(ctx, c.get('credentials'));
+    enterTenant(ctx, ctx.principal.platformId);
+  }
   return ctx;
 }
 

@@ -217,7 +217,7 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
       resource.endpoints.map((e) => [e.method.toLowerCase(), endpointOperation(resource, e)]),
     );
   }
-  for (const op of [...controlOperations, ...(options.extraControl ?? [])]) {
+  for (const op of [...controlOperations(), ...(options.extraControl ?? [])]) {
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: controlOperation(op) };
   }
   return {
