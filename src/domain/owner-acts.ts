@@ -39,7 +39,7 @@ function ownerRecipient(ctx: OpContext, contract: ContractRecord, email: string,
 }
 
 function linkOf(recipient: RecipientRecord, contract: ContractRecord, role: Role) {
-  return { recipient, contract, view: SHARE_LINK_ACCESS_OF_ROLE[role] };
+  return { shareLink: recipient.recipientKey, recipient, contract, view: SHARE_LINK_ACCESS_OF_ROLE[role] };
 }
 
 /** POST `contract_sign`: the owner signs, as the recipient with the email it typed. */
