@@ -203,5 +203,12 @@ export function archiveContract(ctx: OpContext, contract: ContractRecord): Contr
     { event: HISTORY.archived, status: STATUS.archived, detail: { previousStatus: contract.status } },
     { status: STATUS.archived },
   );
+  ctx.bus.emit({
+    type: 'contract.archived',
+    platformId: contract.platformId,
+    contractKey: contract.contractKey,
+    clientKey: contract.clientKey,
+    cause: ctx.cause,
+  });
   return contract;
 }

@@ -59,9 +59,18 @@ export async function uploadPdf(
     value: documentPath(owner, document.sha256),
     changeTime: ctx.clock.now(),
   };
-  return 'contractKey' in owner
-    ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
-    : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+  const updated =
+    'contractKey' in owner
+      ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
+      : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+  ctx.bus.emit({
+    type: 'document.uploaded',
+    platformId: client.platformId,
+    clientKey: client.clientKey,
+    ...owner,
+    cause: ctx.cause,
+  });
+  return updated;
 }
 
 /** The contract or template, if it may take a (new) PDF now; else the refusal saying why. */
