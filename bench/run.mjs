@@ -19,6 +19,7 @@ import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { stallFigures } from './stalls.mjs';
+import { benchVerify } from './verify.mjs';
 
 const started = performance.now();
 
@@ -68,6 +69,7 @@ async function main() {
     benchVolume,
     benchClock,
     benchWebhooks,
+    benchVerify,
     benchDocuments,
     benchStalls,
     benchInstallSize,

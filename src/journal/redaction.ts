@@ -3,6 +3,8 @@
  * headers are replaced before anything is stored or logged.
  */
 
+import { REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
+
 export const REDACTED = '[redacted]';
 
 /** Body fields whose values never reach the journal or the log (matched without regard to case). */
@@ -17,11 +19,13 @@ const SECRET_FIELDS = new Set([
   'refresh_token',
 ]);
 
-/** The real service's API-key header, accepted beside the configured one (http/auth.ts): redacted the same. */
-export const REAL_KEY_HEADER = 'x-sendforsign-key';
-
-/** Headers that carry credentials: kept as `[redacted]`, like the configured API-key header. */
-export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', REAL_KEY_HEADER]);
+/** Headers that carry credentials, lower case: kept as `[redacted]`, like the configured API-key header. */
+export const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  REAL_SERVICE_KEY_HEADER.toLowerCase(),
+]);
 
 /**
  * The query as the request's URL object writes it, with the value of every parameter named like a secret
@@ -34,9 +38,17 @@ export function redactQuery(raw: string): string {
   return url.search.slice(1);
 }
 
-/** A deep copy with every secret-bearing field replaced. */
+/** What stands for a part of a body nested deeper than the journal shows. */
+export const TOO_DEEP = '[nested deeper than 64 levels]';
+
+/**
+ * A deep copy with every secret-bearing field replaced. Parts nested deeper than 64 levels are replaced too: a
+ * body of thousands of nested arrays would otherwise overflow the stack of whoever serialises the entry (the journal's
+ * answer was a 500).
+ */
 export function redact(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 64) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
