@@ -18,6 +18,7 @@ import { benchCreate, benchInProcess } from './create.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { benchTenants } from './tenants.mjs';
 
 const started = performance.now();
 
@@ -61,6 +62,7 @@ async function main() {
     benchCreate,
     benchVolume,
     benchClock,
+    benchTenants,
     benchWebhooks,
     benchDocuments,
     benchInstallSize,
