@@ -19,6 +19,7 @@ import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { benchTenants } from './tenants.mjs';
+import { benchVerify } from './verify.mjs';
 
 const started = performance.now();
 
@@ -64,6 +65,7 @@ async function main() {
     benchClock,
     benchTenants,
     benchWebhooks,
+    benchVerify,
     benchDocuments,
     benchInstallSize,
     benchContainer,

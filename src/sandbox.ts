@@ -35,6 +35,7 @@ import { pageRoutes } from './http/pages/index.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
 import { RequestJournal } from './journal/journal.js';
+import { requestEvents } from './http/request-events.js';
 import { mountDocs } from './openapi/routes.js';
 import { Outbox } from './outbox/outbox.js';
 import { ScenarioEngine } from './scenarios/engine.js';
@@ -194,6 +195,7 @@ export async function createSandbox(
         // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
         skipBodies: (path) => path === '/__sandbox/state',
       }),
+      requestEvents(bus, () => scenarios.wantsRequests()),
     ],
     onInternalError: (error) =>
       process.emitWarning(

@@ -50,6 +50,16 @@ export interface ScenarioSummary {
   receiverFaults: string[];
   notes: string[];
   log: ScenarioLogEntry[];
+  /** Its `expect:` entries, each met, pending or failed, with the evidence (docs/scenarios.md, "expect"). */
+  expectations: ScenarioExpectation[];
+}
+
+/** One `expect:` entry of a scenario, judged now. */
+export interface ScenarioExpectation {
+  id: string;
+  status: 'met' | 'pending' | 'failed';
+  /** The request or delivery that met (or broke) it, the deadline that passed, or what it still waits for. */
+  evidence: string;
 }
 
 /** A scenario file bundled with the package. */

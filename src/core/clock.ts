@@ -23,6 +23,8 @@ export interface ClockTimer {
 interface QueuedTimer {
   id: number;
   at: number;
+  /** Among timers due at the same instant, lower ranks run first (see TIMER_RANK). */
+  rank: readonly number[];
   seq: number;
   label: string;
   fn: () => unknown;
@@ -115,6 +117,21 @@ export function monotonicNow(): number {
   return performance.now();
 }
 
+/**
+ * The order of timers due at the same sandbox instant (docs/scenarios.md, "Order"): recipients' planned acts first,
+ * then scenario steps (ranked further by load order and file order), then the sandbox's own timers (webhook
+ * retries and holds, fault and outage ends); timers of one rank run in the order they were set.
+ */
+export const TIMER_RANK = { recipientAct: [0], scenarioStep: [1], sandbox: [2] } as const;
+
+function rankBefore(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? -1) - (b[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 export class Clock {
   private mode: ClockMode;
   /** Sandbox time minus wall time, in real mode. */
@@ -192,10 +209,27 @@ export class Clock {
 
   /**
    * Runs `fn` at sandbox time `at` (or at once, on the next drain, if `at` is already past). `owner`: the tenant
-   * (platformId) whose work it is, when it has one.
+   * (platformId) whose work it is, when it has one. `rank` places it among timers due at the same instant
+   * (TIMER_RANK).
    */
-  schedule(at: number, fn: () => unknown, label = 'timer', owner?: string): ClockTimer {
-    const timer: QueuedTimer = { id: ++this.seq, at, seq: this.seq, label, fn, cancelled: false, owner, home: this };
+  schedule(
+    at: number,
+    fn: () => unknown,
+    label = 'timer',
+    owner?: string,
+    rank: readonly number[] = TIMER_RANK.sandbox,
+  ): ClockTimer {
+    const timer: QueuedTimer = {
+      id: ++this.seq,
+      at,
+      rank,
+      seq: this.seq,
+      label,
+      fn,
+      cancelled: false,
+      owner,
+      home: this,
+    };
     this.insert(timer);
     this.arm();
     return {
@@ -251,14 +285,16 @@ export class Clock {
     return this.queue[0];
   }
 
-  /** Binary insertion keeps the queue sorted by (at, seq), so same-time timers run in scheduling order. */
+  /** Binary insertion keeps the queue sorted by (at, rank, seq), so same-time timers of a rank run in scheduling order. */
   private insert(timer: QueuedTimer): void {
     let lo = 0;
     let hi = this.queue.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const other = this.queue[mid]!;
-      if (other.at < timer.at || (other.at === timer.at && other.seq < timer.seq)) lo = mid + 1;
+      const rank = other.at === timer.at ? rankBefore(other.rank, timer.rank) : 0;
+      if (other.at < timer.at || (other.at === timer.at && (rank < 0 || (rank === 0 && other.seq < timer.seq))))
+        lo = mid + 1;
       else hi = mid;
     }
     this.queue.splice(lo, 0, timer);

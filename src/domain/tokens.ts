@@ -13,7 +13,7 @@ export type TokenSelector = 'all' | 'platform' | { client: string } | { token: s
 
 export function issueToken(ctx: OpContext, kind: TokenKind, platformId: string, clientKey?: string): TokenRecord {
   const now = ctx.clock.now();
-  return ctx.store.tokens.insert({
+  const token = ctx.store.tokens.insert({
     token: ctx.ids.key(48),
     kind,
     platformId,
@@ -21,6 +21,14 @@ export function issueToken(ctx: OpContext, kind: TokenKind, platformId: string, 
     issuedAt: now,
     expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000,
   });
+  ctx.bus.emit({
+    type: 'token.created',
+    platformId,
+    kind,
+    ...(clientKey !== undefined ? { clientKey } : {}),
+    cause: ctx.cause,
+  });
+  return token;
 }
 
 /** A platform token for the platform whose API key and secret these are. */

@@ -7,6 +7,7 @@ import { isoTime } from '../core/time-format.js';
 import type { ScenarioLogEntry } from '../control/sandbox-control.js';
 import type { Tenant } from '../control/control.js';
 import type { Scenario } from './schema.js';
+import { Expectations } from './expectations.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */
 const LOG_LIMIT = 2000;
@@ -26,6 +27,9 @@ export class ActiveScenario {
   /** Numbers the outages started without an id. */
   outageCount = 0;
   readonly log: ScenarioLogEntry[] = [];
+  /** How many times each triggered step (by its place in the timeline) has been triggered: `times` caps it. */
+  readonly fired = new Map<number, number>();
+  readonly expectations: Expectations;
 
   constructor(
     readonly scenario: Scenario,
@@ -36,7 +40,11 @@ export class ActiveScenario {
     private readonly clockOf: (platformId: string | undefined) => Clock,
     /** The tenant it was loaded for: it plays for that platform only. */
     readonly tenant?: Tenant,
-  ) {}
+    /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
+    readonly loadSeq = 0,
+  ) {
+    this.expectations = new Expectations(scenario.expect ?? [], scenario.name, loadedAt);
+  }
 
   /** The scenario's clock: its tenant's, else the sandbox's. */
   get clock(): Clock {
@@ -63,7 +71,7 @@ export class ActiveScenario {
   }
 
   /** A timer on the clock of the platform it acts for (a rule's recipient's), else of the scenario's tenant. */
-  schedule(at: number, fn: () => void, label: string, platformId?: string): void {
+  schedule(at: number, fn: () => void, label: string, rank: readonly number[], platformId?: string): void {
     const owner = platformId ?? this.tenant?.platformId;
     const pending: PendingTimer = {
       timer: undefined as unknown as ClockTimer,
@@ -77,6 +85,7 @@ export class ActiveScenario {
       },
       label,
       owner,
+      rank,
     );
     this.timers.add(pending);
   }

@@ -21,8 +21,12 @@ import { ActiveScenario } from './active.js';
 import { bundledScenarios, readBundled, readNameOrYaml, readScenarioFile } from './catalog.js';
 import { parseScenario } from './load.js';
 import { applyRules } from './rules.js';
-import type { Scenario } from './schema.js';
-import { momentOf, runStep } from './timeline.js';
+import type { Scenario, TimelineStep } from './schema.js';
+import { runStep, stepId } from './timeline.js';
+import { momentOf } from './matching.js';
+import { Reactions } from './reactions.js';
+import type { Happening } from './happenings.js';
+import { TIMER_RANK } from '../core/clock.js';
 
 export { ScenarioError } from './load.js';
 
@@ -42,11 +46,25 @@ export interface ScenarioEngineDeps {
 
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
+  private readonly reactions: Reactions;
+  private loads = 0;
 
   constructor(private readonly deps: ScenarioEngineDeps) {
     const { bus } = deps.services;
+    this.reactions = new Reactions(
+      deps.services,
+      (active, step, index, reason) => this.runStep(active, step, index, reason),
+      (active) => this.active.includes(active),
+    );
+    // First, before the webhook dispatcher and the outbox: reactions to an event are planned before its deliveries.
+    bus.onAnyFirst((event) => this.hear(event));
     bus.on('recipient.notified', (event) => this.onNotified(event.recipientKey));
     bus.on('sandbox.reset', (event) => this.onReset(event.platformId));
+  }
+
+  /** Whether an active scenario listens to /api requests (a `request` trigger or expectation): http/request-events.ts. */
+  wantsRequests(): boolean {
+    return this.active.some((a) => a.expectations.size > 0 || a.scenario.timeline?.some((s) => s.when !== undefined));
   }
 
   /** The bundled scenarios and the active ones (a tenant's only, when `tenant` is given). */
@@ -109,7 +127,7 @@ export class ScenarioEngine {
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
     if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
-    const active = new ActiveScenario(scenario, source, clock.now(), notes, (p) => clocks.of(p), tenant);
+    const active = new ActiveScenario(scenario, source, clock.now(), notes, (p) => clocks.of(p), tenant, ++this.loads);
     this.active.push(active);
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
@@ -181,6 +199,7 @@ export class ScenarioEngine {
       receiverFaults: this.deps.control.webhooks.faults.list(a.cause(), platformId).map((f) => f.id),
       notes: [...a.notes],
       log: [...a.log],
+      expectations: a.expectations.report(a.clock.now()),
     };
   }
 
@@ -288,16 +307,41 @@ export class ScenarioEngine {
     }
   }
 
-  private scheduleTimeline(active: ActiveScenario): void {
+  /**
+   * Every scenario hears every event of its tenant (and its own steps running), in load order: expectations, then
+   * reactions. A request without credentials belongs to no tenant: only scenarios loaded for the sandbox hear it.
+   */
+  private hear(h: Happening, only?: ActiveScenario): void {
+    if (this.active.length === 0) return;
+    const platformId = 'platformId' in h ? h.platformId : undefined;
+    for (const active of only ? [only] : [...this.active]) {
+      if (platformId !== undefined ? !active.covers(platformId) : active.tenant !== undefined) continue;
+      const now = active.clock.now();
+      active.expectations.observe(h, now, this.deps.services.store);
+      this.reactions.hear(active, h, now);
+    }
+  }
+
+  /** Runs a step (at its time, or reacting to `reaction`); once done, it is something `{step: <id>}` waits for. */
+  private runStep(active: ActiveScenario, step: TimelineStep, index: number, reaction?: string): void {
     const seed = active.scenario.seed ?? this.deps.seed;
-    const run = (step: NonNullable<Scenario['timeline']>[number], i: number) =>
-      runStep(active, this.deps, step, i, seed, active.clock.now());
+    if (runStep(active, this.deps, step, index, seed, active.clock.now(), reaction))
+      this.hear({ type: 'scenario.step', scenario: active.name, step: stepId(step, index) }, active);
+  }
+
+  private scheduleTimeline(active: ActiveScenario): void {
     const { clock } = active;
     // Steps due at load time run now, in file order; a frozen clock would otherwise hold them until the next advance.
     (active.scenario.timeline ?? []).forEach((step, i) => {
+      if (step.at === undefined) return;
       const at = momentOf(step.at, active.loadedAt);
-      if (at <= clock.now()) run(step, i);
-      else active.schedule(at, () => run(step, i), active.cause(step.id ?? `step-${i + 1}`));
+      if (at <= clock.now()) this.runStep(active, step, i);
+      else
+        active.schedule(at, () => this.runStep(active, step, i), active.cause(stepId(step, i)), [
+          ...TIMER_RANK.scenarioStep,
+          active.loadSeq,
+          i,
+        ]);
     });
   }
 

@@ -16,7 +16,7 @@ import { expireTokens, revokeTokens } from '../domain/tokens.js';
 import { seedContract } from '../fixtures/seed.js';
 import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
 import type { ActiveScenario } from './active.js';
-import { matches } from './rules.js';
+import { matches } from './matching.js';
 import { STEP_KINDS, type TimelineStep } from './schema.js';
 
 type StepKind = (typeof STEP_KINDS)[number];
@@ -131,7 +131,10 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     `${control.webhooks.faults.clear(active.cause(), active.tenant?.platformId)} receiver fault(s) removed`,
 };
 
-/** Runs one step now and records the outcome in the scenario's log. */
+/**
+ * Runs one step now and records the outcome in the scenario's log; `reaction` names what a triggered step reacts
+ * to. Returns whether it was done.
+ */
 export function runStep(
   active: ActiveScenario,
   { services, control }: { services: Services; control: Control },
@@ -139,22 +142,25 @@ export function runStep(
   index: number,
   seed: number | undefined,
   now: number,
-): void {
-  const cause = active.cause(step.id ?? `step-${index + 1}`);
+  reaction?: string,
+): boolean {
+  const cause = active.cause(stepId(step, index));
   const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
+  const on = reaction !== undefined ? ` (reacting to ${reaction})` : '';
   try {
     const run = STEPS[kind] as StepRunner<StepKind>;
     const what = run(step[kind] as never, { active, control, services, cause, now, seed });
-    active.record(cause, `${kind}: ${what}`, 'done');
+    active.record(cause, `${kind}: ${what}${on}`, 'done');
+    return true;
   } catch (error) {
-    active.record(cause, kind, 'failed', (error as Error).message);
+    active.record(cause, `${kind}${on}`, 'failed', (error as Error).message);
+    return false;
   }
 }
 
-/** When a step is due: a duration after the scenario was loaded, or an absolute time. */
-export function momentOf(at: string | number, loadedAt: number): number {
-  if (typeof at === 'string' && /\d{4}-\d{2}-\d{2}T/.test(at)) return Date.parse(at);
-  return loadedAt + durationMs(at);
+/** A step's id: its own, or `step-<n>` by its place in the file. */
+export function stepId(step: TimelineStep, index: number): string {
+  return step.id ?? `step-${index + 1}`;
 }
 
 /**

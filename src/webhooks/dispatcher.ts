@@ -239,6 +239,17 @@ export class WebhookDispatcher {
       ...(faults.length > 0 ? { faults } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
     });
+    this.services.bus.emit({
+      type: 'webhook.attempted',
+      platformId: d.platformId,
+      clientKey: d.clientKey,
+      deliveryId: d.id,
+      webhookKey: d.webhookKey,
+      event: d.event,
+      contractKey: d.contractKey,
+      ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    });
     if (outcome.ok) {
       this.finish(d, 'delivered');
     } else if (trigger === 'redeliver' || trigger === 'duplicate') {

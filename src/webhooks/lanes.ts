@@ -87,7 +87,11 @@ export class Lanes {
   private runIfIdle(webhookKey: string, lane: Lane): Promise<void> | undefined {
     if (lane.running) return undefined;
     lane.running = true;
-    return this.deps.track(lane, this.run(webhookKey, lane));
+    // One microtask later than the event: scenario reactions to the same event run first (docs/scenarios.md, "Order").
+    return this.deps.track(
+      lane,
+      Promise.resolve().then(() => this.run(webhookKey, lane)),
+    );
   }
 
   /** First attempts, in order; a held delivery goes out right after the first one that may overtake it. */
