@@ -4,17 +4,17 @@
  * Afterwards no sandbox process is left, its port is free again, and the --data file holds what the run created.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, freePort, gone, portIsFree, recipe } from '../support/ci-kit.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 
 /** A project with esign-sandbox installed, as npm lays it out: the package and its bin in node_modules. */
 function project(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-ci-'));
+  const dir = scratchDir('esign-ci-');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app-under-test', version: '1.0.0', private: true }));
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'esign-sandbox'));

@@ -99,6 +99,7 @@ describe.each(modes())('ContractList and ContractEditor with %s', (_name, authOf
     });
     expect(toSigner.status).toBe(201);
     const list = await c().placeholders({ contractKey: key });
+    expect(list.body.placeholders.length).toBeGreaterThan(0);
     for (const p of list.body.placeholders) {
       expect(typeof p.id).toBe('number');
       expect(p.view).not.toBeNull();
