@@ -22,24 +22,25 @@ COPY scenarios ./scenarios
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
-ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# The build bundles every runtime dependency into dist/ (scripts/bundle.mjs), so the image needs no node_modules
+# (hono and zod, the package's two dependencies, are there for the TypeScript types only).
+COPY package.json ./
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 # /data belongs to the image's non-root user (node, uid 1000, from the Node image) so it can write there.
+# No VOLUME: a declared volume leaves an anonymous volume behind every run without --rm (docker rm -v needed).
+# The state lives in the container unless you mount a volume there yourself (docs/ci.md, "The container image").
 RUN mkdir /data && chown node:node /data
 # Every flag has an ESIGN_SANDBOX_* twin (README "Options"): override any of these with -e / environment:.
-# Inside a container the sandbox listens on every interface, keeps its state on the /data volume and answers
-# requests addressed to the service name esign (compose, GitLab alias, a job container: docs/ci.md).
+# Inside a container the sandbox listens on every interface, keeps its state in /data (mount a volume to keep it)
+# and answers requests addressed to the service name esign (compose, GitLab alias, a job container: docs/ci.md).
 ENV ESIGN_SANDBOX_HOST=0.0.0.0 \
     ESIGN_SANDBOX_PORT=4010 \
     ESIGN_SANDBOX_DATA=/data/sandbox.json \
     ESIGN_SANDBOX_ALLOWED_HOST=esign
-VOLUME /data
 USER node
 EXPOSE 4010
 # No curl in the image: Node's own fetch asks the health route on the port the sandbox listens on.

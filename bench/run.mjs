@@ -46,7 +46,7 @@ async function benchDocuments() {
 
 /** The installed size (bench/install-size.mjs): npm pack, npm install into a fresh project, du of node_modules. */
 async function benchInstallSize() {
-  for (const r of await installSizeFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+  for (const r of await installSizeFigures()) row(r.figure, r.ours, r.baseline, r.unit, r.target, r.verdict, r.note);
 }
 
 /** The container (bench/container.mjs): podman run to healthy beside the process start, and the image size; skipped without podman. */

@@ -17,6 +17,7 @@ import { VERSION } from './config/version.js';
 
 async function main(): Promise<void> {
   const started = monotonicNow();
+  if (process.argv[2] === 'verify') return verify(process.argv.slice(3));
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);
@@ -112,6 +113,20 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
     ];
     console.log(lines.join('\n'));
   }
+}
+
+/**
+ * `esign-sandbox verify` (docs/verify.md): loaded only when asked for, so the sandbox's start does not pay for it.
+ * It compares the target with a sandbox of the library's own startSandbox, spoken to over HTTP.
+ */
+async function verify(argv: string[]): Promise<void> {
+  const [{ runVerify }, { startSandbox }] = await Promise.all([import('./verify/command.js'), import('./index.js')]);
+  const code = await runVerify(argv, process.env, {
+    startLocal: () => startSandbox({ log: 'none' }),
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+  process.exit(code);
 }
 
 // Every failure to start is exit 2 with one line saying why (README "Exit status"); a stack trace of the minified

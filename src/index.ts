@@ -18,7 +18,7 @@ import {
   type SandboxControl,
   SandboxControlError,
   type SandboxWebhooks,
-} from './control/api.js';
+} from './control/sandbox-control.js';
 import { isScenarioFile } from './client/scenario-files.js';
 import type { FaultOperations } from './control/faults.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
@@ -38,6 +38,7 @@ export type {
   Email,
   EmailFilter,
   RecipientActResult,
+  InspectedRecipient,
   RecipientView,
   SandboxFaults,
   SandboxScenarios,
@@ -51,9 +52,9 @@ export type {
   SandboxClock,
   SandboxControl,
   Snapshot,
-} from './control/api.js';
-export { SandboxControlError } from './control/api.js';
-export type { SandboxOutbox, SandboxWebhooks, ReceiverFaultInput } from './control/api.js';
+} from './control/sandbox-control.js';
+export { SandboxControlError } from './control/sandbox-control.js';
+export type { SandboxOutbox, SandboxWebhooks, ReceiverFaultInput } from './control/sandbox-control.js';
 export type { ReceiverFaultView } from './webhooks/receiver-fault-spec.js';
 export { type ControlClient, type ControlClientOptions, createControlClient } from './client/control-client.js';
 export { createSandbox } from './sandbox.js';
@@ -63,7 +64,7 @@ export { VERSION } from './config/version.js';
 export { ScenarioError, type ScenarioProblem } from './scenarios/load.js';
 export type { Scenario } from './scenarios/schema.js';
 export type { FaultSpec } from './api-faults/spec.js';
-export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/api.js';
+export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/sandbox-control.js';
 export type { FaultView } from './api-faults/registry.js';
 // A test helper shipped with the package (docs/library.md, "Test helpers"): a webhook receiver for your tests.
 export { createWebhookReceiver } from './testing/webhook-receiver.js';

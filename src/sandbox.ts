@@ -5,7 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { type ServerType, serve } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { type ServerType, createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import {
   BUNDLED_SCENARIOS,
@@ -25,7 +26,7 @@ import { readFixtures } from './fixtures/read.js';
 import type { FixtureFile } from './fixtures/schema.js';
 import { type SeedResult, applyFixtures } from './fixtures/seed.js';
 import { createApp } from './http/app.js';
-import { answerClientError, answerExpectation } from './http/client-error.js';
+import { answerClientError, answerExpectation, checkingHost } from './http/client-error.js';
 import { controlApiRoutes } from './http/control-api/index.js';
 import { faultMiddleware } from './http/api-faults.js';
 import { pageRoutes } from './http/pages/index.js';
@@ -101,7 +102,7 @@ export async function createSandbox(
   const documents = await openData(config.data, () => DocumentStore.open(config.data));
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
-  // Links made outside a request (emails of a clock advance, the control API's views): --public-url, else the
+  // Links made outside a request (emails of a clock advance, the control API's records): --public-url, else the
   // listening address (domain/links.ts).
   const linkBase = () => config.publicUrl ?? baseUrl;
   const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
@@ -304,7 +305,7 @@ function urlHost(host: string): string {
 
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port });
+    const server = createAdaptorServer({ fetch: app.fetch, hostname: host, createServer: checkingHost(createServer) });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     const onError = (error: NodeJS.ErrnoException) => {
@@ -312,7 +313,7 @@ function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
       reject(listenError(error, host, port));
     };
     server.once('error', onError);
-    server.once('listening', () => {
+    server.listen(port, host, () => {
       server.off('error', onError);
       resolve(server);
     });

@@ -16,13 +16,13 @@ import type {
   ResetResult,
   SandboxControl,
   ScenarioSummary,
-} from '../control/api.js';
+} from '../control/sandbox-control.js';
 import type { ReceiverFaultView } from '../webhooks/receiver-fault-spec.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
 import type { FaultView } from '../api-faults/registry.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
-import { SandboxControlError } from '../control/api.js';
+import { SandboxControlError } from '../control/sandbox-control.js';
 import { type ClockState, monotonicNow } from '../core/clock.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';

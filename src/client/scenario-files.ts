@@ -3,7 +3,7 @@
  * runs. The control API itself never reads paths on the sandbox's machine; it takes names and YAML text.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { SandboxControlError } from '../control/api.js';
+import { SandboxControlError } from '../control/sandbox-control.js';
 
 /** A single-line argument ending in .yaml or .yml that names an existing file. */
 export function isScenarioFile(nameOrYaml: string): boolean {

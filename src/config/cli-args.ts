@@ -9,6 +9,8 @@ A local, stateful sandbox of the Contract Signing Service API.
 
 Usage
   esign-sandbox [options]
+  esign-sandbox verify --target <url> --api-key <key> --secret <secret> [options]
+                            compare the sandbox with a real account (esign-sandbox verify --help)
 
 Options
   -p, --port <n>            Port to listen on; 0 picks a free one          (default 4010)

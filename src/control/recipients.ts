@@ -7,7 +7,7 @@ import { parseWith } from '../core/validation.js';
 import { systemContext } from '../domain/context.js';
 import { actAsRecipient } from '../domain/lifecycle.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
-import type { RecipientActResult } from './api.js';
+import type { RecipientActResult } from './sandbox-control.js';
 import type { ControlDeps } from './deps.js';
 import { inspectRecipient } from './inspection.js';
 import { actBody } from './schemas.js';

@@ -16,7 +16,7 @@ import { type ClientRecord, type PlatformRecord, type StoreData, emptyData } fro
 import type { Snapshot } from '../store/snapshot.js';
 import { Store } from '../store/store.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
-import type { Health, Platform, ResetResult } from './api.js';
+import type { Health, Platform, ResetResult } from './sandbox-control.js';
 import type { ControlDeps } from './deps.js';
 import { expireBody, platformBody, resetBody } from './schemas.js';
 import { type SnapshotWithDocuments, restoreSnapshot, takeSnapshot } from './snapshots.js';

@@ -109,23 +109,26 @@ export function specialTypeName(p: { placeholderKey: string; specialType?: numbe
 
 // ---- share links -----------------------------------------------------------------------------------------------
 
-/** ShareLinkView: what an extra share link lets its holder do, by the code the API speaks. */
-export const SHARE_LINK_VIEWS = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' } as const satisfies Record<
+/**
+ * What a share link lets its holder do, by the code the API speaks: the wire field `view` of a share link (the
+ * vendor's enum ShareLinkView), named here after what it holds, not after the recipient act "view".
+ */
+export const SHARE_LINK_ACCESS = { '1': 'sign', '2': 'approve', '3': 'lock', '4': 'view' } as const satisfies Record<
   string,
   RecipientRole
 >;
 
-export type ShareLinkView = keyof typeof SHARE_LINK_VIEWS;
+export type ShareLinkAccess = keyof typeof SHARE_LINK_ACCESS;
 
-export const SHARE_LINK_VIEW_CODES = Object.keys(SHARE_LINK_VIEWS) as [ShareLinkView, ...ShareLinkView[]];
+export const SHARE_LINK_ACCESS_CODES = Object.keys(SHARE_LINK_ACCESS) as [ShareLinkAccess, ...ShareLinkAccess[]];
 
-/** The view of a recipient's own link (its recipient key): the code that stands for its role. */
-export const SHARE_LINK_VIEW_OF_ROLE = {
+/** The access of a recipient's own link (its recipient key): the code that stands for its role. */
+export const SHARE_LINK_ACCESS_OF_ROLE = {
   sign: '1',
   approve: '2',
   lock: '3',
   view: '4',
-} as const satisfies Record<RecipientRole, ShareLinkView>;
+} as const satisfies Record<RecipientRole, ShareLinkAccess>;
 
 // ---- contract events and webhook flags (docs/webhooks.md) -----------------------------------------------------
 
@@ -183,8 +186,11 @@ export const CONTRACT_TYPE_CODES = { docx: 6, pdf: 7, empty: 8 } as const;
 
 export type ContractTypeCode = (typeof CONTRACT_TYPE_CODES)[keyof typeof CONTRACT_TYPE_CODES];
 
-/** PlaceholderView: 2 for the boxes a signature goes into, 1 for every other placeholder. */
-export const PLACEHOLDER_VIEWS = { other: 1, signature: 2 } as const;
+/**
+ * A placeholder's box code, the wire field `view` of a placeholder (the vendor's PlaceholderView): 2 for the boxes a
+ * signature goes into, 1 for every other placeholder.
+ */
+export const PLACEHOLDER_BOX_CODES = { other: 1, signature: 2 } as const;
 
 /**
  * A `contractType` as a request gives it, as the text a record keeps: a text form, or a numeric code echoed from a

@@ -5,9 +5,10 @@ import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import { STATUS } from '../core/vocabulary.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
-import { copyPlaceholders, placeholdersOf } from './placeholders.js';
-import { documentFields } from './pdf-geometry.js';
-import { type FillItem, fillPlaceholders, filledHtml } from './filling.js';
+import { copyPlaceholders } from './placeholders.js';
+import { documentFields } from './pdf-contracts.js';
+import { type FillItem, fillPlaceholders } from './filling.js';
+import { filledHtml, shownTags } from './shown-contract.js';
 import { findTemplate } from './templates.js';
 
 /** A contract of this client, or 404: keys of other clients answer as if they did not exist. */
@@ -186,9 +187,9 @@ export function duplicateContract(
   return ctx.store.contracts.get(copy.contractKey)!;
 }
 
-/** The contract's HTML with its placeholder values filled in (`returnValue: true` → `contractValue`). */
+/** The contract's HTML with its placeholders filled (`returnValue: true` → `contractValue`; shown-contract.ts). */
 export function contractValue(ctx: OpContext, contract: ContractRecord): string {
-  return filledHtml(contract.value, placeholdersOf(ctx, { contractKey: contract.contractKey }));
+  return filledHtml(contract.value, shownTags(ctx, contract.contractKey));
 }
 
 export function archiveContract(ctx: OpContext, contract: ContractRecord): ContractRecord {

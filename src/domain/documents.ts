@@ -11,13 +11,13 @@ import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
 import { auditRows } from './audit-trail.js';
-import { SPECIAL, STATUS, specialTypeName, specialTypeOf } from '../core/vocabulary.js';
-import { contractTypeOf, placementErrors } from './pdf-geometry.js';
+import { STATUS } from '../core/vocabulary.js';
+import { contractTypeOf, placementErrors } from './pdf-contracts.js';
 import { documentPath } from './links.js';
-import type { AuditTrail, FillValue, Renderer, Stamp } from '../render/renderer.js';
+import type { AuditTrail, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
-import type { ClientRecord, ContractRecord, DocumentRef, PlaceholderRecord, TemplateRecord } from '../store/records.js';
-import { tagOf } from './placeholder-tags.js';
+import type { ClientRecord, ContractRecord, DocumentRef, TemplateRecord } from '../store/records.js';
+import { assertShownSize, documentFills, shownPlaceholders, shownTags, stampContent } from './shown-contract.js';
 
 export type DocumentOwner = { contractKey: string } | { templateKey: string };
 
@@ -119,7 +119,6 @@ export async function contractPdf(
   renderer: Renderer,
   contract: ContractRecord,
 ): Promise<Uint8Array> {
-  const placeholders = placeholdersOf(ctx, { contractKey: contract.contractKey });
   let uploadSha256: string | undefined;
   let content: Parameters<Renderer['pdf']>[0]['content'];
   if (contractTypeOf(contract) === 'pdf') {
@@ -131,9 +130,9 @@ export async function contractPdf(
         `the file ${contract.document.sha256} of contract ${contract.contractKey} is missing from the document store`,
       );
     uploadSha256 = contract.document.sha256;
-    content = { kind: 'upload', bytes, stamps: stampsOf(ctx, placeholders) };
+    content = { kind: 'upload', bytes, stamps: stampsOf(ctx, contract.contractKey) };
   } else {
-    content = { kind: 'html', html: contract.value, fills: contractFills(ctx, placeholders) };
+    content = { kind: 'html', html: contract.value, fills: htmlFills(ctx, contract) };
   }
   const signed = contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === 'fully_signed');
   return renderer.pdf({
@@ -156,40 +155,22 @@ export async function contractDocx(ctx: OpContext, renderer: Renderer, contract:
     title: contract.name,
     at: contract.changeTime,
     html: contract.value,
-    fills: contractFills(ctx, placeholdersOf(ctx, { contractKey: contract.contractKey })),
+    fills: htmlFills(ctx, contract),
   });
 }
 
-/** What an HTML contract's placeholder tags show (placeholder-tags.ts): values, dates as people read them. */
-function contractFills(ctx: OpContext, placeholders: PlaceholderRecord[]): Map<string, FillValue> {
-  const fills = new Map<string, FillValue>();
-  for (const p of placeholders) {
-    const shown = shownValue(ctx, p);
-    let value: FillValue = shown;
-    if (p.isSpecial && specialTypeOf(p) === SPECIAL.date && shown) value = signedDate(shown);
-    if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature && shown.startsWith('data:')) {
-      // An SVG (the generated signature), GIF or WebP cannot be drawn by the standard PDF tools: the signer's name.
-      const image = signatureImage(shown);
-      const name = signerName(ctx, p) || 'signature';
-      value = image ? { image, alt: `Signature of ${name}` } : `Signed: ${name}`;
-    }
-    fills.set(tagOf(p), value);
-  }
-  return fills;
+/** What an HTML contract's placeholder tags show in its documents (shown-contract.ts), its size bounded first. */
+function htmlFills(ctx: OpContext, contract: ContractRecord) {
+  const shown = shownTags(ctx, contract.contractKey);
+  assertShownSize(contract.value, shown);
+  return documentFills(shown);
 }
 
-/** A PNG or JPEG signature's bytes (the only images pdf-lib draws), or undefined. */
-function signatureImage(value: string): { format: 'png' | 'jpeg'; bytes: Uint8Array } | undefined {
-  const image = /^data:image\/(png|jpeg);base64,(.*)$/s.exec(value);
-  return image
-    ? { format: image[1] as 'png' | 'jpeg', bytes: new Uint8Array(Buffer.from(image[2]!, 'base64')) }
-    : undefined;
-}
-
-/** The placed placeholders of a PDF contract as boxes to draw. */
-function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
+/** The placed placeholders of a PDF contract as boxes to draw, each showing what shown-contract.ts says. */
+function stampsOf(ctx: OpContext, contractKey: string): Stamp[] {
   const stamps: Stamp[] = [];
-  for (const p of placeholders) {
+  const shown = new Map(shownPlaceholders(ctx, contractKey).map((x) => [x.placeholder.placeholderKey, x.shown]));
+  for (const p of placeholdersOf(ctx, { contractKey })) {
     for (const x of p.insertion) {
       if (x.action === 'delete') continue;
       const geometry = {
@@ -200,47 +181,10 @@ function stampsOf(ctx: OpContext, placeholders: PlaceholderRecord[]): Stamp[] {
         height: Number(x.height),
       };
       if (!Object.values(geometry).every(Number.isFinite)) continue;
-      stamps.push({ ...geometry, content: stampContent(ctx, p) });
+      stamps.push({ ...geometry, content: stampContent(shown.get(p.placeholderKey)!) });
     }
   }
   return stamps;
-}
-
-function stampContent(ctx: OpContext, p: PlaceholderRecord): Stamp['content'] {
-  const value = shownValue(ctx, p);
-  if (!value) return { kind: 'empty', label: p.isSpecial ? specialTypeName(p) : p.name };
-  if (p.isSpecial && specialTypeOf(p) === SPECIAL.date) return { kind: 'text', text: signedDate(value) };
-  if (p.isSpecial && specialTypeOf(p) === SPECIAL.signature) {
-    const image = signatureImage(value);
-    if (image) return { kind: 'image', ...image };
-    // pdf-lib embeds PNG and JPEG only: an SVG (the generated signature), GIF or WebP signature is drawn as the
-    // signer's name in a script face; a text signature is drawn as its text.
-    return { kind: 'script', text: value.startsWith('data:') ? signerName(ctx, p) || 'Signed' : value };
-  }
-  return { kind: 'text', text: value };
-}
-
-/**
- * What a placeholder shows in a document now. A recipient's full name and signature show only once that
- * recipient has signed (docs/documents.md): before, the box says what it is for, so an unsigned document never
- * reads as signed.
- */
-function shownValue(ctx: OpContext, p: PlaceholderRecord): string {
-  const type = p.isSpecial ? specialTypeOf(p) : undefined;
-  if ((type !== SPECIAL.fullName && type !== SPECIAL.signature) || !p.recipientKey) return p.value;
-  const state = ctx.store.recipients.get(p.recipientKey)?.state;
-  return state === 'signed' || state === 'approved' ? p.value : '';
-}
-
-function signerName(ctx: OpContext, p: PlaceholderRecord): string {
-  if (!p.recipientKey) return '';
-  const r = ctx.store.recipients.get(p.recipientKey);
-  return r?.fullname || r?.email || '';
-}
-
-/** A date-signed value (ISO) as the document shows it: `2026-11-21 09:00:00 UTC`, as every page does. */
-function signedDate(value: string): string {
-  return peopleTime(value);
 }
 
 /**

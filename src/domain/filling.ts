@@ -1,17 +1,11 @@
 /**
- * Filling placeholders (contract and template "create and fill", contract update) and the filled HTML that
- * `returnValue: true` answers as `contractValue`.
- *
- * The HTML of a contract names its placeholders with tags carrying the placeholder's `id`: `<placeholderN>` for an
- * ordinary one, and `<dateN>`, `<fullnameN>`, `<emailN>`, `<signN>` for a recipient's special ones
- * [D:placeholder/pdfspecial]. No source shows the ordinary tag; `placeholderN` follows the special ones' pattern.
+ * Filling placeholders (contract and template "create and fill", contract update). What the filled contract shows
+ * is shown-contract.ts.
  */
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, PlaceholderRecord } from '../store/records.js';
 import { type Owner, addPlaceholder, placeholdersOf } from './placeholders.js';
-import { escapeHtml, tagOf } from './placeholder-tags.js';
-import { SPECIAL, specialTypeOf } from '../core/vocabulary.js';
 
 export interface TableValue {
   columns: string[];
@@ -62,38 +56,4 @@ export function fillPlaceholders(
       if (item.table !== undefined) ctx.store.placeholders.update(added.placeholderKey, table);
     }
   });
-}
-
-/** The HTML with every placeholder tag that has a value filled in (values escaped; signatures as images). */
-export function filledHtml(html: string, placeholders: readonly PlaceholderRecord[]): string {
-  let out = html;
-  for (const p of placeholders) {
-    if (p.value === '') continue;
-    const tag = tagOf(p);
-    const content =
-      specialTypeOf(p) === SPECIAL.signature && p.value.startsWith('data:image/')
-        ? `<img src="${escapeHtml(p.value)}" alt="signature">`
-        : renderValue(p);
-    const element = new RegExp(`<${tag}(\\s[^>]*)?>[\\s\\S]*?</${tag}>|<${tag}(\\s[^>]*)?/?>`, 'gi');
-    out = out.replace(
-      element,
-      (_m, a1: string | undefined, a2: string | undefined) => `<${tag}${a1 ?? a2 ?? ''}>${content}</${tag}>`,
-    );
-  }
-  return out;
-}
-
-function renderValue(p: PlaceholderRecord): string {
-  if (!p.isTable) return escapeHtml(p.value);
-  let table: TableValue;
-  try {
-    table = JSON.parse(p.value) as TableValue;
-  } catch {
-    return escapeHtml(p.value);
-  }
-  const head = table.columns.map((c) => `<th>${escapeHtml(String(c))}</th>`).join('');
-  const rows = table.rows
-    .map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(String(v ?? ''))}</td>`).join('')}</tr>`)
-    .join('');
-  return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }

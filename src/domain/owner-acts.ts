@@ -10,11 +10,11 @@
  */
 import type { OpContext } from './context.js';
 import { contractValue } from './contracts.js';
-import { contractTypeOf } from './pdf-geometry.js';
+import { contractTypeOf } from './pdf-contracts.js';
 import { type ActingPerson, approveByLink, confirmByEmail, signByLink } from './recipient-acts.js';
-import { contractSignatures } from './recipient-side.js';
+import { contractSignatures } from './recipient-reads.js';
 import { ApiError, quote } from '../core/errors.js';
-import { SHARE_LINK_VIEW_OF_ROLE } from '../core/vocabulary.js';
+import { SHARE_LINK_ACCESS_OF_ROLE } from '../core/vocabulary.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 
 type Role = 'sign' | 'approve';
@@ -42,7 +42,7 @@ function ownerRecipient(ctx: OpContext, contract: ContractRecord, email: string,
 }
 
 function linkOf(recipient: RecipientRecord, contract: ContractRecord, role: Role) {
-  return { recipient, contract, view: SHARE_LINK_VIEW_OF_ROLE[role] };
+  return { recipient, contract, view: SHARE_LINK_ACCESS_OF_ROLE[role] };
 }
 
 /** POST `contract_sign`: the owner signs, as the recipient with the email it typed. */

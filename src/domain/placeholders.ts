@@ -12,9 +12,9 @@ import type {
   RecipientRecord,
 } from '../store/records.js';
 import type { FieldError } from '../core/errors.js';
-import { contractTypeOf, placementErrors } from './pdf-geometry.js';
+import { contractTypeOf, placementErrors } from './pdf-contracts.js';
 import {
-  PLACEHOLDER_VIEWS,
+  PLACEHOLDER_BOX_CODES,
   RECIPIENT_SPECIAL_TYPES,
   type RecipientSpecialType,
   SPECIAL,
@@ -329,7 +329,9 @@ const OTHER_COLOUR = '#fafafa';
 const OWNER_COLOUR = '#eaeaea';
 const RECIPIENT_COLOURS = ['#8ae2f4', '#f59600', '#e5befc', '#ffe175', '#51d474'] as const;
 
-/** PlaceholderView as the real clients read it (docs/compatibility.md): 2 for a signature box (special type 4). */
-export function placeholderView(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
-  return p.isSpecial && p.specialType === SPECIAL.signature ? PLACEHOLDER_VIEWS.signature : PLACEHOLDER_VIEWS.other;
+/** A placeholder's `view` as the real clients read it (docs/compatibility.md): 2 for a signature box (special type 4). */
+export function placeholderBoxCode(p: Pick<PlaceholderRecord, 'isSpecial' | 'specialType'>): 1 | 2 {
+  return p.isSpecial && p.specialType === SPECIAL.signature
+    ? PLACEHOLDER_BOX_CODES.signature
+    : PLACEHOLDER_BOX_CODES.other;
 }

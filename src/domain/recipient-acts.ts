@@ -12,7 +12,7 @@ import { acceptedIpInfo } from './audit-trail.js';
 import { actAsRecipient } from './lifecycle.js';
 import { checkSignatureImage } from './signature-image.js';
 import { placeholdersOf } from './placeholders.js';
-import { contentChangeTime, recipientTagId } from './recipient-side.js';
+import { contentChangeTime, recipientTagId } from './recipient-reads.js';
 import type { ResolvedShareLink } from './share-links.js';
 import { ApiError } from '../core/errors.js';
 import { STATUS } from '../core/vocabulary.js';

@@ -18,12 +18,10 @@ import type {
 import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
-import { SHARE_LINK_VIEWS, SHARE_LINK_VIEW_OF_ROLE } from '../core/vocabulary.js';
+import { SHARE_LINK_ACCESS, SHARE_LINK_ACCESS_OF_ROLE, type ShareLinkAccess } from '../core/vocabulary.js';
 
-export type ShareLinkView = ShareLinkRecord['view'];
-
-/** No source shows the view of a new link; the sandbox's is the least a holder can do, viewing. */
-export const DEFAULT_SHARE_LINK_VIEW: ShareLinkView = '4';
+/** No source shows the access (`view`) of a new link; the sandbox's is the least a holder can do, viewing. */
+export const DEFAULT_SHARE_LINK_ACCESS: ShareLinkAccess = '4';
 
 /**
  * The contract a share-link write names: by its key, or by one of its links' `controlLink`, which the components'
@@ -42,7 +40,7 @@ export function shareLinksOf(ctx: OpContext, contract: ContractRecord): ShareLin
 export function createShareLink(
   ctx: OpContext,
   contract: ContractRecord,
-  view: ShareLinkView = DEFAULT_SHARE_LINK_VIEW,
+  view: ShareLinkAccess = DEFAULT_SHARE_LINK_ACCESS,
 ): ShareLinkRecord {
   assertOpen(contract, 'take new share links');
   const now = ctx.clock.now();
@@ -74,7 +72,7 @@ export function findShareLink(
   return link;
 }
 
-export function changeShareLinkView(ctx: OpContext, link: ShareLinkRecord, view: ShareLinkView): ShareLinkRecord {
+export function changeShareLinkAccess(ctx: OpContext, link: ShareLinkRecord, view: ShareLinkAccess): ShareLinkRecord {
   // Another role is another recipient: the link is bound again the next time it opens.
   const rebind = view === link.view ? {} : { recipientKey: undefined };
   return ctx.store.shareLinks.update(link.shareLink, { view, changeTime: ctx.clock.now(), ...rebind });
@@ -101,7 +99,7 @@ export interface ResolvedShareLink {
   recipient: RecipientRecord;
   contract: ContractRecord;
   /** What the link lets its holder do: the link's own view, or for a recipient's own link its role's. */
-  view: ShareLinkView;
+  view: ShareLinkAccess;
 }
 
 /**
@@ -111,7 +109,7 @@ export interface ResolvedShareLink {
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
-  if (recipient && contract) return { recipient, contract, view: SHARE_LINK_VIEW_OF_ROLE[recipient.action] };
+  if (recipient && contract) return { recipient, contract, view: SHARE_LINK_ACCESS_OF_ROLE[recipient.action] };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
   if (extra.link.recipientKey !== undefined) {
@@ -120,7 +118,7 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
       ? { recipient: own, contract: extra.contract, view: extra.link.view }
       : undefined;
   }
-  const role = SHARE_LINK_VIEWS[extra.link.view];
+  const role = SHARE_LINK_ACCESS[extra.link.view];
   const inRole = ctx.store.recipients
     .where('contract', extra.contract.contractKey)
     .filter((r) => r.action === role)

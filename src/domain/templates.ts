@@ -3,7 +3,7 @@ import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, ContractRecord, TemplateRecord } from '../store/records.js';
 import { copyPlaceholders, placeholdersOf } from './placeholders.js';
-import { documentFields } from './pdf-geometry.js';
+import { documentFields } from './pdf-contracts.js';
 
 export interface NewTemplate {
   /** A fixed key (fixtures and scenarios); generated when absent. */
@@ -15,7 +15,7 @@ export interface NewTemplate {
   userKey: string;
 }
 
-/** The PDF a copy keeps (its file shared, `value` its own path): see pdf-geometry.ts `documentFields`. */
+/** The PDF a copy keeps (its file shared, `value` its own path): see pdf-contracts.ts `documentFields`. */
 function keepPdf(ctx: OpContext, template: TemplateRecord, source: ContractRecord | TemplateRecord): TemplateRecord {
   const fields = documentFields(source, { templateKey: template.templateKey });
   return Object.keys(fields).length ? ctx.store.templates.update(template.templateKey, fields) : template;

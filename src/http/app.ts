@@ -10,6 +10,7 @@ import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 import { NOT_EMULATED_PATHS, mountNotEmulated } from './not-emulated.js';
+import { readUnreadBody } from './body.js';
 import { operationContext } from './auth.js';
 import { apiCors } from './cors.js';
 import { type HostOptions, hostGuard } from './hosts.js';
@@ -51,6 +52,8 @@ export function createApp(options: AppOptions): Hono {
     }
   });
   for (const middleware of options.middleware ?? []) app.use('*', middleware);
+  // Inside the journal, so the body it reads is journaled; outside every check, so their refusals get it too.
+  app.use('*', readUnreadBody(options.maxBodyBytes));
   // The security checks (README "Security"): the sandbox's own names only; no other site drives /__sandbox or pages.
   if (options.hosts) app.use('*', hostGuard(options.hosts));
   const sameOrigin = sameOriginOnly({ publicUrl: options.publicUrl });

@@ -2,7 +2,8 @@
  * Reads a JSON request body defensively: content type, size limit, syntax and shape are each answered with
  * their own clear 4xx instead of reaching a handler.
  */
-import type { Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
 import type { RequestEnv } from '../core/request-variables.js';
 
@@ -114,4 +115,33 @@ export async function readBytes(request: Request, maxBytes: number, tooBig: () =
 /** A control API body (/__sandbox): JSON like the API's, but an empty body means `{}`. */
 export function controlJson(c: Context, maxBytes: number): Promise<Record<string, unknown>> {
   return readJsonObject(c, maxBytes, { emptyAs: {} });
+}
+
+/**
+ * Reads the body of a request answered without reading it (a 404, a 405, a 403 or a 501 to a POST) before the
+ * answer leaves, so the connection stays usable: the client's next request on it starts after that body. Left
+ * unread, the body would sit in the socket; the server's own clean-up gives it 500 ms and then closes the
+ * connection, and a pooled client's next request on it dies without an answer. The text is kept like any body
+ * read (the journal shows it). A body over `maxBytes` is not read: its answer says `Connection: close`.
+ */
+export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.get('bodyText') !== undefined) return;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (incoming === undefined) {
+      // In process (app.request) there is no connection to keep; the body is read for the journal only.
+      if (c.req.raw.body && !c.req.raw.bodyUsed) await readBodyText(c, maxBytes).catch(() => undefined);
+      return;
+    }
+    if (incoming.readableEnded || incoming.destroyed) return;
+    const length = incoming.headers['content-length'];
+    let read = !incoming.readableDidRead && (length === undefined || Number(length) <= maxBytes);
+    if (read)
+      read = await readBodyText(c, maxBytes).then(
+        () => true,
+        () => false,
+      );
+    if (!read && !incoming.destroyed) c.res.headers.set('Connection', 'close');
+  };
 }

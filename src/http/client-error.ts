@@ -1,11 +1,40 @@
 /**
- * Requests Node's HTTP parser rejects before they reach the app (broken framing, a content-length that
- * disagrees with the bytes sent, oversized headers) still get the service's JSON error body instead of
- * Node's bare `400 Bad Request`, then the connection is closed: after a framing error nothing more on it
- * can be trusted.
+ * Requests refused before they reach the app. Those Node's HTTP parser rejects (broken framing, a content-length
+ * that disagrees with the bytes sent, oversized headers) and those with a missing, empty or repeated Host header
+ * still get the service's JSON error body instead of Node's bare `400 Bad Request`, then the connection is closed:
+ * after a framing error nothing more on it can be trusted.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { hostHeaderProblem } from './hosts.js';
+
+type CreateServer = (options: ServerOptions, listener: RequestListener) => Server;
+
+/**
+ * Wraps a server factory (node:http's or node:https's `createServer`) so every request's Host header is checked
+ * before @hono/node-server sees it: it would answer a missing Host with an empty 400, and an empty one by
+ * substituting the bind address. Node's own Host check is off, since it answers with an empty body.
+ */
+export function checkingHost<Create>(create: Create): Create {
+  // @hono/node-server calls the factory with (options, listener), node:http's and node:https's shape alike.
+  const checked: CreateServer = (options, listener) =>
+    (create as CreateServer)({ ...options, requireHostHeader: false }, (request, response) => {
+      const problem = hostHeaderProblem(request);
+      if (problem === undefined) listener(request, response);
+      else answerJson(response, 400, problem);
+    });
+  return checked as Create;
+}
+
+function answerJson(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ code: status, message });
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  response.end(body);
+}
 
 export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -34,14 +63,9 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
  */
 export function answerExpectation(request: IncomingMessage, response: ServerResponse): void {
   const expect = String(request.headers.expect ?? '').slice(0, 60);
-  const body = JSON.stringify({
-    code: 417,
-    message: `Expect: ${expect} cannot be met; send the request without an Expect header, or with Expect: 100-continue`,
-  });
-  response.writeHead(417, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    Connection: 'close',
-  });
-  response.end(body);
+  answerJson(
+    response,
+    417,
+    `Expect: ${expect} cannot be met; send the request without an Expect header, or with Expect: 100-continue`,
+  );
 }

@@ -9,7 +9,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { answerExpectation } from './client-error.js';
+import { answerClientError, answerExpectation, checkingHost } from './client-error.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, type Socket, createServer as createNetServer, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -83,7 +83,7 @@ export async function loadTls(options: {
 
 /** A self-signed certificate for localhost, 127.0.0.1, ::1 and the bound host, valid for a year. */
 export async function generateCertificate(host: string): Promise<TlsMaterial> {
-  const { generate } = await import('selfsigned');
+  const { generate } = await import('./selfsigned.js');
   const names = new Set(['localhost']);
   const ips = new Set(['127.0.0.1', '::1']);
   if (host !== '0.0.0.0' && host !== '::') (isIP(host) ? ips : names).add(host);
@@ -128,10 +128,11 @@ export function listenTls(
 ): Promise<TlsListener> {
   const https = createAdaptorServer({
     fetch: app.fetch,
-    createServer: createHttpsServer,
+    createServer: checkingHost(createHttpsServer),
     serverOptions: { key: tls.key, cert: tls.cert },
   });
   https.on('checkExpectation', answerExpectation);
+  https.on('clientError', answerClientError);
   const plain = createHttpServer((req, res) => {
     const where = `https://${req.headers.host ?? `${host}:${port}`}${req.url ?? '/'}`;
     const body = JSON.stringify({

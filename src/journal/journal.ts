@@ -70,7 +70,7 @@ interface Stored {
   requestBody: Captured;
   responseBody: Captured;
   /** The entry as shown, built on first read. */
-  view: JournalEntry | undefined;
+  shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
 }
 
@@ -112,9 +112,9 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.view(e)));
+    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.shown(e)));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
-    return shown.map((e) => this.view(e));
+    return shown.map((e) => this.shown(e));
   }
 
   /** The entries, oldest first. */
@@ -152,7 +152,7 @@ export class RequestJournal {
         return c.body(sent as string, arg as 200, JSON_HEADERS);
       }) as typeof c.json;
       await next();
-      const requestBody = keepBodies ? await requestText(c.get('bodyText'), c.req.raw) : undefined;
+      const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
@@ -173,23 +173,23 @@ export class RequestJournal {
         headers: rawHeaders(c.env, headers),
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
-        view: undefined,
+        shown: undefined,
         warnings: c.get('warnings'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
-        const view = this.view(entry);
-        for (const listener of this.listeners) listener(view);
+        const shown = this.shown(entry);
+        for (const listener of this.listeners) listener(shown);
       }
     };
   }
 
   /** The entry as the journal shows it: parsed, redacted bodies and headers, built once. */
-  private view(stored: Stored): JournalEntry {
-    return (stored.view ??= this.buildView(stored));
+  private shown(stored: Stored): JournalEntry {
+    return (stored.shown ??= this.show(stored));
   }
 
-  private buildView(stored: Stored): JournalEntry {
+  private show(stored: Stored): JournalEntry {
     const query = stored.query === '' ? '' : redactQuery(stored.query);
     const parsed = parseBody(stored.requestBody);
     return {
@@ -278,41 +278,12 @@ function rawHeaders(env: unknown, headers: Headers): string[] {
 }
 
 /**
- * The request's body: the text the body reader kept, or, when no handler read the body (a 404, a 405), the
- * body itself, read now that the handler is done (never more than the cap).
+ * The request's body: the text the body reader kept (http/body.ts reads the body of a refused request too, before
+ * its answer leaves), cut to the cap.
  */
-function requestText(kept: string | undefined, request: Request): Captured | Promise<Captured> {
-  if (kept !== undefined)
-    return kept === ''
-      ? undefined
-      : kept.length > MAX_BODY_CHARS
-        ? { truncated: true, bytes: Buffer.byteLength(kept) }
-        : kept;
-  if (!request.body || request.bodyUsed) return undefined;
-  return unreadText(request, request.body);
-}
-
-async function unreadText(request: Request, body: ReadableStream<Uint8Array>): Promise<Captured> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_BODY_CHARS) return { truncated: true, bytes: declared };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_CHARS) {
-        void reader.cancel().catch(() => undefined);
-        return { truncated: true, bytes: size };
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return undefined;
-  }
-  return size === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+function requestText(kept: string | undefined): Captured {
+  if (kept === undefined || kept === '') return undefined;
+  return kept.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(kept) } : kept;
 }
 
 function parseBody(body: Captured): unknown {
@@ -327,7 +298,7 @@ function parseBody(body: Captured): unknown {
 function matcher(
   filter: JournalFilter,
   services: Services,
-  view: (entry: Stored) => JournalEntry,
+  shown: (entry: Stored) => JournalEntry,
 ): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
   if (filter.path) {
@@ -338,7 +309,7 @@ function matcher(
     const method = filter.method.toUpperCase();
     tests.push((e) => e.method === method);
   }
-  if (filter.action) tests.push((e) => view(e).action === filter.action);
+  if (filter.action) tests.push((e) => shown(e).action === filter.action);
   if (filter.status !== undefined) {
     const status = String(filter.status).toLowerCase();
     if (/^[1-5]xx$/.test(status)) tests.push((e) => Math.floor(e.status / 100) === Number(status[0]));

@@ -81,6 +81,12 @@ export function htmlToBlocks(html: string, fills: Fills): Block[] {
   const doc = parseDocument(limitNesting(html), { decodeEntities: true, lowerCaseTags: true });
   const out: Block[] = [];
   let runs: Run[] = [];
+  // A value's spaces collapsed once per tag, however often the tag is repeated (docs/documents.md, work limits).
+  const collapsed = new Map<string, string>();
+  const spaced = (tag: string, value: string) => {
+    if (!collapsed.has(tag)) collapsed.set(tag, value.replace(/\s+/g, ' '));
+    return collapsed.get(tag)!;
+  };
   const flush = () => {
     const trimmed = trimRuns(runs);
     if (trimmed.length) out.push({ kind: 'paragraph', runs: trimmed });
@@ -105,8 +111,12 @@ export function htmlToBlocks(html: string, fills: Fills): Block[] {
       if (el.name === 'br') into.push({ text: '\n', ...style });
       else if (fills.has(el.name) && fills.get(el.name) !== '') {
         const value = fills.get(el.name)!;
-        if (typeof value === 'string') into.push({ text: value.replace(/\s+/g, ' '), ...style });
-        else into.push({ text: value.alt, image: value.image, ...style });
+        if (typeof value === 'string') into.push({ text: spaced(el.name, value), ...style });
+        else if ('table' in value) {
+          // A table inside a line (a heading, a list item, a cell, bold text): its rows as lines, cells parted by |.
+          for (const row of [value.table.columns, ...value.table.rows])
+            into.push({ text: '\n', ...style }, { text: row.join(' | '), ...style });
+        } else into.push({ text: value.alt, image: value.image, ...style });
       } else inline(el.children, { ...style, ...styleOf(el.name) }, into, depth + 1);
     }
   };
@@ -117,6 +127,25 @@ export function htmlToBlocks(html: string, fills: Fills): Block[] {
       return;
     }
     for (const node of nodes) {
+      const table = node.type === 'tag' ? tableFill((node as unknown as { name: string }).name) : undefined;
+      if (table) {
+        // A table value where a paragraph may stand: a table of its own, the columns as its header row.
+        flush();
+        const cells = (row: string[], header: boolean) =>
+          row.map((text) =>
+            text.trim()
+              ? [{ text: text.replace(/\s+/g, ' ').trim(), ...style, ...(header ? { bold: true } : {}) }]
+              : [],
+          );
+        out.push({
+          kind: 'table',
+          rows: [
+            { header: true, cells: cells(table.columns, true) },
+            ...table.rows.map((r) => ({ header: false, cells: cells(r, false) })),
+          ],
+        });
+        continue;
+      }
       if (node.type === 'text' || (node.type === 'tag' && !isBlockTag((node as unknown as { name: string }).name))) {
         inline([node], style, runs, nesting);
         continue;
@@ -174,6 +203,11 @@ export function htmlToBlocks(html: string, fills: Fills): Block[] {
         flush();
       }
     }
+  };
+
+  const tableFill = (name: string) => {
+    const value = fills.get(name);
+    return value !== undefined && typeof value !== 'string' && 'table' in value ? value.table : undefined;
   };
 
   block(doc.children, {}, 0);

@@ -3,8 +3,11 @@
  * renderer (docs/documents.md).
  */
 
-/** What a placeholder tag of an HTML contract shows: its text, or a drawn signature image. */
-export type FillValue = string | { image: SignatureImage; alt: string };
+/** What a placeholder tag of an HTML contract shows: its text, a drawn signature image, or a table. */
+export type FillValue =
+  | string
+  | { image: SignatureImage; alt: string }
+  | { table: { columns: string[]; rows: string[][] } };
 
 export interface SignatureImage {
   format: 'png' | 'jpeg';

@@ -38,7 +38,7 @@ export interface RequestInfo {
 
 /**
  * A body already serialised to UTF-8 (a list of cached rows, see `listReply`); the router sends it as it is. The one
- * list device, behind `listReply` and `Table.viewsWhere`: it earns its place on the list figure (contract list with
+ * list device, behind `listReply` and `Table.listRowsWhere`: it earns its place on the list figure (contract list with
  * 10,000 stored, 5 × 100 lists, medians; docs/benchmarks.md "Performance devices"): p50 19 ms, p99 73 ms with it;
  * rows built and serialised per list, p50 119 ms, p99 291 ms (same run, a machine at load 15–20 on 2 cores; the
  * target, p99 < 25 ms, is judged on a quiet machine).
@@ -59,7 +59,7 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A request body that works, for docs and OpenAPI. */
   example?: unknown;
-  /** The success body (OpenAPI's response schema), written beside the view that builds it; built on first read. */
+  /** The success body (OpenAPI's response schema), written beside the function that builds it; built on first read. */
   readonly response: z.ZodType;
 }
 
@@ -109,7 +109,7 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */
   example?: Record<string, unknown>;
-  /** The success body (OpenAPI's response schema), written beside the view that builds it; built on first read. */
+  /** The success body (OpenAPI's response schema), written beside the function that builds it; built on first read. */
   readonly response: z.ZodType;
 }
 

@@ -22,7 +22,7 @@ const clientInput = () =>
     users: z.array(userInput()).max(1000).optional(),
   });
 
-function clientView(client: ClientRecord) {
+function clientAnswer(client: ClientRecord) {
   return {
     createTime: sqlTime(client.createTime),
     changeTime: sqlTime(client.changeTime),
@@ -34,7 +34,7 @@ function clientView(client: ClientRecord) {
   };
 }
 
-const clientViewSchema = () =>
+const clientAnswerSchema = () =>
   z.strictObject({
     createTime: sqlSchema(),
     changeTime: sqlSchema(),
@@ -98,14 +98,18 @@ export const clientResource: ResourceSpec = {
       response: () =>
         okSchema(200, {
           clients: z.array(
-            clientViewSchema().extend({ createTime: isoSchema(), changeTime: isoSchema(), multiple: z.literal(true) }),
+            clientAnswerSchema().extend({
+              createTime: isoSchema(),
+              changeTime: isoSchema(),
+              multiple: z.literal(true),
+            }),
           ),
         }),
       schema: () => dataBody({ action: z.literal('list') }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
         const clients = clientsOf(ctx, ctx.principal!.platformId).map((c) => ({
-          ...clientView(c),
+          ...clientAnswer(c),
           createTime: isoTime(c.createTime),
           changeTime: isoTime(c.changeTime),
           // The docs show `multiple: true` on every item [D:client/list]; its meaning is not documented.
@@ -137,7 +141,7 @@ export const clientResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a client',
       scope: 'client',
-      response: () => okSchema(200, { client: clientViewSchema() }),
+      response: () => okSchema(200, { client: clientAnswerSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -149,7 +153,7 @@ export const clientResource: ResourceSpec = {
       clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
       example: { data: { action: 'read', client: { clientKey: '<CLIENT_KEY>' } } },
       handle(_input, ctx) {
-        return reply(200, 'Client found', { client: clientView(requireClient(ctx)) });
+        return reply(200, 'Client found', { client: clientAnswer(requireClient(ctx)) });
       },
     }),
   },

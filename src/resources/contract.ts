@@ -26,7 +26,7 @@ import {
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
 import { CONTRACT_STATUSES, STATUS, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
-import { contractTypeCode } from '../domain/pdf-geometry.js';
+import { contractTypeCode } from '../domain/pdf-contracts.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';
@@ -58,7 +58,7 @@ function withValue(
 }
 
 /** The whole record as `read` answers it [D:contract/read], with what the components also read [C:types.ts]. */
-function contractView(c: ContractRecord, base: string) {
+function contractAnswer(c: ContractRecord, base: string) {
   return {
     createTime: sqlTime(c.createTime),
     changeTime: sqlTime(c.changeTime),
@@ -74,7 +74,7 @@ function contractView(c: ContractRecord, base: string) {
 }
 
 /**
- * One contract as the list shows it, as UTF-8 JSON (kept by the table until the contract changes: Table.viewsWhere);
+ * One contract as the list shows it, as UTF-8 JSON (kept by the table until the contract changes: Table.listRowsWhere);
  * null for an archived contract, which the list leaves out as the components do (docs/compatibility.md, "Contract").
  */
 function contractRow(c: ContractRecord): Buffer | null {
@@ -90,7 +90,7 @@ function contractRow(c: ContractRecord): Buffer | null {
   );
 }
 
-const contractViewSchema = () =>
+const contractAnswerSchema = () =>
   z.strictObject({
     createTime: sqlSchema(),
     changeTime: sqlSchema(),
@@ -128,7 +128,7 @@ export const contractResource: ResourceSpec = {
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
         const rows = ctx.store.contracts
-          .viewsWhere('client', requireClient(ctx).clientKey, contractRow)
+          .listRowsWhere('client', requireClient(ctx).clientKey, contractRow)
           .filter((row): row is Buffer => row !== null);
         return listReply('Contracts found', 'contracts', rows);
       },
@@ -193,7 +193,7 @@ export const contractResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a contract: status, content, type',
       scope: 'client',
-      response: () => okSchema(200, { contract: contractViewSchema() }),
+      response: () => okSchema(200, { contract: contractAnswerSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -204,7 +204,7 @@ export const contractResource: ResourceSpec = {
       example: { data: { action: 'read', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx, request) {
         const contract = findContract(ctx, requireClient(ctx), input.data.contract.contractKey);
-        return reply(200, 'Contract found', { contract: contractView(contract, request.publicBase()) });
+        return reply(200, 'Contract found', { contract: contractAnswer(contract, request.publicBase()) });
       },
     }),
     update: defineAction({

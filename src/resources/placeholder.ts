@@ -25,11 +25,11 @@ import {
   createdSchema,
   listItem,
   listItemSchema,
-  tableView,
+  tableAnswer,
   updatedSchema,
-  updatedView,
-  writtenView,
-} from './placeholder-views.js';
+  updatedAnswer,
+  writtenAnswer,
+} from './placeholder-answers.js';
 
 /** The contract or template the request names, of the caller's client (404 otherwise); a contract must be open. */
 function ownerOf(
@@ -217,7 +217,7 @@ export const placeholderResource: ResourceSpec = {
         return reply(
           201,
           'Placeholder created',
-          { placeholder: writtenView(p, String(p.position)) },
+          { placeholder: writtenAnswer(p, String(p.position)) },
           { numericCode: true },
         );
       },
@@ -277,8 +277,8 @@ export const placeholderResource: ResourceSpec = {
           const p = updatePlaceholder(ctx, findPlaceholder(ctx, owner, placeholderKey), fields);
           // The table update answers code 201 as a number, the ordinary one as a string, as the docs show each.
           return fields.table !== undefined
-            ? reply(201, 'Placeholder updated', { placeholder: tableView(p) }, { numericCode: true })
-            : reply(201, 'Placeholder updated', { placeholder: updatedView(p) });
+            ? reply(201, 'Placeholder updated', { placeholder: tableAnswer(p) }, { numericCode: true })
+            : reply(201, 'Placeholder updated', { placeholder: updatedAnswer(p) });
         }
         if (owner.contractKey === undefined) {
           throw ApiError.badRequest('Placements belong to a contract; give data.contractKey', [

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { auditTrail } from '../domain/audit-trail.js';
 import { contentValue } from '../domain/links.js';
 import { fillByLink, keepRecipientHtml } from '../domain/recipient-acts.js';
-import { contractChanged, recipientContract, recipientContractStatus } from '../domain/recipient-side.js';
+import { contractChanged, recipientContract, recipientContractStatus } from '../domain/recipient-reads.js';
 import { openShareLink } from '../domain/share-links.js';
-import { SHARE_LINK_VIEW_CODES } from '../core/vocabulary.js';
+import { SHARE_LINK_ACCESS_CODES } from '../core/vocabulary.js';
 import type { ContractRecord } from '../store/records.js';
 import { type PlainResource, type RequestInfo, defineEndpoint, keyField, reply } from './action.js';
 import { auditEntriesSchema } from './contract-event.js';
@@ -17,10 +17,10 @@ import { insertionSchema, isoSchema, keySchema, okSchema, sqlSchema } from './re
 
 const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 
-const shareLinkViewSchema = () =>
-  z.enum(SHARE_LINK_VIEW_CODES).meta({ description: "'1' sign, '2' approve, '3' lock, '4' view" });
+const shareLinkAccessSchema = () =>
+  z.enum(SHARE_LINK_ACCESS_CODES).meta({ description: "'1' sign, '2' approve, '3' lock, '4' view" });
 
-/** A placeholder as recipientContract (domain/recipient-side.ts) lists it. */
+/** A placeholder as recipientContract (domain/recipient-reads.ts) lists it. */
 const recipientPlaceholderSchema = () =>
   z.strictObject({
     id: z.number().int().meta({ description: 'The N of the HTML tags (`<placeholderN>`, `<signN>`, …)' }),
@@ -49,7 +49,7 @@ const recipientContractSchema = () =>
       .union([z.literal(6), z.literal(7), z.literal(8)])
       .meta({ description: '6 docx, 7 pdf, 8 empty or HTML' }),
     contractValue: z.string().meta({ description: "HTML, or a PDF contract's file as an absolute URL" }),
-    view: shareLinkViewSchema(),
+    view: shareLinkAccessSchema(),
     isDone: z.boolean(),
     audit: z.boolean(),
     fullname: z.string(),
@@ -140,7 +140,7 @@ export const checkContractChangedResource: PlainResource = {
       summary: 'Whether the contract or the link changed since the recipient read it (before signing or approving)',
       scope: 'public',
       response: () =>
-        okSchema(200, { changed: z.boolean(), view: shareLinkViewSchema(), contractValue: z.string().optional() }),
+        okSchema(200, { changed: z.boolean(), view: shareLinkAccessSchema(), contractValue: z.string().optional() }),
       schema: () =>
         z.object({
           shareLink: keyField(),

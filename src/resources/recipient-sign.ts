@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-acts.js';
-import { contractSignatures } from '../domain/recipient-side.js';
+import { contractSignatures } from '../domain/recipient-reads.js';
 import { openShareLink } from '../domain/share-links.js';
 import { type PlainResource, defineEndpoint, keyField, reply, signerFields } from './action.js';
 import { actedSchema, okSchema, signatureSchema } from './response-shape.js';

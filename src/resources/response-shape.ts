@@ -30,7 +30,7 @@ export const resultSchema = () => okSchema(200, { result: z.literal(true) });
 /** A placement of a placeholder: answered as the store keeps it, closed. */
 export const insertionSchema = () => z.strictObject(recordSchemas().insertion.shape);
 
-/** A signature as the owner's and the recipient's signature lists give it (domain/recipient-side.ts signatureItem). */
+/** A signature as the owner's and the recipient's signature lists give it (domain/recipient-reads.ts signatureItem). */
 export const signatureSchema = () =>
   z.strictObject({
     shareLink: keySchema().meta({ description: "The signer's share link (its recipient key)" }),

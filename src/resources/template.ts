@@ -23,7 +23,7 @@ import {
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
-import { contractTypeOf } from '../domain/pdf-geometry.js';
+import { contractTypeOf } from '../domain/pdf-contracts.js';
 import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';

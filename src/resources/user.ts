@@ -21,7 +21,7 @@ const userFields = () => ({
   customKey: z.string().optional(),
 });
 
-function userView(u: UserRecord) {
+function userAnswer(u: UserRecord) {
   return {
     createTime: sqlTime(u.createTime),
     changeTime: sqlTime(u.changeTime),
@@ -32,7 +32,7 @@ function userView(u: UserRecord) {
   };
 }
 
-const userViewSchema = () =>
+const userAnswerSchema = () =>
   z.strictObject({
     createTime: sqlSchema(),
     changeTime: sqlSchema(),
@@ -51,7 +51,7 @@ export const userResource: ResourceSpec = {
       scope: 'client',
       response: () =>
         okSchema(200, {
-          users: z.array(userViewSchema().extend({ createTime: isoSchema(), changeTime: isoSchema() })),
+          users: z.array(userAnswerSchema().extend({ createTime: isoSchema(), changeTime: isoSchema() })),
         }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
@@ -90,7 +90,7 @@ export const userResource: ResourceSpec = {
     read: defineAction({
       summary: 'Read a user by key, name, email or custom key',
       scope: 'client',
-      response: () => okSchema(200, { user: userViewSchema() }),
+      response: () => okSchema(200, { user: userAnswerSchema() }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -104,7 +104,7 @@ export const userResource: ResourceSpec = {
       example: { data: { action: 'read', user: { userKey: '<USER_KEY>' } } },
       handle(input, ctx) {
         return reply(200, 'User found', {
-          user: userView(findUser(ctx, requireClient(ctx).clientKey, input.data.user)),
+          user: userAnswer(findUser(ctx, requireClient(ctx).clientKey, input.data.user)),
         });
       },
     }),

@@ -20,7 +20,7 @@ const webhookInput = () =>
     ...webhookFlags(() => z.boolean().optional()),
   });
 
-function webhookView(w: WebhookRecord) {
+function webhookAnswer(w: WebhookRecord) {
   return {
     webhookKey: w.webhookKey,
     url: w.url,
@@ -31,7 +31,7 @@ function webhookView(w: WebhookRecord) {
   };
 }
 
-const webhookViewSchema = () =>
+const webhookAnswerSchema = () =>
   z.strictObject({
     webhookKey: keySchema(),
     url: z.string(),
@@ -92,17 +92,17 @@ export const webhookResource: ResourceSpec = {
     list: defineAction({
       summary: 'List the webhooks of a client (answers 201, as the service does)',
       scope: 'client',
-      response: () => okSchema(201, { webhooks: z.array(webhookViewSchema()) }),
+      response: () => okSchema(201, { webhooks: z.array(webhookAnswerSchema()) }),
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
-        return reply(201, 'Webhooks found', { webhooks: webhooksOf(ctx, requireClient(ctx)).map(webhookView) });
+        return reply(201, 'Webhooks found', { webhooks: webhooksOf(ctx, requireClient(ctx)).map(webhookAnswer) });
       },
     }),
     read: defineAction({
       summary: 'Read webhooks by key (answers 201, as the service does)',
       scope: 'client',
-      response: () => okSchema(201, { webhooks: z.array(webhookViewSchema()) }),
+      response: () => okSchema(201, { webhooks: z.array(webhookAnswerSchema()) }),
       schema: () =>
         dataBody({
           action: z.literal('read'),
@@ -119,7 +119,7 @@ export const webhookResource: ResourceSpec = {
           requireClient(ctx),
           input.data.webhooks.map((w) => w.webhookKey),
         );
-        return reply(201, 'Webhooks read', { webhooks: found.map(webhookView) });
+        return reply(201, 'Webhooks read', { webhooks: found.map(webhookAnswer) });
       },
     }),
     update: defineAction({

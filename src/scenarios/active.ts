@@ -4,7 +4,7 @@
  */
 import type { Clock, ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
-import type { ScenarioLogEntry } from '../control/api.js';
+import type { ScenarioLogEntry } from '../control/sandbox-control.js';
 import type { Scenario } from './schema.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */

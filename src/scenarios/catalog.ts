@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ApiError, quote } from '../core/errors.js';
-import type { BundledScenario } from '../control/api.js';
+import type { BundledScenario } from '../control/sandbox-control.js';
 import { parseScenario } from './load.js';
 import type { Scenario } from './schema.js';
 

@@ -11,7 +11,7 @@
  */
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
-import type { BundledScenario, ScenarioSummary } from '../control/api.js';
+import type { BundledScenario, ScenarioSummary } from '../control/sandbox-control.js';
 import type { Control } from '../control/control.js';
 import type { Services } from '../domain/context.js';
 import { seedClients } from '../fixtures/seed.js';

@@ -6,7 +6,7 @@
  */
 import type { Document, LineCounter } from 'yaml';
 import { ApiError } from '../core/errors.js';
-import { SandboxControlError } from '../control/api.js';
+import { SandboxControlError } from '../control/sandbox-control.js';
 import type { z } from 'zod';
 import { type Scenario, scenarioSchema } from './schema.js';
 

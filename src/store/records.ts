@@ -11,7 +11,7 @@ import {
   RECIPIENT_ROLES,
   RECIPIENT_SPECIAL_TYPES,
   RECIPIENT_STATES,
-  SHARE_LINK_VIEW_CODES,
+  SHARE_LINK_ACCESS_CODES,
   webhookFlags,
 } from '../core/vocabulary.js';
 
@@ -206,8 +206,8 @@ export const recordSchemas = lazy(() => {
     id: z.number().int(),
     /** The owner's control link (its own key). */
     controlLink: key,
-    /** ShareLinkView (SHARE_LINK_VIEWS). */
-    view: z.enum(SHARE_LINK_VIEW_CODES),
+    /** ShareLinkAccess (SHARE_LINK_ACCESS). */
+    view: z.enum(SHARE_LINK_ACCESS_CODES),
     /** The recipient the link opened as first; from then on it opens and acts as that recipient only. */
     recipientKey: key.optional(),
   });

@@ -10,10 +10,10 @@ type Index<T> = { fn: IndexFn<T>; map: Map<string, Map<string, T>> };
 export class Table<T extends object> {
   private readonly indexes = new Map<string, Index<T>>();
   /**
-   * Views of records (see `viewsWhere`), by view function and record key; a record's view is dropped when the
-   * record is updated or deleted, all of them when the table is rebuilt.
+   * List rows made from records (see `listRowsWhere`), by row function and record key; a record's row is dropped when
+   * the record is updated or deleted, all of them when the table is rebuilt.
    */
-  private readonly views = new Map<(record: T) => unknown, Map<string, unknown>>();
+  private readonly listRows = new Map<(record: T) => unknown, Map<string, unknown>>();
   /** Kept by hand: counting the keys of a 100,000-record object on every health check is not free. */
   private count = 0;
 
@@ -32,7 +32,7 @@ export class Table<T extends object> {
   /** Points the table at a new backing object (after load, reset or restore). */
   rebuild(rows: Record<string, T>): void {
     this.rows = rows;
-    this.views.clear();
+    this.listRows.clear();
     this.count = Object.keys(rows).length;
     for (const index of this.indexes.values()) {
       index.map.clear();
@@ -63,21 +63,21 @@ export class Table<T extends object> {
   }
 
   /**
-   * `view(record)` for each record `where(index, value)` finds, reusing the view made earlier for a record that
+   * `toRow(record)` for each record `where(index, value)` finds, reusing the row made earlier for a record that
    * has not changed since. The contract list keeps its rows' JSON here: building and serialising every row per
    * list put the p99 of a list of 10,000 at 36–111 ms against a 25 ms target; with the rows kept, 18–26 ms
-   * in the same runs on a busy machine (docs/benchmarks.md, "Performance devices"). Views are kept until their
+   * in the same runs on a busy machine (docs/benchmarks.md, "Performance devices"). Rows are kept until their
    * record is updated or deleted, so callers must not change them.
    */
-  viewsWhere<V>(index: string, value: string, view: (record: T) => V): V[] {
-    let views = this.views.get(view) as Map<string, V> | undefined;
-    if (!views) this.views.set(view, (views = new Map()));
+  listRowsWhere<V>(index: string, value: string, toRow: (record: T) => V): V[] {
+    let rows = this.listRows.get(toRow) as Map<string, V> | undefined;
+    if (!rows) this.listRows.set(toRow, (rows = new Map()));
     const out: V[] = [];
     const records = this.index(index).map.get(value);
     if (!records) return out;
     records.forEach((record, key) => {
-      let v = views!.get(key);
-      if (v === undefined) views!.set(key, (v = view(record)));
+      let v = rows!.get(key);
+      if (v === undefined) rows!.set(key, (v = toRow(record)));
       out.push(v);
     });
     return out;
@@ -125,7 +125,7 @@ export class Table<T extends object> {
   }
 
   private forget(key: string): void {
-    for (const views of this.views.values()) views.delete(key);
+    for (const rows of this.listRows.values()) rows.delete(key);
   }
 
   private index(name: string) {

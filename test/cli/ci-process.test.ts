@@ -44,6 +44,9 @@ beforeAll(() => {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build');
 });
 
+// Each test starts npx, which reads the whole linked tree (this repository's node_modules): 60 s, not the default
+// 20 s, on a 2-core machine that other work is sharing.
+
 describe.concurrent('the process recipe of docs/ci.md', () => {
   it('starts in the background, is ready, stops, and leaves no process, no port and a written data file', async () => {
     const dir = project();
@@ -62,7 +65,7 @@ describe.concurrent('the process recipe of docs/ci.md', () => {
     expect(existsSync(join(dir, '.sandbox', 'pid'))).toBe(false);
     expect(existsSync(join(dir, '.sandbox', 'ready'))).toBe(false);
     expect(readFileSync(join(dir, '.sandbox', 'data.json'), 'utf8')).toContain('Made in CI');
-  });
+  }, 60_000);
 
   it('stops when `kill $!` ends the npx that started it, writing its data file first', async () => {
     const dir = project();
@@ -88,5 +91,5 @@ exit 0
     expect(readFileSync(join(dir, '.sandbox', 'log'), 'utf8')).toMatch(
       /npm exited: stopping and writing the data file/,
     );
-  });
+  }, 60_000);
 });

@@ -28,7 +28,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** Stops the build's children when the file ends early (a timed-out beforeAll), so nothing writes after the cleanup. */
 const stop = new AbortController();
-const LIMIT = { timeout: 170_000, maxBuffer: 16 * 1024 * 1024, signal: stop.signal };
+const LIMIT = { timeout: 400_000, maxBuffer: 16 * 1024 * 1024, signal: stop.signal };
 
 let work: string;
 let project: string;
@@ -62,6 +62,8 @@ beforeAll(async () => {
       '-p',
       join(ROOT, 'tsconfig.build.json'),
       '--outDir',
+      join(stage, 'build'),
+      '--declarationDir',
       join(stage, 'dist'),
     ],
     { cwd: ROOT, ...LIMIT },
@@ -85,12 +87,30 @@ beforeAll(async () => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'uses-esign-sandbox', private: true, type: 'module' }),
   );
+  // Offline, from tarballs only: the package's own, and its dependencies (hono and zod, kept for the types: the
+  // runtime is bundled) packed from this repository's node_modules, as the registry would serve them.
+  const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const deps = await run(
+    NPM,
+    [
+      'pack',
+      '--ignore-scripts',
+      '--json',
+      '--pack-destination',
+      work,
+      ...Object.keys(dependencies).map((d) => join(ROOT, 'node_modules', d)),
+    ],
+    { cwd: work, ...LIMIT },
+  );
+  const tarballs = (JSON.parse(deps.stdout) as { filename: string }[]).map((d) => join(work, d.filename));
   await run(
     NPM,
-    ['install', join(work, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    ['install', join(work, info!.filename), ...tarballs, '--offline', '--no-audit', '--no-fund', '--loglevel=error'],
     { cwd: project, ...LIMIT },
   );
-}, 180_000);
+}, 420_000);
 
 afterAll(() => {
   stop.abort();
@@ -124,8 +144,22 @@ describe('the packed package', () => {
     expect(existsSync(join(installed, '@scarf'))).toBe(false);
   });
 
+  it('installs light: the runtime bundled and minified, no source maps, no document libraries in node_modules', async () => {
+    expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(packed).toContain('dist/THIRD-PARTY-LICENSES.txt');
+    expect(packed).toContain('dist/testcontainers.js');
+    expect(packed).toContain('dist/testcontainers.d.ts');
+    const installed = join(project, 'node_modules');
+    for (const bundled of ['pdf-lib', 'docx', '@faker-js', 'yaml', 'selfsigned', 'sanitize-html', 'signature_pad'])
+      expect(existsSync(join(installed, bundled)), bundled).toBe(false);
+    // `npx esign-sandbox` downloads and unpacks this much (issue target: <= 25 MB, from 98 MB).
+    const { stdout } = await run('du', ['-sk', installed], LIMIT);
+    expect(Number(stdout.split(/\s/)[0]) / 1024).toBeLessThanOrEqual(25);
+  });
+
   it('runs with npx esign-sandbox in the project it was installed into', async () => {
-    const child: ChildProcess = spawn('npx', ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json'], {
+    const args = ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json', '--scenario', 'happy-path'];
+    const child: ChildProcess = spawn('npx', args, {
       cwd: project,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -149,12 +183,38 @@ describe('the packed package', () => {
       const bundle = await fetch(`${listening.url}${script}`);
       expect(bundle.status).toBe(200);
       expect((await bundle.text()).length).toBeGreaterThan(100_000);
+      // The document libraries, bundled in chunks loaded on the first document: a PDF and a DOCX of a contract.
+      const headers = { 'content-type': 'application/json', 'x-service-key': 'sandboxApiKey' };
+      const created = await fetch(`${listening.url}/api/contract`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          data: { action: 'create', clientKey: 'demoClient', contract: { name: 'NDA', value: '<p>Terms</p>' } },
+        }),
+      });
+      const { contract } = (await created.json()) as { contract: { contractKey: string } };
+      const query = `contractKey=${contract.contractKey}&clientKey=demoClient`;
+      const pdf = await fetch(`${listening.url}/api/download_pdf?${query}`, { headers });
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
+      const docx = await fetch(`${listening.url}/api/download_docx?${query}`, { headers });
+      expect(
+        Buffer.from(await docx.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
+      // The scenario (YAML, parsed by the bundled yaml chunk) was loaded at start.
+      const scenarios = (await (await fetch(`${listening.url}/__sandbox/scenarios`)).json()) as unknown;
+      expect(JSON.stringify(scenarios)).toContain('happy-path');
     } finally {
       const exited = new Promise((done) => child.once('exit', done));
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
       await exited;
     }
-  });
+  }, 60_000);
 
   it("imports as 'esign-sandbox' and starts a sandbox from code", async () => {
     const script = `
@@ -179,6 +239,25 @@ describe('the packed package', () => {
     `;
     const { stdout } = await run(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: project, ...LIMIT });
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok' });
+  });
+
+  it("loads 'esign-sandbox/testcontainers' with require() and import once testcontainers is installed, and names it when not", async () => {
+    const missing = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "await import('esign-sandbox/testcontainers')"],
+      { cwd: project, ...LIMIT },
+    ).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(missing).toMatch(/Cannot find package 'testcontainers'/);
+    // The optional peer dependency, as a user installs it (a link to this repository's copy: no network).
+    symlinkSync(join(ROOT, 'node_modules', 'testcontainers'), join(project, 'node_modules', 'testcontainers'), 'dir');
+    const esm = "const m = await import('esign-sandbox/testcontainers'); console.log(typeof m.EsignSandboxContainer);";
+    const cjs = "console.log(typeof require('esign-sandbox/testcontainers').EsignSandboxContainer);";
+    const a = await run(process.execPath, ['--input-type=module', '-e', esm], { cwd: project, ...LIMIT });
+    const b = await run(process.execPath, ['--input-type=commonjs', '-e', cjs], { cwd: project, ...LIMIT });
+    expect([a.stdout.trim(), b.stdout.trim().split('\n').pop()]).toEqual(['function', 'function']);
   });
 
   it('gives TypeScript users its types', async () => {

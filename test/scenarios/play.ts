@@ -1,7 +1,7 @@
 /** Shared set-up for the bundled-scenario tests: a frozen sandbox, the scenario loaded, clock and inspection shortcuts. */
 import type { SandboxOptions } from '../../src/config/options.js';
 import type { BusEvent } from '../../src/core/events.js';
-import type { ScenarioSummary } from '../../src/control/api.js';
+import type { ScenarioSummary } from '../../src/control/sandbox-control.js';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
 export interface Play {

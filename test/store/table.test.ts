@@ -39,15 +39,15 @@ describe('Table', () => {
     t.insert({ key: 'b', group: 'x', name: 'B' });
     let made = 0;
     const upper = (r: Row) => (made++, r.name.toUpperCase());
-    expect(t.viewsWhere('group', 'x', upper)).toEqual(['A', 'B']);
-    expect(t.viewsWhere('group', 'x', upper)).toEqual(['A', 'B']);
+    expect(t.listRowsWhere('group', 'x', upper)).toEqual(['A', 'B']);
+    expect(t.listRowsWhere('group', 'x', upper)).toEqual(['A', 'B']);
     expect(made).toBe(2);
     t.update('a', { name: 'Ay' });
     t.insert({ key: 'c', group: 'x', name: 'C' });
     t.delete('b');
-    expect(t.viewsWhere('group', 'x', upper)).toEqual(['AY', 'C']);
+    expect(t.listRowsWhere('group', 'x', upper)).toEqual(['AY', 'C']);
     expect(made).toBe(4);
-    expect(t.viewsWhere('group', 'none', upper)).toEqual([]);
+    expect(t.listRowsWhere('group', 'none', upper)).toEqual([]);
     expect(JSON.parse(JSON.stringify(t.get('a')))).toEqual({ key: 'a', group: 'x', name: 'Ay' });
   });
 

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { ApiError } from '../../core/errors.js';
 import { parseWith } from '../../core/validation.js';
 import { loadBody } from '../../control/schemas.js';
-import type { ScenarioSummary } from '../../control/api.js';
+import type { ScenarioSummary } from '../../control/sandbox-control.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
 import { ScenarioError, scenarioRefusal } from '../../scenarios/load.js';
 import { readBodyText, readJsonObject } from '../body.js';

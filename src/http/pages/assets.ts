@@ -3,10 +3,12 @@
  * and signature_pad (the maintained library that draws a signature with a pointer) from the installed package.
  * No CDN, no web font: the pages work offline, and the CSP (layout.ts) allows scripts from this origin only.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'hono';
+import { PACKAGE_ROOT } from '../../config/options.js';
 
 const CSS = `
 :root { --ink: #1d2330; --muted: #5b6475; --line: #d9dee7; --bg: #f5f7fa; --card: #fff; --accent: #2451c7; --ok: #1c7c3c; --warn: #9a5b00; --bad: #b42318; }
@@ -173,7 +175,10 @@ const TEXT_ASSETS: Readonly<Record<string, { type: string; body: string }>> = {
 let signaturePad: Promise<string> | undefined;
 function signaturePadScript(): Promise<string> {
   signaturePad ??= (async () => {
-    // The package's `require` export is its UMD build; the minified one sits beside it.
+    // The built package carries the file (scripts/bundle.mjs: signature_pad is bundled, not installed); the
+    // sources read it from the installed package, whose `require` export is its UMD build, the minified one beside it.
+    const built = join(PACKAGE_ROOT, 'dist', 'signature_pad', 'signature_pad.umd.min.js');
+    if (existsSync(built)) return readFile(built, 'utf8');
     const umd = createRequire(import.meta.url).resolve('signature_pad');
     return readFile(join(dirname(umd), 'signature_pad.umd.min.js'), 'utf8');
   })();

@@ -7,7 +7,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
-import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
+import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control } from '../../control/control.js';
 import type { ContractInspection } from '../../control/inspection.js';
 import type { Services } from '../../domain/context.js';
@@ -278,7 +278,7 @@ function contractDetail(key: string, control: Control): Html {
       <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
       ${c.history.map(
         (h) =>
-          html`<tr><td>${peopleTime(h.at)}</td><td>${h.event}</td><td>${recipientName(h.recipientKey)}${actedAsView(h.detail)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
+          html`<tr><td>${peopleTime(h.at)}</td><td>${h.event}</td><td>${recipientName(h.recipientKey)}${actedAsNote(h.detail)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
       )}
       </tbody></table>
     </div>
@@ -390,7 +390,7 @@ function requests(q: Record<string, string>, control: Control): Html {
 }
 
 /** The name and email a signer or approver gave through the API (recipient_sign, recipient_approve), if any. */
-function actedAsView(detail: Record<string, unknown> | undefined): Html | string {
+function actedAsNote(detail: Record<string, unknown> | undefined): Html | string {
   const { fullName, email } = detail ?? {};
   if (typeof fullName !== 'string' || typeof email !== 'string') return '';
   return html`<br /><span class="muted" data-testid="acted-as">as ${fullName} &lt;${email}&gt;</span>`;

@@ -3,7 +3,7 @@
  * leads there) and the assets both use. Like the control API, they act through the control operations.
  */
 import { Hono } from 'hono';
-import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
+import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control } from '../../control/control.js';
 import type { Services } from '../../domain/context.js';
 import { serveAsset } from './assets.js';

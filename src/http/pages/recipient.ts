@@ -11,7 +11,7 @@ import { ApiError } from '../../core/errors.js';
 import { peopleTime } from '../../core/time-format.js';
 import type { Control } from '../../control/control.js';
 import { type Services, systemContext } from '../../domain/context.js';
-import { readableHtml } from '../../domain/contract-html.js';
+import { pageHtml, shownTags } from '../../domain/shown-contract.js';
 import { type SharePage, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import { STATUS, specialTypeName } from '../../core/vocabulary.js';
@@ -47,7 +47,7 @@ export function recipientPageRoutes({
       control.recipients.act(page.recipient.recipientKey, 'view', {}, 'page', { ip: clientIp(c) });
       page = pageOf(link)!;
     }
-    return sendPage(c, await render(page));
+    return sendPage(c, await render(services, page));
   });
 
   app.post(
@@ -59,12 +59,20 @@ export function recipientPageRoutes({
       const form = await c.req.parseBody();
       const verb = typeof form.verb === 'string' ? form.verb : '';
       if (verb !== 'sign' && verb !== 'approve' && verb !== 'lock') {
-        return sendPage(c, await render(page, `Nothing to do: "${verb}" is not an action of this page.`), 400);
+        return sendPage(
+          c,
+          await render(services, page, `Nothing to do: "${verb}" is not an action of this page.`),
+          400,
+        );
       }
       const field = form.mode === 'draw' ? form.drawn : form.signature;
       const signature = typeof field === 'string' ? field.trim() : '';
       if (verb === 'sign' && signature === '') {
-        return sendPage(c, await render(page, 'Type your name or draw your signature, then press Sign.'), 400);
+        return sendPage(
+          c,
+          await render(services, page, 'Type your name or draw your signature, then press Sign.'),
+          400,
+        );
       }
       try {
         control.recipients.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
@@ -73,7 +81,7 @@ export function recipientPageRoutes({
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
-        return sendPage(c, await render(pageOf(c.req.param('link')) ?? page, error.message), status);
+        return sendPage(c, await render(services, pageOf(c.req.param('link')) ?? page, error.message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
       return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);
@@ -105,7 +113,7 @@ function bar(): Html {
   return html`<header class="bar"><span class="brand">esign-sandbox</span><span class="sub">Recipient page · a sandbox: nothing signed here is binding</span></header>`;
 }
 
-async function render(page: SharePage, error?: string): Promise<Html> {
+async function render(services: Services, page: SharePage, error?: string): Promise<Html> {
   const { recipient, contract } = page;
   const role = ROLE[recipient.action];
   const canAct = recipient.action !== 'view' && recipient.state === 'seen' && contract.status !== STATUS.archived;
@@ -118,7 +126,7 @@ async function render(page: SharePage, error?: string): Promise<Html> {
   </p>
   ${error ? html`<p class="notice bad" role="alert">${error}</p>` : ''}
   <div role="status">${statusNotices(page)}</div>
-  ${await documentView(page)}
+  ${await documentSection(services, page)}
   ${canAct ? actionForm(recipient, role) : ''}
 </main>`;
   return shell({
@@ -134,7 +142,7 @@ async function render(page: SharePage, error?: string): Promise<Html> {
  * the sandbox's own PDF of it (the download, fields drawn: unfilled ones as dashed, labelled boxes), shown by the
  * browser's PDF viewer, with this recipient's fields listed by page (docs/documents.md).
  */
-async function documentView(page: SharePage): Promise<Html> {
+async function documentSection(services: Services, page: SharePage): Promise<Html> {
   const { contract, recipient } = page;
   if (contract.contractType === 'pdf') {
     if (!contract.document)
@@ -151,7 +159,8 @@ async function documentView(page: SharePage): Promise<Html> {
   ${fields.length ? html`<p>Your fields, marked in the PDF:</p><ul class="fields" aria-label="Your fields">${fields}</ul>` : ''}
 </article>`;
   }
-  const content = await sanitiseContractHtml(readableHtml(contract.value, page.placeholders));
+  const shown = shownTags(systemContext(services, 'page'), contract.contractKey);
+  const content = await sanitiseContractHtml(pageHtml(contract.value, shown));
   return html`<article class="document" aria-label="Contract">${raw(content)}</article>`;
 }
 
@@ -181,7 +190,7 @@ function statusNotices(page: SharePage): Html[] {
   }
   if (r.state === 'signed')
     out.push(
-      html`<p class="notice ok">You signed this contract on ${peopleTime(r.actedAt)}. Your signature: ${signatureView(r.signature ?? '')}</p>`,
+      html`<p class="notice ok">You signed this contract on ${peopleTime(r.actedAt)}. Your signature: ${signatureImage(r.signature ?? '')}</p>`,
     );
   if (r.state === 'approved')
     out.push(html`<p class="notice ok">You approved this contract on ${peopleTime(r.actedAt)}.</p>`);
@@ -199,7 +208,7 @@ function statusNotices(page: SharePage): Html[] {
   return out;
 }
 
-function signatureView(signature: string): Html {
+function signatureImage(signature: string): Html {
   return signature.startsWith('data:image/')
     ? html`<img class="signature" alt="your drawn signature" src="${signature}">`
     : html`<span class="signature-shown">${signature}</span>`;

@@ -4,7 +4,7 @@
  * through the scenario engine, as POST /__sandbox/scenarios does.
  */
 import { html } from 'hono/html';
-import type { BundledScenario, ScenarioSummary } from '../../control/api.js';
+import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import { peopleTime } from '../../core/time-format.js';
 import { DASHBOARD as BASE, type Html } from './layout.js';
 

@@ -59,11 +59,18 @@ export interface BundledScenario {
 }
 
 /** A recipient as the control API shows it: state, times, signature, the link of its page. */
-export type RecipientView = ReturnType<typeof inspectRecipient>;
+export type InspectedRecipient = ReturnType<typeof inspectRecipient>;
+
+/**
+ * The former name of `InspectedRecipient`, kept so code written against it still compiles: "RecipientView" is
+ * the vendor's recipient component, which this is not.
+ * @deprecated Use `InspectedRecipient`.
+ */
+export type RecipientView = InspectedRecipient;
 
 /** What acting as a recipient answers: the recipient after the act, and its contract's status. */
 export interface RecipientActResult {
-  recipient: RecipientView;
+  recipient: InspectedRecipient;
   contract: { contractKey: string; status: string };
 }
 

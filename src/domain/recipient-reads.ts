@@ -6,12 +6,12 @@
 import type { OpContext } from './context.js';
 import { contractValue } from './contracts.js';
 import { isDone } from './lifecycle-rules.js';
-import { placeholderView, placeholdersOf } from './placeholders.js';
+import { placeholderBoxCode, placeholdersOf } from './placeholders.js';
 import { actedAs } from './audit-trail.js';
-import { contractTypeCode } from './pdf-geometry.js';
+import { contractTypeCode } from './pdf-contracts.js';
 import type { ResolvedShareLink } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { CONTRACT_TYPE_CODES, type ShareLinkView, specialKey, statusId } from '../core/vocabulary.js';
+import { CONTRACT_TYPE_CODES, type ShareLinkAccess, specialKey, statusId } from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
@@ -39,7 +39,7 @@ function placeholderItem(p: PlaceholderRecord) {
     type: p.type,
     position: p.position,
     externalRecipientKey: p.externalRecipientKey ?? p.recipientKey ?? '',
-    view: placeholderView(p),
+    view: placeholderBoxCode(p),
     isSpecial: p.isSpecial,
     specialType: p.specialType ?? null,
     fillingType: p.fillingType ?? '1',
@@ -135,7 +135,7 @@ export function contractChanged(
   ctx: OpContext,
   link: ResolvedShareLink,
   seen: { changeTime: string; view?: string | undefined },
-): { changed: boolean; view: ShareLinkView; contractValue?: string } {
+): { changed: boolean; view: ShareLinkAccess; contractValue?: string } {
   const read = parseTime(seen.changeTime);
   const contentChanged = contentChangeTime(link.contract) > read;
   const viewChanged = seen.view !== undefined && seen.view !== link.view;

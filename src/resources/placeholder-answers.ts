@@ -1,10 +1,10 @@
 /**
- * The answers of POST /api/placeholder, each view beside the schema of what it builds (OpenAPI's response schemas,
- * closed: the response test fails on a field the view sends and the schema lacks).
+ * The answers of POST /api/placeholder, each answer beside the schema of what it builds (OpenAPI's response schemas,
+ * closed: the response test fails on a field the answer sends and the schema lacks).
  */
 import { z } from 'zod';
 import type { OpContext } from '../domain/context.js';
-import { placeholderColour, placeholderView } from '../domain/placeholders.js';
+import { placeholderColour, placeholderBoxCode } from '../domain/placeholders.js';
 import type { PlaceholderRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
 import { insertionSchema, isoSchema, keySchema, okSchema } from './response-shape.js';
@@ -26,7 +26,7 @@ export function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolea
     fillingType: p.fillingType ?? '1',
     isTable: p.isTable ?? false,
     insertion: p.insertion,
-    view: placeholderView(p),
+    view: placeholderBoxCode(p),
     color: placeholderColour(ctx, p),
     ...(component
       ? {
@@ -39,7 +39,7 @@ export function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolea
 }
 
 /** A placeholder as create and the ordinary update answer it; only `position` differs between the two. */
-export function writtenView(p: PlaceholderRecord, position: string | null) {
+export function writtenAnswer(p: PlaceholderRecord, position: string | null) {
   return {
     id: p.id,
     createTime: isoTime(p.createTime),
@@ -53,14 +53,14 @@ export function writtenView(p: PlaceholderRecord, position: string | null) {
 }
 
 /** The ordinary `update` answer [D:placeholder/update]: position null, as the docs show. */
-export function updatedView(p: PlaceholderRecord) {
-  return writtenView(p, null);
+export function updatedAnswer(p: PlaceholderRecord) {
+  return writtenAnswer(p, null);
 }
 
 /** The table `update` answer [D:placeholder/update-table]. */
-export function tableView(p: PlaceholderRecord) {
+export function tableAnswer(p: PlaceholderRecord) {
   return {
-    ...updatedView(p),
+    ...updatedAnswer(p),
     isTable: true,
     position: String(p.position),
     fillingType: p.fillingType ?? '1',
@@ -68,7 +68,7 @@ export function tableView(p: PlaceholderRecord) {
   };
 }
 
-const writtenViewSchema = () => ({
+const writtenAnswerSchema = () => ({
   id: z.string(),
   createTime: isoSchema(),
   changeTime: isoSchema(),
@@ -81,7 +81,7 @@ const writtenViewSchema = () => ({
 /** An item of `list` (listItem). */
 export const listItemSchema = () =>
   z.strictObject({
-    ...writtenViewSchema(),
+    ...writtenAnswerSchema(),
     id: z.number().int().meta({ description: 'The N of the `<placeholderN>` tags' }),
     position: z.number().int(),
     view: z.union([z.literal(1), z.literal(2)]).meta({ description: '2 a signature field, 1 any other' }),
@@ -94,19 +94,19 @@ export const listItemSchema = () =>
     externalRecipientKey: z.string().nullable().optional(),
   });
 
-/** What create answers (writtenView with its position). */
+/** What create answers (writtenAnswer with its position). */
 export const createdSchema = () =>
-  okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.string() }) }, true);
+  okSchema(201, { placeholder: z.strictObject({ ...writtenAnswerSchema(), position: z.string() }) }, true);
 
-/** What update answers: the ordinary change (updatedView), a table (tableView), or placements. */
+/** What update answers: the ordinary change (updatedAnswer), a table (tableAnswer), or placements. */
 export const updatedSchema = () =>
   z.union([
-    okSchema(201, { placeholder: z.strictObject({ ...writtenViewSchema(), position: z.null() }) }),
+    okSchema(201, { placeholder: z.strictObject({ ...writtenAnswerSchema(), position: z.null() }) }),
     okSchema(
       201,
       {
         placeholder: z.strictObject({
-          ...writtenViewSchema(),
+          ...writtenAnswerSchema(),
           isTable: z.literal(true),
           position: z.string(),
           fillingType: z.string(),
