@@ -14,6 +14,7 @@ export const LAYERS = [
   ['verify'], // esign-sandbox verify: a user of the HTTP API, handed a sandbox by cli.ts
   ['http', 'client', 'testing'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers
   ['openapi'],
+  ['control-table'], // the control API declared once: a table of operations (routes, OpenAPI, client, library derive from it)
   ['resources'], // thin /api handlers: zod schema + one domain call
   ['scenarios'], // users of the control operations and the domain
   ['control'], // the control operations, in parts

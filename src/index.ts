@@ -13,19 +13,17 @@
  */
 import type { SandboxOptions } from './config/options.js';
 import {
-  type Health,
   type SandboxClock,
   type SandboxControl,
   SandboxControlError,
+  type SandboxTenant,
   type SandboxWebhooks,
 } from './control/sandbox-control.js';
-import { isScenarioFile } from './client/scenario-files.js';
-import type { FaultOperations } from './control/faults.js';
+import { type ControlName, type ControlOp, controlTable, deriveControl } from './control-table/index.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
+import { DEFAULT_API_KEY_HEADER } from './core/credentials.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
-import type { Snapshot } from './store/snapshot.js';
-import type { Verb } from './domain/lifecycle-rules.js';
 
 export type { SandboxOptions } from './config/options.js';
 export type { Sandbox } from './sandbox.js';
@@ -48,7 +46,10 @@ export type {
   JournalEntry,
   JournalFilter,
   Platform,
+  NewPlatform,
   ResetResult,
+  SandboxTenant,
+  ContractInspection,
   SandboxClock,
   SandboxControl,
   Snapshot,
@@ -99,6 +100,8 @@ export interface RunningSandbox extends SandboxControl {
     startOutage(spec: OutageSpec): string;
     endOutage(id: string): void;
   };
+  /** One tenant's world (its own clock, records, emails…), the same methods scoped (docs/library.md). */
+  tenant(apiKey: string): SandboxTenant;
   /** The wired sandbox, for advanced use (its Hono app answers `app.request()` in-process). */
   sandbox: Sandbox;
 }
@@ -118,74 +121,36 @@ async function inProcess<T>(fn: () => T | Promise<T>): Promise<T> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await createSandbox(options, { port: 0, webhooksAfterListen: true });
   const url = await sandbox.listen();
-  // Each method is one control operation (control/control.ts), the same one the /__sandbox route calls.
-  const { state, clock, recipients, outbox, webhooks, journal, faults } = sandbox.control;
-  const engine = sandbox.scenarios;
-  const act = (recipientKey: string, verb: Verb, signature?: string) =>
-    inProcess(() => recipients.actAndSettle(recipientKey, verb, signature !== undefined ? { signature } : {}));
+  const { control, scenarios } = sandbox;
+  // Each method is one operation of the control table, the same one the /__sandbox route calls, in process.
+  const invoke = (apiKey: string | undefined) => (name: ControlName, args: unknown[]) =>
+    inProcess(async () => {
+      const op = controlTable[name] as ControlOp<unknown[]>;
+      const world = { control, scenarios, tenant: apiKey !== undefined ? control.state.tenant(apiKey) : undefined };
+      if (op.local) return op.local(world, ...args);
+      const request = await op.request(...args);
+      const answer = await op.handle({ params: {}, query: {}, body: {}, ...request }, world);
+      return op.result ? op.result(answer) : answer;
+    });
+  const derived = deriveControl(invoke(undefined));
   const account = sandbox.defaultAccount;
   return {
+    ...derived,
     url,
     port: Number(new URL(url).port),
     apiKey: account.apiKey,
     secret: account.secret,
     clientKey: account.clientKey,
-    apiKeyHeader: options.apiKeyHeader ?? 'X-Service-Key',
+    apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
-    clock: {
-      now: async () => new Date(sandbox.services.clock.now()),
-      nowSync: () => new Date(sandbox.services.clock.now()),
-      state: async () => clock.state(),
-      advance: (by) => inProcess(() => clock.advance({ by })),
-      freeze: async () => clock.freeze(),
-      unfreeze: async () => clock.unfreeze(),
-      set: (to) => inProcess(() => clock.set({ to: to instanceof Date ? to.toISOString() : to })),
-    },
-    health: async (): Promise<Health> => state.health(),
-    reset: (opts = {}) => inProcess(() => state.reset(opts)),
-    createPlatform: (input = {}) => inProcess(() => state.createPlatform(input)),
-    requests: (filter = {}) => inProcess(() => journal.list(filter).requests),
-    clearRequests: (opts = {}) => inProcess(() => void journal.clear(opts)),
-    snapshot: async () => state.snapshot(),
-    restore: (snapshot: Snapshot) => inProcess(async () => void (await state.restore(snapshot))),
-    expireTokens: (token) => inProcess(() => state.expireTokens(token !== undefined ? { token } : {})),
-    recipients: {
-      view: (key) => act(key, 'view'),
-      sign: (key, opts = {}) => act(key, 'sign', opts.signature),
-      approve: (key) => act(key, 'approve'),
-      lock: (key) => act(key, 'lock'),
-    },
-    scenarios: {
-      load: (nameOrYaml) =>
-        inProcess(() => (isScenarioFile(nameOrYaml) ? engine.loadFile(nameOrYaml.trim()) : engine.load(nameOrYaml))),
-      loadFile: (path) => inProcess(() => engine.loadFile(path)),
-      unload: (name) => inProcess(() => engine.unload(name)),
-      list: async () => engine.list(),
-    },
-    faults: inProcessFaults(faults),
-    outbox: {
-      list: (filter = {}) => inProcess(() => outbox.list(filter)),
-      clear: async () => outbox.clear(),
-    },
+    clock: { ...derived.clock, nowSync: () => new Date(sandbox.services.clock.now()) },
     webhooks: {
-      deliveries: (filter = {}) => inProcess(() => webhooks.deliveries(filter)),
-      delivery: (id) => inProcess(() => webhooks.delivery(id)),
-      redeliver: (id) => inProcess(() => webhooks.redeliver(id)),
-      startOutage: (spec) => webhooks.startOutage(spec),
-      endOutage: (id) => webhooks.endOutage(id),
-      faults: inProcessFaults(webhooks.faults),
+      ...derived.webhooks,
+      startOutage: (spec) => control.webhooks.startOutage(spec),
+      endOutage: (id) => control.webhooks.endOutage(id),
     },
+    tenant: (apiKey) => deriveControl(invoke(apiKey), apiKey),
     close: () => sandbox.close(),
     sandbox,
-  };
-}
-
-/** A list of faults (API or receiver faults) as the library offers it: `set`, `remove`, `clear`, `list`. */
-function inProcessFaults<View>(faults: FaultOperations<View>) {
-  return {
-    set: (spec: unknown) => inProcess(() => faults.add(spec)),
-    remove: (id: string) => inProcess(() => faults.remove(id)),
-    clear: async () => faults.clear(),
-    list: async () => faults.list(),
   };
 }

@@ -18,6 +18,8 @@ import {
 import { VERSION } from './config/version.js';
 import { type Control, createControl } from './control/control.js';
 import { Clock } from './core/clock.js';
+import { TenantClocks } from './core/tenant-clocks.js';
+import { requestTenant } from './domain/platforms.js';
 import { EventBus } from './core/event-bus.js';
 import { createIdSource } from './core/ids.js';
 import type { Services } from './domain/context.js';
@@ -33,6 +35,7 @@ import { pageRoutes } from './http/pages/index.js';
 import { lineWriter, requestLogger } from './http/request-log.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls, loadTls } from './http/tls.js';
 import { RequestJournal } from './journal/journal.js';
+import { requestEvents } from './http/request-events.js';
 import { mountDocs } from './openapi/routes.js';
 import { Outbox } from './outbox/outbox.js';
 import { ScenarioEngine } from './scenarios/engine.js';
@@ -105,7 +108,7 @@ export async function createSandbox(
   // Links made outside a request (emails of a clock advance, the control API's records): --public-url, else the
   // listening address (domain/links.ts).
   const linkBase = () => config.publicUrl ?? baseUrl;
-  const services: Services = { store, clock, bus, ids: createIdSource(config.seed) };
+  const services: Services = { store, clock, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
     ? defaultAccountInStore(services, config)
@@ -157,7 +160,11 @@ export async function createSandbox(
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
   const renderer = createRenderer();
   const app = createApp({
-    apiFaults: faultMiddleware(faults, config.maxBodyBytes),
+    apiFaults: faultMiddleware(faults, {
+      maxBodyBytes: config.maxBodyBytes,
+      apiKeyHeader: config.apiKeyHeader,
+      tenantOf: (marks) => requestTenant(services, marks),
+    }),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
@@ -188,6 +195,7 @@ export async function createSandbox(
         // A snapshot is the whole store: far over the body cap, and costly to copy for nothing.
         skipBodies: (path) => path === '/__sandbox/state',
       }),
+      requestEvents(bus, () => scenarios.wantsRequests()),
     ],
     onInternalError: (error) =>
       process.emitWarning(
@@ -234,7 +242,7 @@ export async function createSandbox(
       return baseUrl;
     },
     async close() {
-      clock.close();
+      services.clocks.close();
       logOut.flush();
       await webhooks.close();
       await renderer.close();

@@ -23,6 +23,8 @@ export interface FaultView {
   id: string;
   /** `control` for faults set through /__sandbox/faults, else `scenario:<name>`. */
   source: string;
+  /** The tenant it was set for (scoped): it hits only that platform's requests. */
+  platformId?: string;
   match: FaultSpec['match'];
   status?: number;
   retryAfter?: number;
@@ -41,6 +43,7 @@ export interface FaultView {
 interface ActiveFault {
   id: string;
   source: string;
+  platformId: string | undefined;
   spec: FaultSpec;
   random: () => number;
   seen: number;
@@ -73,39 +76,45 @@ export class ApiFaults {
 
   private armEnd(fault: ActiveFault): void {
     fault.timer?.cancel();
-    fault.timer = this.services.clock.schedule(fault.until!, () => this.remove(fault.id), `fault:${fault.id}:end`);
+    fault.timer = this.services.clocks
+      .of(fault.platformId)
+      .schedule(fault.until!, () => this.remove(fault.id), `fault:${fault.id}:end`, fault.platformId);
   }
 
   /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
-  add(spec: FaultSpec, source = 'control', seed?: number): string {
+  add(spec: FaultSpec, source = 'control', seed?: number, platformId?: string): string {
     const id = spec.id ?? `fault-${++this.counter}`;
     if (this.active.some((f) => f.id === id))
       throw ApiError.conflict(`A fault with id ${quote(id)} is already set; remove it first or pick another id`);
     const fault: ActiveFault = {
       id,
       source,
+      platformId,
       spec,
       ...faultCounters(seed ?? this.defaultSeed, id),
     };
     if (spec.for !== undefined) {
-      fault.until = this.services.clock.now() + durationMs(spec.for);
+      fault.until = this.services.clocks.of(platformId).now() + durationMs(spec.for);
       this.armEnd(fault);
     }
     this.active.push(fault);
     return id;
   }
 
-  remove(id: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id);
+  /** Removes one fault (of this tenant only, when `platformId` is given). */
+  remove(id: string, platformId?: string): boolean {
+    const i = this.active.findIndex((f) => f.id === id && (platformId === undefined || f.platformId === platformId));
     if (i < 0) return false;
     this.active[i]!.timer?.cancel();
     this.active.splice(i, 1);
     return true;
   }
 
-  /** Removes every fault, or only those of one source. Returns how many went. */
-  clear(source?: string): number {
-    const gone = this.active.filter((f) => source === undefined || f.source === source);
+  /** Removes every fault, or only those of one source, or of one tenant. Returns how many went. */
+  clear(source?: string, platformId?: string): number {
+    const gone = this.active.filter(
+      (f) => (source === undefined || f.source === source) && (platformId === undefined || f.platformId === platformId),
+    );
     for (const f of gone) this.remove(f.id);
     return gone.length;
   }
@@ -114,6 +123,7 @@ export class ApiFaults {
     return this.active.map((f) => ({
       id: f.id,
       source: f.source,
+      ...(f.platformId !== undefined ? { platformId: f.platformId } : {}),
       match: f.spec.match,
       ...(f.spec.status !== undefined ? { status: f.spec.status } : {}),
       ...(retryAfterOf(f.spec) !== undefined ? { retryAfter: retryAfterOf(f.spec)! } : {}),
@@ -128,12 +138,16 @@ export class ApiFaults {
     }));
   }
 
-  /** Whether any fault could hit a request to this path, and whether deciding needs the request's body. */
-  interest(path: string): { any: boolean; needsBody: boolean } {
+  /**
+   * Whether any fault could hit a request to this path, whether deciding needs the request's body, and whether it
+   * needs the request's tenant (a fault set for one).
+   */
+  interest(path: string): { any: boolean; needsBody: boolean; needsTenant: boolean } {
     const candidates = this.candidates(path);
     return {
       any: candidates.length > 0,
       needsBody: candidates.some((f) => f.spec.match.action !== undefined || f.spec.match.client !== undefined),
+      needsTenant: candidates.some((f) => f.platformId !== undefined),
     };
   }
 
@@ -141,10 +155,11 @@ export class ApiFaults {
    * Counts one /api request against every fault that matches it and says what happens to it: added latency, the id
    * of the last fault that hit, and the refusal of the first fault with a status (which ends the count).
    */
-  decide(path: string, body: unknown): FaultDecision {
+  decide(path: string, body: unknown, platformId?: string): FaultDecision {
     let latencyMs = 0;
     let hit: string | undefined;
     for (const fault of this.candidates(path)) {
+      if (fault.platformId !== undefined && fault.platformId !== platformId) continue;
       const { action, client } = fault.spec.match;
       if (action !== undefined && operationOf(body) !== action) continue;
       if (client !== undefined && clientKeyOf(body) !== client) continue;

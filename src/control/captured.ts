@@ -9,7 +9,7 @@ import type { JournalEntry, RequestJournal } from '../journal/journal.js';
 import type { Email, Outbox } from '../outbox/outbox.js';
 import type { DeliveryView, OutageSpec, WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ReceiverFaultView } from '../webhooks/receiver-fault-spec.js';
-import type { ControlDeps } from './deps.js';
+import type { ControlDeps, Tenant } from './deps.js';
 import { FaultControl, type FaultOperations } from './faults.js';
 import { deliveryQuery, emailQuery, journalQuery } from './schemas.js';
 
@@ -17,23 +17,26 @@ import { deliveryQuery, emailQuery, journalQuery } from './schemas.js';
 export class OutboxControl {
   constructor(private readonly outbox: Outbox) {}
 
-  /** `input`: an EmailFilter. */
-  list(input: unknown = {}): Email[] {
+  /** `input`: an EmailFilter. Scoped: the tenant's emails only. */
+  list(input: unknown = {}, tenant?: Tenant): Email[] {
     const filter = parseWith(emailQuery(), input);
     // An empty query parameter (`?to=`) filters nothing.
-    return this.outbox.list({
-      to: filter.to || undefined,
-      contractKey: filter.contractKey || undefined,
-      recipientKey: filter.recipientKey || undefined,
-      kind: filter.kind || undefined,
-    });
+    return this.outbox.list(
+      {
+        to: filter.to || undefined,
+        contractKey: filter.contractKey || undefined,
+        recipientKey: filter.recipientKey || undefined,
+        kind: filter.kind || undefined,
+      },
+      tenant?.platformId,
+    );
   }
 
-  /** Empties it; returns how many emails went. */
-  clear(): number {
-    const cleared = this.outbox.size;
-    this.outbox.clear();
-    return cleared;
+  /** Empties it (scoped: of the tenant's emails); returns how many emails went. */
+  clear(tenant?: Tenant): number {
+    const before = this.outbox.size;
+    this.outbox.clear(tenant?.platformId);
+    return before - this.outbox.size;
   }
 }
 
@@ -48,18 +51,20 @@ export class WebhookControl {
     this.faults = FaultControl.forReceivers(deps.receiverFaults);
   }
 
-  /** `input`: a DeliveryQuery. */
-  deliveries(input: unknown = {}): DeliveryView[] {
-    return this.dispatcher.deliveries(parseWith(deliveryQuery(), input));
+  /** `input`: a DeliveryQuery. Scoped: the tenant's deliveries only. */
+  deliveries(input: unknown = {}, tenant?: Tenant): DeliveryView[] {
+    const query = parseWith(deliveryQuery(), input);
+    return this.dispatcher.deliveries(tenant ? { ...query, platformId: tenant.platformId } : query);
   }
 
-  delivery(id: string): DeliveryView {
-    const delivery = this.dispatcher.delivery(id);
+  delivery(id: string, tenant?: Tenant): DeliveryView {
+    const delivery = this.dispatcher.delivery(id, tenant?.platformId);
     if (!delivery) throw ApiError.notFound(`Webhook delivery ${quote(id)} not found`);
     return delivery;
   }
 
-  redeliver(id: string): Promise<DeliveryView> {
+  redeliver(id: string, tenant?: Tenant): Promise<DeliveryView> {
+    this.delivery(id, tenant);
     return this.dispatcher.redeliver(id);
   }
 
@@ -77,14 +82,27 @@ export class WebhookControl {
 export class JournalControl {
   constructor(private readonly journal: RequestJournal) {}
 
-  /** `input`: a JournalFilter. */
-  list(input: unknown = {}): { requests: JournalEntry[]; capacity: number } {
+  /** `input`: a JournalFilter. Scoped: the tenant's requests only. */
+  list(input: unknown = {}, tenant?: Tenant): { requests: JournalEntry[]; capacity: number } {
     const filter = parseWith(journalQuery(), input);
-    return { requests: this.journal.list(filter), capacity: this.journal.limit };
+    if (tenant && filter.apiKey !== undefined && filter.apiKey !== tenant.apiKey)
+      throw ApiError.badRequest('A scoped journal shows its own tenant: leave apiKey out, or name this tenant', [
+        { path: 'apiKey', message: 'Another tenant' },
+      ]);
+    const scoped = tenant ? { ...filter, apiKey: tenant.apiKey } : filter;
+    return { requests: this.journal.list(scoped), capacity: this.journal.limit };
   }
 
-  /** Empties the journal, or one platform's part of it. */
-  clear(input: { apiKey?: string | undefined } = {}): { cleared: 'all' | 'platform' } {
+  /** Empties the journal, or one platform's part of it (scoped: the tenant's). */
+  clear(input: { apiKey?: string | undefined } = {}, tenant?: Tenant): { cleared: 'all' | 'platform' } {
+    if (tenant) {
+      if (input.apiKey !== undefined && input.apiKey !== tenant.apiKey)
+        throw ApiError.badRequest('A scoped journal clears its own tenant: leave apiKey out, or name this tenant', [
+          { path: 'apiKey', message: 'Another tenant' },
+        ]);
+      this.journal.clear(tenant.platformId);
+      return { cleared: 'platform' };
+    }
     if (input.apiKey === undefined) {
       this.journal.clear();
       return { cleared: 'all' };

@@ -1,21 +1,28 @@
-/** The sandbox clock as a control operation (docs/library.md): read, advance, set, freeze, unfreeze. */
+/**
+ * The clock as a control operation (docs/library.md): read, advance, set, freeze, unfreeze; the sandbox's, or
+ * scoped to a tenant, the tenant's own, which its first scoped change gives it (core/tenant-clocks.ts).
+ */
 import type { z } from 'zod';
 import { type Clock, type ClockState, TIME_RANGE, inTimeRange, parseDuration } from '../core/clock.js';
 import { ApiError, quote } from '../core/errors.js';
+import type { TenantClocks } from '../core/tenant-clocks.js';
 import { parseWith } from '../core/validation.js';
+import type { Tenant } from './deps.js';
 import { advanceBody, setBody } from './schemas.js';
 
 const LAST_TIME = new Date(TIME_RANGE.max).toISOString();
 
 export class ClockControl {
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clocks: TenantClocks) {}
 
-  state(): ClockState {
-    return this.clock.state();
+  /** The clock's state; scoped, with `own`: whether the tenant has its own clock or follows the sandbox's. */
+  state(tenant?: Tenant): ClockState {
+    const state = this.clocks.of(tenant?.platformId).state();
+    return tenant ? { ...state, own: this.clocks.has(tenant.platformId) } : state;
   }
 
   /** Moves time forward; answers once every timer that fell due, and the work it started, has settled. */
-  async advance(input: z.input<ReturnType<typeof advanceBody>>): Promise<ClockState> {
+  async advance(input: z.input<ReturnType<typeof advanceBody>>, tenant?: Tenant): Promise<ClockState> {
     const { by } = parseWith(advanceBody(), input);
     const ms = parseDuration(by);
     if (ms === undefined || !Number.isFinite(ms)) {
@@ -25,18 +32,18 @@ export class ClockControl {
       );
     }
     // Every response prints times, so the clock never goes where a date cannot be printed.
-    if (!inTimeRange(this.clock.now() + ms)) {
+    if (!inTimeRange(this.clocks.of(tenant?.platformId).now() + ms)) {
       throw ApiError.badRequest(
         `Advancing by ${quote(by)} would move the clock past ${LAST_TIME}, the last time the sandbox can show`,
         [{ path: 'by', message: 'Too far' }],
       );
     }
-    await this.clock.advance(ms);
-    return this.clock.state();
+    await this.changing(tenant).advance(ms);
+    return this.state(tenant);
   }
 
   /** Jumps to a time; forward jumps run the timers on the way. */
-  async set(input: z.input<ReturnType<typeof setBody>>): Promise<ClockState> {
+  async set(input: z.input<ReturnType<typeof setBody>>, tenant?: Tenant): Promise<ClockState> {
     const { to } = parseWith(setBody(), input);
     const ms = typeof to === 'number' ? to : Date.parse(to);
     if (!Number.isFinite(ms))
@@ -48,17 +55,22 @@ export class ClockControl {
         { path: 'to', message: 'Out of range' },
       ]);
     }
-    await this.clock.set(ms);
-    return this.clock.state();
+    await this.changing(tenant).set(ms);
+    return this.state(tenant);
   }
 
-  freeze(): ClockState {
-    this.clock.freeze();
-    return this.clock.state();
+  freeze(tenant?: Tenant): ClockState {
+    this.changing(tenant).freeze();
+    return this.state(tenant);
   }
 
-  unfreeze(): ClockState {
-    this.clock.unfreeze();
-    return this.clock.state();
+  unfreeze(tenant?: Tenant): ClockState {
+    this.changing(tenant).unfreeze();
+    return this.state(tenant);
+  }
+
+  /** The clock a change moves: the sandbox's, or the tenant's own (given now, if it had none). */
+  private changing(tenant: Tenant | undefined): Clock {
+    return tenant ? this.clocks.give(tenant.platformId) : this.clocks.sandbox;
   }
 }

@@ -14,7 +14,7 @@ import { RecipientControl } from './recipients.js';
 import { StateControl } from './state.js';
 import type { ControlDeps } from './deps.js';
 
-export type { ControlDeps } from './deps.js';
+export type { ControlDeps, Tenant } from './deps.js';
 
 /** Every control operation, by part. */
 export interface Control {
@@ -37,7 +37,7 @@ export interface Control {
 export function createControl(deps: ControlDeps): Control {
   return {
     state: new StateControl(deps),
-    clock: new ClockControl(deps.services.clock),
+    clock: new ClockControl(deps.services.clocks),
     recipients: new RecipientControl(deps),
     inspection: new Inspection(deps),
     outbox: new OutboxControl(deps.outbox),

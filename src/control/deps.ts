@@ -27,3 +27,9 @@ export interface ControlDeps {
   /** Uploaded PDFs: part of the state, so snapshots carry them and resets drop them. */
   documents?: DocumentStore | undefined;
 }
+
+/** The tenant a scoped control operation acts for (`/__sandbox/platforms/{apiKey}/…`, `sandbox.tenant(apiKey)`). */
+export interface Tenant {
+  platformId: string;
+  apiKey: string;
+}

@@ -15,24 +15,24 @@ import { faultList, receiverFaultList } from './schemas.js';
 
 /** What a fault registry offers: the API faults' and the receiver faults' alike. */
 export interface FaultRegistry<Spec, View> {
-  add(spec: Spec, source: string, seed?: number): string;
-  remove(id: string): boolean;
-  clear(source?: string): number;
+  add(spec: Spec, source: string, seed?: number, platformId?: string): string;
+  remove(id: string, platformId?: string): boolean;
+  clear(source?: string, platformId?: string): number;
   list(): View[];
 }
 
 /** The operations on one list of faults, as the routes, the library and scenarios call them. */
 export interface FaultOperations<View> {
-  /** One fault, several as `{faults: [...]}`, or an array; returns their ids. */
-  add(input: unknown, source?: string, seed?: number): string[];
-  /** Removes one (404 when no fault has that id). */
-  remove(id: string): void;
-  /** Removes every fault, or those of one source; returns how many. */
-  clear(source?: string): number;
-  list(source?: string): View[];
+  /** One fault, several as `{faults: [...]}`, or an array; returns their ids. `platformId`: set for that tenant. */
+  add(input: unknown, source?: string, seed?: number, platformId?: string): string[];
+  /** Removes one (404 when no fault has that id, or, with `platformId`, none of that tenant). */
+  remove(id: string, platformId?: string): void;
+  /** Removes every fault, or those of one source, or of one tenant; returns how many. */
+  clear(source?: string, platformId?: string): number;
+  list(source?: string, platformId?: string): View[];
 }
 
-export class FaultControl<Spec, View extends { source: string }> implements FaultOperations<View> {
+export class FaultControl<Spec, View extends { source: string; platformId?: string }> implements FaultOperations<View> {
   constructor(
     private readonly registry: FaultRegistry<Spec, View>,
     /** One spec, and several as `{faults: [...]}` (so a refusal names `faults.1.kind`). */
@@ -55,26 +55,31 @@ export class FaultControl<Spec, View extends { source: string }> implements Faul
   }
 
   /** One fault, several as `{faults: [...]}`, or an array; every spec is checked before any is added. */
-  add(input: unknown, source = 'control', seed?: number): string[] {
+  add(input: unknown, source = 'control', seed?: number, platformId?: string): string[] {
     const { one, many } = this.schemas;
     const specs = Array.isArray(input)
       ? input.map((spec) => parseWith(one(), spec))
       : input !== null && typeof input === 'object' && 'faults' in input
         ? parseWith(many(), input).faults
         : [parseWith(one(), input)];
-    return specs.map((spec) => this.registry.add(spec, source, seed));
+    return specs.map((spec) => this.registry.add(spec, source, seed, platformId));
   }
 
-  remove(id: string): void {
-    if (!this.registry.remove(id)) throw ApiError.notFound(`No ${this.noun} with id ${quote(id)}`);
+  remove(id: string, platformId?: string): void {
+    if (!this.registry.remove(id, platformId)) throw ApiError.notFound(`No ${this.noun} with id ${quote(id)}`);
   }
 
-  /** Removes every fault, or those of one source; returns how many. */
-  clear(source?: string): number {
-    return this.registry.clear(source);
+  /** Removes every fault, or those of one source, or of one tenant; returns how many. */
+  clear(source?: string, platformId?: string): number {
+    return this.registry.clear(source, platformId);
   }
 
-  list(source?: string): View[] {
-    return this.registry.list().filter((f) => source === undefined || f.source === source);
+  list(source?: string, platformId?: string): View[] {
+    return this.registry
+      .list()
+      .filter(
+        (f) =>
+          (source === undefined || f.source === source) && (platformId === undefined || f.platformId === platformId),
+      );
   }
 }

@@ -1,7 +1,6 @@
 /**
  * Records as the control API shows them (docs/library.md): a contract with its status, recipients with their state
- * and times, placeholders with values and insertions, and the history. Tenant-agnostic like the rest of the
- * control API.
+ * and times, placeholders with values and insertions, and the history; scoped, only the tenant's.
  */
 import { ApiError } from '../core/errors.js';
 import type { Services } from '../domain/context.js';
@@ -9,15 +8,16 @@ import { openPosition } from '../domain/lifecycle-rules.js';
 import { contentValue, recipientLink } from '../domain/links.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import type { ControlDeps } from './deps.js';
+import type { ControlDeps, Tenant } from './deps.js';
 
 export class Inspection {
   constructor(private readonly deps: Pick<ControlDeps, 'services' | 'baseUrl'>) {}
 
   /** GET /__sandbox/contracts/{contractKey}: the whole record as the sandbox holds it. */
-  contract(contractKey: string): ContractInspection {
+  contract(contractKey: string, tenant?: Tenant): ContractInspection {
     const contract = this.deps.services.store.contracts.get(contractKey);
-    if (!contract) throw ApiError.notFound('Contract not found');
+    if (!contract || (tenant && contract.platformId !== tenant.platformId))
+      throw ApiError.notFound('Contract not found');
     return inspectContract(this.deps.services, contract, this.deps.baseUrl());
   }
 }

@@ -8,7 +8,8 @@ import { systemContext } from '../domain/context.js';
 import { actAsRecipient } from '../domain/lifecycle.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import type { RecipientActResult } from './sandbox-control.js';
-import type { ControlDeps } from './deps.js';
+import type { ControlDeps, Tenant } from './deps.js';
+import { ApiError } from '../core/errors.js';
 import { inspectRecipient } from './inspection.js';
 import { actBody } from './schemas.js';
 
@@ -28,7 +29,9 @@ export class RecipientControl {
   ): RecipientActResult {
     const { signature } = parseWith(actBody(), input);
     const { services } = this.deps;
-    const recipient = actAsRecipient(systemContext(services, cause), recipientKey, verb, {
+    // The act is dated by the clock of the recipient's tenant.
+    const platformId = services.store.recipients.get(recipientKey)?.platformId;
+    const recipient = actAsRecipient(systemContext(services, cause, platformId), recipientKey, verb, {
       signature,
       ip: options.ip ?? '127.0.0.1',
     });
@@ -47,9 +50,14 @@ export class RecipientControl {
     recipientKey: string,
     verb: Verb,
     input: z.input<ReturnType<typeof actBody>> = {},
+    tenant?: Tenant,
   ): Promise<RecipientActResult> {
+    const { store, clocks } = this.deps.services;
+    const owner = store.recipients.get(recipientKey)?.platformId;
+    // Scoped, another tenant's recipient is not there: the same 404 as for an unknown key.
+    if (tenant && owner !== tenant.platformId) throw ApiError.notFound('Recipient not found');
     const result = this.act(recipientKey, verb, input);
-    await this.deps.services.clock.work.settled();
+    await clocks.of(owner).work.settled();
     return result;
   }
 }

@@ -12,9 +12,10 @@ import type { FaultView } from '../api-faults/registry.js';
 import type { faultSpec } from '../api-faults/spec.js';
 import type { z } from 'zod';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
-import type { inspectRecipient } from './inspection.js';
+import type { ContractInspection, inspectRecipient } from './inspection.js';
 
 export type { ClockState } from '../core/clock.js';
+export type { ContractInspection } from './inspection.js';
 export type { JournalEntry, JournalFilter } from '../journal/journal.js';
 export type { Snapshot } from '../store/snapshot.js';
 export type { DeliveryView } from '../webhooks/dispatcher.js';
@@ -49,6 +50,16 @@ export interface ScenarioSummary {
   receiverFaults: string[];
   notes: string[];
   log: ScenarioLogEntry[];
+  /** Its `expect:` entries, each met, pending or failed, with the evidence (docs/scenarios.md, "expect"). */
+  expectations: ScenarioExpectation[];
+}
+
+/** One `expect:` entry of a scenario, judged now. */
+export interface ScenarioExpectation {
+  id: string;
+  status: 'met' | 'pending' | 'failed';
+  /** The request or delivery that met (or broke) it, the deadline that passed, or what it still waits for. */
+  evidence: string;
 }
 
 /** A scenario file bundled with the package. */
@@ -93,6 +104,10 @@ export interface SandboxScenarios {
   unload(name: string): Promise<ScenarioSummary>;
   /** The bundled scenarios and the active ones. */
   list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
+  /** One active scenario (404 when none has that name). */
+  get(name: string): Promise<ScenarioSummary>;
+  /** Unloads every active scenario; resolves with how many there were. */
+  unloadAll(): Promise<number>;
 }
 
 /** A fault as you write it (`match` may be left out: it then hits every /api request). */
@@ -161,6 +176,17 @@ export interface Platform {
   platformId: string;
   apiKey: string;
   secret: string;
+  /** The tenant's own clock, when it was created with one. */
+  clock?: ClockState;
+}
+
+/** A new platform (tenant); with `clock`, its own clock, starting at `start` (default: the sandbox clock's time). */
+export interface NewPlatform {
+  apiKey?: string;
+  secret?: string;
+  name?: string;
+  clock?: 'frozen' | 'real';
+  start?: string;
 }
 
 export interface SandboxClock {
@@ -181,7 +207,7 @@ export interface SandboxControl {
   /** Everything back to the seeded state, or with `{apiKey}` only that platform (tenant). */
   reset(options?: { apiKey?: string }): Promise<ResetResult>;
   /** A new isolated platform account: give each test file its own. */
-  createPlatform(input?: { apiKey?: string; secret?: string; name?: string }): Promise<Platform>;
+  createPlatform(input?: NewPlatform): Promise<Platform>;
   /** The request journal, oldest first, secrets redacted. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
   /** Empties the journal, or one platform's part of it. */
@@ -194,12 +220,36 @@ export interface SandboxControl {
   expireTokens(token?: string): Promise<{ expired: number }>;
   /** Act as recipients: view, sign, approve, lock. */
   recipients: SandboxRecipients;
+  /** A contract as the sandbox holds it: status, recipients with their state and times, placeholders, history. */
+  contract(contractKey: string): Promise<ContractInspection>;
   scenarios: SandboxScenarios;
   faults: SandboxFaults;
   /** The outbox: emails the service would have sent, oldest first. */
   outbox: SandboxOutbox;
   /** Webhook deliveries: the log, redelivery, receiver faults (docs/webhooks.md). */
   webhooks: SandboxWebhooks;
+}
+
+/** The operations about one tenant's world, as `sandbox.tenant(apiKey)` offers them (docs/library.md). */
+export type TenantPart =
+  | 'clock'
+  | 'reset'
+  | 'expireTokens'
+  | 'recipients'
+  | 'contract'
+  | 'outbox'
+  | 'webhooks'
+  | 'requests'
+  | 'clearRequests'
+  | 'scenarios'
+  | 'faults';
+
+/**
+ * One tenant's world: its clock (its own, given by the first clock operation if it had none), its records, emails,
+ * deliveries, journal, scenarios and faults. The same methods and answers as the sandbox's, scoped.
+ */
+export interface SandboxTenant extends Pick<SandboxControl, TenantPart> {
+  readonly apiKey: string;
 }
 
 /** A refusal from the sandbox: the HTTP status and the service's error body. */

@@ -27,14 +27,27 @@ export const resetBody = lazy(() => z.object({ apiKey: z.string().min(1).optiona
 export const expireBody = lazy(() => z.object({ token: z.string().min(1).optional() }));
 
 export const platformBody = lazy(() =>
-  z.object({
-    apiKey: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only')
-      .optional(),
-    secret: z.string().min(1).max(500).optional(),
-    name: z.string().max(200).optional(),
-  }),
+  z
+    .object({
+      apiKey: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only')
+        .optional(),
+      secret: z.string().min(1).max(500).optional(),
+      name: z.string().max(200).optional(),
+      clock: z
+        .enum(['frozen', 'real'], 'Must be "frozen" or "real"')
+        .optional()
+        .describe('Gives the tenant its own clock: everything of the tenant follows it (docs/library.md)'),
+      start: z.iso
+        .datetime({ offset: true, error: 'Must be an ISO 8601 time like 2026-03-01T09:00:00Z' })
+        .optional()
+        .describe("Where the tenant's own clock starts (default: the sandbox clock's time); needs clock"),
+    })
+    .refine((b) => b.start === undefined || b.clock !== undefined, {
+      message: 'start sets where the tenant\'s own clock starts: give clock ("frozen" or "real") too',
+      path: ['start'],
+    }),
 );
 
 export const actBody = lazy(() =>

@@ -2,6 +2,7 @@
  * Snapshots (GET and PUT /__sandbox/state, docs/library.md): the whole state as one JSON-ready document, with the
  * uploaded PDFs its records refer to, and putting such a document back, validated first and refused whole.
  */
+import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { Services } from '../domain/context.js';
@@ -13,13 +14,17 @@ import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot
 export type SnapshotWithDocuments = Snapshot & { documents?: DocumentEntries };
 
 export function takeSnapshot(services: Services, documents: DocumentStore | undefined): SnapshotWithDocuments {
-  const { clock, store } = services;
+  const { clock, clocks, store } = services;
   const now = isoTime(clock.now());
+  const tenantClocks = clocks.entries();
   const snapshot: SnapshotWithDocuments = {
     format: SNAPSHOT_FORMAT,
     version: 1,
     savedAt: now,
-    clock: { now, mode: clock.isFrozen ? 'frozen' : 'real' },
+    clock: clockOf(clock),
+    ...(tenantClocks.length
+      ? { tenantClocks: Object.fromEntries(tenantClocks.map(([platformId, c]) => [platformId, clockOf(c)])) }
+      : {}),
     store: structuredClone(store.data),
   };
   if (documents) {
@@ -37,8 +42,9 @@ export async function restoreSnapshot(
 ): Promise<Snapshot> {
   const snapshot = parseSnapshot(input);
   const files = documents ? snapshotDocuments(snapshot, input) : undefined;
-  const { clock, store, bus } = services;
+  const { clock, clocks, store, bus } = services;
   clock.clearTimers();
+  clocks.dropAll();
   store.replace(structuredClone(snapshot.store));
   if (files) await documents!.replace(files);
   if (snapshot.clock) {
@@ -46,9 +52,15 @@ export async function restoreSnapshot(
     if (snapshot.clock.mode === 'frozen') clock.freeze();
     if (snapshot.clock.mode === 'real') clock.unfreeze();
   }
+  for (const [platformId, c] of Object.entries(snapshot.tenantClocks ?? {}))
+    if (store.platforms.has(platformId)) clocks.give(platformId, { mode: c.mode, start: Date.parse(c.now) });
   // Emails, deliveries and the journal are observations of the old state: modules clear them on this event.
   bus.emit({ type: 'sandbox.reset' });
   return snapshot;
+}
+
+function clockOf(clock: Clock): { now: string; mode: 'frozen' | 'real' } {
+  return { now: isoTime(clock.now()), mode: clock.isFrozen ? 'frozen' : 'real' };
 }
 
 /** The files a snapshot carries, checked against their hashes and against every record that refers to one. */

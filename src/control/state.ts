@@ -17,7 +17,7 @@ import type { Snapshot } from '../store/snapshot.js';
 import { Store } from '../store/store.js';
 import { deleteTenantRecords, restoreTenantRecords } from '../store/tenant.js';
 import type { Health, Platform, ResetResult } from './sandbox-control.js';
-import type { ControlDeps } from './deps.js';
+import type { ControlDeps, Tenant } from './deps.js';
 import { expireBody, platformBody, resetBody } from './schemas.js';
 import { type SnapshotWithDocuments, restoreSnapshot, takeSnapshot } from './snapshots.js';
 
@@ -45,12 +45,24 @@ export class StateControl {
     };
   }
 
-  /** Everything back to the seeded state, or only the platform whose apiKey is given (docs/library.md). */
-  async reset(input: z.input<ReturnType<typeof resetBody>> = {}): Promise<ResetResult> {
+  /**
+   * Everything back to the seeded state, or only the platform whose apiKey is given, or (scoped) the tenant's
+   * (docs/library.md).
+   */
+  async reset(input: z.input<ReturnType<typeof resetBody>> = {}, tenant?: Tenant): Promise<ResetResult> {
     const { apiKey } = parseWith(resetBody(), input);
+    if (tenant) {
+      if (apiKey !== undefined && apiKey !== tenant.apiKey)
+        throw ApiError.badRequest('A scoped reset resets its own tenant: leave apiKey out, or name this tenant', [
+          { path: 'apiKey', message: 'Another tenant' },
+        ]);
+      return this.resetPlatform(tenant.apiKey);
+    }
     if (apiKey !== undefined) return this.resetPlatform(apiKey);
     const { services } = this;
     services.clock.clearTimers();
+    // The seeded state has no tenant clocks: every tenant follows the sandbox clock again.
+    services.clocks.dropAll();
     services.store.replace(emptyData());
     // Re-seeding with the same seed gives the same keys again.
     services.ids = createIdSource(this.deps.seedOptions.seed);
@@ -79,6 +91,7 @@ export class StateControl {
     const services = {
       store: scratch,
       clock: this.services.clock,
+      clocks: this.services.clocks,
       bus: new EventBus(),
       ids: createIdSource(this.deps.seedOptions.seed),
     };
@@ -86,10 +99,26 @@ export class StateControl {
     return scratch.data;
   }
 
-  /** A new isolated platform account: give each test file its own. */
+  /** A new isolated platform account (give each test its own); with `clock`, its own clock (docs/library.md). */
   createPlatform(input: z.input<ReturnType<typeof platformBody>> = {}): Platform {
-    const platform = createPlatform(systemContext(this.services, 'control'), parseWith(platformBody(), input));
-    return { platformId: platform.platformId, apiKey: platform.apiKey, secret: platform.secret };
+    const { clock, start, ...fields } = parseWith(platformBody(), input);
+    const platform = createPlatform(systemContext(this.services, 'control'), fields);
+    const { platformId, apiKey, secret } = platform;
+    if (clock === undefined) return { platformId, apiKey, secret };
+    const own = this.services.clocks.give(platformId, {
+      mode: clock,
+      start: start !== undefined ? Date.parse(start) : undefined,
+    });
+    // Made before its clock was: the tenant's own record is dated by its own clock too.
+    this.services.store.platforms.update(platformId, { createTime: own.now() });
+    return { platformId, apiKey, secret, clock: { ...own.state(), own: true } };
+  }
+
+  /** The tenant with this API key, for a scoped operation (404 when no platform has it). */
+  tenant(apiKey: string): Tenant {
+    const platform = platformByApiKey(this.services, apiKey);
+    if (!platform) throw ApiError.notFound('No platform with this apiKey');
+    return { platformId: platform.platformId, apiKey: platform.apiKey };
   }
 
   /** The whole state as one JSON-ready document (GET /__sandbox/state). */
@@ -102,10 +131,12 @@ export class StateControl {
     return restoreSnapshot(this.services, this.deps.documents, input);
   }
 
-  /** Force-expires one token (`{token}`), or every live one. */
-  expireTokens(input: z.input<ReturnType<typeof expireBody>> = {}): { expired: number } {
+  /** Force-expires one token (`{token}`), or every live one (of the tenant, when scoped). */
+  expireTokens(input: z.input<ReturnType<typeof expireBody>> = {}, tenant?: Tenant): { expired: number } {
     const { token } = parseWith(expireBody(), input);
-    return { expired: expireTokens(systemContext(this.services, 'control'), token !== undefined ? { token } : 'all') };
+    const platformId = tenant?.platformId;
+    const ctx = systemContext(this.services, 'control', platformId);
+    return { expired: expireTokens(ctx, token !== undefined ? { token } : 'all', platformId) };
   }
 
   /** The default platform (the first of the fixtures), looked up fresh: a reset seeds it again. */

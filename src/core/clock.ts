@@ -23,10 +23,16 @@ export interface ClockTimer {
 interface QueuedTimer {
   id: number;
   at: number;
+  /** Among timers due at the same instant, lower ranks run first (see TIMER_RANK). */
+  rank: readonly number[];
   seq: number;
   label: string;
   fn: () => unknown;
   cancelled: boolean;
+  /** The tenant whose work it is (a platformId), so it can move to the tenant's own clock (tenant-clocks.ts). */
+  owner: string | undefined;
+  /** The clock whose queue holds it. */
+  home: Clock;
 }
 
 export interface ClockState {
@@ -34,6 +40,8 @@ export interface ClockState {
   mode: ClockMode;
   pendingTimers: number;
   nextTimerAt?: string;
+  /** Scoped to a tenant: whether the tenant has its own clock (else it follows the sandbox's). */
+  own?: boolean;
 }
 
 /**
@@ -107,6 +115,21 @@ export function wallDelay(ms: number, signal?: AbortSignal): Promise<void> {
 
 export function monotonicNow(): number {
   return performance.now();
+}
+
+/**
+ * The order of timers due at the same sandbox instant (docs/scenarios.md, "Order"): recipients' planned acts first,
+ * then scenario steps (ranked further by load order and file order), then the sandbox's own timers (webhook
+ * retries and holds, fault and outage ends); timers of one rank run in the order they were set.
+ */
+export const TIMER_RANK = { recipientAct: [0], scenarioStep: [1], sandbox: [2] } as const;
+
+function rankBefore(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? -1) - (b[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
 }
 
 export class Clock {
@@ -184,9 +207,29 @@ export class Clock {
     }
   }
 
-  /** Runs `fn` at sandbox time `at` (or at once, on the next drain, if `at` is already past). */
-  schedule(at: number, fn: () => unknown, label = 'timer'): ClockTimer {
-    const timer: QueuedTimer = { id: ++this.seq, at, seq: this.seq, label, fn, cancelled: false };
+  /**
+   * Runs `fn` at sandbox time `at` (or at once, on the next drain, if `at` is already past). `owner`: the tenant
+   * (platformId) whose work it is, when it has one. `rank` places it among timers due at the same instant
+   * (TIMER_RANK).
+   */
+  schedule(
+    at: number,
+    fn: () => unknown,
+    label = 'timer',
+    owner?: string,
+    rank: readonly number[] = TIMER_RANK.sandbox,
+  ): ClockTimer {
+    const timer: QueuedTimer = {
+      id: ++this.seq,
+      at,
+      rank,
+      seq: this.seq,
+      label,
+      fn,
+      cancelled: false,
+      owner,
+      home: this,
+    };
     this.insert(timer);
     this.arm();
     return {
@@ -195,15 +238,31 @@ export class Clock {
       label,
       cancel: () => {
         timer.cancelled = true;
-        const i = this.queue.indexOf(timer);
-        if (i >= 0) this.queue.splice(i, 1);
+        const queue = timer.home.queue;
+        const i = queue.indexOf(timer);
+        if (i >= 0) queue.splice(i, 1);
       },
     };
   }
 
   /** Runs `fn` after `ms` of sandbox time. */
-  after(ms: number, fn: () => unknown, label?: string): ClockTimer {
-    return this.schedule(this.now() + ms, fn, label);
+  after(ms: number, fn: () => unknown, label?: string, owner?: string): ClockTimer {
+    return this.schedule(this.now() + ms, fn, label, owner);
+  }
+
+  /** Hands the pending timers of one owner (a tenant getting its own clock) to another clock, due times kept. */
+  moveTimers(owner: string, to: Clock): number {
+    const moving = this.queue.filter((t) => t.owner === owner);
+    if (moving.length === 0) return 0;
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((t) => t.owner !== owner));
+    for (const timer of moving) {
+      timer.home = to;
+      timer.seq = ++to.seq;
+      to.insert(timer);
+    }
+    this.arm();
+    to.arm();
+    return moving.length;
   }
 
   pendingCount(): number {
@@ -226,14 +285,16 @@ export class Clock {
     return this.queue[0];
   }
 
-  /** Binary insertion keeps the queue sorted by (at, seq), so same-time timers run in scheduling order. */
+  /** Binary insertion keeps the queue sorted by (at, rank, seq), so same-time timers of a rank run in scheduling order. */
   private insert(timer: QueuedTimer): void {
     let lo = 0;
     let hi = this.queue.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const other = this.queue[mid]!;
-      if (other.at < timer.at || (other.at === timer.at && other.seq < timer.seq)) lo = mid + 1;
+      const rank = other.at === timer.at ? rankBefore(other.rank, timer.rank) : 0;
+      if (other.at < timer.at || (other.at === timer.at && (rank < 0 || (rank === 0 && other.seq < timer.seq))))
+        lo = mid + 1;
       else hi = mid;
     }
     this.queue.splice(lo, 0, timer);
@@ -265,6 +326,7 @@ export class Clock {
         const next = this.queue[0];
         if (next && next.at <= target) {
           this.queue.shift();
+          if (next.cancelled) continue;
           if (next.at > this.now()) this.moveTo(next.at);
           await this.work.track(Promise.resolve().then(next.fn));
           // Work a timer starts (a webhook attempt, say) may schedule further timers that are also due.

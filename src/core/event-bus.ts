@@ -15,6 +15,7 @@ type EventOfType<T extends BusEvent['type']> = T extends ContractEventType
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener<BusEvent>>>();
   private readonly anyListeners = new Set<Listener<BusEvent>>();
+  private readonly firstListeners = new Set<Listener<BusEvent>>();
 
   on<T extends BusEvent['type']>(type: T, listener: Listener<EventOfType<T>>): () => void {
     let set = this.listeners.get(type);
@@ -26,6 +27,15 @@ export class EventBus {
   onAny(listener: Listener<BusEvent>): () => void {
     this.anyListeners.add(listener);
     return () => this.anyListeners.delete(listener);
+  }
+
+  /**
+   * Hears every event before the listeners above: scenario reactions are planned here, so a reaction to an event
+   * is in place before that event's webhook deliveries go out (docs/scenarios.md, "Order").
+   */
+  onAnyFirst(listener: Listener<BusEvent>): () => void {
+    this.firstListeners.add(listener);
+    return () => this.firstListeners.delete(listener);
   }
 
   private muted = 0;
@@ -42,11 +52,12 @@ export class EventBus {
 
   /** Whether anything would hear `type`: lets an emitter skip building an event nobody reads. */
   hasListeners(type: BusEvent['type']): boolean {
-    return (this.listeners.get(type)?.size ?? 0) > 0 || this.anyListeners.size > 0;
+    return (this.listeners.get(type)?.size ?? 0) > 0 || this.anyListeners.size > 0 || this.firstListeners.size > 0;
   }
 
   emit(event: BusEvent): void {
     if (this.muted > 0) return;
+    for (const listener of this.firstListeners) this.call(listener, event);
     for (const listener of this.listeners.get(event.type) ?? []) this.call(listener, event);
     for (const listener of this.anyListeners) this.call(listener, event);
   }

@@ -54,6 +54,38 @@ export type InternalEvent =
       recipientKey: string;
       role: 'sign' | 'approve';
       cause?: string;
+    }
+  // The signals below feed scenario reactions and expectations (docs/scenarios.md); nothing else needs them.
+  | { type: 'contract.archived'; platformId: string; contractKey: string; clientKey: string; cause?: string }
+  | { type: 'token.created'; platformId: string; kind: 'platform' | 'client'; clientKey?: string; cause?: string }
+  | {
+      type: 'document.uploaded';
+      platformId: string;
+      clientKey: string;
+      contractKey?: string;
+      templateKey?: string;
+      cause?: string;
+    }
+  | {
+      /** An /api request was answered (emitted only while someone listens). */
+      type: 'api.requested';
+      platformId?: string;
+      method: string;
+      path: string;
+      action?: string;
+      status: number;
+    }
+  | {
+      /** A webhook delivery attempt finished: `statusCode` when the receiver (or an outage) answered. */
+      type: 'webhook.attempted';
+      platformId: string;
+      clientKey: string;
+      deliveryId: string;
+      webhookKey: string;
+      event: ContractEventType;
+      contractKey: string;
+      statusCode?: number;
+      error?: string;
     };
 
 export type BusEvent = ContractEvent | InternalEvent;

@@ -21,3 +21,14 @@ export const glob = () =>
     .min(1)
     .meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' });
 export const statusCode = () => z.number().int().min(100).max(599);
+
+/** A status (`404`) or a class of them (`"4xx"`), as scenarios and filters name answers. */
+export const statusOrClass = () =>
+  z
+    .union([statusCode(), z.string().regex(/^[1-5]xx$/)], { error: 'expected a status like 404 or a class like "4xx"' })
+    .meta({ description: 'A status like 404, or a class like "2xx" or "4xx".' });
+
+export function statusMatches(spec: number | string, status: number | undefined): boolean {
+  if (status === undefined) return false;
+  return typeof spec === 'number' ? status === spec : Math.floor(status / 100) === Number(spec[0]);
+}

@@ -88,7 +88,12 @@ export interface AuditEntry {
 }
 
 /** The timeline of `GET /api/contract_event`: the rows that are lifecycle steps, numbered from 1. */
-export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry[] {
+/** `shareLinkOf`: a recipient's key as the reader sees it (a share link's holder sees aliases of the others'). */
+export function auditTrail(
+  ctx: OpContext,
+  contract: ContractRecord,
+  shareLinkOf: (recipientKey: string) => string = (key) => key,
+): AuditEntry[] {
   const entries: AuditEntry[] = [];
   for (const row of auditRows(ctx, contract)) {
     if (row.status === undefined) continue;
@@ -102,7 +107,7 @@ export function auditTrail(ctx: OpContext, contract: ContractRecord): AuditEntry
       // The order of the recipient's turn; the owner's steps have none.
       priority: row.priority ?? null,
       // A recipient's own link is its key; the owner's steps came through no link.
-      shareLink: row.recipientKey ?? null,
+      shareLink: row.recipientKey !== undefined ? shareLinkOf(row.recipientKey) : null,
       controlLink: null,
       userId: row.userKey ?? null,
     });

@@ -2,6 +2,7 @@
  * What domain code receives instead of Hono's `c`: the sandbox's services plus, per request, who is asking.
  */
 import type { Clock } from '../core/clock.js';
+import type { TenantClocks } from '../core/tenant-clocks.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { ContractEvent, ContractEventData } from '../core/events.js';
 import type { ContractEventType } from '../core/vocabulary.js';
@@ -12,7 +13,10 @@ import { isoTime } from '../core/time-format.js';
 
 export interface Services {
   store: Store;
+  /** The sandbox clock; in an operation's context, the clock of the tenant it acts in (see `enterTenant`). */
   clock: Clock;
+  /** Tenants' own clocks (core/tenant-clocks.ts): `clocks.of(platformId)` is the clock a tenant follows. */
+  clocks: TenantClocks;
   bus: EventBus;
   ids: IdSource;
 }
@@ -30,9 +34,20 @@ export interface OpContext extends Services {
   cause: string;
 }
 
-/** The context for work that does not come from an API request (control API, scenarios, timers). */
-export function systemContext(services: Services, cause: string): OpContext {
-  return { ...services, cause };
+/**
+ * The context for work that does not come from an API request (control API, scenarios, timers); with `platformId`,
+ * on that tenant's clock.
+ */
+export function systemContext(services: Services, cause: string, platformId?: string): OpContext {
+  return { ...services, clock: services.clocks.of(platformId), cause };
+}
+
+/**
+ * The operation acts in this tenant from now on: its times are the tenant's clock's (an API request once its
+ * credentials or its share link name the platform).
+ */
+export function enterTenant(ctx: OpContext, platformId: string): void {
+  ctx.clock = ctx.clocks.of(platformId);
 }
 
 export function requireClient(ctx: OpContext): ClientRecord {

@@ -11,8 +11,8 @@ import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
 import { auditRows } from './audit-trail.js';
-import { STATUS } from '../core/vocabulary.js';
-import { contractTypeOf, placementErrors } from './pdf-contracts.js';
+import { HISTORY, STATUS, contractTypeOf } from '../core/vocabulary.js';
+import { placementErrors } from './pdf-contracts.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
@@ -59,9 +59,18 @@ export async function uploadPdf(
     value: documentPath(owner, document.sha256),
     changeTime: ctx.clock.now(),
   };
-  return 'contractKey' in owner
-    ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
-    : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+  const updated =
+    'contractKey' in owner
+      ? ctx.store.contracts.update((fresh as ContractRecord).contractKey, patch)
+      : ctx.store.templates.update((fresh as TemplateRecord).templateKey, patch);
+  ctx.bus.emit({
+    type: 'document.uploaded',
+    platformId: client.platformId,
+    clientKey: client.clientKey,
+    ...owner,
+    cause: ctx.cause,
+  });
+  return updated;
 }
 
 /** The contract or template, if it may take a (new) PDF now; else the refusal saying why. */
@@ -134,7 +143,8 @@ export async function contractPdf(
   } else {
     content = { kind: 'html', html: contract.value, fills: htmlFills(ctx, contract) };
   }
-  const signed = contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === 'fully_signed');
+  const signed =
+    contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === HISTORY.fullySigned);
   return renderer.pdf({
     title: contract.name,
     at: contract.changeTime,

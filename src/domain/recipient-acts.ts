@@ -7,15 +7,16 @@
  * history.
  */
 import type { OpContext } from './context.js';
-import { recordHistory } from './contracts.js';
+import { type NewHistoryEntry, recordHistory } from './contracts.js';
 import { acceptedIpInfo } from './audit-trail.js';
 import { actAsRecipient } from './lifecycle.js';
 import { checkSignatureImage } from './signature-image.js';
 import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-reads.js';
-import type { ResolvedShareLink } from './share-links.js';
+import { type ResolvedShareLink, assertLinkActs } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { STATUS } from '../core/vocabulary.js';
+import { HISTORY, type HistoryEvent, STATUS, pastTense } from '../core/vocabulary.js';
+import type { ContractRecord, HistoryEntry } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 
 /** The PNG data URL of a drawn signature, as RecipientView's canvas gives it (`toDataURL()`). */
@@ -52,6 +53,7 @@ export function signByLink(ctx: OpContext, link: ResolvedShareLink, person: Acti
   }
   // Decoded at the door, bounded, as every drawn signature (domain/signature-image.ts).
   checkSignatureImage('png', person.base64.slice(person.base64.indexOf(',') + 1), 'base64');
+  assertLinkActs(link, 'sign');
   const signed = actAsRecipient(ctx, link.recipient.recipientKey, 'sign', {
     signature: person.base64,
     signer: { fullName: person.fullName, email: person.email },
@@ -67,6 +69,7 @@ export function signByLink(ctx: OpContext, link: ResolvedShareLink, person: Acti
 
 /** POST `recipient_approve`: the recipient approves, under the name and email it typed. */
 export function approveByLink(ctx: OpContext, link: ResolvedShareLink, person: ActingPerson) {
+  assertLinkActs(link, 'approve');
   const approved = actAsRecipient(ctx, link.recipient.recipientKey, 'approve', {
     signer: { fullName: person.fullName, email: person.email },
     ...acceptedIpInfo(person.ipInfo),
@@ -74,11 +77,26 @@ export function approveByLink(ctx: OpContext, link: ResolvedShareLink, person: A
   return { fullName: person.fullName, email: person.email, createTime: isoTime(approved.actedAt ?? ctx.clock.now()) };
 }
 
-/** What a recipient may still do on the contract: fill its placeholders, save its copy of the HTML. */
-function assertCanStillAct(link: ResolvedShareLink, what: string): void {
-  const { recipient, contract } = link;
+/**
+ * Whether the contract still takes a link's notes (answers, its copy of the HTML): not once archived, nor once fully
+ * signed, when its document and audit trail are final (docs/lifecycle.md).
+ */
+function assertContractTakesNotes(link: ResolvedShareLink, what: string): void {
+  const { contract } = link;
   if (contract.status === STATUS.archived)
     throw ApiError.conflict(`Contract ${contract.contractKey} is archived; its recipients cannot ${what}`);
+  if (contract.status === STATUS.fullySigned)
+    throw ApiError.conflict(
+      `Contract ${contract.contractKey} is fully signed; its document and audit trail no longer change, so its recipients cannot ${what}`,
+    );
+}
+
+/** What a recipient may still do on the contract: fill its placeholders. */
+function assertCanStillAct(link: ResolvedShareLink, what: string): void {
+  const { recipient } = link;
+  assertContractTakesNotes(link, what);
+  // Filling is the first half of the link's act: a view-only link fills nothing.
+  assertLinkActs(link, what);
   if (recipient.state === 'waiting')
     throw ApiError.conflict(`Recipient ${recipient.recipientKey} cannot ${what} yet: it has not been notified`);
   if (recipient.state !== 'notified' && recipient.state !== 'seen')
@@ -112,11 +130,13 @@ export function fillByLink(
     filled.push(p.placeholderKey);
   }
   if (filled.length > 0) {
-    recordHistory(ctx, ctx.store.contracts.get(contract.contractKey)!, {
-      event: 'recipient_filled',
+    const before = lastNote(contract, HISTORY.recipientFilled, recipient.recipientKey)?.detail?.placeholders;
+    const all = new Set([...(Array.isArray(before) ? (before as string[]) : []), ...filled]);
+    noteOnce(ctx, ctx.store.contracts.get(contract.contractKey)!, {
+      event: HISTORY.recipientFilled,
       recipientKey: recipient.recipientKey,
       status: contract.status,
-      detail: { placeholders: filled },
+      detail: { placeholders: [...all] },
     });
   }
   return filled.length;
@@ -124,24 +144,49 @@ export function fillByLink(
 
 /**
  * POST `recipient_contract {shareLink, contractValue}`: RecipientView saves the HTML it shows (answers filled in, and
- * after signing the signature block it appends). The sandbox notes it in the history (its size) and answers it back
- * with the `changeTime` the recipient holds; the contract's own content stays as it is, and the documents keep being
- * rendered from the placeholders and signatures (docs/compatibility.md).
+ * after signing the signature block it appends). The sandbox notes it in the history (its size, one row per
+ * recipient) and answers it back with the `changeTime` the recipient holds; the contract's own content stays as it
+ * is, and the documents keep being rendered from the placeholders and signatures (docs/compatibility.md).
+ *
+ * Once the contract is fully signed its document and audit trail are final: a recipient that signed or approved
+ * still gets its copy answered back (the component saves it right after the last signature, and sends the
+ * confirmation email only on success), with nothing noted; anyone else is refused with 409.
  */
 export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html: string) {
   const { recipient, contract } = link;
-  if (contract.status === STATUS.archived)
-    throw ApiError.conflict(`Contract ${contract.contractKey} is archived; it takes no changes`);
-  recordHistory(ctx, contract, {
-    event: 'recipient_html',
-    recipientKey: recipient.recipientKey,
-    status: contract.status,
-    detail: { characters: html.length },
-  });
+  const actedCopy = recipient.state === 'signed' || recipient.state === 'approved';
+  if (!(actedCopy && contract.status === STATUS.fullySigned)) {
+    assertContractTakesNotes(link, 'save their copy of it');
+    noteOnce(ctx, contract, {
+      event: HISTORY.recipientHtml,
+      recipientKey: recipient.recipientKey,
+      status: contract.status,
+      detail: { characters: html.length },
+    });
+  }
   return {
     contractValue: html,
     changeTime: sqlTime(contentChangeTime(ctx.store.contracts.get(contract.contractKey)!)),
   };
+}
+
+/**
+ * Records a link's note in the history, replacing the same recipient's earlier note of the same kind: a link may
+ * save its answers and its copy of the HTML as often as it likes, and the audit trail keeps one row of each per
+ * recipient, not one per request.
+ */
+function noteOnce(ctx: OpContext, contract: ContractRecord, entry: NewHistoryEntry): void {
+  const earlier = lastNote(contract, entry.event, entry.recipientKey);
+  const kept = earlier ? { ...contract, history: contract.history.filter((h) => h !== earlier) } : contract;
+  recordHistory(ctx, kept, entry);
+}
+
+function lastNote(
+  contract: ContractRecord,
+  event: HistoryEvent,
+  recipientKey: string | undefined,
+): HistoryEntry | undefined {
+  return contract.history.findLast((h) => h.event === event && h.recipientKey === recipientKey);
 }
 
 /**
@@ -151,7 +196,7 @@ export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html:
  */
 export function confirmByEmail(ctx: OpContext, link: ResolvedShareLink, role: 'sign' | 'approve'): void {
   const { recipient, contract } = link;
-  const done = role === 'sign' ? 'signed' : 'approved';
+  const done = pastTense(role);
   if (recipient.state !== done)
     throw ApiError.conflict(
       `Recipient ${recipient.recipientKey} has not ${done} the contract; there is nothing to confirm`,

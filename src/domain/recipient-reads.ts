@@ -8,10 +8,16 @@ import { contractValue } from './contracts.js';
 import { isDone } from './lifecycle-rules.js';
 import { placeholderBoxCode, placeholdersOf } from './placeholders.js';
 import { actedAs } from './audit-trail.js';
-import { contractTypeCode } from './pdf-contracts.js';
-import type { ResolvedShareLink } from './share-links.js';
+import { type ResolvedShareLink, keyAsSeen } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { CONTRACT_TYPE_CODES, type ShareLinkAccess, specialKey, statusId } from '../core/vocabulary.js';
+import {
+  CONTRACT_TYPE_CODES,
+  HISTORY,
+  type ShareLinkAccess,
+  specialKey,
+  statusId,
+  contractTypeCode,
+} from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
@@ -24,21 +30,27 @@ export function contentChangeTime(contract: ContractRecord): number {
   let at = contract.createTime;
   for (const h of contract.history) {
     const changed = h.detail?.changed;
-    if (h.event === 'updated' && Array.isArray(changed) && changed.some((f) => f !== 'name')) at = h.at;
+    if (h.event === HISTORY.updated && Array.isArray(changed) && changed.some((f) => f !== 'name')) at = h.at;
   }
   return Math.floor(at / 1000) * 1000;
 }
 
-/** A placeholder as `recipient_contract` lists it: the fields RecipientView reads (docs/compatibility.md). */
-function placeholderItem(p: PlaceholderRecord) {
+/**
+ * A placeholder as `recipient_contract` lists it: the fields RecipientView reads (docs/compatibility.md). Recipients'
+ * keys in it (`externalRecipientKey`, a special placeholder's `<key>_N`) are shown as the link's holder sees them.
+ */
+function placeholderItem(seen: (recipientKey: string | undefined) => string, p: PlaceholderRecord) {
+  const special = p.recipientKey !== undefined && p.placeholderKey.startsWith(`${p.recipientKey}_`);
   return {
     id: Number(p.id),
-    placeholderKey: p.placeholderKey,
+    placeholderKey: special
+      ? `${seen(p.recipientKey)}${p.placeholderKey.slice(p.recipientKey!.length)}`
+      : p.placeholderKey,
     name: p.name,
     value: p.value,
     type: p.type,
     position: p.position,
-    externalRecipientKey: p.externalRecipientKey ?? p.recipientKey ?? '',
+    externalRecipientKey: seen(p.externalRecipientKey ?? p.recipientKey),
     view: placeholderBoxCode(p),
     isSpecial: p.isSpecial,
     specialType: p.specialType ?? null,
@@ -67,8 +79,9 @@ export function recipientContract(
   const placeholders = placeholdersOf(ctx, { contractKey: contract.contractKey }).sort(
     (a, b) => a.position - b.position || (a.specialType ?? 0) - (b.specialType ?? 0),
   );
+  const seen = (key: string | undefined) => keyAsSeen(ctx, link, key);
   return {
-    shareLink: recipient.recipientKey,
+    shareLink: link.shareLink,
     controlLink: contract.contractKey,
     contractName: contract.name,
     contractType: type,
@@ -85,7 +98,7 @@ export function recipientContract(
     statusName: contract.status,
     createTime: sqlTime(contract.createTime),
     changeTime: sqlTime(contentChangeTime(contract)),
-    placeholders: placeholders.map(placeholderItem),
+    placeholders: placeholders.map((p) => placeholderItem(seen, p)),
   };
 }
 
@@ -100,13 +113,13 @@ export function recipientTagId(ctx: OpContext, recipient: RecipientRecord): numb
 }
 
 /** A signature as `recipient_sign` answers and lists it (docs/compatibility.md). */
-function signatureItem(contract: ContractRecord, recipient: RecipientRecord) {
+function signatureItem(contract: ContractRecord, recipient: RecipientRecord, shareLink: string) {
   const step = [...contract.history]
     .reverse()
-    .find((h) => h.event === 'signed' && h.recipientKey === recipient.recipientKey);
+    .find((h) => h.event === HISTORY.signed && h.recipientKey === recipient.recipientKey);
   const given = step ? actedAs(step) : undefined;
   return {
-    shareLink: recipient.recipientKey,
+    shareLink,
     base64: recipient.signature ?? '',
     createTime: isoTime(recipient.actedAt ?? contract.changeTime),
     fullName: given?.fullName ?? recipient.fullname ?? '',
@@ -115,15 +128,15 @@ function signatureItem(contract: ContractRecord, recipient: RecipientRecord) {
 }
 
 /**
- * Every signature of a contract, in the order they were made: `GET recipient_sign?shareLink=` (the link's contract)
- * and the owner's `GET contract_sign?contractKey=` answer this list.
+ * Every signature of a contract, in the order they were made: `GET recipient_sign?shareLink=` (the link's contract,
+ * each signer's key as the link's holder sees it) and the owner's `GET contract_sign?contractKey=` answer this list.
  */
-export function contractSignatures(ctx: OpContext, contract: ContractRecord) {
+export function contractSignatures(ctx: OpContext, contract: ContractRecord, seenBy?: ResolvedShareLink) {
   return ctx.store.recipients
     .where('contract', contract.contractKey)
     .filter((r) => r.state === 'signed')
     .sort((a, b) => (a.actedAt ?? 0) - (b.actedAt ?? 0) || a.id - b.id)
-    .map((r) => signatureItem(contract, r));
+    .map((r) => signatureItem(contract, r, seenBy ? keyAsSeen(ctx, seenBy, r.recipientKey) : r.recipientKey));
 }
 
 /**

@@ -15,10 +15,15 @@ import type {
   RecipientRecord,
   ShareLinkRecord,
 } from '../store/records.js';
-import type { OpContext } from './context.js';
+import { type OpContext, enterTenant } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
-import { SHARE_LINK_ACCESS, SHARE_LINK_ACCESS_OF_ROLE, type ShareLinkAccess } from '../core/vocabulary.js';
+import {
+  type RecipientRole,
+  SHARE_LINK_ACCESS,
+  SHARE_LINK_ACCESS_OF_ROLE,
+  type ShareLinkAccess,
+} from '../core/vocabulary.js';
 
 /** No source shows the access (`view`) of a new link; the sandbox's is the least a holder can do, viewing. */
 export const DEFAULT_SHARE_LINK_ACCESS: ShareLinkAccess = '4';
@@ -96,10 +101,52 @@ export function resolveExtraShareLink(
 }
 
 export interface ResolvedShareLink {
+  /** The link as its holder sent it: the recipient's key, or an extra link. */
+  shareLink: string;
   recipient: RecipientRecord;
   contract: ContractRecord;
-  /** What the link lets its holder do: the link's own view, or for a recipient's own link its role's. */
+  /** What the link lets its holder do (`accessOf`): what the answers say, the change check compares, the acts obey. */
   view: ShareLinkAccess;
+}
+
+/**
+ * The one rule for what a link lets its holder do (docs/compatibility.md, "Share links"). A recipient's own link acts
+ * in the recipient's role. An extra link acts in its own `view` while that is the recipient's role; once the owner
+ * gives the recipient another role, the link only views ('4'): a view-only link never signs, whatever its recipient
+ * becomes, and a signing link does not approve.
+ */
+function accessOf(recipient: RecipientRecord, extraView?: ShareLinkAccess): ShareLinkAccess {
+  const own = SHARE_LINK_ACCESS_OF_ROLE[recipient.action];
+  return extraView === undefined || extraView === own ? own : '4';
+}
+
+/**
+ * Refuses (409) any act but viewing through a link that only views because its recipient's role changed
+ * (`accessOf`); `what` names the act. A link in its recipient's role leaves the act to the lifecycle's rules (role,
+ * turn, once), which say why in their own words.
+ */
+export function assertLinkActs(link: ResolvedShareLink, what: string): void {
+  const role = link.recipient.action;
+  if (link.view === SHARE_LINK_ACCESS_OF_ROLE[role]) return;
+  throw ApiError.conflict(
+    `This share link only views (view "${link.view}"): its recipient has the role "${role}", which the link was not ` +
+      `made for, so it cannot ${what}; the contract's owner can change the link with contract_share_link ` +
+      `(view: 1 sign, 2 approve, 3 lock, 4 view)`,
+  );
+}
+
+/**
+ * A recipient's key as the holder of `link` sees it in answers (placeholders' `externalRecipientKey`, signatures' and
+ * audit rows' `shareLink`): the link itself for its own recipient, so the vendor's component finds its own fields by
+ * `externalRecipientKey === shareLink`; for every other recipient an alias (`recipient-<id>`), which is not a key and
+ * opens nothing: another recipient's key is its share link, and would let one holder act as the others
+ * (docs/compatibility.md, "Share links").
+ */
+export function keyAsSeen(ctx: OpContext, link: ResolvedShareLink, recipientKey: string | undefined): string {
+  if (recipientKey === undefined || recipientKey === '') return '';
+  if (recipientKey === link.recipient.recipientKey) return link.shareLink;
+  const other = ctx.store.recipients.get(recipientKey);
+  return other && other.contractKey === link.contract.contractKey ? `recipient-${other.id}` : '';
 }
 
 /**
@@ -107,15 +154,22 @@ export interface ResolvedShareLink {
  * link opening for the first time becomes the link of the recipient it opens as.
  */
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
+  const resolved = shareLinkHolder(ctx, link);
+  // The holder of a link acts in the contract's tenant, on its clock.
+  if (resolved) enterTenant(ctx, resolved.contract.platformId);
+  return resolved;
+}
+
+function shareLinkHolder(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
-  if (recipient && contract) return { recipient, contract, view: SHARE_LINK_ACCESS_OF_ROLE[recipient.action] };
+  if (recipient && contract) return { shareLink: link, recipient, contract, view: accessOf(recipient) };
   const extra = resolveExtraShareLink(ctx, link);
   if (!extra) return undefined;
   if (extra.link.recipientKey !== undefined) {
     const own = ctx.store.recipients.get(extra.link.recipientKey);
     return own && own.contractKey === extra.contract.contractKey
-      ? { recipient: own, contract: extra.contract, view: extra.link.view }
+      ? { shareLink: link, recipient: own, contract: extra.contract, view: accessOf(own, extra.link.view) }
       : undefined;
   }
   const role = SHARE_LINK_ACCESS[extra.link.view];
@@ -127,7 +181,7 @@ export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLin
   if (!holder) return undefined;
   // From its first opening on, the link is this recipient's (every door: the page, the recipient endpoints).
   ctx.store.shareLinks.update(extra.link.shareLink, { recipientKey: holder.recipientKey });
-  return { recipient: holder, contract: extra.contract, view: extra.link.view };
+  return { shareLink: link, recipient: holder, contract: extra.contract, view: accessOf(holder, extra.link.view) };
 }
 
 /** As resolveShareLink, for the API's recipient side: an unknown link answers 404. */

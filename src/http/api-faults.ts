@@ -7,21 +7,36 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiFaults } from '../api-faults/registry.js';
+import type { RequestMarks } from '../domain/platforms.js';
+import { readCredentials } from '../core/credentials.js';
 import { readBodyText } from './body.js';
 
 /** Bodies are read within `maxBodyBytes`; a refusal is thrown as the fault's ApiError, rendered like any other. */
-export function faultMiddleware(faults: ApiFaults, maxBodyBytes: number): MiddlewareHandler {
+export interface FaultMiddlewareOptions {
+  maxBodyBytes: number;
+  apiKeyHeader: string;
+  /** The tenant of a request (domain/platforms.ts `requestTenant`), for faults set for one tenant. */
+  tenantOf(marks: RequestMarks): string | undefined;
+}
+
+export function faultMiddleware(faults: ApiFaults, options: FaultMiddlewareOptions): MiddlewareHandler {
   return async (c, next) => {
-    if (faults.size > 0) await apply(c, faults, maxBodyBytes);
+    if (faults.size > 0) await apply(c, faults, options);
     await next();
   };
 }
 
-async function apply(c: Context, faults: ApiFaults, maxBodyBytes: number): Promise<void> {
+async function apply(c: Context, faults: ApiFaults, options: FaultMiddlewareOptions): Promise<void> {
+  const { maxBodyBytes, tenantOf } = options;
   const interest = faults.interest(c.req.path);
   if (!interest.any) return;
-  const body = interest.needsBody ? await peekBody(c, maxBodyBytes) : undefined;
-  const { latencyMs, hit, refusal } = faults.decide(c.req.path, body);
+  const body = interest.needsBody || interest.needsTenant ? await peekBody(c, maxBodyBytes) : undefined;
+  // A fault set for a tenant hits only that tenant's requests (its credentials, or the share link it names).
+  const credentials = interest.needsTenant ? readCredentials(c.req.raw.headers, options.apiKeyHeader) : undefined;
+  const tenant = credentials
+    ? tenantOf({ authorization: credentials.authorization, apiKey: credentials.apiKey, body, query: c.req.query() })
+    : undefined;
+  const { latencyMs, hit, refusal } = faults.decide(c.req.path, body, tenant);
   if (hit !== undefined) c.header('X-Sandbox-Fault', hit);
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
   if (refusal) throw refusal;

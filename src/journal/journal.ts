@@ -5,14 +5,16 @@
  * memory stays bounded however long the sandbox runs.
  */
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
+import { DEFAULT_API_KEY_HEADER, readCredentials } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { RequestEnv } from '../core/request-variables.js';
 import { operationOf } from '../core/operation.js';
+import { requestTenant } from '../domain/platforms.js';
 import { isoTime } from '../core/time-format.js';
-import { REAL_KEY_HEADER, REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
+import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -85,7 +87,7 @@ export class RequestJournal {
   constructor(
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
-    private readonly apiKeyHeader = 'x-service-key',
+    private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
   }
@@ -138,7 +140,9 @@ export class RequestJournal {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
       const started = monotonicNow();
-      const atMs = this.services.clock.now();
+      // Sandbox time as the request arrives, on the clock of its tenant when its credentials or path tell it now.
+      const early = this.tenantBeforeAnswer(c.req.path, c.req.raw.headers);
+      const atMs = this.services.clocks.of(early).now();
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
@@ -160,15 +164,17 @@ export class RequestJournal {
       const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
+      const platformId = early ?? this.platformOf(requestBody, sent);
       const entry: Stored = {
         id,
-        atMs,
+        // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
+        atMs: platformId === early ? atMs : this.services.clocks.of(platformId).now(),
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
         status,
         durationMs: elapsedSince(started),
-        platformId: this.platformOf(headers, requestBody, sent),
+        platformId,
         // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
         headers: rawHeaders(c.env, headers),
         requestBody,
@@ -230,18 +236,35 @@ export class RequestJournal {
    * request is recorded (a reset may remove the token that tells it later); the bodies are parsed only for
    * requests without credential headers (token create, platform create).
    */
-  private platformOf(headers: Headers, requestBody: Captured, sent: string | undefined): string | undefined {
-    const { store } = this.services;
-    const bearer = /^Bearer\s+(\S+)/i.exec(headers.get('authorization') ?? '')?.[1];
-    if (bearer) return store.tokens.get(bearer)?.platformId;
-    const header = headers.get(this.apiKeyHeader) ?? headers.get(REAL_KEY_HEADER);
-    const body = header === null ? parseBody(requestBody) : undefined;
-    const apiKey =
-      header ??
-      stringAt(body, 'data', 'apiKey') ??
-      stringAt(body, 'apiKey') ??
-      stringAt(header === null ? parseBody(sent) : undefined, 'apiKey');
-    return apiKey ? store.platforms.where('apiKey', apiKey.trim())[0]?.platformId : undefined;
+  private platformOf(requestBody: Captured, sent: string | undefined): string | undefined {
+    const body = parseBody(requestBody);
+    return (
+      requestTenant(this.services, { body }) ??
+      // A platform made with POST /__sandbox/platforms: the answer names it.
+      requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
+    );
+  }
+
+  /**
+   * The tenant a request's headers or path name, known before it is answered: its bearer token, its API key, or
+   * the tenant of a scoped control call (`/__sandbox/platforms/{apiKey}/…`).
+   */
+  private tenantBeforeAnswer(path: string, headers: Headers): string | undefined {
+    const scoped = /^\/__sandbox\/platforms\/([^/]+)\//.exec(path)?.[1];
+    const credentials = readCredentials(headers, this.apiKeyHeader);
+    return requestTenant(this.services, {
+      authorization: credentials.authorization,
+      apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
+    });
+  }
+}
+
+/** A path segment decoded; a malformed one stays as it is. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

@@ -81,11 +81,15 @@ export class Outbox {
     ];
   }
 
-  /** Captured emails, oldest first. `to` matches case-insensitively; the other filters match exactly. */
-  list(filter: EmailFilter = {}): Email[] {
+  /**
+   * Captured emails, oldest first (of one tenant when `platformId` is given). `to` matches case-insensitively; the
+   * other filters match exactly.
+   */
+  list(filter: EmailFilter = {}, platformId?: string): Email[] {
     const to = filter.to?.toLowerCase();
     const out: Email[] = [];
-    for (const { email } of this.emails) {
+    for (const { email, platformId: owner } of this.emails) {
+      if (platformId !== undefined && owner !== platformId) continue;
       if (to !== undefined && email.to.toLowerCase() !== to) continue;
       if (filter.contractKey !== undefined && email.contractKey !== filter.contractKey) continue;
       if (filter.recipientKey !== undefined && email.recipientKey !== filter.recipientKey) continue;
@@ -121,7 +125,7 @@ export class Outbox {
     this.counter++;
     this.emails.push({
       platformId,
-      email: { id: `email-${this.counter}`, ...email, sentAt: isoTime(this.services.clock.now()) },
+      email: { id: `email-${this.counter}`, ...email, sentAt: isoTime(this.services.clocks.of(platformId).now()) },
     });
     const over = this.emails.length - this.cap;
     if (over > 0) this.emails.splice(0, over);

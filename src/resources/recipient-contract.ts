@@ -8,7 +8,7 @@ import { auditTrail } from '../domain/audit-trail.js';
 import { contentValue } from '../domain/links.js';
 import { fillByLink, keepRecipientHtml } from '../domain/recipient-acts.js';
 import { contractChanged, recipientContract, recipientContractStatus } from '../domain/recipient-reads.js';
-import { openShareLink } from '../domain/share-links.js';
+import { keyAsSeen, openShareLink } from '../domain/share-links.js';
 import { SHARE_LINK_ACCESS_CODES } from '../core/vocabulary.js';
 import type { ContractRecord } from '../store/records.js';
 import { type PlainResource, type RequestInfo, defineEndpoint, keyField, reply } from './action.js';
@@ -126,7 +126,8 @@ export const recipientContractEventResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        return { status: 200, body: auditTrail(ctx, openShareLink(ctx, input.shareLink).contract) };
+        const link = openShareLink(ctx, input.shareLink);
+        return { status: 200, body: auditTrail(ctx, link.contract, (key) => keyAsSeen(ctx, link, key)) };
       },
     }),
   ],

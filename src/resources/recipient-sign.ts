@@ -32,7 +32,8 @@ export const recipientSignResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        return { status: 200, body: contractSignatures(ctx, openShareLink(ctx, input.shareLink).contract) };
+        const link = openShareLink(ctx, input.shareLink);
+        return { status: 200, body: contractSignatures(ctx, link.contract, link) };
       },
     }),
     defineEndpoint({

@@ -5,7 +5,9 @@
 import type { Clock, ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
 import type { ScenarioLogEntry } from '../control/sandbox-control.js';
+import type { Tenant } from '../control/control.js';
 import type { Scenario } from './schema.js';
+import { Expectations } from './expectations.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */
 const LOG_LIMIT = 2000;
@@ -25,14 +27,34 @@ export class ActiveScenario {
   /** Numbers the outages started without an id. */
   outageCount = 0;
   readonly log: ScenarioLogEntry[] = [];
+  /** How many times each triggered step (by its place in the timeline) has been triggered: `times` caps it. */
+  readonly fired = new Map<number, number>();
+  readonly expectations: Expectations;
 
   constructor(
     readonly scenario: Scenario,
     readonly source: string,
     readonly loadedAt: number,
     readonly notes: string[],
-    private readonly clock: Clock,
-  ) {}
+    /** The clock a tenant follows (its own, or the sandbox's), asked each time: a tenant may get its own later. */
+    private readonly clockOf: (platformId: string | undefined) => Clock,
+    /** The tenant it was loaded for: it plays for that platform only. */
+    readonly tenant?: Tenant,
+    /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
+    readonly loadSeq = 0,
+  ) {
+    this.expectations = new Expectations(scenario.expect ?? [], scenario.name, loadedAt);
+  }
+
+  /** The scenario's clock: its tenant's, else the sandbox's. */
+  get clock(): Clock {
+    return this.clockOf(this.tenant?.platformId);
+  }
+
+  /** Whether a record of this platform is the scenario's to act on. */
+  covers(platformId: string): boolean {
+    return this.tenant === undefined || this.tenant.platformId === platformId;
+  }
 
   get name(): string {
     return this.scenario.name;
@@ -48,18 +70,22 @@ export class ActiveScenario {
     return fault.id !== undefined ? { ...fault, id: `${this.name}:${fault.id}` } : fault;
   }
 
-  schedule(at: number, fn: () => void, label: string, platformId?: string): void {
+  /** A timer on the clock of the platform it acts for (a rule's recipient's), else of the scenario's tenant. */
+  schedule(at: number, fn: () => void, label: string, rank: readonly number[], platformId?: string): void {
+    const owner = platformId ?? this.tenant?.platformId;
     const pending: PendingTimer = {
       timer: undefined as unknown as ClockTimer,
-      ...(platformId !== undefined ? { platformId } : {}),
+      ...(owner !== undefined ? { platformId: owner } : {}),
     };
-    pending.timer = this.clock.schedule(
+    pending.timer = this.clockOf(owner).schedule(
       at,
       () => {
         this.timers.delete(pending);
         fn();
       },
       label,
+      owner,
+      rank,
     );
     this.timers.add(pending);
   }

@@ -12,18 +12,28 @@
 import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { BundledScenario, ScenarioSummary } from '../control/sandbox-control.js';
-import type { Control } from '../control/control.js';
-import type { Services } from '../domain/context.js';
+import type { Control, Tenant } from '../control/control.js';
+import type { Clock } from '../core/clock.js';
+import { type Services, systemContext } from '../domain/context.js';
 import { seedClients } from '../fixtures/seed.js';
 import type { PlatformRecord } from '../store/records.js';
 import { ActiveScenario } from './active.js';
 import { bundledScenarios, readBundled, readNameOrYaml, readScenarioFile } from './catalog.js';
 import { parseScenario } from './load.js';
 import { applyRules } from './rules.js';
-import type { Scenario } from './schema.js';
-import { momentOf, runStep } from './timeline.js';
+import type { Scenario, TimelineStep } from './schema.js';
+import { runStep, stepId } from './timeline.js';
+import { momentOf } from './matching.js';
+import { Reactions } from './reactions.js';
+import type { Happening } from './happenings.js';
+import { TIMER_RANK } from '../core/clock.js';
 
 export { ScenarioError } from './load.js';
+
+/** Whether a scenario was loaded for this tenant (or, with none given, for the whole sandbox). */
+function sameTenant(active: ActiveScenario, tenant: Tenant | undefined): boolean {
+  return active.tenant?.platformId === tenant?.platformId;
+}
 
 export interface ScenarioEngineDeps {
   services: Services;
@@ -36,126 +46,160 @@ export interface ScenarioEngineDeps {
 
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
+  private readonly reactions: Reactions;
+  private loads = 0;
 
   constructor(private readonly deps: ScenarioEngineDeps) {
     const { bus } = deps.services;
+    this.reactions = new Reactions(
+      deps.services,
+      (active, step, index, reason) => this.runStep(active, step, index, reason),
+      (active) => this.active.includes(active),
+    );
+    // First, before the webhook dispatcher and the outbox: reactions to an event are planned before its deliveries.
+    bus.onAnyFirst((event) => this.hear(event));
     bus.on('recipient.notified', (event) => this.onNotified(event.recipientKey));
     bus.on('sandbox.reset', (event) => this.onReset(event.platformId));
   }
 
-  async list(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }> {
-    return { bundled: await bundledScenarios(this.deps.bundledDir), active: this.activeSummaries() };
+  /** Whether an active scenario listens to /api requests (a `request` trigger or expectation): http/request-events.ts. */
+  wantsRequests(): boolean {
+    return this.active.some((a) => a.expectations.size > 0 || a.scenario.timeline?.some((s) => s.when !== undefined));
   }
 
-  activeSummaries(): ScenarioSummary[] {
-    return this.active.map((a) => this.summary(a));
+  /** The bundled scenarios and the active ones (a tenant's only, when `tenant` is given). */
+  async list(tenant?: Tenant): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }> {
+    return { bundled: await bundledScenarios(this.deps.bundledDir), active: this.activeSummaries(tenant) };
   }
 
-  get(name: string): ScenarioSummary {
-    return this.summary(this.find(name));
+  activeSummaries(tenant?: Tenant): ScenarioSummary[] {
+    return this.active.filter((a) => tenant === undefined || sameTenant(a, tenant)).map((a) => this.summary(a));
+  }
+
+  get(name: string, tenant?: Tenant): ScenarioSummary {
+    return this.summary(this.find(name, tenant));
   }
 
   /** A bundled name or YAML text: read and activated (the control API and the library). */
-  async load(nameOrYaml: string): Promise<ScenarioSummary> {
+  async load(nameOrYaml: string, tenant?: Tenant): Promise<ScenarioSummary> {
     const { scenario, source } = await readNameOrYaml(this.deps.bundledDir, nameOrYaml);
-    return this.activate(scenario, source);
+    return this.activate(scenario, source, { tenant });
   }
 
   /** Scenario YAML text. */
-  async loadText(yaml: string): Promise<ScenarioSummary> {
-    return this.activate(await parseScenario(yaml, '<request>'), 'request');
+  async loadText(yaml: string, tenant?: Tenant): Promise<ScenarioSummary> {
+    return this.activate(await parseScenario(yaml, '<request>'), 'request', { tenant });
   }
 
   /** A bundled scenario by name. */
-  async loadBundled(name: string): Promise<ScenarioSummary> {
+  async loadBundled(name: string, tenant?: Tenant): Promise<ScenarioSummary> {
     const { scenario, source } = await readBundled(this.deps.bundledDir, name);
-    return this.activate(scenario, source);
+    return this.activate(scenario, source, { tenant });
   }
 
   /** A scenario file on disk (library use). */
-  async loadFile(path: string): Promise<ScenarioSummary> {
+  async loadFile(path: string, tenant?: Tenant): Promise<ScenarioSummary> {
     const { scenario, source } = await readScenarioFile(path);
-    return this.activate(scenario, source);
+    return this.activate(scenario, source, { tenant });
   }
 
   /**
    * Activates a scenario. `atStart`: loaded by --scenario, when the clock settings were already applied and a
    * data file may hold its data from an earlier run (`skipData`). A scenario with the name of an active one
    * replaces it. Answers once the work it started (first webhook attempts) has settled, like a clock advance.
+   * `tenant`: the scenario plays for that tenant only (its recipients, records, requests and deliveries), on its
+   * clock; names are the tenant's own (two tenants may each load `happy-path`).
    */
   async activate(
     scenario: Scenario,
     source: string,
-    options: { atStart?: boolean; skipData?: boolean } = {},
+    options: { atStart?: boolean; skipData?: boolean; tenant?: Tenant | undefined } = {},
   ): Promise<ScenarioSummary> {
-    const { clock } = this.deps.services;
+    const { tenant } = options;
+    const { clocks } = this.deps.services;
     const notes: string[] = [];
-    if (this.active.some((a) => a.name === scenario.name)) {
-      this.unload(scenario.name);
+    if (this.active.some((a) => a.name === scenario.name && sameTenant(a, tenant))) {
+      this.unload(scenario.name, tenant);
       notes.push(`replaced the active scenario "${scenario.name}"`);
     }
-    if (scenario.data) this.checkData(scenario);
-    if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes);
-    const active = new ActiveScenario(scenario, source, clock.now(), notes, clock);
+    if (scenario.data) this.checkData(scenario, tenant);
+    // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
+    if (tenant && scenario.clock) clocks.give(tenant.platformId);
+    const clock = clocks.of(tenant?.platformId);
+    if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
+    const active = new ActiveScenario(scenario, source, clock.now(), notes, (p) => clocks.of(p), tenant, ++this.loads);
     this.active.push(active);
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
       if (scenario.receiverFaults?.length) {
         const specs = scenario.receiverFaults.map((f) => active.ownFault(f));
-        this.deps.control.webhooks.faults.add(specs, active.cause(), scenario.seed ?? this.deps.seed);
+        this.deps.control.webhooks.faults.add(
+          specs,
+          active.cause(),
+          scenario.seed ?? this.deps.seed,
+          tenant?.platformId,
+        );
       }
       if (scenario.data && !options.skipData) await this.seedData(active);
       if (scenario.data && options.skipData) notes.push('data: skipped, the data file already holds the state');
       this.scheduleTimeline(active);
     } catch (error) {
-      this.unload(scenario.name);
+      this.unload(scenario.name, tenant);
       throw error;
     }
-    await clock.work.settled();
+    await clocks.of(tenant?.platformId).work.settled();
     return this.summary(active);
   }
 
   /** Cancels the scenario's pending timers, faults and outages. Its past effects stay. */
-  unload(name: string): ScenarioSummary {
-    const active = this.find(name);
+  unload(name: string, tenant?: Tenant): ScenarioSummary {
+    const active = this.find(name, tenant);
     active.cancelTimers();
     const { faults, webhooks } = this.deps.control;
-    faults.clear(active.cause());
-    webhooks.faults.clear(active.cause());
+    const platformId = active.tenant?.platformId;
+    faults.clear(active.cause(), platformId);
+    webhooks.faults.clear(active.cause(), platformId);
     for (const id of active.outages.values()) webhooks.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);
     return this.summary(active);
   }
 
-  unloadAll(): number {
-    const names = this.active.map((a) => a.name);
-    for (const name of names) this.unload(name);
-    return names.length;
+  /** Unloads every active scenario (a tenant's only, when `tenant` is given); answers how many. */
+  unloadAll(tenant?: Tenant): number {
+    const gone = this.active.filter((a) => tenant === undefined || sameTenant(a, tenant));
+    for (const a of gone) this.unload(a.name, a.tenant);
+    return gone.length;
   }
 
-  private find(name: string): ActiveScenario {
-    const active = this.active.find((a) => a.name === name);
+  /** An active scenario by name: a tenant's own, or (unscoped) the sandbox's, else any tenant's of that name. */
+  private find(name: string, tenant?: Tenant): ActiveScenario {
+    const named = this.active.filter((a) => a.name === name);
+    const active =
+      tenant !== undefined ? named.find((a) => sameTenant(a, tenant)) : (named.find((a) => !a.tenant) ?? named[0]);
     if (!active) {
-      const names = this.active.map((a) => a.name);
+      const names = this.active.filter((a) => tenant === undefined || sameTenant(a, tenant)).map((a) => a.name);
       throw ApiError.notFound(`No active scenario named ${quote(name)}; active: ${names.join(', ') || 'none'}`);
     }
     return active;
   }
 
   private summary(a: ActiveScenario): ScenarioSummary {
+    const platformId = a.tenant?.platformId;
     return {
       name: a.name,
+      ...(a.tenant ? { apiKey: a.tenant.apiKey } : {}),
       ...(a.scenario.description ? { description: a.scenario.description.trim() } : {}),
       source: a.source,
       loadedAt: isoTime(a.loadedAt),
       rules: a.scenario.recipients?.length ?? 0,
       steps: a.scenario.timeline?.length ?? 0,
       pendingTimers: a.timers.size,
-      faults: this.deps.control.faults.list(a.cause()).map((f) => f.id),
-      receiverFaults: this.deps.control.webhooks.faults.list(a.cause()).map((f) => f.id),
+      faults: this.deps.control.faults.list(a.cause(), platformId).map((f) => f.id),
+      receiverFaults: this.deps.control.webhooks.faults.list(a.cause(), platformId).map((f) => f.id),
       notes: [...a.notes],
       log: [...a.log],
+      expectations: a.expectations.report(a.clock.now()),
     };
   }
 
@@ -164,8 +208,7 @@ export class ScenarioEngine {
    * `frozen` freezes or unfreezes; `start` moves the clock there if it lies ahead (running timers on the way)
    * and is ignored, with a note, if it lies behind.
    */
-  private async applyClockAtRunTime(scenario: Scenario, notes: string[]): Promise<void> {
-    const { clock } = this.deps.services;
+  private async applyClockAtRunTime(scenario: Scenario, notes: string[], clock: Clock): Promise<void> {
     const c = scenario.clock!;
     if (c.frozen === true) clock.freeze();
     if (c.frozen === false) clock.unfreeze();
@@ -184,13 +227,20 @@ export class ScenarioEngine {
       active.ownFault(fault),
       active.cause(),
       active.scenario.seed ?? this.deps.seed,
+      active.tenant?.platformId,
     )[0]!;
   }
 
   // ---- data ---------------------------------------------------------------------------------------------
 
-  private platformFor(scenario: Scenario): PlatformRecord {
+  /** The platform a scenario's data goes to: its tenant's (data.platform, if given, must name it), else data.platform's. */
+  private platformFor(scenario: Scenario, tenant: Tenant | undefined): PlatformRecord {
     const apiKey = scenario.data?.platform;
+    if (tenant) {
+      if (apiKey !== undefined && apiKey !== tenant.apiKey)
+        throw ApiError.badRequest('data.platform: a scenario loaded for a tenant adds to that tenant only');
+      return this.deps.services.store.platforms.get(tenant.platformId)!;
+    }
     const platform =
       apiKey !== undefined
         ? this.deps.services.store.platforms.where('apiKey', apiKey)[0]
@@ -206,9 +256,9 @@ export class ScenarioEngine {
   }
 
   /** Fixed keys must be free before anything is written, so a clash leaves the sandbox as it was. */
-  private checkData(scenario: Scenario): void {
+  private checkData(scenario: Scenario, tenant: Tenant | undefined): void {
     const { store } = this.deps.services;
-    const platform = this.platformFor(scenario);
+    const platform = this.platformFor(scenario, tenant);
     const clash = (what: string, key: string | undefined, taken: boolean) => {
       if (key !== undefined && taken)
         throw ApiError.conflict(
@@ -231,13 +281,9 @@ export class ScenarioEngine {
     const cause = active.cause('data');
     const { store } = this.deps.services;
     const before = new Set(Object.keys(store.data.contracts));
-    const ctx = { ...this.deps.services, cause };
-    const clients = await seedClients(
-      ctx,
-      this.platformFor(scenario),
-      scenario.data?.clients ?? [],
-      scenario.seed ?? this.deps.seed,
-    );
+    const platform = this.platformFor(scenario, active.tenant);
+    const ctx = systemContext(this.deps.services, cause, platform.platformId);
+    const clients = await seedClients(ctx, platform, scenario.data?.clients ?? [], scenario.seed ?? this.deps.seed);
     const contracts = Object.keys(store.data.contracts).filter((k) => !before.has(k));
     active.record(
       cause,
@@ -253,20 +299,49 @@ export class ScenarioEngine {
     const recipient = store.recipients.get(recipientKey);
     const contract = recipient ? store.contracts.get(recipient.contractKey) : undefined;
     if (!recipient || !contract) return;
-    const now = this.deps.services.clock.now();
-    for (const active of this.active) if (applyRules(active, this.deps, recipient, contract, now)) return;
+    const now = this.deps.services.clocks.of(recipient.platformId).now();
+    for (const active of this.active) {
+      // A tenant's scenario sees only its tenant's recipients.
+      if (!active.covers(recipient.platformId)) continue;
+      if (applyRules(active, this.deps, recipient, contract, now)) return;
+    }
+  }
+
+  /**
+   * Every scenario hears every event of its tenant (and its own steps running), in load order: expectations, then
+   * reactions. A request without credentials belongs to no tenant: only scenarios loaded for the sandbox hear it.
+   */
+  private hear(h: Happening, only?: ActiveScenario): void {
+    if (this.active.length === 0) return;
+    const platformId = 'platformId' in h ? h.platformId : undefined;
+    for (const active of only ? [only] : [...this.active]) {
+      if (platformId !== undefined ? !active.covers(platformId) : active.tenant !== undefined) continue;
+      const now = active.clock.now();
+      active.expectations.observe(h, now, this.deps.services.store);
+      this.reactions.hear(active, h, now);
+    }
+  }
+
+  /** Runs a step (at its time, or reacting to `reaction`); once done, it is something `{step: <id>}` waits for. */
+  private runStep(active: ActiveScenario, step: TimelineStep, index: number, reaction?: string): void {
+    const seed = active.scenario.seed ?? this.deps.seed;
+    if (runStep(active, this.deps, step, index, seed, active.clock.now(), reaction))
+      this.hear({ type: 'scenario.step', scenario: active.name, step: stepId(step, index) }, active);
   }
 
   private scheduleTimeline(active: ActiveScenario): void {
-    const { clock } = this.deps.services;
-    const seed = active.scenario.seed ?? this.deps.seed;
-    const run = (step: NonNullable<Scenario['timeline']>[number], i: number) =>
-      runStep(active, this.deps, step, i, seed, clock.now());
+    const { clock } = active;
     // Steps due at load time run now, in file order; a frozen clock would otherwise hold them until the next advance.
     (active.scenario.timeline ?? []).forEach((step, i) => {
+      if (step.at === undefined) return;
       const at = momentOf(step.at, active.loadedAt);
-      if (at <= clock.now()) run(step, i);
-      else active.schedule(at, () => run(step, i), active.cause(step.id ?? `step-${i + 1}`));
+      if (at <= clock.now()) this.runStep(active, step, i);
+      else
+        active.schedule(at, () => this.runStep(active, step, i), active.cause(stepId(step, i)), [
+          ...TIMER_RANK.scenarioStep,
+          active.loadSeq,
+          i,
+        ]);
     });
   }
 
@@ -277,8 +352,9 @@ export class ScenarioEngine {
    */
   private onReset(platformId: string | undefined): void {
     for (const active of this.active) {
+      if (platformId !== undefined && !active.covers(platformId)) continue;
       active.cancelTimers(platformId);
-      if (platformId === undefined) {
+      if (platformId === undefined || active.tenant) {
         active.handled.clear();
         active.outages.clear();
       }

@@ -4,15 +4,15 @@
  * operation `recipients.act`, as every recipient action does.
  */
 import { ApiError } from '../core/errors.js';
-import { globMatches } from '../core/glob.js';
 import { isoTime } from '../core/time-format.js';
 import type { Control } from '../control/control.js';
 import type { Services } from '../domain/context.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
+import { matches } from './matching.js';
 import type { ActiveScenario } from './active.js';
-import { durationMs } from '../core/clock.js';
-import type { RecipientMatch, RecipientRule } from './schema.js';
+import { TIMER_RANK, durationMs } from '../core/clock.js';
+import type { RecipientRule } from './schema.js';
 
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
 export function applyRules(
@@ -42,6 +42,7 @@ export function applyRules(
         now + ms,
         () => act(active, doors, cause, recipientKey, verb),
         `${cause}:${verb}:${recipientKey}`,
+        TIMER_RANK.recipientAct,
         recipient.platformId,
       );
       active.record(cause, `${who}: ${verb} at ${isoTime(now + ms)}`, 'scheduled');
@@ -82,24 +83,4 @@ function planFor(rule: RecipientRule, role: Verb): { verb: Verb; ms: number }[] 
   if (role === 'view' && rule.view === undefined && rule.act !== undefined)
     plan.push({ verb: 'view', ms: durationMs(rule.act) });
   return plan;
-}
-
-export function matches(match: RecipientMatch, recipient: RecipientRecord, contract: ContractRecord): boolean {
-  if (match.recipient !== undefined && match.recipient !== recipient.recipientKey) return false;
-  if (match.email !== undefined && !globMatches(match.email, recipient.email ?? '')) return false;
-  if (match.name !== undefined && !globMatches(match.name, recipient.fullname ?? '')) return false;
-  if (match.role !== undefined && !(Array.isArray(match.role) ? match.role : [match.role]).includes(recipient.action))
-    return false;
-  if (match.position !== undefined) {
-    const positions = Array.isArray(match.position) ? match.position : [match.position];
-    if (recipient.position === undefined || !positions.includes(recipient.position)) return false;
-  }
-  if (match.client !== undefined && match.client !== contract.clientKey) return false;
-  if (
-    match.contract !== undefined &&
-    match.contract !== contract.contractKey &&
-    !globMatches(match.contract, contract.name)
-  )
-    return false;
-  return true;
 }

@@ -8,48 +8,15 @@
  */
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
-import { DURATION_PATTERN, duration, glob, keyPattern, statusCode } from '../core/schemas.js';
+import { duration, keyPattern, statusCode } from '../core/schemas.js';
+import { isoTime, moment, recipientMatch } from './matching.js';
+import { expectation, trigger } from './reaction-schema.js';
 import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { clientFixture, contractFixture } from '../fixtures/schema.js';
 import { lazy } from '../core/lazy.js';
 
-const ISO_HINT = 'expected an ISO 8601 time like 2026-03-02T09:00:00Z';
-const isoTime = () => z.iso.datetime({ offset: true, error: ISO_HINT });
-
-/** A moment: a duration after the scenario was loaded, or an absolute ISO 8601 time. */
-const moment = () =>
-  z
-    .union([z.number().min(0), z.string().regex(DURATION_PATTERN), isoTime()], {
-      error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z',
-    })
-    .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' });
-
-const role = () => z.enum(RECIPIENT_ROLES);
-
-/** Which recipients a rule or step is about. Every given field must match; an empty match matches everyone. */
-export const recipientMatch = () =>
-  z
-    .strictObject({
-      email: glob().optional().meta({ description: 'Recipient email glob, e.g. "*@acme.example".' }),
-      name: glob().optional().meta({ description: 'Recipient full name glob.' }),
-      role: z
-        .union([role(), z.array(role()).min(1)], {
-          error: 'expected one of "view", "sign", "approve", "lock", or a list of them',
-        })
-        .optional()
-        .meta({ description: 'Recipient role(s): view, sign, approve, lock.' }),
-      position: z
-        .union([z.number().int().min(0), z.array(z.number().int().min(0)).min(1)], {
-          error: 'expected a position (a whole number from 0), or a list of them',
-        })
-        .optional()
-        .meta({ description: 'Signing position(s) of the recipient.' }),
-      client: keyPattern().optional().meta({ description: 'clientKey of the contract’s client.' }),
-      contract: glob().optional().meta({ description: 'Contract name glob (or its exact contractKey).' }),
-      recipient: keyPattern().optional().meta({ description: 'One recipient, by recipientKey.' }),
-    })
-    .meta({ description: 'Which recipients this applies to. Every field given must match; {} matches everyone.' });
+export { recipientMatch, type RecipientMatch } from './matching.js';
 
 export const recipientRule = () =>
   z
@@ -152,7 +119,15 @@ export const STEP_KINDS = [
 export const timelineStep = () =>
   z
     .strictObject({
-      at: moment(),
+      at: moment().optional(),
+      when: trigger()
+        .optional()
+        .meta({ description: 'Instead of at: run in reaction to this event, request or step (docs/scenarios.md).' }),
+      after: duration().optional().meta({ description: 'With when: this long after the trigger (default: at once).' }),
+      times: z
+        .union([z.number().int().min(1), z.literal('every')], { error: 'expected a whole number from 1, or "every"' })
+        .optional()
+        .meta({ description: 'With when: how many triggers it reacts to (default 1), or "every".' }),
       id: z
         .string()
         .min(1)
@@ -200,6 +175,18 @@ export const timelineStep = () =>
         .meta({ description: 'Removes every receiver fault this scenario added.' }),
     })
     .superRefine((step, ctx) => {
+      if ((step.at === undefined) === (step.when === undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message:
+            step.at === undefined
+              ? 'expected "at" (a time) or "when" (a trigger)'
+              : '"at" and "when" cannot be combined: a step runs at a time or in reaction',
+        });
+      for (const key of ['after', 'times'] as const)
+        if (step[key] !== undefined && step.when === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: `${key} goes with "when" (a triggered step)` });
       const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
       if (kinds.length !== 1) {
         ctx.addIssue({
@@ -207,12 +194,15 @@ export const timelineStep = () =>
           path: [],
           message:
             kinds.length === 0
-              ? `expected one action besides "at": one of ${STEP_KINDS.join(', ')}`
+              ? `expected one action besides "at"/"when": one of ${STEP_KINDS.join(', ')}`
               : `expected exactly one action per step, got ${kinds.join(' and ')}; split them into steps with the same "at"`,
         });
       }
     })
-    .meta({ description: 'A one-shot step at a sandbox time: exactly one action besides at and id.' });
+    .meta({
+      description:
+        'A step at a sandbox time (at), or in reaction to an event (when, after, times): exactly one action besides these and id.',
+    });
 
 const dataClient = () =>
   clientFixture().meta({
@@ -264,21 +254,43 @@ export const scenarioSchema = lazy(() =>
         .array(recipientRule())
         .optional()
         .meta({ description: 'Recipient behaviour rules; the first matching rule wins.' }),
-      timeline: z.array(timelineStep()).optional().meta({ description: 'One-shot steps at sandbox times.' }),
+      timeline: z
+        .array(timelineStep())
+        .optional()
+        .meta({ description: 'Steps at sandbox times, or in reaction to what happens.' }),
       faults: z.array(faultSpec()).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
       receiverFaults: z.array(receiverFaultSpec()).optional().meta({
         description:
           'Receiver faults (bad signature, stale timestamp, duplicate, out of order, slow) active while the scenario is loaded.',
       }),
+      expect: z
+        .array(expectation())
+        .optional()
+        .meta({ description: 'What the integration under test must do; each reported as met, pending or failed.' }),
+    })
+    .superRefine((s, ctx) => {
+      // `{step: <id>}` must name a step of this scenario, or it would wait for ever.
+      const ids = (s.timeline ?? []).map((step, i) => step.id ?? `step-${i + 1}`);
+      const check = (t: Trigger | undefined, path: (string | number)[]) => {
+        if (typeof t === 'object' && t.step !== undefined && !ids.includes(t.step))
+          ctx.addIssue({
+            code: 'custom',
+            path: [...path, 'step'],
+            message: `no step "${t.step}" in this scenario's timeline; its steps: ${ids.join(', ') || 'none'}`,
+          });
+      };
+      s.timeline?.forEach((step, i) => check(step.when, ['timeline', i, 'when']));
+      s.expect?.forEach((e, i) => check(e.after, ['expect', i, 'after']));
     })
     .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }),
 );
 
 export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
 export type RecipientRule = z.infer<ReturnType<typeof recipientRule>>;
-export type RecipientMatch = z.infer<ReturnType<typeof recipientMatch>>;
 export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
 export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
+export type Expectation = z.infer<ReturnType<typeof expectation>>;
+export type Trigger = z.infer<ReturnType<typeof trigger>>;
 export type WebhookOutageSpec = z.infer<ReturnType<typeof webhookOutage>>;
 
 /** The JSON Schema editors use (draft 2020-12), from the zod schema. */

@@ -16,7 +16,7 @@ import { expireTokens, revokeTokens } from '../domain/tokens.js';
 import { seedContract } from '../fixtures/seed.js';
 import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
 import type { ActiveScenario } from './active.js';
-import { matches } from './rules.js';
+import { matches } from './matching.js';
 import { STEP_KINDS, type TimelineStep } from './schema.js';
 
 type StepKind = (typeof STEP_KINDS)[number];
@@ -34,18 +34,20 @@ interface StepContext {
 type StepRunner<K extends StepKind> = (value: NonNullable<TimelineStep[K]>, step: StepContext) => string;
 
 const STEPS: { [K in StepKind]: StepRunner<K> } = {
-  expireTokens: (which, { services, cause }) =>
-    `${expireTokens(systemContext(services, cause), which)} token(s) expired`,
-  revokeTokens: (which, { services, cause }) =>
-    `${revokeTokens(systemContext(services, cause), which)} token(s) revoked`,
+  expireTokens: (which, { services, cause, active }) =>
+    `${expireTokens(systemContext(services, cause, active.tenant?.platformId), which, active.tenant?.platformId)} token(s) expired`,
+  revokeTokens: (which, { services, cause, active }) =>
+    `${revokeTokens(systemContext(services, cause, active.tenant?.platformId), which, active.tenant?.platformId)} token(s) revoked`,
   webhookOutage(o, step) {
     const { active, control, cause, now } = step;
     const client = o.client !== undefined ? clientOf(step, o.client) : undefined;
     const until = o.for !== undefined ? now + durationMs(o.for) : undefined;
+    const platformId = client?.platformId ?? active.tenant?.platformId;
     const id = control.webhooks.startOutage({
       ...(o.webhook !== undefined ? { webhookKey: o.webhook } : {}),
       ...(o.url !== undefined ? { url: o.url } : {}),
-      ...(client ? { clientKey: client.clientKey, platformId: client.platformId } : {}),
+      ...(client ? { clientKey: client.clientKey } : {}),
+      ...(platformId !== undefined ? { platformId } : {}),
       mode: o.refuse
         ? { refuse: true }
         : { status: o.status ?? 503, ...(o.retryAfter !== undefined ? { retryAfter: o.retryAfter } : {}) },
@@ -67,18 +69,19 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     return `${ids.length} outage(s) ended`;
   },
   settings({ client: clientKey, notification }, step) {
+    const target = clientOf(step, clientKey);
     const client = updateNotifications(
-      systemContext(step.services, step.cause),
-      clientOf(step, clientKey),
+      systemContext(step.services, step.cause, target.platformId),
+      target,
       notification,
     );
     return `email notifications of ${client.clientKey}: ${JSON.stringify(client.notification)}`;
   },
-  act({ match, verb }, { services, control, cause }) {
+  act({ match, verb }, { services, control, cause, active }) {
     const done: string[] = [];
     const refused: string[] = [];
     for (const { recipient, contract } of notifiedRecipients(services)) {
-      if (!matches(match, recipient, contract)) continue;
+      if (!active.covers(recipient.platformId) || !matches(match, recipient, contract)) continue;
       const v: Verb = verb === 'act' ? recipient.action : verb;
       const who = recipient.email ?? recipient.recipientKey;
       try {
@@ -96,34 +99,42 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     if (spec.contractKey !== undefined && step.services.store.contracts.has(spec.contractKey)) {
       throw ApiError.conflict(`contractKey ${quote(spec.contractKey)} already exists`);
     }
-    const contract = seedContract(systemContext(step.services, step.cause), clientOf(step, clientKey), spec);
+    const client = clientOf(step, clientKey);
+    const contract = seedContract(systemContext(step.services, step.cause, client.platformId), client, spec);
     return `contract "${spec.name}" ${contract.contractKey}${spec.send ? ' created and sent' : ' created'}`;
   },
-  sendContract({ contract: keyOrName }, { services, cause }) {
-    const contract = contractOf(services, keyOrName);
+  sendContract({ contract: keyOrName }, { services, cause, active }) {
+    const contract = contractOf(services, keyOrName, active);
     // As recipient `send` with no changes does: the contract goes to its recipients again.
     const client = services.store.clients.get(contract.clientKey)!;
-    sendToRecipients({ ...systemContext(services, cause), client }, contract, []);
+    sendToRecipients({ ...systemContext(services, cause, contract.platformId), client }, contract, []);
     return `contract ${contract.contractKey} sent`;
   },
   addFaults(faults, { active, control, seed }) {
-    const ids = faults.map((f) => control.faults.add(active.ownFault(f), active.cause(), seed)[0]!);
+    const ids = faults.map(
+      (f) => control.faults.add(active.ownFault(f), active.cause(), seed, active.tenant?.platformId)[0]!,
+    );
     return `fault(s) ${ids.join(', ')} set`;
   },
-  clearFaults: (_value, { active, control }) => `${control.faults.clear(active.cause())} fault(s) removed`,
+  clearFaults: (_value, { active, control }) =>
+    `${control.faults.clear(active.cause(), active.tenant?.platformId)} fault(s) removed`,
   addReceiverFaults(faults, { active, control, seed }) {
     const ids = control.webhooks.faults.add(
       faults.map((f) => active.ownFault(f)),
       active.cause(),
       seed,
+      active.tenant?.platformId,
     );
     return `receiver fault(s) ${ids.join(', ')} set`;
   },
   clearReceiverFaults: (_value, { active, control }) =>
-    `${control.webhooks.faults.clear(active.cause())} receiver fault(s) removed`,
+    `${control.webhooks.faults.clear(active.cause(), active.tenant?.platformId)} receiver fault(s) removed`,
 };
 
-/** Runs one step now and records the outcome in the scenario's log. */
+/**
+ * Runs one step now and records the outcome in the scenario's log; `reaction` names what a triggered step reacts
+ * to. Returns whether it was done.
+ */
 export function runStep(
   active: ActiveScenario,
   { services, control }: { services: Services; control: Control },
@@ -131,27 +142,40 @@ export function runStep(
   index: number,
   seed: number | undefined,
   now: number,
-): void {
-  const cause = active.cause(step.id ?? `step-${index + 1}`);
+  reaction?: string,
+): boolean {
+  const cause = active.cause(stepId(step, index));
   const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
+  const on = reaction !== undefined ? ` (reacting to ${reaction})` : '';
   try {
     const run = STEPS[kind] as StepRunner<StepKind>;
     const what = run(step[kind] as never, { active, control, services, cause, now, seed });
-    active.record(cause, `${kind}: ${what}`, 'done');
+    active.record(cause, `${kind}: ${what}${on}`, 'done');
+    return true;
   } catch (error) {
-    active.record(cause, kind, 'failed', (error as Error).message);
+    active.record(cause, `${kind}${on}`, 'failed', (error as Error).message);
+    return false;
   }
 }
 
-/** When a step is due: a duration after the scenario was loaded, or an absolute time. */
-export function momentOf(at: string | number, loadedAt: number): number {
-  if (typeof at === 'string' && /\d{4}-\d{2}-\d{2}T/.test(at)) return Date.parse(at);
-  return loadedAt + durationMs(at);
+/** A step's id: its own, or `step-<n>` by its place in the file. */
+export function stepId(step: TimelineStep, index: number): string {
+  return step.id ?? `step-${index + 1}`;
 }
 
-/** The named client, or the sandbox's default client (the first of the fixtures). */
-function clientOf({ services, control }: StepContext, clientKey: string | undefined): ClientRecord {
-  const client = clientKey !== undefined ? services.store.clients.get(clientKey) : control.state.defaultClient();
+/**
+ * The named client, or the default client: the sandbox's (the first of the fixtures), or for a tenant's scenario
+ * the tenant's first. A tenant's scenario reaches only its tenant's clients.
+ */
+function clientOf({ services, control, active }: StepContext, clientKey: string | undefined): ClientRecord {
+  const { tenant } = active;
+  const found =
+    clientKey !== undefined
+      ? services.store.clients.get(clientKey)
+      : tenant
+        ? services.store.clients.where('platform', tenant.platformId)[0]
+        : control.state.defaultClient();
+  const client = found && active.covers(found.platformId) ? found : undefined;
   if (!client)
     throw new Error(
       clientKey !== undefined ? `no client "${clientKey}"` : 'the sandbox has no default client; name one with client:',
@@ -159,9 +183,12 @@ function clientOf({ services, control }: StepContext, clientKey: string | undefi
   return client;
 }
 
-/** A contract by key, or else the first with exactly this name. */
-function contractOf({ store }: Services, keyOrName: string): ContractRecord {
-  const contract = store.contracts.get(keyOrName) ?? store.contracts.all().find((c) => c.name === keyOrName);
+/** A contract by key, or else the first with exactly this name (of the scenario's tenant, for a tenant's). */
+function contractOf({ store }: Services, keyOrName: string, active: ActiveScenario): ContractRecord {
+  const byKey = store.contracts.get(keyOrName);
+  const contract =
+    (byKey && active.covers(byKey.platformId) ? byKey : undefined) ??
+    store.contracts.all().find((c) => c.name === keyOrName && active.covers(c.platformId));
   if (!contract) throw new Error(`no contract with key or name "${keyOrName}"`);
   return contract;
 }

@@ -34,12 +34,17 @@ export const storeDataSchema = () => {
   });
 };
 
+const clockSchema = () =>
+  z.object({ now: z.iso.datetime({ offset: true }), mode: z.enum(['real', 'frozen']).optional() });
+
 export const snapshotSchema = lazy(() =>
   z.object({
     format: z.literal(SNAPSHOT_FORMAT).optional(),
     version: z.literal(1),
     savedAt: z.string().optional(),
-    clock: z.object({ now: z.iso.datetime({ offset: true }), mode: z.enum(['real', 'frozen']).optional() }).optional(),
+    clock: clockSchema().optional(),
+    /** Tenants' own clocks, by platformId (docs/library.md, "Parallel tests"). */
+    tenantClocks: z.record(z.string(), clockSchema()).optional(),
     store: storeDataSchema(),
   }),
 );

@@ -73,10 +73,10 @@ export class WebhookDispatcher {
     this.logLimit = options.logLimit ?? DEFAULT_DELIVERY_LOG_LIMIT;
     this.faults = options.receiverFaults;
     this.lanes = new Lanes({
-      clock: services.clock,
+      clockOf: (d) => this.clockOf(d),
       faults: this.faults,
       send: (d, hits) => this.firstAttempt(d, hits),
-      track: (work) => this.track(work),
+      track: (d, work) => this.track(d, work),
       closed: () => this.closed,
     });
     const { bus } = services;
@@ -85,8 +85,9 @@ export class WebhookDispatcher {
     this.unsubscribe.push(bus.on('sandbox.reset', (e) => this.onReset(e.platformId)));
   }
 
-  private get clock(): Clock {
-    return this.services.clock;
+  /** A delivery's times and retries are its tenant's (its own clock, or the sandbox's). */
+  private clockOf(d: { platformId: string }): Clock {
+    return this.services.clocks.of(d.platformId);
   }
 
   /** The delivery log, oldest first. */
@@ -96,9 +97,10 @@ export class WebhookDispatcher {
     return out;
   }
 
-  delivery(id: string): DeliveryView | undefined {
+  /** One delivery (of this tenant only, when `platformId` is given). */
+  delivery(id: string, platformId?: string): DeliveryView | undefined {
     const d = this.log.get(id);
-    return d ? view(d) : undefined;
+    return d && (platformId === undefined || d.platformId === platformId) ? view(d) : undefined;
   }
 
   /**
@@ -110,7 +112,7 @@ export class WebhookDispatcher {
     if (!d) throw ApiError.notFound(`Webhook delivery ${quote(id)} not found`);
     if (!this.webhookOf(d))
       throw ApiError.conflict(`Webhook ${d.webhookKey} was deleted; its deliveries cannot be sent again`);
-    await this.track(this.attempt(d, 'redeliver'));
+    await this.track(d, this.attempt(d, 'redeliver'));
     return view(d);
   }
 
@@ -160,7 +162,7 @@ export class WebhookDispatcher {
         event: event.type,
         ...(event.cause !== undefined ? { cause: event.cause } : {}),
         body,
-        createdAt: this.clock.now(),
+        createdAt: this.clockOf(webhook).now(),
         status: 'pending',
         attempts: [],
         retries: 0,
@@ -185,7 +187,7 @@ export class WebhookDispatcher {
   private async attempt(d: Delivery, trigger: AttemptTrigger, faults: ReceiverFaultHit[] = []): Promise<void> {
     const webhook = this.webhookOf(d);
     if (!webhook || this.closed) return;
-    let at = this.clock.now();
+    let at = this.clockOf(d).now();
     let outage = this.outages.for(d, at);
     let delayMs: number | undefined;
     let signedAt: number | undefined;
@@ -199,7 +201,7 @@ export class WebhookDispatcher {
           faults.push(slow.hit);
           await wallDelay(delayMs, this.abort.signal);
           if (d.removed || this.closed || !this.webhookOf(d)) return;
-          at = this.clock.now();
+          at = this.clockOf(d).now();
           outage = this.outages.for(d, at);
         }
       }
@@ -237,6 +239,17 @@ export class WebhookDispatcher {
       ...(faults.length > 0 ? { faults } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
     });
+    this.services.bus.emit({
+      type: 'webhook.attempted',
+      platformId: d.platformId,
+      clientKey: d.clientKey,
+      deliveryId: d.id,
+      webhookKey: d.webhookKey,
+      event: d.event,
+      contractKey: d.contractKey,
+      ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    });
     if (outcome.ok) {
       this.finish(d, 'delivered');
     } else if (trigger === 'redeliver' || trigger === 'duplicate') {
@@ -256,17 +269,18 @@ export class WebhookDispatcher {
       return;
     }
     d.retries++;
-    const at = this.clock.now() + (retryAfterMs ?? step);
+    const clock = this.clockOf(d);
+    const at = clock.now() + (retryAfterMs ?? step);
     d.nextAttemptAt = at;
     d.status = 'pending';
-    d.timer = this.clock.schedule(at, () => this.runRetry(d), `webhook retry ${d.id}`);
+    d.timer = clock.schedule(at, () => this.runRetry(d), `webhook retry ${d.id}`, d.platformId);
   }
 
   private runRetry(d: Delivery): Promise<void> | undefined {
     d.timer = undefined;
     d.nextAttemptAt = undefined;
     if (d.removed || !d.active) return undefined;
-    return this.track(this.attempt(d, 'retry'));
+    return this.track(d, this.attempt(d, 'retry'));
   }
 
   private finish(d: Delivery, status: DeliveryStatus): void {
@@ -332,12 +346,13 @@ export class WebhookDispatcher {
     return w && w.platformId === d.platformId ? w : undefined;
   }
 
-  private track<T>(work: Promise<T>): Promise<T> {
+  /** Work about a delivery: the clock of its tenant waits for it (an advance answers once it has settled). */
+  private track<T>(d: { platformId: string }, work: Promise<T>): Promise<T> {
     this.inFlight.add(work);
     void work.then(
       () => this.inFlight.delete(work),
       () => this.inFlight.delete(work),
     );
-    return this.clock.work.track(work);
+    return this.clockOf(d).work.track(work);
   }
 }

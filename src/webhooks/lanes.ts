@@ -13,6 +13,8 @@ import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
 import { target } from './delivery.js';
 
 interface Lane {
+  /** The tenant of the endpoint: its clock waits for the lane's work. */
+  platformId: string;
   queue: Delivery[];
   running: boolean;
   /** Deliveries an out-of-order fault holds back, in event order. */
@@ -20,12 +22,13 @@ interface Lane {
 }
 
 export interface LaneDeps {
-  clock: Clock;
+  /** The clock of a delivery's tenant. */
+  clockOf(d: Delivery): Clock;
   faults: ReceiverFaultHook;
   /** Sends a delivery's first attempt (and what follows it), logging `hits` on it. */
   send(d: Delivery, hits: ReceiverFaultHit[]): Promise<void>;
-  /** Hands lane work to the clock, so `clock.advance()` waits for it. */
-  track<T>(work: Promise<T>): Promise<T>;
+  /** Hands lane work to the clock of its tenant, so `clock.advance()` waits for it. */
+  track<T>(d: { platformId: string }, work: Promise<T>): Promise<T>;
   closed(): boolean;
 }
 
@@ -37,7 +40,7 @@ export class Lanes {
   constructor(private readonly deps: LaneDeps) {}
 
   enqueue(d: Delivery): void {
-    const lane = this.laneOf(d.webhookKey);
+    const lane = this.laneOf(d);
     lane.queue.push(d);
     if (!this.gate) this.runIfIdle(d.webhookKey, lane);
   }
@@ -72,11 +75,11 @@ export class Lanes {
     }
   }
 
-  private laneOf(webhookKey: string): Lane {
-    let lane = this.lanes.get(webhookKey);
+  private laneOf(d: Delivery): Lane {
+    let lane = this.lanes.get(d.webhookKey);
     if (!lane) {
-      lane = { queue: [], running: false, held: [] };
-      this.lanes.set(webhookKey, lane);
+      lane = { platformId: d.platformId, queue: [], running: false, held: [] };
+      this.lanes.set(d.webhookKey, lane);
     }
     return lane;
   }
@@ -84,7 +87,11 @@ export class Lanes {
   private runIfIdle(webhookKey: string, lane: Lane): Promise<void> | undefined {
     if (lane.running) return undefined;
     lane.running = true;
-    return this.deps.track(this.run(webhookKey, lane));
+    // One microtask later than the event: scenario reactions to the same event run first (docs/scenarios.md, "Order").
+    return this.deps.track(
+      lane,
+      Promise.resolve().then(() => this.run(webhookKey, lane)),
+    );
   }
 
   /** First attempts, in order; a held delivery goes out right after the first one that may overtake it. */
@@ -126,13 +133,13 @@ export class Lanes {
   private hold(d: Delivery, lane: Lane): boolean {
     const fault = this.deps.faults.holdBack(target(d));
     if (!fault) return false;
-    const { clock } = this.deps;
+    const clock = this.deps.clockOf(d);
     const until = clock.now() + fault.holdForMs;
     d.held = {
       hit: fault.hit,
       sameContract: fault.sameContract,
       until,
-      timer: clock.schedule(until, () => this.release(d), `webhook hold ${d.id}`),
+      timer: clock.schedule(until, () => this.release(d), `webhook hold ${d.id}`, d.platformId),
     };
     lane.held.push(d);
     return true;
@@ -142,7 +149,7 @@ export class Lanes {
     const held = d.held;
     d.held = undefined;
     if (!held || d.removed || !d.active || this.deps.closed()) return undefined;
-    const lane = this.laneOf(d.webhookKey);
+    const lane = this.laneOf(d);
     lane.held = lane.held.filter((h) => h !== d);
     d.releasedHit = { ...held.hit, detail: 'held back; nothing overtook it within holdFor, so sent then' };
     lane.queue.unshift(d);

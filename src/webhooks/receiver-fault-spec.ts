@@ -139,6 +139,8 @@ export type ReceiverFaultView = Omit<ReceiverFaultSpec, 'id'> & {
   id: string;
   /** `control` by default; scenarios pass `scenario:<name>`. */
   source: string;
+  /** The tenant it was set for (scoped): it touches only that platform's deliveries. */
+  platformId?: string;
   /** Matching attempts/deliveries seen, and how many the fault hit. */
   seen: number;
   hits: number;

@@ -55,6 +55,8 @@ const SIGNATURE_DETAIL: Record<SignatureFault, string> = {
 interface ActiveReceiverFault {
   id: string;
   source: string;
+  /** Set for a tenant: the fault touches only that platform's deliveries. */
+  platformId: string | undefined;
   spec: ReceiverFaultSpec;
   random: () => number;
   seen: number;
@@ -70,14 +72,15 @@ export class ReceiverFaults implements ReceiverFaultHook {
     bus: EventBus,
     private readonly defaultSeed = 1,
   ) {
-    // Receiver faults belong to the whole sandbox: a full reset removes them, a platform's reset does not.
+    // Receiver faults belong to the sandbox, or to the tenant they were set for: a reset removes its own.
     bus.on('sandbox.reset', (e) => {
       if (e.platformId === undefined) this.clear();
+      else this.clear(undefined, e.platformId);
     });
   }
 
   /** Adds a checked spec (control/faults.ts checks it); returns its id (409 if the id is taken). */
-  add(spec: ReceiverFaultSpec, source = 'control', seed?: number): string {
+  add(spec: ReceiverFaultSpec, source = 'control', seed?: number, platformId?: string): string {
     let id = spec.id;
     if (id === undefined) {
       do id = `rf_${++this.counter}`;
@@ -88,24 +91,27 @@ export class ReceiverFaults implements ReceiverFaultHook {
     this.active.push({
       id,
       source,
+      platformId,
       spec,
       ...faultCounters(seed ?? this.defaultSeed, id),
     });
     return id;
   }
 
-  remove(id: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id);
+  /** Removes one fault (of this tenant only, when `platformId` is given). */
+  remove(id: string, platformId?: string): boolean {
+    const i = this.active.findIndex((f) => f.id === id && (platformId === undefined || f.platformId === platformId));
     if (i < 0) return false;
     this.active.splice(i, 1);
     return true;
   }
 
-  /** Removes every fault, or those of one source. Returns how many went. */
-  clear(source?: string): number {
+  /** Removes every fault, or those of one source, or of one tenant. Returns how many went. */
+  clear(source?: string, platformId?: string): number {
     let gone = 0;
     for (let i = this.active.length - 1; i >= 0; i--) {
-      if (source === undefined || this.active[i]!.source === source) {
+      const f = this.active[i]!;
+      if ((source === undefined || f.source === source) && (platformId === undefined || f.platformId === platformId)) {
         this.active.splice(i, 1);
         gone++;
       }
@@ -119,6 +125,7 @@ export class ReceiverFaults implements ReceiverFaultHook {
       return {
         id: f.id,
         source: f.source,
+        ...(f.platformId !== undefined ? { platformId: f.platformId } : {}),
         ...spec,
         seen: f.seen,
         hits: f.hits,
@@ -189,6 +196,7 @@ function hitOf(f: ActiveReceiverFault, detail?: string): ReceiverFaultHit {
 }
 
 function matches(f: ActiveReceiverFault, t: FaultTarget): boolean {
+  if (f.platformId !== undefined && f.platformId !== t.platformId) return false;
   const m = f.spec.match;
   if (m.event !== undefined && !(Array.isArray(m.event) ? m.event.includes(t.event) : m.event === t.event))
     return false;

@@ -165,6 +165,7 @@ describe('RecipientView on an HTML contract, from opening to the signed PDF', ()
       recipientId: p.annTag,
     });
     expect((await view.status()).body).toMatchObject({ status: 'Fully signed' });
+    // Its copy with the signature block, saved right after the last signature: answered, though the trail is final.
     expect((await view.saveHtml(contract.shareLink, '<p>signed copy</p>')).status).toBe(201);
     expect((await view.signEmail(contract.shareLink)).body).toMatchObject({ result: true });
     expect(await emails('sign_confirmation')).toEqual([
@@ -256,7 +257,7 @@ describe('RecipientView on an HTML contract, from opening to the signed PDF', ()
 });
 
 describe('RecipientView opened by a link made with contract_share_link', () => {
-  it("opens as the contract's recipient in the link's role, answering that recipient's key as shareLink", async () => {
+  it("opens as the contract's recipient in the link's role, answering the link itself as shareLink", async () => {
     const p = await htmlContract();
     const made = await t.post('/api/contract_share_link', { contractKey: p.contractKey }, auth);
     const { shareLink, id } = made.body.shareLink;
@@ -267,11 +268,16 @@ describe('RecipientView opened by a link made with contract_share_link', () => {
     });
     const view = recipientView(t, shareLink);
     const contract = (await view.open()).body;
-    // The component finds its own fields by comparing shareLink with externalRecipientKey.
-    expect(contract).toMatchObject({ view: '1', shareLink: p.ann, fullname: 'Ann Lee' });
+    // The component finds its own fields by comparing shareLink with externalRecipientKey: both are the link, and
+    // the recipient's own key (a link that cannot be taken back) is not handed out.
+    expect(contract).toMatchObject({ view: '1', shareLink, fullname: 'Ann Lee' });
+    expect(JSON.stringify(contract)).not.toContain(p.ann);
+    const own = contract.placeholders.filter((x: any) => x.externalRecipientKey === contract.shareLink);
+    expect(own.map((x: { name: string }) => x.name)).toContain('Company');
     expect((await view.seen(contract)).body).toMatchObject({ result: true });
     expect((await view.checkChanged(shareLink, contract.changeTime, contract.view)).body.changed).toBe(false);
     expect((await view.sign(contract.shareLink, 'Ann Lee', 'ann@x.test')).status).toBe(201);
+    expect((await view.signs()).body).toEqual([expect.objectContaining({ shareLink })]);
     expect((await recipientView(t, p.ann).open()).body).toMatchObject({ isDone: true });
   });
 });

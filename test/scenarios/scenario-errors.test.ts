@@ -41,7 +41,7 @@ const INVALID: [string, string, string][] = [
   [
     'a misspelt step action',
     'name: x\ntimeline:\n  - at: 1h\n    expireToken: all\n',
-    'my.yaml:4:5: timeline[0].expireToken: unknown key "expireToken"; expected one of: at, id, expireTokens, revokeTokens, webhookOutage, endWebhookOutage, settings, act, createContract, sendContract, addFaults, clearFaults, addReceiverFaults, clearReceiverFaults',
+    'my.yaml:4:5: timeline[0].expireToken: unknown key "expireToken"; expected one of: at, when, after, times, id, expireTokens, revokeTokens, webhookOutage, endWebhookOutage, settings, act, createContract, sendContract, addFaults, clearFaults, addReceiverFaults, clearReceiverFaults',
   ],
   [
     'an unknown key in a match',
@@ -76,14 +76,18 @@ const INVALID: [string, string, string][] = [
   [
     'a step without an action',
     'name: x\ntimeline:\n  - at: 1h\n',
-    'my.yaml:3:5: timeline[0]: expected one action besides "at": one of expireTokens',
+    'my.yaml:3:5: timeline[0]: expected one action besides "at"/"when": one of expireTokens',
   ],
   [
     'a step with two actions',
     'name: x\ntimeline:\n  - at: 1h\n    expireTokens: all\n    clearFaults: true\n',
     'my.yaml:3:5: timeline[0]: expected exactly one action per step, got expireTokens and clearFaults; split them into steps with the same "at"',
   ],
-  ['a step without a time', 'name: x\ntimeline:\n  - expireTokens: all\n', 'my.yaml:3:5: timeline[0].at: '],
+  [
+    'a step without a time',
+    'name: x\ntimeline:\n  - expireTokens: all\n',
+    'my.yaml:3:5: timeline[0]: expected "at" (a time) or "when" (a trigger)',
+  ],
   [
     'a bad clock start',
     'name: x\nclock:\n  start: next tuesday\n',

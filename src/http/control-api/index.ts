@@ -1,18 +1,17 @@
 /**
- * The control API under /__sandbox (docs/library.md): the sandbox-only operations over HTTP. JSON in, JSON out,
- * errors in the same format as the API. No credentials: it is a local test tool. Each route is thin: it reads the
- * request and calls one control operation (control/control.ts), which validates and acts. One file per part:
- * state.ts (reset, platforms, tokens, snapshots, clock), recipients.ts, captured.ts (emails, deliveries,
- * requests), faults.ts (API and receiver faults), scenarios.ts.
+ * The control API under /__sandbox (docs/library.md): the sandbox-only operations over HTTP, mounted from the one
+ * table of control operations (control-table/). JSON in, JSON out (an empty body means `{}`), errors in the same
+ * format as the API. No credentials: it is a local test tool. Every operation about one tenant's world is mounted
+ * twice: at its path, and under /platforms/{apiKey} with the same path and body, acting for that tenant only.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Control } from '../../control/control.js';
+import { type ControlOp, type ControlRequest, type ControlWorld, controlRoutes } from '../../control-table/index.js';
+import type { BodyReader } from '../../control-table/operation.js';
+import { ApiError, quote } from '../../core/errors.js';
+import { VERBS } from '../../domain/lifecycle-rules.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
-import { capturedRoutes } from './captured.js';
-import { faultRoutes } from './faults.js';
-import { recipientRoutes } from './recipients.js';
-import { scenarioRoutes } from './scenarios.js';
-import { stateRoutes } from './state.js';
+import { controlJson, readBodyText, readJsonObject } from '../body.js';
 
 export interface ControlApiDeps {
   control: Control;
@@ -20,18 +19,60 @@ export interface ControlApiDeps {
   maxBodyBytes: number;
 }
 
+/** A snapshot can be far larger than an API request; it still has a ceiling so a runaway upload is refused. */
+export const MIN_STATE_BODY_BYTES = 256 * 1024 * 1024;
+
+/** Where a tenant's operations live: `/__sandbox/platforms/{apiKey}/…`. */
+export const TENANT_PREFIX = '/platforms/{apiKey}';
+
 export function controlApiRoutes(deps: ControlApiDeps): Hono {
-  const { control, maxBodyBytes } = deps;
+  const { control, scenarios } = deps;
   const app = new Hono();
   // First contact: where everything is (GET / leads to the dashboard).
   app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
-  app.get('/health', (c) => c.json(control.state.health()));
-  app.route('/', stateRoutes(control, maxBodyBytes));
-  app.route('/', recipientRoutes(control, maxBodyBytes));
-  app.route('/', capturedRoutes(control));
-  app.route('/', faultRoutes(control, maxBodyBytes));
-  app.route('/scenarios', scenarioRoutes(deps.scenarios, maxBodyBytes));
+  for (const [, op] of controlRoutes()) {
+    app.on(op.method, honoPath(op.path), (c) => answer(c, op, deps, { control, scenarios, tenant: undefined }));
+    if (op.tenant)
+      app.on(op.method, honoPath(`${TENANT_PREFIX}${op.path}`), (c) =>
+        answer(c, op, deps, { control, scenarios, tenant: control.state.tenant(c.req.param('apiKey')!) }),
+      );
+  }
+  // A verb no recipient has: named in a 400, not a bare 404.
+  for (const prefix of ['', TENANT_PREFIX])
+    app.post(honoPath(`${prefix}/recipients/{recipientKey}/{verb}`), (c) => {
+      throw ApiError.badRequest(`Unknown verb ${quote(c.req.param('verb')!)}; a recipient can ${VERBS.join(', ')}`);
+    });
+  // Where request emails used to link: it now leads to the recipient page, /sharing/<recipientKey>
+  // (docs/pages.md), so links from older emails and data files keep working.
+  app.get('/sign/:recipientKey', (c) => c.redirect(`/sharing/${encodeURIComponent(c.req.param('recipientKey'))}`, 301));
   return app;
+}
+
+async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps, world: ControlWorld) {
+  const request: ControlRequest = {
+    params: c.req.param() as Record<string, string>,
+    query: c.req.query(),
+    body: await readBody(c, op.read ?? (op.method === 'POST' || op.method === 'PUT' ? 'json' : undefined), deps),
+  };
+  const result = op.handle(request, world);
+  return c.json(result instanceof Promise ? await result : result, op.status ?? 200);
+}
+
+/**
+ * The body as the operation reads it. A scenario may come as JSON `{"yaml": …}` / `{"name": …}` or as the raw body
+ * with a YAML content type (then the text itself).
+ */
+async function readBody(c: Context, reader: BodyReader | undefined, deps: ControlApiDeps): Promise<unknown> {
+  if (reader === undefined) return {};
+  if (reader === 'snapshot') return readJsonObject(c, Math.max(deps.maxBodyBytes, MIN_STATE_BODY_BYTES));
+  if (reader === 'scenario' && /yaml/i.test(c.req.header('content-type') ?? ''))
+    return readBodyText(c, deps.maxBodyBytes);
+  return controlJson(c, deps.maxBodyBytes);
+}
+
+/** `/recipients/{recipientKey}` as Hono writes it: `/recipients/:recipientKey`. */
+function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 /** What `GET /__sandbox` answers: pointers to the dashboard, the API, the control API and the docs. */

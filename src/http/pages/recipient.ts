@@ -12,9 +12,9 @@ import { peopleTime } from '../../core/time-format.js';
 import type { Control } from '../../control/control.js';
 import { type Services, systemContext } from '../../domain/context.js';
 import { pageHtml, shownTags } from '../../domain/shown-contract.js';
-import { type SharePage, sharePage } from '../../domain/share-links.js';
+import { type SharePage, assertLinkActs, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
-import { STATUS, specialTypeName } from '../../core/vocabulary.js';
+import { STATUS, contractTypeOf, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell } from './layout.js';
 import { sanitiseContractHtml } from './sanitise.js';
@@ -75,6 +75,7 @@ export function recipientPageRoutes({
         );
       }
       try {
+        assertLinkActs(page, verb);
         control.recipients.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
           ip: clientIp(c),
         });
@@ -84,7 +85,7 @@ export function recipientPageRoutes({
         return sendPage(c, await render(services, pageOf(c.req.param('link')) ?? page, error.message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
-      return c.redirect(`/sharing/${encodeURIComponent(page.recipient.recipientKey)}`, 303);
+      return c.redirect(`/sharing/${encodeURIComponent(page.shareLink)}`, 303);
     },
   );
 
@@ -116,12 +117,13 @@ function bar(): Html {
 async function render(services: Services, page: SharePage, error?: string): Promise<Html> {
   const { recipient, contract } = page;
   const role = ROLE[recipient.action];
-  const canAct = recipient.action !== 'view' && recipient.state === 'seen' && contract.status !== STATUS.archived;
+  // What the link lets its holder do (domain/share-links.ts): a view-only link shows no form, whatever the role.
+  const canAct = page.view !== '4' && recipient.state === 'seen' && contract.status !== STATUS.archived;
   const body = html`${bar()}
 <main>
   <h1>${contract.name}</h1>
   <p class="muted">
-    For <strong>${recipient.fullname || recipient.email || recipient.recipientKey}</strong>${recipient.email ? html` &lt;${recipient.email}&gt;` : ''}
+    For <strong>${recipient.fullname || recipient.email || `recipient ${recipient.id}`}</strong>${recipient.email ? html` &lt;${recipient.email}&gt;` : ''}
     · your part: <span class="badge">${recipient.action}</span> · contract status: <span class="badge" data-testid="contract-status">${contract.status}</span>
   </p>
   ${error ? html`<p class="notice bad" role="alert">${error}</p>` : ''}
@@ -144,10 +146,10 @@ async function render(services: Services, page: SharePage, error?: string): Prom
  */
 async function documentSection(services: Services, page: SharePage): Promise<Html> {
   const { contract, recipient } = page;
-  if (contract.contractType === 'pdf') {
+  if (contractTypeOf(contract) === 'pdf') {
     if (!contract.document)
       return html`<article class="document" aria-label="Contract"><p class="notice warn">The PDF of this contract has not been uploaded yet.</p></article>`;
-    const src = `/api/recipient_download_pdf?shareLink=${encodeURIComponent(recipient.recipientKey)}&inline=1`;
+    const src = `/api/recipient_download_pdf?shareLink=${encodeURIComponent(page.shareLink)}&inline=1`;
     const mine = page.placeholders.filter((p) => p.recipientKey === recipient.recipientKey && p.insertion.length > 0);
     const fields = mine.flatMap((p) =>
       p.insertion.map((x) => html`<li>${specialTypeName(p)} on page ${Number(x.pageId ?? 0) + 1}</li>`),
@@ -181,7 +183,7 @@ function statusNotices(page: SharePage): Html[] {
         (other) => other.position === page.openPosition && blocksOrder(other) && !isDone(other),
       );
       const names = first.map(
-        (o) => html`<strong>${o.fullname || o.email || o.recipientKey}</strong> (to ${o.action})`,
+        (o) => html`<strong>${o.fullname || o.email || `recipient ${o.id}`}</strong> (to ${o.action})`,
       );
       out.push(
         html`<p class="notice warn">It is not your turn yet. This contract is waiting for ${joinHtml(names)} first; you will get an email when it is your turn.</p>`,
@@ -202,7 +204,7 @@ function statusNotices(page: SharePage): Html[] {
     );
   if (contract.status === STATUS.fullySigned) {
     out.push(
-      html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed. <a href="/api/recipient_download_pdf?shareLink=${r.recipientKey}" download>Download the signed PDF</a></p>`,
+      html`<p class="notice ok">This contract is fully signed: everyone who had to sign has signed. <a href="/api/recipient_download_pdf?shareLink=${encodeURIComponent(page.shareLink)}" download>Download the signed PDF</a></p>`,
     );
   }
   return out;

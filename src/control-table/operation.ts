@@ -1,0 +1,82 @@
+/**
+ * How a control operation is declared (the /__sandbox API, docs/library.md): once, in a table like /api's
+ * (resources/action.ts), from which the routes (http/control-api/), the OpenAPI document (openapi/control.ts),
+ * `createControlClient` (client/control-client.ts), the library (`startSandbox()`, index.ts) and the dashboard's
+ * forms are derived. Each entry says where it lives on HTTP, what a library call sends, what the operation does
+ * with it, and what the library call answers. An operation about one tenant's world (`tenant: true`) is also
+ * served under `/__sandbox/platforms/{apiKey}/…`, with the same path and body, and from `sandbox.tenant(apiKey)`.
+ */
+import type { z } from 'zod';
+import type { SandboxControl } from '../control/sandbox-control.js';
+import type { Control, Tenant } from '../control/control.js';
+import type { ScenarioEngine } from '../scenarios/engine.js';
+
+/** A control request as an operation reads it: path parameters, query parameters, and the body (JSON, or text). */
+export interface ControlRequest {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** What an operation works on: the control operations, the scenario engine, and the tenant it is scoped to. */
+export interface ControlWorld {
+  control: Control;
+  scenarios: ScenarioEngine;
+  /** The tenant of a scoped call (`/__sandbox/platforms/{apiKey}/…`, `sandbox.tenant(apiKey)`); none: the sandbox. */
+  tenant: Tenant | undefined;
+}
+
+/** How the route reads the body: JSON (`{}` when empty), a scenario (JSON or raw YAML), a snapshot (larger cap). */
+export type BodyReader = 'json' | 'scenario' | 'snapshot';
+
+export interface ControlOp<Args extends unknown[] = never[], Result = unknown> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Under /__sandbox, OpenAPI form: `/recipients/{recipientKey}/sign`. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** About one tenant's world: also under /__sandbox/platforms/{apiKey}/… and `sandbox.tenant(apiKey)`. */
+  tenant?: true;
+  /** The body's schema and the query's, as the operation validates them (shown in the OpenAPI document). */
+  body?: () => z.ZodType;
+  query?: () => z.ZodObject;
+  /** How the route reads the body (default: JSON for POST and PUT, none otherwise). */
+  read?: BodyReader;
+  /** A request body that works, and what a success looks like (status 200 unless said). */
+  example?: unknown;
+  status?: 200 | 201;
+  answer?: unknown;
+  /** What a library or client call with these arguments sends. */
+  request(...args: Args): Partial<ControlRequest> | Promise<Partial<ControlRequest>>;
+  /** The operation: the answer's body. Refusals are ApiErrors. */
+  handle(request: ControlRequest, world: ControlWorld): unknown;
+  /** What the library or client call answers, from the answer's body (default: the body itself). */
+  // biome-ignore lint/suspicious/noExplicitAny: each entry reads its own answer's shape
+  result?(answer: any): Result;
+  /** In process only: the call made otherwise (a scenario file read where the library runs, with its path kept). */
+  local?(world: ControlWorld, ...args: Args): Promise<Result>;
+}
+
+/** `/recipients/{recipientKey}` with `{recipientKey: 'R1'}`: path parameters filled in, encoded. */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any function, to find the methods of the interface
+type AnyFn = (...args: any[]) => Promise<unknown>;
+type Flatten<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends AnyFn ? { [Q in `${P}${K}`]: T[K] } : Flatten<T[K], `${P}${K}.`>;
+}[keyof T & string];
+type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/**
+ * Every method of the library's control interface by its dotted name (`clock.advance`, `webhooks.faults.set`),
+ * less `clock.now`, which reads `clock.state` (see derive.ts).
+ */
+export type ControlMethods = Omit<Intersect<Flatten<SandboxControl>>, 'clock.now'>;
+type Method<K extends keyof ControlMethods> = ControlMethods[K] extends AnyFn ? ControlMethods[K] : never;
+
+/** The table: one operation per library method, its arguments and answer checked against the method's. */
+export type ControlTable = {
+  [K in keyof ControlMethods]: ControlOp<Parameters<Method<K>>, Awaited<ReturnType<Method<K>>>>;
+};
