@@ -22,6 +22,7 @@ import {
 import { type ControlName, type ControlOp, controlTable, deriveControl } from './control-table/index.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
+import { DEFAULT_API_KEY_HEADER } from './core/credentials.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 
 export type { SandboxOptions } from './config/options.js';
@@ -140,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiKey: account.apiKey,
     secret: account.secret,
     clientKey: account.clientKey,
-    apiKeyHeader: options.apiKeyHeader ?? 'X-Service-Key',
+    apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
     clock: { ...derived.clock, nowSync: () => new Date(sandbox.services.clock.now()) },
     webhooks: {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inTimeRange } from '../core/clock.js';
+import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
@@ -105,7 +106,6 @@ export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'none'];
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 /** The real service's UI refuses PDFs over 15 MB [docs/compatibility.md]. */
 export const DEFAULT_MAX_UPLOAD = 15 * 1024 * 1024;
-export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';
 
 /** The package's root (…/dist/config.js → …), where the bundled fixtures and scenarios live. */
 export const PACKAGE_ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));

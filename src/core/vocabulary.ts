@@ -1,6 +1,7 @@
 /**
- * The domain's words, each spelled once: contract statuses, recipient roles and states, the special placeholder
- * types, share-link views, and the contract events with the webhook flags that subscribe to them. Every room
+ * The domain's words, each spelled once: contract statuses, recipient roles, states and what each role does when it
+ * acts, the contract history's events, the special placeholder types, share-link access codes, contract types, and
+ * the contract events with the webhook flags that subscribe to them. Every room
  * imports them from here (the store types its records by them, so they live below the store, in core/). What the
  * words mean and how a contract moves between them is docs/lifecycle.md; the rules themselves are in domain/.
  */
@@ -29,6 +30,36 @@ export function statusId(name: string): number | undefined {
   return i < 0 ? undefined : i + 1;
 }
 
+// ---- contract history (docs/lifecycle.md, "The audit trail") -------------------------------------------------
+
+/**
+ * Every event a contract's history records, by name, for code that writes or looks for one: `HISTORY.fullySigned`.
+ * The acts of recipients are their roles' past tense (`ROLE_OUTCOME`); the rest are the owner's and the sandbox's.
+ */
+export const HISTORY = {
+  created: 'created',
+  sent: 'sent',
+  notified: 'notified',
+  seen: 'seen',
+  signed: 'signed',
+  approved: 'approved',
+  locked: 'locked',
+  viewed: 'viewed',
+  fullySigned: 'fully_signed',
+  archived: 'archived',
+  /** The owner changed the contract (`detail.changed` names the fields). */
+  updated: 'updated',
+  recipientsAdded: 'recipients_added',
+  recipientUpdated: 'recipient_updated',
+  recipientDeleted: 'recipient_deleted',
+  /** A recipient filled its placeholders through `recipient_placeholder`. */
+  recipientFilled: 'recipient_filled',
+  /** A recipient's client saved the HTML it shows (`recipient_contract` POST): noted, not applied. */
+  recipientHtml: 'recipient_html',
+} as const;
+
+export type HistoryEvent = (typeof HISTORY)[keyof typeof HISTORY];
+
 /**
  * History events that are lifecycle steps (the entries of the audit trail, docs/lifecycle.md), with the status
  * each stands for. Other history events (`notified`, `locked`, `viewed`, `updated`, …) are not steps.
@@ -41,7 +72,7 @@ export const STEP_STATUS = {
   signed: 'Signed',
   fully_signed: 'Fully signed',
   archived: 'Archived',
-} as const satisfies Record<string, ContractStatus>;
+} as const satisfies Partial<Record<HistoryEvent, ContractStatus>>;
 
 export type LifecycleStep = keyof typeof STEP_STATUS;
 
@@ -56,6 +87,29 @@ export type RecipientRole = (typeof RECIPIENT_ROLES)[number];
 export const RECIPIENT_STATES = ['waiting', 'notified', 'seen', 'signed', 'approved', 'locked', 'viewed'] as const;
 
 export type RecipientState = (typeof RECIPIENT_STATES)[number];
+
+/**
+ * What each role does when it acts, spelled once: `done` is the past tense, which is at once the recipient's state
+ * afterwards, the history event of the act and the word people read ("Ann signed"); `status` is the contract status
+ * the act stands for. `lock` and `view` carry no status of their own (the service names none): they count as the
+ * view they imply.
+ */
+export const ROLE_OUTCOME = {
+  sign: { done: 'signed', status: 'Signed' },
+  approve: { done: 'approved', status: 'Approved' },
+  lock: { done: 'locked', status: 'Seen' },
+  view: { done: 'viewed', status: 'Seen' },
+} as const satisfies Record<RecipientRole, { done: RecipientState & HistoryEvent; status: ContractStatus }>;
+
+/** A role's past tense: `sign` → `signed`. */
+export function pastTense(role: RecipientRole): (typeof ROLE_OUTCOME)[RecipientRole]['done'] {
+  return ROLE_OUTCOME[role].done;
+}
+
+/** Whether a recipient in this state has finished its part (its state is its role's outcome). */
+export function isOutcomeState(state: RecipientState): boolean {
+  return Object.values(ROLE_OUTCOME).some((o) => o.done === state);
+}
 
 // ---- special placeholders (docs/lifecycle.md, "Special placeholders") -----------------------------------------
 
@@ -173,6 +227,11 @@ export function webhookFlags<T>(each: (flag: WebhookFlag) => T): Record<WebhookF
 
 // ---- contract types (docs/compatibility.md, "Contract types") --------------------------------------------------
 
+/** What a contract's or template's content is: HTML (in `value`) or an uploaded PDF (`document`). */
+export const CONTENT_TYPES = ['html', 'pdf'] as const;
+
+export type ContractType = (typeof CONTENT_TYPES)[number];
+
 /**
  * The text forms of `contractType` requests send: `html` (the sandbox's default), `pdf` (an uploaded file), and the
  * components' `docx`, `empty`, `ai` (HTML content made in the browser).
@@ -207,4 +266,18 @@ export function contractTypeText(value: string | number): ContractTypeText | und
 /** Whether a request's `contractType` is one the sandbox takes (a text form, a numeric code, or `""`). */
 export function isContractType(value: string | number): boolean {
   return String(value).trim() === '' || contractTypeText(value) !== undefined;
+}
+
+/**
+ * Whether a record's content is an uploaded PDF or HTML, from the `contractType` it keeps. Records written before
+ * PDF contracts existed carry no type, and the components' text forms (`docx`, `empty`, `ai`) hold HTML too.
+ */
+export function contractTypeOf(record: { contractType?: string | undefined }): ContractType {
+  return record.contractType === 'pdf' ? 'pdf' : 'html';
+}
+
+/** The numeric ContractType the real clients read of a record (docs/compatibility.md): 7 pdf, 6 docx, 8 any other HTML. */
+export function contractTypeCode(record: { contractType?: string | undefined }): ContractTypeCode {
+  if (contractTypeOf(record) === 'pdf') return CONTRACT_TYPE_CODES.pdf;
+  return record.contractType === 'docx' ? CONTRACT_TYPE_CODES.docx : CONTRACT_TYPE_CODES.empty;
 }

@@ -3,7 +3,7 @@ import type { OpContext } from './context.js';
 import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
-import { STATUS } from '../core/vocabulary.js';
+import { HISTORY, type HistoryEvent, STATUS } from '../core/vocabulary.js';
 import type { ClientRecord, ContractRecord, HistoryEntry } from '../store/records.js';
 import { copyPlaceholders } from './placeholders.js';
 import { documentFields } from './pdf-contracts.js';
@@ -22,11 +22,14 @@ export function assertOpen(contract: ContractRecord, what: string): void {
   if (contract.status === STATUS.archived) throw ApiError.conflict(`Contract is archived; it cannot ${what}`);
 }
 
+/** A history entry as it is written: its event one of the vocabulary's (`HISTORY`); the time and cause are added. */
+export type NewHistoryEntry = Omit<HistoryEntry, 'at' | 'cause' | 'event'> & { event: HistoryEvent };
+
 /** Appends to the contract's history and bumps changeTime, in one store write. */
 export function recordHistory(
   ctx: OpContext,
   contract: ContractRecord,
-  entry: Omit<HistoryEntry, 'at' | 'cause'>,
+  entry: NewHistoryEntry,
   patch: Partial<ContractRecord> = {},
 ): void {
   const at = ctx.clock.now();
@@ -77,7 +80,7 @@ export function createContract(ctx: OpContext, client: ClientRecord, input: NewC
     nextPlaceholderPosition: 1,
     createTime: now,
     changeTime: now,
-    history: [{ at: now, event: 'created', status: STATUS.created, cause: ctx.cause }],
+    history: [{ at: now, event: HISTORY.created, status: STATUS.created, cause: ctx.cause }],
   });
   const aliases = template
     ? copyPlaceholders(ctx, { templateKey: template.templateKey }, { contractKey: contract.contractKey }, client)
@@ -152,7 +155,7 @@ export function updateContract(
     patch.templateKey = template.templateKey;
   }
   const changed = Object.keys(patch).concat(change.placeholders?.length ? ['placeholders'] : []);
-  recordHistory(ctx, contract, { event: 'updated', status: contract.status, detail: { changed } }, patch);
+  recordHistory(ctx, contract, { event: HISTORY.updated, status: contract.status, detail: { changed } }, patch);
   const owner = { contractKey: contract.contractKey };
   const aliases = template ? copyPlaceholders(ctx, { templateKey: template.templateKey }, owner, client) : undefined;
   if (change.placeholders?.length)
@@ -197,7 +200,7 @@ export function archiveContract(ctx: OpContext, contract: ContractRecord): Contr
   recordHistory(
     ctx,
     contract,
-    { event: 'archived', status: STATUS.archived, detail: { previousStatus: contract.status } },
+    { event: HISTORY.archived, status: STATUS.archived, detail: { previousStatus: contract.status } },
     { status: STATUS.archived },
   );
   ctx.bus.emit({

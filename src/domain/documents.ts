@@ -11,8 +11,8 @@ import { assertOpen, findContract } from './contracts.js';
 import { findTemplate } from './templates.js';
 import { placeholdersOf } from './placeholders.js';
 import { auditRows } from './audit-trail.js';
-import { STATUS } from '../core/vocabulary.js';
-import { contractTypeOf, placementErrors } from './pdf-contracts.js';
+import { HISTORY, STATUS, contractTypeOf } from '../core/vocabulary.js';
+import { placementErrors } from './pdf-contracts.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, Renderer, Stamp } from '../render/renderer.js';
 import { type DocumentStore, sha256Hex } from '../store/documents.js';
@@ -143,7 +143,8 @@ export async function contractPdf(
   } else {
     content = { kind: 'html', html: contract.value, fills: htmlFills(ctx, contract) };
   }
-  const signed = contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === 'fully_signed');
+  const signed =
+    contract.status === STATUS.fullySigned || contract.history.some((h) => h.event === HISTORY.fullySigned);
   return renderer.pdf({
     title: contract.name,
     at: contract.changeTime,

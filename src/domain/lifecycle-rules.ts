@@ -7,8 +7,8 @@ import {
   type ContractStatus,
   RECIPIENT_ROLES,
   type RecipientRole,
+  isOutcomeState,
   type RecipientState,
-  STATUS,
 } from '../core/vocabulary.js';
 
 export type Verb = RecipientRole;
@@ -22,7 +22,7 @@ export type VerbKind = 'view' | 'own' | 'other';
 
 export type Refusal = 'not-notified' | 'already-viewed' | 'already-acted' | 'wrong-role';
 
-/** `outcome` is the done-state of the recipient's role: signed, approved, locked or viewed. */
+/** `outcome` is the done-state of the recipient's role (`ROLE_OUTCOME` in core/vocabulary.ts): signed, approved, locked or viewed. */
 export type Cell = { to: 'seen' | 'outcome' } | { refuse: Refusal };
 
 /** Every recipient state × every kind of verb: the one place that says what a recipient may do. */
@@ -36,13 +36,6 @@ export const RECIPIENT_RULES: Record<RecipientState, Record<VerbKind, Cell>> = {
   viewed: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
 };
 
-export const OUTCOME: Record<RecipientRole, RecipientState> = {
-  sign: 'signed',
-  approve: 'approved',
-  lock: 'locked',
-  view: 'viewed',
-};
-
 export function verbKind(role: RecipientRole, verb: Verb): VerbKind {
   if (verb === role) return 'own';
   return verb === 'view' ? 'view' : 'other';
@@ -50,12 +43,7 @@ export function verbKind(role: RecipientRole, verb: Verb): VerbKind {
 
 /** Done: the recipient has finished its part (its role's outcome). */
 export function isDone(recipient: Pick<RecipientRecord, 'state'>): boolean {
-  return (
-    recipient.state === 'signed' ||
-    recipient.state === 'approved' ||
-    recipient.state === 'locked' ||
-    recipient.state === 'viewed'
-  );
+  return isOutcomeState(recipient.state);
 }
 
 /** Has seen the contract: viewed it, or acted (acting implies viewing). */
@@ -110,17 +98,3 @@ const STATUS_RANK: Partial<Record<ContractStatus, number>> = {
 export function advanceStatus(current: ContractStatus, step: ContractStatus): ContractStatus {
   return (STATUS_RANK[step] ?? 0) >= (STATUS_RANK[current] ?? 0) ? step : current;
 }
-
-/**
- * The contract status a recipient's outcome stands for. `lock` and `view` outcomes carry no status of their own
- * (the service names none); they count as the view they imply.
- */
-export const OUTCOME_STATUS: Record<RecipientRole, ContractStatus> = {
-  sign: STATUS.signed,
-  approve: STATUS.approved,
-  lock: STATUS.seen,
-  view: STATUS.seen,
-};
-
-/** Past tense of each verb, for history entries and messages. */
-export const PAST: Record<Verb, string> = { sign: 'signed', approve: 'approved', lock: 'locked', view: 'viewed' };

@@ -9,14 +9,19 @@
 import type { OpContext } from './context.js';
 import { emitContractEvent } from './context.js';
 import { ApiError } from '../core/errors.js';
-import type { ContractRecord, HistoryEntry, RecipientRecord } from '../store/records.js';
-import { type ContractStatus, type RecipientRole, STATUS, specialKey } from '../core/vocabulary.js';
-import { isoTime } from '../core/time-format.js';
-import { assertOpen, contractEventData, recordHistory } from './contracts.js';
+import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import {
-  OUTCOME,
-  OUTCOME_STATUS,
-  PAST,
+  type ContractStatus,
+  HISTORY,
+  ROLE_OUTCOME,
+  type RecipientRole,
+  STATUS,
+  pastTense,
+  specialKey,
+} from '../core/vocabulary.js';
+import { isoTime } from '../core/time-format.js';
+import { type NewHistoryEntry, assertOpen, contractEventData, recordHistory } from './contracts.js';
+import {
   RECIPIENT_RULES,
   type Refusal,
   VERBS,
@@ -68,7 +73,7 @@ export function sendContract(ctx: OpContext, contract: ContractRecord): void {
     ctx,
     contract,
     {
-      event: 'sent',
+      event: HISTORY.sent,
       status,
       detail: {
         recipients: recipients.map((r) => ({
@@ -125,7 +130,7 @@ export function actAsRecipient(
   // Acting implies viewing: the first view is its own step, with its own event.
   if (!hasSeen(recipient)) {
     ctx.store.recipients.update(key, { state: 'seen', seenAt: now, changeTime: now });
-    const status = step(ctx, contract, { event: 'seen', recipientKey: key, ...ip }, STATUS.seen);
+    const status = step(ctx, contract, { event: HISTORY.seen, recipientKey: key, ...ip }, STATUS.seen);
     emits.push(() =>
       emitContractEvent(ctx, 'contract.seen', contract.platformId, eventData(ctx, contract, status, key)),
     );
@@ -133,13 +138,18 @@ export function actAsRecipient(
   if (cell.to === 'outcome') {
     const role = recipient.action;
     ctx.store.recipients.update(key, {
-      state: OUTCOME[role],
+      state: ROLE_OUTCOME[role].done,
       actedAt: now,
       changeTime: now,
       ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
     });
     if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!, options.signer);
-    const status = step(ctx, contract, { event: PAST[role], recipientKey: key, ...acted }, OUTCOME_STATUS[role]);
+    const status = step(
+      ctx,
+      contract,
+      { event: ROLE_OUTCOME[role].done, recipientKey: key, ...acted },
+      ROLE_OUTCOME[role].status,
+    );
     if (role === 'sign')
       emits.push(() =>
         emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)),
@@ -158,11 +168,7 @@ export function actAsRecipient(
  * After recipients of a sent contract were updated or deleted: the turn may have moved (a blocking recipient
  * removed or repositioned), and the contract may now be complete (the last unsigned signer removed).
  */
-export function recipientsChanged(
-  ctx: OpContext,
-  contract: ContractRecord,
-  entry: Omit<HistoryEntry, 'at' | 'cause'>,
-): void {
+export function recipientsChanged(ctx: OpContext, contract: ContractRecord, entry: NewHistoryEntry): void {
   recordHistory(ctx, contract, { ...entry, status: contract.status });
   if (contract.status === STATUS.created || contract.status === STATUS.archived) return;
   const emits: Emit[] = [];
@@ -182,7 +188,7 @@ export function changeRecipient(
   assertKeepsFullySigned(contract, { current: current.action, action: fields.action });
   const recipient = updateRecipient(ctx, current, fields);
   const changed = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
-  recipientsChanged(ctx, contract, { event: 'recipient_updated', recipientKey, detail: { changed } });
+  recipientsChanged(ctx, contract, { event: HISTORY.recipientUpdated, recipientKey, detail: { changed } });
   return recipient;
 }
 
@@ -191,7 +197,7 @@ export function removeRecipient(ctx: OpContext, contract: ContractRecord, recipi
   assertOpen(contract, 'change recipients');
   const recipient = findRecipient(ctx, contract, recipientKey);
   deleteRecipient(ctx, recipient);
-  recipientsChanged(ctx, contract, { event: 'recipient_deleted', recipientKey: recipient.recipientKey });
+  recipientsChanged(ctx, contract, { event: HISTORY.recipientDeleted, recipientKey: recipient.recipientKey });
 }
 
 /**
@@ -218,7 +224,7 @@ export function assertKeepsFullySigned(
 function step(
   ctx: OpContext,
   contract: ContractRecord,
-  entry: Omit<HistoryEntry, 'at' | 'cause' | 'status'>,
+  entry: Omit<NewHistoryEntry, 'status'>,
   stepStatus: ContractStatus,
 ): ContractStatus {
   const status = advanceStatus(contract.status, stepStatus);
@@ -233,11 +239,11 @@ function settle(ctx: OpContext, contract: ContractRecord, emits: Emit[], options
   for (const r of recipientsOf(ctx, contract.contractKey)) {
     if (r.action === 'view' && r.state === 'seen') {
       ctx.store.recipients.update(r.recipientKey, { state: 'viewed', actedAt: now, changeTime: now });
-      recordHistory(ctx, contract, { event: 'viewed', recipientKey: r.recipientKey, status: contract.status });
+      recordHistory(ctx, contract, { event: HISTORY.viewed, recipientKey: r.recipientKey, status: contract.status });
     }
   }
   if (contract.status !== STATUS.fullySigned && allSigned(recipientsOf(ctx, contract.contractKey))) {
-    const status = step(ctx, contract, { event: 'fully_signed' }, STATUS.fullySigned);
+    const status = step(ctx, contract, { event: HISTORY.fullySigned }, STATUS.fullySigned);
     emits.push(() =>
       emitContractEvent(ctx, 'contract.fully_signed', contract.platformId, eventData(ctx, contract, status)),
     );
@@ -256,7 +262,7 @@ function notifyDue(ctx: OpContext, contract: ContractRecord, emits: Emit[], reno
     if (first ? !hasTurn(r, open) : !renotify) continue;
     if (first) ctx.store.recipients.update(r.recipientKey, { state: 'notified', notifiedAt: now, changeTime: now });
     recordHistory(ctx, contract, {
-      event: 'notified',
+      event: HISTORY.notified,
       recipientKey: r.recipientKey,
       status: contract.status,
       ...(first ? {} : { detail: { reminder: true } }),
@@ -307,7 +313,7 @@ function refusalMessage(
     case 'already-viewed':
       return `Recipient ${r.recipientKey} has already viewed the contract; each recipient views once`;
     case 'already-acted':
-      return `Recipient ${r.recipientKey} has already ${PAST[r.action]} the contract`;
+      return `Recipient ${r.recipientKey} has already ${pastTense(r.action)} the contract`;
     case 'wrong-role':
       return r.action === 'view'
         ? `Recipient ${r.recipientKey} has the role "view"; it can only view, not ${verb}`

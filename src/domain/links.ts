@@ -4,6 +4,7 @@
  * origin the request came in on, else (links made outside a request, like the emails of a clock advance) the
  * listening address; the HTTP edge picks it (docs/compatibility.md, "Document URLs and links").
  */
+import { contractTypeOf } from '../core/vocabulary.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
 
 /** `base` (an origin, perhaps with a path prefix) joined with a sandbox path that starts with `/`. */
@@ -36,7 +37,7 @@ export function documentPath(owner: DocumentOwnerKey, sha256: string): string {
  * absolute URL of that file (docs/compatibility.md, "Document URLs and links").
  */
 export function contentValue(base: string, record: ContractRecord | TemplateRecord): string {
-  if (record.contractType !== 'pdf' || !record.document) return record.value;
+  if (contractTypeOf(record) !== 'pdf' || !record.document) return record.value;
   const owner: DocumentOwnerKey =
     'contractKey' in record ? { contractKey: record.contractKey } : { templateKey: record.templateKey };
   return publicUrl(base, documentPath(owner, record.document.sha256));

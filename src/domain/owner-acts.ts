@@ -10,16 +10,13 @@
  */
 import type { OpContext } from './context.js';
 import { contractValue } from './contracts.js';
-import { contractTypeOf } from './pdf-contracts.js';
 import { type ActingPerson, approveByLink, confirmByEmail, signByLink } from './recipient-acts.js';
 import { contractSignatures } from './recipient-reads.js';
 import { ApiError, quote } from '../core/errors.js';
-import { SHARE_LINK_ACCESS_OF_ROLE } from '../core/vocabulary.js';
+import { SHARE_LINK_ACCESS_OF_ROLE, pastTense, contractTypeOf } from '../core/vocabulary.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 
 type Role = 'sign' | 'approve';
-
-const DONE: Record<Role, RecipientRecord['state']> = { sign: 'signed', approve: 'approved' };
 
 /**
  * The recipient the owner acts as: the contract's recipient with this email (letter case aside) and this role, the
@@ -31,7 +28,7 @@ function ownerRecipient(ctx: OpContext, contract: ContractRecord, email: string,
     .where('contract', contract.contractKey)
     .filter((r) => r.action === role && (r.email ?? '').toLowerCase() === wanted)
     .sort((a, b) => a.id - b.id);
-  const recipient = matching.find((r) => r.state !== DONE[role]) ?? matching[0];
+  const recipient = matching.find((r) => r.state !== pastTense(role)) ?? matching[0];
   if (!recipient) {
     throw ApiError.conflict(
       `Contract ${contract.contractKey} has no recipient with email ${quote(email, 100)} who ${role}s; add one ` +
@@ -65,10 +62,10 @@ export function ownerApprove(ctx: OpContext, contract: ContractRecord, person: A
 export function ownerConfirm(ctx: OpContext, contract: ContractRecord, role: Role): void {
   const latest = ctx.store.recipients
     .where('contract', contract.contractKey)
-    .filter((r) => r.state === DONE[role])
+    .filter((r) => r.state === pastTense(role))
     .sort((a, b) => (b.actedAt ?? 0) - (a.actedAt ?? 0) || b.id - a.id)[0];
   if (!latest)
-    throw ApiError.conflict(`Contract ${contract.contractKey} has not been ${DONE[role]}; nothing to confirm`);
+    throw ApiError.conflict(`Contract ${contract.contractKey} has not been ${pastTense(role)}; nothing to confirm`);
   confirmByEmail(ctx, linkOf(latest, contract, role), role);
 }
 

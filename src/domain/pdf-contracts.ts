@@ -1,27 +1,13 @@
 /**
- * PDF contracts and templates as records see them: their type, where their uploaded file is served, what a copy
- * keeps, and the geometry rule for placed placeholders (docs/documents.md): `pageId` from 0; `positionX`, `positionY`,
- * `width`, `height` in 1/1000 of the page's width, from the page's top-left corner [docs/compatibility.md: "page width
- * is 1000 API units", "Coordinates start at the top-left of the page"].
+ * PDF contracts and templates (their type itself is core/vocabulary.ts `contractTypeOf`): what a copy keeps of the
+ * uploaded file, and the geometry rule for placed placeholders (docs/documents.md): `pageId` from 0; `positionX`,
+ * `positionY`, `width`, `height` in 1/1000 of the page's width, from the page's top-left corner [docs/compatibility.md:
+ * "page width is 1000 API units", "Coordinates start at the top-left of the page"].
  */
 import type { FieldError } from '../core/errors.js';
-import { CONTRACT_TYPE_CODES, type ContractTypeCode } from '../core/vocabulary.js';
-import type { ContractRecord, ContractType, DocumentRef, InsertionRecord, TemplateRecord } from '../store/records.js';
+import { type ContractType, contractTypeOf } from '../core/vocabulary.js';
+import type { ContractRecord, DocumentRef, InsertionRecord, TemplateRecord } from '../store/records.js';
 import { type DocumentOwnerKey, documentPath } from './links.js';
-
-/**
- * Whether a record's content is an uploaded PDF or HTML. Records written before PDF contracts existed carry no
- * type, and the components' text forms (`docx`, `empty`, `ai`) hold HTML too.
- */
-export function contractTypeOf(record: Pick<ContractRecord | TemplateRecord, 'contractType'>): ContractType {
-  return record.contractType === 'pdf' ? 'pdf' : 'html';
-}
-
-/** The numeric ContractType the real clients read (docs/compatibility.md): 7 pdf, 6 docx, 8 any other HTML. */
-export function contractTypeCode(record: Pick<ContractRecord | TemplateRecord, 'contractType'>): ContractTypeCode {
-  if (contractTypeOf(record) === 'pdf') return CONTRACT_TYPE_CODES.pdf;
-  return record.contractType === 'docx' ? CONTRACT_TYPE_CODES.docx : CONTRACT_TYPE_CODES.empty;
-}
 
 /**
  * What a copy of a PDF contract or template (template convert and duplicate, contract from template, contract

@@ -12,7 +12,7 @@ import type {
   RecipientRecord,
 } from '../store/records.js';
 import type { FieldError } from '../core/errors.js';
-import { contractTypeOf, placementErrors } from './pdf-contracts.js';
+import { placementErrors } from './pdf-contracts.js';
 import {
   PLACEHOLDER_BOX_CODES,
   RECIPIENT_SPECIAL_TYPES,
@@ -20,6 +20,7 @@ import {
   SPECIAL,
   SPECIAL_TYPES,
   specialKey,
+  contractTypeOf,
 } from '../core/vocabulary.js';
 
 export type Owner = { contractKey: string } | { templateKey: string };

@@ -1,4 +1,5 @@
 /** Platform accounts: the tenants of the sandbox (README.md, "The control API"). Each has its own API key and secret. */
+import { bearerToken } from '../core/credentials.js';
 import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { PlatformRecord } from '../store/records.js';
@@ -45,7 +46,7 @@ export interface RequestMarks {
  */
 export function requestTenant(ctx: Pick<OpContext, 'store'>, marks: RequestMarks): string | undefined {
   const { store } = ctx;
-  const bearer = /^Bearer\s+(\S+)/i.exec(marks.authorization ?? '')?.[1];
+  const bearer = marks.authorization ? bearerToken(marks.authorization) : undefined;
   if (bearer) return store.tokens.get(bearer)?.platformId;
   const apiKey = marks.apiKey ?? stringAt(marks.body, 'data', 'apiKey') ?? stringAt(marks.body, 'apiKey');
   if (apiKey) return platformByApiKey(ctx, apiKey.trim())?.platformId;

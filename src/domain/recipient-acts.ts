@@ -7,7 +7,7 @@
  * history.
  */
 import type { OpContext } from './context.js';
-import { recordHistory } from './contracts.js';
+import { type NewHistoryEntry, recordHistory } from './contracts.js';
 import { acceptedIpInfo } from './audit-trail.js';
 import { actAsRecipient } from './lifecycle.js';
 import { checkSignatureImage } from './signature-image.js';
@@ -15,7 +15,7 @@ import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-reads.js';
 import { type ResolvedShareLink, assertLinkActs } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { STATUS } from '../core/vocabulary.js';
+import { HISTORY, type HistoryEvent, STATUS, pastTense } from '../core/vocabulary.js';
 import type { ContractRecord, HistoryEntry } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 
@@ -130,10 +130,10 @@ export function fillByLink(
     filled.push(p.placeholderKey);
   }
   if (filled.length > 0) {
-    const before = lastNote(contract, 'recipient_filled', recipient.recipientKey)?.detail?.placeholders;
+    const before = lastNote(contract, HISTORY.recipientFilled, recipient.recipientKey)?.detail?.placeholders;
     const all = new Set([...(Array.isArray(before) ? (before as string[]) : []), ...filled]);
     noteOnce(ctx, ctx.store.contracts.get(contract.contractKey)!, {
-      event: 'recipient_filled',
+      event: HISTORY.recipientFilled,
       recipientKey: recipient.recipientKey,
       status: contract.status,
       detail: { placeholders: [...all] },
@@ -158,7 +158,7 @@ export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html:
   if (!(actedCopy && contract.status === STATUS.fullySigned)) {
     assertContractTakesNotes(link, 'save their copy of it');
     noteOnce(ctx, contract, {
-      event: 'recipient_html',
+      event: HISTORY.recipientHtml,
       recipientKey: recipient.recipientKey,
       status: contract.status,
       detail: { characters: html.length },
@@ -175,13 +175,17 @@ export function keepRecipientHtml(ctx: OpContext, link: ResolvedShareLink, html:
  * save its answers and its copy of the HTML as often as it likes, and the audit trail keeps one row of each per
  * recipient, not one per request.
  */
-function noteOnce(ctx: OpContext, contract: ContractRecord, entry: Omit<HistoryEntry, 'at' | 'cause'>): void {
+function noteOnce(ctx: OpContext, contract: ContractRecord, entry: NewHistoryEntry): void {
   const earlier = lastNote(contract, entry.event, entry.recipientKey);
   const kept = earlier ? { ...contract, history: contract.history.filter((h) => h !== earlier) } : contract;
   recordHistory(ctx, kept, entry);
 }
 
-function lastNote(contract: ContractRecord, event: string, recipientKey: string | undefined): HistoryEntry | undefined {
+function lastNote(
+  contract: ContractRecord,
+  event: HistoryEvent,
+  recipientKey: string | undefined,
+): HistoryEntry | undefined {
   return contract.history.findLast((h) => h.event === event && h.recipientKey === recipientKey);
 }
 
@@ -192,7 +196,7 @@ function lastNote(contract: ContractRecord, event: string, recipientKey: string 
  */
 export function confirmByEmail(ctx: OpContext, link: ResolvedShareLink, role: 'sign' | 'approve'): void {
   const { recipient, contract } = link;
-  const done = role === 'sign' ? 'signed' : 'approved';
+  const done = pastTense(role);
   if (recipient.state !== done)
     throw ApiError.conflict(
       `Recipient ${recipient.recipientKey} has not ${done} the contract; there is nothing to confirm`,

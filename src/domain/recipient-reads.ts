@@ -8,10 +8,16 @@ import { contractValue } from './contracts.js';
 import { isDone } from './lifecycle-rules.js';
 import { placeholderBoxCode, placeholdersOf } from './placeholders.js';
 import { actedAs } from './audit-trail.js';
-import { contractTypeCode } from './pdf-contracts.js';
 import { type ResolvedShareLink, keyAsSeen } from './share-links.js';
 import { ApiError } from '../core/errors.js';
-import { CONTRACT_TYPE_CODES, type ShareLinkAccess, specialKey, statusId } from '../core/vocabulary.js';
+import {
+  CONTRACT_TYPE_CODES,
+  HISTORY,
+  type ShareLinkAccess,
+  specialKey,
+  statusId,
+  contractTypeCode,
+} from '../core/vocabulary.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
@@ -24,7 +30,7 @@ export function contentChangeTime(contract: ContractRecord): number {
   let at = contract.createTime;
   for (const h of contract.history) {
     const changed = h.detail?.changed;
-    if (h.event === 'updated' && Array.isArray(changed) && changed.some((f) => f !== 'name')) at = h.at;
+    if (h.event === HISTORY.updated && Array.isArray(changed) && changed.some((f) => f !== 'name')) at = h.at;
   }
   return Math.floor(at / 1000) * 1000;
 }
@@ -110,7 +116,7 @@ export function recipientTagId(ctx: OpContext, recipient: RecipientRecord): numb
 function signatureItem(contract: ContractRecord, recipient: RecipientRecord, shareLink: string) {
   const step = [...contract.history]
     .reverse()
-    .find((h) => h.event === 'signed' && h.recipientKey === recipient.recipientKey);
+    .find((h) => h.event === HISTORY.signed && h.recipientKey === recipient.recipientKey);
   const given = step ? actedAs(step) : undefined;
   return {
     shareLink,

@@ -2,7 +2,7 @@
 import type { OpContext } from './context.js';
 import { ApiError } from '../core/errors.js';
 import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
-import type { RecipientRole } from '../core/vocabulary.js';
+import { type RecipientRole, pastTense } from '../core/vocabulary.js';
 import { addSpecialPlaceholders, deleteSpecialPlaceholders } from './placeholders.js';
 
 export interface RecipientFields {
@@ -74,10 +74,6 @@ export function deleteRecipient(ctx: OpContext, recipient: RecipientRecord): voi
   assertChangeable(recipient, 'be deleted');
   ctx.store.recipients.delete(recipient.recipientKey);
   deleteSpecialPlaceholders(ctx, recipient.recipientKey);
-}
-
-export function pastTense(role: RecipientRole): string {
-  return { sign: 'signed', approve: 'approved', view: 'viewed', lock: 'locked' }[role];
 }
 
 function defined(fields: RecipientFields): Partial<RecipientRecord> {

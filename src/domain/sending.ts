@@ -14,6 +14,7 @@ import {
   updateRecipient,
 } from './recipients.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
+import { HISTORY } from '../core/vocabulary.js';
 
 /** One recipient to send to: a new one, or an existing one (by `recipientKey`) whose given fields change. */
 export interface SendItem extends RecipientFields {
@@ -38,7 +39,7 @@ export function applyRecipients(ctx: OpContext, contract: ContractRecord, items:
   const added = changeRecipients(ctx, contract, items);
   if (added.length > 0) {
     recordHistory(ctx, ctx.store.contracts.get(contract.contractKey)!, {
-      event: 'recipients_added',
+      event: HISTORY.recipientsAdded,
       status: contract.status,
       detail: { recipients: added.map((r) => r.recipientKey) },
     });

@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiFaults } from '../api-faults/registry.js';
 import type { RequestMarks } from '../domain/platforms.js';
-import { REAL_SERVICE_KEY_HEADER } from './auth.js';
+import { readCredentials } from '../core/credentials.js';
 import { readBodyText } from './body.js';
 
 /** Bodies are read within `maxBodyBytes`; a refusal is thrown as the fault's ApiError, rendered like any other. */
@@ -32,13 +32,9 @@ async function apply(c: Context, faults: ApiFaults, options: FaultMiddlewareOpti
   if (!interest.any) return;
   const body = interest.needsBody || interest.needsTenant ? await peekBody(c, maxBodyBytes) : undefined;
   // A fault set for a tenant hits only that tenant's requests (its credentials, or the share link it names).
-  const tenant = interest.needsTenant
-    ? tenantOf({
-        authorization: c.req.header('authorization'),
-        apiKey: c.req.header(options.apiKeyHeader) ?? c.req.header(REAL_SERVICE_KEY_HEADER),
-        body,
-        query: c.req.query(),
-      })
+  const credentials = interest.needsTenant ? readCredentials(c.req.raw.headers, options.apiKeyHeader) : undefined;
+  const tenant = credentials
+    ? tenantOf({ authorization: credentials.authorization, apiKey: credentials.apiKey, body, query: c.req.query() })
     : undefined;
   const { latencyMs, hit, refusal } = faults.decide(c.req.path, body, tenant);
   if (hit !== undefined) c.header('X-Sandbox-Fault', hit);

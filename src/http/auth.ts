@@ -4,20 +4,18 @@
  * - a client token, acting for one client only (`data.clientKey` optional, 403 when it names another client);
  * - the API-key header (`X-Service-Key` by default, and always the real service's `X-Sendforsign-Key`) plus
  *   `data.clientKey`, with a platform token's rights.
- * Whether a token is live is the domain's rule (domain/tokens.ts); this file reads the headers, once per request
- * (`operationContext`, a middleware on /api/*), into the request's operation context `c.var.op`.
+ * Whether a token is live is the domain's rule (domain/tokens.ts); this file reads the headers (core/credentials.ts),
+ * once per request (`operationContext`, a middleware on /api/*), and checks them when an endpoint needs a caller.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { type Credentials, REAL_SERVICE_KEY_HEADER, bearerToken, readCredentials } from '../core/credentials.js';
 import { ApiError } from '../core/errors.js';
 import { clientFor } from '../domain/clients.js';
 import { type OpContext, type Principal, type Services, enterTenant } from '../domain/context.js';
 import { platformByApiKey } from '../domain/platforms.js';
 import { checkToken } from '../domain/tokens.js';
 import type { Scope } from '../resources/action.js';
-import type { ApiEnv, Credentials } from './variables.js';
-
-/** The real service's own API-key header [D], accepted beside the configured one so real clients work unchanged. */
-export const REAL_SERVICE_KEY_HEADER = 'X-Sendforsign-Key';
+import type { ApiEnv } from './variables.js';
 
 /**
  * The middleware on /api/*: gives the request its operation context (`c.var.op`, no caller yet; every property
@@ -35,16 +33,7 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
       principal: undefined,
       client: undefined,
     });
-    const headers = c.req.raw.headers;
-    const authorization = headers.get('authorization') ?? undefined;
-    c.set('credentials', {
-      authorization,
-      apiKey:
-        authorization === undefined
-          ? (headers.get(apiKeyHeader) ?? headers.get(REAL_SERVICE_KEY_HEADER) ?? undefined)
-          : undefined,
-      apiKeyHeader,
-    });
+    c.set('credentials', readCredentials(c.req.raw.headers, apiKeyHeader));
     await next();
   };
 }
@@ -77,9 +66,9 @@ export function admit(ctx: OpContext, scope: Scope, clientKey: string | undefine
 
 function authenticate(services: Services, credentials: Credentials): Principal {
   if (credentials.authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);
-    if (!match) throw ApiError.unauthorized('Authorization header must be "Bearer <access_token>"');
-    const token = checkToken(services, match[1]!);
+    const bearer = bearerToken(credentials.authorization);
+    if (bearer === undefined) throw ApiError.unauthorized('Authorization header must be "Bearer <access_token>"');
+    const token = checkToken(services, bearer);
     return token.kind === 'client'
       ? { kind: 'client-token', platformId: token.platformId, clientKey: token.clientKey!, token: token.token }
       : { kind: 'platform-token', platformId: token.platformId, token: token.token };

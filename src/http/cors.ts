@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { DEFAULT_API_KEY_HEADER, REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
 
 export interface CorsOptions {
   /** The origins allowed (`--cors-origin`); empty: every origin. */
@@ -19,8 +20,8 @@ export interface CorsOptions {
 export const CORS_ALLOWED_HEADERS = [
   'content-type',
   'authorization',
-  'x-sendforsign-key',
-  'x-service-key',
+  REAL_SERVICE_KEY_HEADER.toLowerCase(),
+  DEFAULT_API_KEY_HEADER.toLowerCase(),
   'x-sendforsign-component',
 ];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE'];

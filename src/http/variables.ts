@@ -3,6 +3,7 @@
  * request's variables (core/request-variables.ts), its operation context (`op`, the OpContext domain code receives
  * instead of `c`) and the credentials it came with (`credentials`, read by http/auth.ts).
  */
+import type { Credentials } from '../core/credentials.js';
 import type { RequestVariables } from '../core/request-variables.js';
 import type { OpContext } from '../domain/context.js';
 
@@ -12,11 +13,3 @@ export interface ApiVariables extends RequestVariables {
 }
 
 export type ApiEnv = { Variables: ApiVariables };
-
-/** The credential headers of one request, as sent (checked only when an endpoint needs a caller, http/auth.ts). */
-export interface Credentials {
-  authorization: string | undefined;
-  apiKey: string | undefined;
-  /** The configured API-key header, named in the 401 answer. */
-  apiKeyHeader: string;
-}

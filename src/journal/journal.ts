@@ -5,6 +5,7 @@
  * memory stays bounded however long the sandbox runs.
  */
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
+import { DEFAULT_API_KEY_HEADER, readCredentials } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
 import { elapsedSince, monotonicNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
@@ -13,7 +14,7 @@ import type { RequestEnv } from '../core/request-variables.js';
 import { operationOf } from '../core/operation.js';
 import { requestTenant } from '../domain/platforms.js';
 import { isoTime } from '../core/time-format.js';
-import { REAL_KEY_HEADER, REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
+import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -86,7 +87,7 @@ export class RequestJournal {
   constructor(
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
-    private readonly apiKeyHeader = 'x-service-key',
+    private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
   }
@@ -250,9 +251,10 @@ export class RequestJournal {
    */
   private tenantBeforeAnswer(path: string, headers: Headers): string | undefined {
     const scoped = /^\/__sandbox\/platforms\/([^/]+)\//.exec(path)?.[1];
+    const credentials = readCredentials(headers, this.apiKeyHeader);
     return requestTenant(this.services, {
-      authorization: headers.get('authorization'),
-      apiKey: scoped !== undefined ? decoded(scoped) : (headers.get(this.apiKeyHeader) ?? headers.get(REAL_KEY_HEADER)),
+      authorization: credentials.authorization,
+      apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
     });
   }
 }

@@ -3,6 +3,8 @@
  * headers are replaced before anything is stored or logged.
  */
 
+import { REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
+
 export const REDACTED = '[redacted]';
 
 /** Body fields whose values never reach the journal or the log (matched without regard to case). */
@@ -17,11 +19,13 @@ const SECRET_FIELDS = new Set([
   'refresh_token',
 ]);
 
-/** The real service's API-key header, accepted beside the configured one (http/auth.ts): redacted the same. */
-export const REAL_KEY_HEADER = 'x-sendforsign-key';
-
-/** Headers that carry credentials: kept as `[redacted]`, like the configured API-key header. */
-export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', REAL_KEY_HEADER]);
+/** Headers that carry credentials, lower case: kept as `[redacted]`, like the configured API-key header. */
+export const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  REAL_SERVICE_KEY_HEADER.toLowerCase(),
+]);
 
 /**
  * The query as the request's URL object writes it, with the value of every parameter named like a secret

@@ -10,6 +10,7 @@
 import type { ActionSpec, EndpointSpec, PlainResource, ResourceSpec, Scope } from '../resources/action.js';
 import { plainResources, resources } from '../resources/index.js';
 import { VERSION } from '../config/version.js';
+import { DEFAULT_API_KEY_HEADER, REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
 import { type ControlOperation, controlOperations } from './control.js';
 import { documentOperations } from './files.js';
 import {
@@ -243,13 +244,13 @@ export function openApiDocument(options: DocumentOptions = {}): Json {
         apiKeyHeader: {
           type: 'apiKey',
           in: 'header',
-          name: options.apiKeyHeader ?? 'X-Service-Key',
+          name: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
           description: 'The platform API key',
         },
         sendforsignKey: {
           type: 'apiKey',
           in: 'header',
-          name: 'X-Sendforsign-Key',
+          name: REAL_SERVICE_KEY_HEADER,
           description: "The platform API key in the real service's header (always accepted)",
         },
       },

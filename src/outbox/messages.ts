@@ -3,7 +3,7 @@
  * undocumented, so tests should assert on `kind`, `to`, `link` and `message` rather than on the prose.
  */
 import type { ClientRecord, ContractRecord, RecipientRecord, UserRecord } from '../store/records.js';
-import type { RecipientRole } from '../core/vocabulary.js';
+import { type RecipientRole, pastTense } from '../core/vocabulary.js';
 
 export type EmailKind =
   | 'signing_request'
@@ -22,21 +22,17 @@ export const REQUEST_KIND: Record<RecipientRole, EmailKind> = {
   lock: 'lock_request',
 };
 
-const REQUEST_VERB: Record<RecipientRole, string> = { sign: 'sign', approve: 'approve', view: 'view', lock: 'lock' };
-
 /** Who the contract comes from, as a recipient would read it. */
 export function senderName(client: ClientRecord | undefined, user: UserRecord | undefined): string {
   return user?.fullname || client?.organization || client?.fullname || 'The sender';
 }
 
 export function defaultMessage(sender: string, contract: ContractRecord, role: RecipientRole): string {
-  return `${sender} has sent you "${contract.name}" to ${REQUEST_VERB[role]}.`;
+  return `${sender} has sent you "${contract.name}" to ${role}.`;
 }
 
 export function requestSubject(contract: ContractRecord, role: RecipientRole): string {
-  return role === 'view'
-    ? `"${contract.name}" has been shared with you`
-    : `Please ${REQUEST_VERB[role]} "${contract.name}"`;
+  return role === 'view' ? `"${contract.name}" has been shared with you` : `Please ${role} "${contract.name}"`;
 }
 
 export function requestText(recipient: RecipientRecord, message: string, link: string): string {
@@ -46,7 +42,7 @@ export function requestText(recipient: RecipientRecord, message: string, link: s
 
 export function noticeSubject(contract: ContractRecord, role: 'sign' | 'approve', fullySigned: boolean): string {
   if (role === 'sign' && fullySigned) return `"${contract.name}" is fully signed`;
-  return `"${contract.name}" was ${role === 'sign' ? 'signed' : 'approved'}`;
+  return `"${contract.name}" was ${pastTense(role)}`;
 }
 
 export function noticeText(
@@ -60,14 +56,14 @@ export function noticeText(
       ? `${recipient.fullname} <${recipient.email ?? ''}>`
       : (recipient.email ?? 'A recipient')
     : 'A recipient';
-  const done = role === 'sign' ? 'signed' : 'approved';
+  const done = pastTense(role);
   const tail = fullySigned ? '\nEvery signer has now signed.' : '';
   return `${who} ${done} "${contract.name}" (${contract.contractKey}).${tail}\n`;
 }
 
 /** The confirmation a recipient gets of its own signature or approval (`recipient_sign_email`, `recipient_approve_email`). */
 export function confirmationSubject(contract: ContractRecord, role: 'sign' | 'approve'): string {
-  return `You ${role === 'sign' ? 'signed' : 'approved'} "${contract.name}"`;
+  return `You ${pastTense(role)} "${contract.name}"`;
 }
 
 export function confirmationText(
@@ -77,5 +73,5 @@ export function confirmationText(
   link: string,
 ): string {
   const greeting = recipient.fullname ? `Hello ${recipient.fullname},` : 'Hello,';
-  return `${greeting}\n\nYou ${role === 'sign' ? 'signed' : 'approved'} "${contract.name}".\n\nOpen the contract: ${link}\n`;
+  return `${greeting}\n\nYou ${pastTense(role)} "${contract.name}".\n\nOpen the contract: ${link}\n`;
 }

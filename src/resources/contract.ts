@@ -25,8 +25,14 @@ import {
 } from './action.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
-import { CONTRACT_STATUSES, STATUS, contractTypeText, isContractType, statusId } from '../core/vocabulary.js';
-import { contractTypeCode } from '../domain/pdf-contracts.js';
+import {
+  CONTRACT_STATUSES,
+  STATUS,
+  contractTypeText,
+  isContractType,
+  statusId,
+  contractTypeCode,
+} from '../core/vocabulary.js';
 import { contentValue } from '../domain/links.js';
 import { applyRecipients } from '../domain/sending.js';
 import { fillList } from './placeholder-fields.js';

@@ -1,4 +1,5 @@
 /** POST /api/template: list, create (and fill), convert (from a contract), read, update, duplicate, delete. */
+import { contractTypeOf } from '../core/vocabulary.js';
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
@@ -23,7 +24,6 @@ import {
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
-import { contractTypeOf } from '../domain/pdf-contracts.js';
 import { fillList } from './placeholder-fields.js';
 import type { TemplateRecord } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';

@@ -12,6 +12,7 @@ import {
   RECIPIENT_SPECIAL_TYPES,
   RECIPIENT_STATES,
   SHARE_LINK_ACCESS_CODES,
+  CONTENT_TYPES,
   webhookFlags,
 } from '../core/vocabulary.js';
 
@@ -170,7 +171,7 @@ export const recordSchemas = lazy(() => {
     name: z.string(),
     value: z.string(),
     /** As on contracts: `html` unless a PDF was uploaded to the template. */
-    contractType: z.enum(['html', 'pdf']).optional(),
+    contractType: z.enum(CONTENT_TYPES).optional(),
     document: documentRef.optional(),
     nextPlaceholderPosition: z.number().int(),
   });
@@ -243,7 +244,6 @@ export type RecipientRecord = z.infer<Collections['recipients']>;
 export type InsertionRecord = z.infer<Schemas['insertion']>;
 export type PlaceholderRecord = z.infer<Collections['placeholders']>;
 export type TemplateRecord = z.infer<Collections['templates']>;
-export type ContractType = NonNullable<TemplateRecord['contractType']>;
 export type WebhookRecord = z.infer<Collections['webhooks']>;
 export type TokenRecord = z.infer<Collections['tokens']>;
 export type TokenKind = TokenRecord['kind'];

@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   CONTRACT_EVENT_TYPES,
   CONTRACT_STATUSES,
+  HISTORY,
+  RECIPIENT_ROLES,
+  RECIPIENT_STATES,
+  ROLE_OUTCOME,
   SPECIAL_TYPES,
   WEBHOOK_FLAGS,
   WEBHOOK_FLAG_FOR,
+  isOutcomeState,
+  pastTense,
   specialKey,
   specialTypeName,
   specialTypeOf,
@@ -36,5 +42,19 @@ describe('the vocabulary', () => {
 
   it('has one webhook flag per contract event', () => {
     expect(CONTRACT_EVENT_TYPES.map((t) => WEBHOOK_FLAG_FOR[t]).sort()).toEqual([...WEBHOOK_FLAGS].sort());
+  });
+});
+
+describe('what a role does when it acts', () => {
+  it('names each role once: its past tense is a recipient state and a history event, and ends the recipient part', () => {
+    expect(Object.keys(ROLE_OUTCOME).sort()).toEqual([...RECIPIENT_ROLES].sort());
+    for (const role of RECIPIENT_ROLES) {
+      const done = pastTense(role);
+      expect(RECIPIENT_STATES).toContain(done);
+      expect(Object.values(HISTORY)).toContain(done);
+      expect(isOutcomeState(done)).toBe(true);
+      expect(CONTRACT_STATUSES).toContain(ROLE_OUTCOME[role].status);
+    }
+    expect(RECIPIENT_STATES.filter(isOutcomeState)).toEqual(['signed', 'approved', 'locked', 'viewed']);
   });
 });

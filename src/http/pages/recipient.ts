@@ -14,7 +14,7 @@ import { type Services, systemContext } from '../../domain/context.js';
 import { pageHtml, shownTags } from '../../domain/shown-contract.js';
 import { type SharePage, assertLinkActs, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
-import { STATUS, specialTypeName } from '../../core/vocabulary.js';
+import { STATUS, contractTypeOf, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell } from './layout.js';
 import { sanitiseContractHtml } from './sanitise.js';
@@ -146,7 +146,7 @@ async function render(services: Services, page: SharePage, error?: string): Prom
  */
 async function documentSection(services: Services, page: SharePage): Promise<Html> {
   const { contract, recipient } = page;
-  if (contract.contractType === 'pdf') {
+  if (contractTypeOf(contract) === 'pdf') {
     if (!contract.document)
       return html`<article class="document" aria-label="Contract"><p class="notice warn">The PDF of this contract has not been uploaded yet.</p></article>`;
     const src = `/api/recipient_download_pdf?shareLink=${encodeURIComponent(page.shareLink)}&inline=1`;
