@@ -18,6 +18,7 @@ import { benchCreate, benchInProcess } from './create.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { benchVerify } from './verify.mjs';
 
 const started = performance.now();
 
@@ -62,6 +63,7 @@ async function main() {
     benchVolume,
     benchClock,
     benchWebhooks,
+    benchVerify,
     benchDocuments,
     benchInstallSize,
     benchContainer,

@@ -10,12 +10,13 @@ import { isoTime } from '../core/time-format.js';
 import { insertionSchema, isoSchema, keySchema, okSchema } from './response-shape.js';
 
 /**
- * An item of `list`, with the fields the components read: a numeric `id` (the N of their `<placeholderN>` tags,
- * and the base of their next insertion id), `view` and `color` (docs/compatibility.md, "Placeholder").
+ * An item of `list`, with the fields the components read: `id` a numeric string, as the service's own list example
+ * and the seed show it (`"1"`: the N of the components' `<placeholderN>` tags, which they build as text), `view` and
+ * `color` (docs/compatibility.md, "Placeholder" and "Parity").
  */
 export function listItem(ctx: OpContext, p: PlaceholderRecord, component: boolean) {
   return {
-    id: Number(p.id),
+    id: String(p.id),
     createTime: isoTime(p.createTime),
     changeTime: isoTime(p.changeTime),
     name: p.name,
@@ -82,7 +83,7 @@ const writtenAnswerSchema = () => ({
 export const listItemSchema = () =>
   z.strictObject({
     ...writtenAnswerSchema(),
-    id: z.number().int().meta({ description: 'The N of the `<placeholderN>` tags' }),
+    id: z.string().meta({ description: 'A numeric string, the N of the `<placeholderN>` tags: `"1"`' }),
     position: z.number().int(),
     view: z.union([z.literal(1), z.literal(2)]).meta({ description: '2 a signature field, 1 any other' }),
     color: z.string(),

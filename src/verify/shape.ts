@@ -57,7 +57,8 @@ function alphabetFamily(kind: string): string {
 /** "key of 20 [A-Za-z0-9]", "whsec_ + key of 32 [A-Za-z0-9+/]", "UUID". */
 export function keyShape(text: string): string {
   if (UUID.test(text)) return 'UUID';
-  const prefixed = /^([a-z]{2,8}_)(.{16,})$/.exec(text);
+  // Standard Webhooks secrets carry a fixed prefix; a random key may hold `_` anywhere, so no other is guessed.
+  const prefixed = /^(whsec_)(.{16,})$/.exec(text);
   if (prefixed) return `${prefixed[1]} + ${keyShape(prefixed[2]!)}`;
   return text === '' ? 'empty string' : `key of ${text.length} [${alphabet(text)}]`;
 }

@@ -15,14 +15,14 @@ afterEach(() => t.close());
 const { call, createPlaceholder } = placeholderCalls(() => ({ t, auth, contractKey, recipientKey }));
 
 describe('placeholder list', () => {
-  it('lists the ordinary placeholders of a contract, in position order, with a numeric id, view and color', async () => {
+  it('lists the ordinary placeholders of a contract, in position order, with its id as a numeric string (as in the published example), view and color', async () => {
     const p = await createPlaceholder();
     const res = await t.post('/api/placeholder', { data: { action: 'list', contractKey } }, auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       placeholders: [
         {
-          id: Number(p.id),
+          id: p.id,
           createTime: '2026-03-01T09:00:00.000Z',
           changeTime: '2026-03-01T09:00:00.000Z',
           name: 'price',

@@ -100,7 +100,8 @@ describe.each(modes())('ContractList and ContractEditor with %s', (_name, authOf
     expect(toSigner.status).toBe(201);
     const list = await c().placeholders({ contractKey: key });
     for (const p of list.body.placeholders) {
-      expect(typeof p.id).toBe('number');
+      // A numeric string, as the service's own list example shows it; the panels build their tags from it as text.
+      expect(p.id).toMatch(/^\d+$/);
       expect(p.view).not.toBeNull();
       expect(typeof p.color).toBe('string');
       if (p.isSpecial) expect([1, 2, 3, 4]).toContain(p.specialType);

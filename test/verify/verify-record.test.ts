@@ -20,6 +20,7 @@ beforeAll(async () => {
   second = await startSandbox({ apiKey: 'recordApiKey7Q2', secret: 'recordSecret9Z4' });
   const run = await verify([...targetArgs(second), '--record', dir, '--send', '--email', EMAIL]);
   expect(run.err).toBe('');
+  expect(run.code).toBe(0); // the recipient flow too: every step the same
   files = readdirSync(dir).map((f) => join(dir, f));
 }, 60_000);
 afterAll(async () => {
