@@ -19,6 +19,7 @@ import { benchCreate, benchInProcess } from './create.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
 
 const started = performance.now();
@@ -69,6 +70,7 @@ async function main() {
     benchCreate,
     benchVolume,
     benchClock,
+    benchTenants,
     benchWebhooks,
     benchVerify,
     benchDocuments,
