@@ -100,11 +100,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
 function backPath(back: string | undefined): string {
   if (back === undefined || back === '') return BASE;
   const url = /^\/(?![/\\])[\x21-\x7e]*$/.test(back) ? new URL(back, 'http://dashboard.invalid') : undefined;
-  if (
-    !url ||
-    url.origin !== 'http://dashboard.invalid' ||
-    !(url.pathname === BASE || url.pathname.startsWith(`${BASE}/`))
-  )
+  if (url?.origin !== 'http://dashboard.invalid' || !(url.pathname === BASE || url.pathname.startsWith(`${BASE}/`)))
     throw ApiError.badRequest(
       `The form's "back" must be a path of the dashboard, like ${BASE}?tab=emails (got ${quote(back, 100)})`,
       [{ path: 'back', message: `Must start with ${BASE}` }],
