@@ -4,19 +4,25 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT, QUICK, SIZES, row, fmt, median, stop, startServer, rssMb, clientToken, createLoad } from './harness.mjs';
+import { previousBuild } from './previous-build.mjs';
 
 export async function benchCreate() {
   const { createRounds: rounds, createSeconds } = SIZES;
+  // The previous release's build, run in the same rounds (bench/previous-build.mjs); BENCH_BEFORE_REF=none skips it.
+  const before = process.env.BENCH_BEFORE_REF === 'none' ? undefined : previousBuild();
   console.log(
-    `Contract create, client token, 10 connections: ${rounds} rounds of ${createSeconds} s on each server, with the request log (the CLI's default) and --quiet`,
+    `Contract create, client token, 10 connections: ${rounds} rounds of ${createSeconds} s on each server, with the request log (the CLI's default) and --quiet${before ? `, this build and ${before.commit.slice(0, 7)}'s` : ''}`,
   );
-  // Rounds of a fresh server each, the three in turn, and the medians: a core of this machine can run at half
+  // Rounds of a fresh server each, all in turn, and the medians: a core of this machine can run at half
   // speed for up to a second at a time, and single runs' ratios ranged 0.47–0.74 over seven runs.
-  const runs = { log: [], quiet: [], bare: [] };
+  const kinds = ['log', 'quiet', 'bare', ...(before ? ['beforeLog', 'beforeQuiet'] : [])];
+  const runs = Object.fromEntries(kinds.map((k) => [k, []]));
   const idle = {};
   for (let i = 0; i < rounds; i++) {
-    for (const kind of ['log', 'quiet', 'bare']) {
-      const server = await startServer(kind === 'bare' ? 'bare' : 'ours', [], { log: kind === 'log' });
+    for (const kind of kinds) {
+      const log = kind === 'log' || kind === 'beforeLog';
+      const cli = kind.startsWith('before') ? before.cli : undefined;
+      const server = await startServer(kind === 'bare' ? 'bare' : 'ours', [], { log, ...(cli ? { cli } : {}) });
       idle[kind] ??= rssMb(server.child.pid);
       const token = kind === 'bare' ? undefined : await clientToken(server.url);
       runs[kind].push(await createLoad(server.url, token, createSeconds));
@@ -24,17 +30,22 @@ export async function benchCreate() {
     }
   }
   const b = median(runs.bare.map((r) => r.rps));
+  const ratios = (kind) => runs[kind].map((r, j) => (r.rps / runs.bare[j].rps).toFixed(2)).join(', ');
   const perRound = (kind) =>
-    `rounds: ours ${runs[kind].map((r) => Math.round(r.rps)).join(', ')}; bare Hono ${runs.bare.map((r) => Math.round(r.rps)).join(', ')}; ratio per round ${runs[kind].map((r, j) => (r.rps / runs.bare[j].rps).toFixed(2)).join(', ')}`;
+    `rounds: ours ${runs[kind].map((r) => Math.round(r.rps)).join(', ')}; bare Hono ${runs.bare.map((r) => Math.round(r.rps)).join(', ')}; ratio per round ${ratios(kind)}`;
+  const beforeNote = (kind) =>
+    before
+      ? `; ${before.commit.slice(0, 7)} in the same rounds: median ${fmt(median(runs[kind].map((r) => r.rps)) / b)}× (per round ${ratios(kind)})`
+      : '';
   const l = median(runs.log.map((r) => r.rps));
   row(
     'create: requests per second, request log on (median of rounds)',
     l,
     b,
     'req/s',
-    '≥ 0.35× bare Hono',
-    l / b >= 0.35 ? 'met' : 'MISSED',
-    `the CLI's default pretty log, read from a pipe by the bench process; ${perRound('log')}`,
+    '≥ 0.38× bare Hono',
+    l / b >= 0.38 ? 'met' : 'MISSED',
+    `the CLI's default pretty log, read from a pipe by the bench process; ${perRound('log')}${beforeNote('beforeLog')}`,
   );
   const q = median(runs.quiet.map((r) => r.rps));
   row(
@@ -44,8 +55,25 @@ export async function benchCreate() {
     'req/s',
     '≥ 0.45× bare Hono',
     q / b >= 0.45 ? 'met' : 'MISSED',
-    perRound('quiet'),
+    `${perRound('quiet')}${beforeNote('beforeQuiet')}`,
   );
+  if (before) {
+    for (const [kind, label] of [
+      ['beforeLog', 'request log on'],
+      ['beforeQuiet', '--quiet'],
+    ]) {
+      const m = median(runs[kind].map((r) => r.rps));
+      row(
+        `create: requests per second, ${label}, previous build ${before.commit.slice(0, 7)} (median of rounds)`,
+        m,
+        b,
+        'req/s',
+        'reported (this build at or above it)',
+        'reported',
+        `per round ${ratios(kind)}`,
+      );
+    }
+  }
   const p99 = Math.max(...runs.quiet.map((r) => r.p99), ...runs.log.map((r) => r.p99));
   row(
     'create: p99 latency (slowest round, either mode)',

@@ -117,14 +117,15 @@ export async function waitHealthy(port, child, timeoutMs = 20_000) {
   throw new Error(`no healthy answer on ${url} within ${timeoutMs} ms: ${child.output()}`);
 }
 
-export async function startServer(kind, extra = [], { log = false } = {}) {
+/** `cli`: another build's dist/cli.js (the previous release's, bench/previous-build.mjs) instead of this one's. */
+export async function startServer(kind, extra = [], { log = false, cli = CLI } = {}) {
   const port = await freePort();
   // --quiet unless `log`: with the request log on (the CLI's default) each request also prints a line to a pipe
   // this process reads, on the same two cores as the load generator.
   const child =
     kind === 'bare'
       ? launch(process.execPath, [BARE, String(port)])
-      : launch(process.execPath, [CLI, '--port', String(port), ...(log ? [] : ['--quiet']), ...extra]);
+      : launch(process.execPath, [cli, '--port', String(port), ...(log ? [] : ['--quiet']), ...extra]);
   await waitHealthy(port, child);
   return { child, port, url: `http://127.0.0.1:${port}` };
 }

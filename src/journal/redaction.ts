@@ -38,9 +38,17 @@ export function redactQuery(raw: string): string {
   return url.search.slice(1);
 }
 
-/** A deep copy with every secret-bearing field replaced. */
+/** What stands for a part of a body nested deeper than the journal shows. */
+export const TOO_DEEP = '[nested deeper than 64 levels]';
+
+/**
+ * A deep copy with every secret-bearing field replaced. Parts nested deeper than 64 levels are replaced too: a
+ * body of thousands of nested arrays would otherwise overflow the stack of whoever serialises the entry (the journal's
+ * answer was a 500).
+ */
 export function redact(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 64) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {

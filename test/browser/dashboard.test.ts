@@ -106,4 +106,23 @@ describe('the dashboard in Chromium', () => {
       await page.screenshot({ path: resolve(IMAGES, 'dashboard-scenarios.png'), fullPage: false });
     }
   });
+
+  it('shows each expectation of a loaded scenario with its status and evidence', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.setDefaultTimeout(8_000);
+    await page.goto(`${sandbox.url}/__sandbox/ui?tab=scenarios`);
+    await page
+      .getByLabel('Scenario YAML')
+      .fill(
+        'name: checks-in-chromium\nexpect:\n  - { id: no-errors, noRequest: { status: 5xx } }\n  - { id: token-soon, request: { path: /api/token }, by: 1h }\n',
+      );
+    await page.getByRole('button', { name: 'Load scenario' }).click();
+    const card = page.locator('[data-scenario="checks-in-chromium"]');
+    await card.waitFor();
+    await expect(card.locator('[data-expectation="no-errors"]').getAttribute('data-status')).resolves.toBe('met');
+    await expect(card.locator('[data-expectation="token-soon"]').innerText()).resolves.toMatch(
+      /token-soon\s+pending\s+nothing matching yet \(deadline /,
+    );
+    if (process.env.SCREENSHOT_EXPECTATIONS) await card.screenshot({ path: process.env.SCREENSHOT_EXPECTATIONS });
+  });
 });

@@ -4,17 +4,19 @@
  * Afterwards no sandbox process is left, its port is free again, and the --data file holds what the run created.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, freePort, gone, portIsFree, recipe } from '../support/ci-kit.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 
 /** A project with esign-sandbox installed, as npm lays it out: the package and its bin in node_modules. */
+const projects: string[] = [];
 function project(): string {
   const dir = mkdtempSync(join(tmpdir(), 'esign-ci-'));
+  projects.push(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app-under-test', version: '1.0.0', private: true }));
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'esign-sandbox'));
@@ -42,6 +44,9 @@ if (res.status !== 201) throw new Error('create answered ' + res.status);
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build');
+});
+afterAll(() => {
+  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
 });
 
 // Each test starts npx, which reads the whole linked tree (this repository's node_modules): 60 s, not the default

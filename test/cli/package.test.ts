@@ -26,7 +26,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const LIMIT = { timeout: 400_000, maxBuffer: 16 * 1024 * 1024 };
+/** Stops the build's children when the file ends early (a timed-out beforeAll), so nothing writes after the cleanup. */
+const stop = new AbortController();
+const LIMIT = { timeout: 400_000, maxBuffer: 16 * 1024 * 1024, signal: stop.signal };
 
 let work: string;
 let project: string;
@@ -111,9 +113,12 @@ beforeAll(async () => {
 }, 420_000);
 
 afterAll(() => {
+  stop.abort();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+// Each test below runs node, npx or tsc in the installed project: a minute each (two for tsc) rather than vitest's
+// default 20 s, on a 2-core machine shared with other work.
 describe('the packed package', () => {
   it('ships the compiled code with its types, the fixtures, the scenarios and their schema, and the docs', () => {
     for (const file of [
@@ -223,7 +228,7 @@ describe('the packed package', () => {
     `;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, ...LIMIT });
     expect(JSON.parse(stdout)).toEqual({ status: 'ok', now: '2026-01-01T00:00:00.000Z' });
-  });
+  }, 60_000);
 
   it("loads with require('esign-sandbox') from a CommonJS project, as a fresh npm init -y project is", async () => {
     const script = `
@@ -236,7 +241,7 @@ describe('the packed package', () => {
     `;
     const { stdout } = await run(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: project, ...LIMIT });
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok' });
-  });
+  }, 60_000);
 
   it("loads 'esign-sandbox/testcontainers' with require() and import once testcontainers is installed, and names it when not", async () => {
     const missing = await run(
@@ -255,7 +260,7 @@ describe('the packed package', () => {
     const a = await run(process.execPath, ['--input-type=module', '-e', esm], { cwd: project, ...LIMIT });
     const b = await run(process.execPath, ['--input-type=commonjs', '-e', cjs], { cwd: project, ...LIMIT });
     expect([a.stdout.trim(), b.stdout.trim().split('\n').pop()]).toEqual(['function', 'function']);
-  });
+  }, 60_000);
 
   it('gives TypeScript users its types', async () => {
     writeFileSync(
@@ -287,5 +292,5 @@ describe('the packed package', () => {
     expect(result.trim().split('\n')).toEqual([
       expect.stringMatching(/check\.ts\(4,14\): error TS2322: Type 'string' is not assignable to type 'number'/),
     ]);
-  });
+  }, 120_000);
 });

@@ -17,6 +17,13 @@ export function scenariosTab(list: { bundled: BundledScenario[]; active: Scenari
     <h3>${s.name} <span class="muted">${s.source}</span></h3>
     ${s.description ? html`<p>${s.description}</p>` : ''}
     <p>Loaded ${peopleTime(s.loadedAt)} · ${s.rules} rule(s) · ${s.steps} step(s) · ${s.pendingTimers} step(s) still to come${s.faults.length ? ` · ${s.faults.length} fault(s)` : ''}</p>
+    ${
+      s.expectations.length
+        ? html`<table data-expectations><thead><tr><th>Expectation</th><th>Status</th><th>Evidence</th></tr></thead><tbody>
+    ${s.expectations.map((e) => html`<tr data-expectation="${e.id}" data-status="${e.status}"><td>${e.id}</td><td><strong>${e.status}</strong></td><td>${e.evidence}</td></tr>`)}
+    </tbody></table>`
+        : ''
+    }
     <table><thead><tr><th>At</th><th>What</th><th>Outcome</th></tr></thead><tbody>
     ${s.log.map((e) => html`<tr><td>${peopleTime(e.at)}</td><td>${e.what}${e.detail ? html` <span class="muted">${e.detail}</span>` : ''}</td><td>${e.outcome}</td></tr>`)}
     </tbody></table>
