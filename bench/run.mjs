@@ -12,12 +12,14 @@ import { performance } from 'node:perf_hooks';
 import { documentFigures } from './documents.mjs';
 import { containerFigures } from './container.mjs';
 import { installSizeFigures } from './install-size.mjs';
+import { soakFigures } from './soak.mjs';
 import { ROOT, QUICK, rows, work, children, row, fmt } from './harness.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchCreate, benchInProcess } from './create.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
 
 const started = performance.now();
@@ -45,6 +47,12 @@ async function benchDocuments() {
     row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** The soak's rate (bench/soak.mjs): cycles of test/http/soak.test.ts's mixed traffic per second. */
+async function benchSoak() {
+  for (const r of await soakFigures({ quick: QUICK }))
+    row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** The installed size (bench/install-size.mjs): npm pack, npm install into a fresh project, du of node_modules. */
 async function benchInstallSize() {
   for (const r of await installSizeFigures()) row(r.figure, r.ours, r.baseline, r.unit, r.target, r.verdict, r.note);
@@ -62,9 +70,11 @@ async function main() {
     benchCreate,
     benchVolume,
     benchClock,
+    benchTenants,
     benchWebhooks,
     benchVerify,
     benchDocuments,
+    benchSoak,
     benchInstallSize,
     benchContainer,
   ];

@@ -1,6 +1,8 @@
 /**
  * One error type for every refusal the sandbox makes, rendered in one place (app.ts `onError`) in the
- * service's error format: `{"code": <HTTP status>, "message": "...", "errors"?: [{path, message}]}`.
+ * service's error format: `{"code": <HTTP status>, "message": "...", "errors"?: [{path, message}]}`, built by
+ * `errorBody`, which every other answer in that format (not-found, internal errors, assets, the TLS redirect
+ * refusal, malformed requests answered on the socket) uses too.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -21,9 +23,7 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
-    // A message that echoes input is cut short here too, so no refusal can answer with megabytes.
-    const message = this.message.length > MAX_MESSAGE ? `${this.message.slice(0, MAX_MESSAGE - 1)}…` : this.message;
-    return { code: this.status, message, ...(this.errors?.length ? { errors: this.errors } : {}) };
+    return errorBody(this.status, this.message, this.errors);
   }
 
   static badRequest(message: string, errors?: FieldError[]): ApiError {
@@ -59,4 +59,16 @@ export interface ErrorBody {
   code: number;
   message: string;
   errors?: FieldError[];
+}
+
+/** The service's error body: the status as `code`, the message, and the field errors when there are any. */
+export function errorBody(status: number, message: string, errors?: FieldError[]): ErrorBody {
+  // A message that echoes input is cut short, so no refusal can answer with megabytes.
+  const cut = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+  return { code: status, message: cut, ...(errors?.length ? { errors } : {}) };
+}
+
+/** `errorBody` as JSON text, for answers written straight to a node response or a socket. */
+export function errorJson(status: number, message: string): string {
+  return JSON.stringify(errorBody(status, message));
 }

@@ -50,11 +50,6 @@ export class EventBus {
     }
   }
 
-  /** Whether anything would hear `type`: lets an emitter skip building an event nobody reads. */
-  hasListeners(type: BusEvent['type']): boolean {
-    return (this.listeners.get(type)?.size ?? 0) > 0 || this.anyListeners.size > 0 || this.firstListeners.size > 0;
-  }
-
   emit(event: BusEvent): void {
     if (this.muted > 0) return;
     for (const listener of this.firstListeners) this.call(listener, event);

@@ -18,12 +18,7 @@ import type {
 import { type OpContext, enterTenant } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
-import {
-  type RecipientRole,
-  SHARE_LINK_ACCESS,
-  SHARE_LINK_ACCESS_OF_ROLE,
-  type ShareLinkAccess,
-} from '../core/vocabulary.js';
+import { SHARE_LINK_ACCESS, SHARE_LINK_ACCESS_OF_ROLE, type ShareLinkAccess } from '../core/vocabulary.js';
 
 /** No source shows the access (`view`) of a new link; the sandbox's is the least a holder can do, viewing. */
 export const DEFAULT_SHARE_LINK_ACCESS: ShareLinkAccess = '4';

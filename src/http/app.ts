@@ -5,7 +5,7 @@
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Services } from '../domain/context.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, errorBody } from '../core/errors.js';
 import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
@@ -104,7 +104,7 @@ export function createApp(options: AppOptions): Hono {
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';
     // A path of thousands of characters is cut: an answer never echoes more than a line of input.
     const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
-    return c.json({ code: 404, message: `No such path: ${c.req.method} ${path}${hint}` }, 404);
+    return c.json(errorBody(404, `No such path: ${c.req.method} ${path}${hint}`), 404);
   });
 
   // Not-found answers render their own errors: Hono calls onError only for errors thrown by routes and middleware.
@@ -115,7 +115,7 @@ export function createApp(options: AppOptions): Hono {
     }
     options.onInternalError?.(error);
     return c.json(
-      { code: 500, message: `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}` },
+      errorBody(500, `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}`),
       500,
     );
   };

@@ -4,6 +4,7 @@
  * still get the service's JSON error body instead of Node's bare `400 Bad Request`, then the connection is closed:
  * after a framing error nothing more on it can be trusted.
  */
+import { errorJson } from '../core/errors.js';
 import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { hostHeaderProblem } from './hosts.js';
@@ -27,7 +28,7 @@ export function checkingHost<Create>(create: Create): Create {
 }
 
 function answerJson(response: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ code: status, message });
+  const body = errorJson(status, message);
   response.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
@@ -51,7 +52,7 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
             'Bad Request',
             `Malformed HTTP request (${error.code ?? 'parse error'}); check the request line, headers and Content-Length`,
           ];
-  const body = JSON.stringify({ code: status, message });
+  const body = errorJson(status, message);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

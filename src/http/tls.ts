@@ -7,6 +7,7 @@
  * HTTP. TLS goes to the HTTPS server; plain HTTP gets a JSON 403 saying to use https (docs/errors.md) rather than
  * a dropped connection, which a client would report as an unhelpful socket error.
  */
+import { errorJson } from '../core/errors.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { answerClientError, answerExpectation, checkingHost } from './client-error.js';
@@ -135,10 +136,7 @@ export function listenTls(
   https.on('clientError', answerClientError);
   const plain = createHttpServer((req, res) => {
     const where = `https://${req.headers.host ?? `${host}:${port}`}${req.url ?? '/'}`;
-    const body = JSON.stringify({
-      code: 403,
-      message: `This sandbox serves HTTPS only, like the real service; use ${where}`,
-    });
+    const body = errorJson(403, `This sandbox serves HTTPS only, like the real service; use ${where}`);
     res.writeHead(403, {
       'content-type': 'application/json; charset=UTF-8',
       'content-length': Buffer.byteLength(body),

@@ -1,6 +1,6 @@
 /**
  * How an `/api` resource is described: a table of actions, each with its zod schema (the single source of
- * truth for validation and, later, the OpenAPI document), who may call it, and a thin handler.
+ * truth for validation and for the OpenAPI document, src/openapi/), who may call it, and a thin handler.
  */
 import { z } from 'zod';
 import { ApiError, quote } from '../core/errors.js';

@@ -42,5 +42,3 @@ export const recipientItem = () =>
 export const recipientUpdate = () => recipientFields().extend({ recipientKey: keyField() });
 
 export const recipientList = () => z.array(recipientItem()).max(500);
-
-export type RecipientItem = z.infer<ReturnType<typeof recipientItem>>;

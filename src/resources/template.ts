@@ -236,7 +236,7 @@ export const templateResource: ResourceSpec = {
           template: z.object({ templateKey: keyField() }),
         }),
       example: { data: { action: 'delete', template: { templateKey: '<TEMPLATE_KEY>' } } },
-      handle(input, ctx, request) {
+      handle(input, ctx, _request) {
         const t = findTemplate(ctx, requireClient(ctx), input.data.template.templateKey);
         deleteTemplate(ctx, t);
         // No source shows this answer; it follows the documented writes (docs/compatibility.md).

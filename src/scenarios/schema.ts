@@ -291,7 +291,6 @@ export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
 export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
 export type Expectation = z.infer<ReturnType<typeof expectation>>;
 export type Trigger = z.infer<ReturnType<typeof trigger>>;
-export type WebhookOutageSpec = z.infer<ReturnType<typeof webhookOutage>>;
 
 /** The JSON Schema editors use (draft 2020-12), from the zod schema. */
 export function scenarioJsonSchema(): Record<string, unknown> {

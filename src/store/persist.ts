@@ -262,7 +262,7 @@ export class Persistence {
    * rename a load reads snapshot(g) + both journals; after it, snapshot(g+1) + the new journal (the set-aside
    * one's lines are older than the snapshot and skipped). A compaction that held the appends back kept writes
    * acknowledged meanwhile in memory for as long as it took, seconds on a busy machine: longer than the flush
-   * window a write may wait (test/crash.test.ts kills the CLI during one).
+   * window a write may wait (test/store/crash.test.ts kills the CLI during one).
    */
   private async rotate(): Promise<void> {
     await this.journal!.close();

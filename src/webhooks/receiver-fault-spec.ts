@@ -21,8 +21,6 @@ import { lazy } from '../core/lazy.js';
 export const RECEIVER_FAULT_KINDS = ['bad-signature', 'stale-timestamp', 'duplicate', 'out-of-order', 'slow'] as const;
 export type ReceiverFaultKind = (typeof RECEIVER_FAULT_KINDS)[number];
 
-/** The verifiers' tolerance (standardwebhooks, svix): a stale timestamp must be older than this to be refused. */
-export const VERIFIER_TOLERANCE_MS = 5 * 60_000;
 /** The longest `slow` delay: it is real time, and `clock.advance()` waits for it. */
 export const MAX_SLOW_DELAY_MS = 10 * 60_000;
 
@@ -132,7 +130,6 @@ export const receiverFaultSpec = lazy(() =>
 
 export type ReceiverFaultSpec = z.output<ReturnType<typeof receiverFaultSpec>>;
 export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
-export type ReceiverFaultMatch = z.output<ReturnType<typeof receiverFaultMatch>>;
 
 /** What the registry shows: the spec (defaults filled in) and how often it fired. */
 export type ReceiverFaultView = Omit<ReceiverFaultSpec, 'id'> & {

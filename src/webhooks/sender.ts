@@ -115,7 +115,7 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
 /**
  * A signal that aborts when either of two does. Not `AbortSignal.any`: on Node 20 every call leaves a record
  * behind on the long-lived source signal (the sandbox's close signal) that is never freed, so a long run of
- * deliveries grew the heap by ~60 bytes per attempt (found by test/soak.test.ts).
+ * deliveries grew the heap by ~60 bytes per attempt (found by test/http/soak.test.ts).
  */
 function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();

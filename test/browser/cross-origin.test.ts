@@ -145,6 +145,7 @@ describe('a page on another origin', () => {
         apiKey: sandbox.apiKey!,
       },
     );
+    expect(loaded).toHaveLength(2);
     for (const answer of loaded)
       expect(answer, answer.url).toMatchObject({ status: 200, type: 'application/pdf', head: '%PDF-' });
   });

@@ -101,6 +101,7 @@ async function dashboardShows(dashboard: Page, contractKey: string, text: string
 }
 
 function nothingLeftTheSandbox(): void {
+  expect(records.length, 'pages recorded').toBeGreaterThan(0);
   for (const record of records) {
     expect(record.outside(sandbox.url)).toEqual([]);
     expect(record.errors).toEqual([]);

@@ -1,11 +1,11 @@
 /** The real CLI, as a user starts it: a child process on a free port. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/config/cli-args.js';
+import { scratchDir } from '../support/scratch.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -146,7 +146,7 @@ describe('esign-sandbox CLI', () => {
   });
 
   it('keeps state in a --data file across restarts', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'esign-cli-')), 'state.json');
+    const file = join(scratchDir('esign-cli-'), 'state.json');
     const first = await start(['--port', '0', '--data', file]);
     const token = (
       await post(`${first.url}/api/token`, {

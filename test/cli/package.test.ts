@@ -26,7 +26,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const LIMIT = { timeout: 400_000, maxBuffer: 16 * 1024 * 1024 };
+/** Stops the build's children when the file ends early (a timed-out beforeAll), so nothing writes after the cleanup. */
+const stop = new AbortController();
+const LIMIT = { timeout: 400_000, maxBuffer: 16 * 1024 * 1024, signal: stop.signal };
 
 let work: string;
 let project: string;
@@ -111,6 +113,7 @@ beforeAll(async () => {
 }, 420_000);
 
 afterAll(() => {
+  stop.abort();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,10 +1,10 @@
 /** `esign-sandbox --scenario`: the real CLI, as a user starts it (needs `npm run build`). */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/config/cli-args.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
@@ -50,7 +50,7 @@ describe('esign-sandbox --scenario', () => {
   });
 
   it('refuses to start on an invalid file, exiting non-zero with the file, line:column, path and what was expected', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-scenario-'));
+    const dir = scratchDir('cli-scenario-');
     const file = join(dir, 'late.yaml');
     writeFileSync(file, 'name: late\nrecipients:\n  - match: { position: 2 }\n    sign: three days\n');
     const { code, output } = await run(['--scenario', file]);

@@ -4,15 +4,15 @@
  * container sets them (docs/ci.md).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAG_NAMES, HELP, envName, parseCli } from '../../src/config/cli-args.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
-const dir = mkdtempSync(join(tmpdir(), 'esign-start-'));
+const dir = scratchDir('esign-start-');
 let blocker: Server;
 let busyPort = 0;
 

@@ -4,8 +4,11 @@
  * hand with podman from the file's values: the `esign` service built from the Dockerfile (scripts/podman.mjs, on
  * the stand-in base), its environment and volume; the file's health check run until it passes (depends_on:
  * service_healthy); then the `app` service with its image, environment, volume and command. Host networking
- * (podman's defaults fail here), so `esign` does not resolve by itself: the app gets `--add-host esign:127.0.0.1`
- * and the URL in compose.yaml works unchanged. Same rule as container.test.ts: in CI (CI=true) it never skips.
+ * (podman's defaults fail here), so `esign` does not resolve by itself: the app gets `--add-host esign:127.0.0.1`.
+ * On the host network a container's port is a host port, and the file's 4010 may be taken (the quick start's
+ * sandbox runs there while the tests run): the test publishes the service on a free port instead, as compose's
+ * `ports:` mapping would, by rewriting `:4010` in the file's values to that port. Same rule as
+ * container.test.ts: in CI (CI=true) it never skips.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,6 +16,7 @@ import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BASE_IMAGE, IMAGE, LIMITS, ROOT, ensureImage, podman, unavailable } from '../../scripts/podman.mjs';
+import { freePort, portIsFree } from '../support/ci-kit.js';
 
 const why = unavailable();
 if (why && process.env.CI === 'true') throw new Error(`the compose test must run in CI: ${why}`);
@@ -38,9 +42,16 @@ const id = randomBytes(4).toString('hex');
 const names: string[] = [];
 const volumes: string[] = [];
 
+/** The service's port in compose.yaml (`ports: ["4010:4010"]`, its container side). */
+const FILE_PORT = 4010;
+/** The host port this run publishes it on instead (set before the containers start). */
+let port = 0;
+/** A value of the file with the service's port moved to this run's: `http://esign:4010` → `http://esign:<port>`. */
+const published = (value: string) => value.replaceAll(`:${FILE_PORT}`, `:${port}`);
+
 /** `-e` and `-v` flags from a service: named volumes get this run's own name, paths are the repository's. */
 function flags(service: Service): string[] {
-  const env = Object.entries(service.environment ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const env = Object.entries(service.environment ?? {}).flatMap(([k, v]) => ['-e', `${k}=${published(v)}`]);
   const vols = (service.volumes ?? []).flatMap((v) => {
     const [source, ...rest] = v.split(':');
     if (source!.startsWith('.') || isAbsolute(source!)) return ['-v', [join(ROOT, source!), ...rest].join(':')];
@@ -69,20 +80,37 @@ describe.skipIf(why !== undefined)('compose.yaml', () => {
     // The app's image is the Dockerfile's base: here, the stand-in under that name.
     expect(`docker.io/library/${app.image}`).toBe(BASE_IMAGE);
 
+    expect(esign.healthcheck!.test.join(' ')).toContain(`127.0.0.1:${FILE_PORT}/`);
+    port = await freePort();
+
     const sandbox = `esign-compose-${id}`;
     names.push(sandbox);
-    podman(['run', '-d', '--name', sandbox, ...LIMITS, ...flags(esign), IMAGE]);
+    // The image listens on ESIGN_SANDBOX_PORT (4010 by default): here the published port.
+    podman(['run', '-d', '--name', sandbox, ...LIMITS, '-e', `ESIGN_SANDBOX_PORT=${port}`, ...flags(esign), IMAGE]);
 
     // depends_on: service_healthy: the file's own health check, until it passes.
-    const [kind, ...check] = esign.healthcheck!.test;
+    const [kind, ...check] = esign.healthcheck!.test.map(published);
     expect(kind).toBe('CMD');
-    let healthy = false;
-    for (let i = 0; i < 150 && !healthy; i++) {
-      healthy = podman(['exec', sandbox, ...check], { allowFailure: true }).status === 0;
-      if (!healthy) await new Promise((r) => setTimeout(r, 200));
+    let probe = podman(['exec', sandbox, ...check], { allowFailure: true });
+    for (let i = 0; i < 150 && probe.status !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      probe = podman(['exec', sandbox, ...check], { allowFailure: true });
     }
-    if (!healthy)
-      throw new Error(`esign never became healthy:\n${podman(['logs', sandbox], { allowFailure: true }).stdout}`);
+    if (probe.status !== 0) {
+      const state = podman(['inspect', '--format', '{{.State.Status}} (exit {{.State.ExitCode}})', sandbox], {
+        allowFailure: true,
+      });
+      const logs = podman(['logs', sandbox], { allowFailure: true });
+      throw new Error(
+        [
+          `esign never became healthy on port ${port} (host network; the file's ${FILE_PORT} published there).`,
+          `port ${port} ${(await portIsFree(port)) ? 'is free: nothing listens on it' : 'is held by a process'}`,
+          `container: ${state.stdout.trim() || state.stderr.trim()}`,
+          `last health check (${check.join(' ')}) exited ${probe.status}: ${probe.stdout}${probe.stderr}`,
+          `podman logs:\n${logs.stdout}${logs.stderr}`,
+        ].join('\n'),
+      );
+    }
 
     const appName = `esign-compose-app-${id}`;
     names.push(appName);
@@ -104,7 +132,7 @@ describe.skipIf(why !== undefined)('compose.yaml', () => {
     const key = /contract created: (\S+)/.exec(ran.stdout)?.[1];
     expect(key).toBeDefined();
 
-    const got = await fetch(`http://127.0.0.1:4010/__sandbox/contracts/${key}`);
+    const got = await fetch(`http://127.0.0.1:${port}/__sandbox/contracts/${key}`);
     expect(got.status).toBe(200);
     expect(JSON.stringify(await got.json())).toContain('Compose agreement');
   }, 120_000);

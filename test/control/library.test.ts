@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SandboxControlError, ScenarioError, startSandbox } from '../../src/index.js';
+import { scratchDir } from '../support/scratch.js';
 
 const running: RunningSandbox[] = [];
 const start = async (...args: Parameters<typeof startSandbox>) => {
@@ -186,7 +186,7 @@ describe('the documented library calls', () => {
   });
 
   it('sandbox.scenarios.loadFile and load(path) read a scenario file; a bad one throws a ScenarioError with its problems', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'esign-scenario-'));
+    const dir = scratchDir('esign-scenario-');
     const good = join(dir, 'quiet.yaml');
     writeFileSync(good, 'name: quiet\nrecipients:\n  - { match: {}, never: true }\n');
     const bad = join(dir, 'bad.yaml');

@@ -20,6 +20,7 @@ describe('keys', () => {
     const counts = new Map<string, number>();
     for (const c of Array.from({ length: 5000 }, () => ids.key(62)).join('')) counts.set(c, (counts.get(c) ?? 0) + 1);
     // 310,000 letters: 5,000 expected of each; a biased draw (e.g. byte % 62) is off by ~20 % for some letters.
+    expect(counts.size, 'all 62 letters drawn').toBe(62);
     for (const n of counts.values()) expect(Math.abs(n - 5000)).toBeLessThan(500);
   });
 

@@ -70,7 +70,7 @@ describe('the shell examples of the docs', () => {
   const runnable = files.filter(({ blocks }) => requestBlocks(blocks).length > 0);
   it.each(runnable.map(({ file, blocks }) => [file, blocks] as const))(
     '%s: every request runs, with no warning and no error the page does not show',
-    async (file, blocks) => {
+    async (_file, blocks) => {
       const cwd = mkdtempSync(join(work, 'reader-'));
       // What the reader has beside them: the scenario files the page shows, and a PDF of their own.
       for (const b of blocks.filter((x) => x.lang === 'yaml' || x.lang === 'yml')) {

@@ -81,7 +81,9 @@ describe('the audit trail', () => {
       systemContext(t.sandbox.services, 'test'),
       t.sandbox.services.store.contracts.get(contractKey)!,
     );
-    for (const row of rows.filter((r) => r.status !== undefined)) {
+    const withStatus = rows.filter((r) => r.status !== undefined);
+    expect(withStatus.length, 'rows with a status').toBeGreaterThan(0);
+    for (const row of withStatus) {
       const event = events.find((e) => e.status === row.status && e.name === row.name);
       expect(JSON.parse(event?.ipInfo ?? '{}').ip, row.event).toBe(row.ip);
     }

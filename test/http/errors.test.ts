@@ -307,21 +307,22 @@ const cases: Case[] = [
     message: /^Cannot read time "x{60}…"/,
   },
   {
-    name: 'a million failing fields (the first 100 listed, the count given)',
+    // The fuzzer's million field errors, at 90,000: the same path (every error counted, 100 listed), 11× cheaper.
+    name: '90,000 failing fields (the first 100 listed, the count given)',
     send: async () => {
       const { contractKey, recipientKey } = await sentContract();
       const item = {
         placeholderKey: `${recipientKey}_4`,
         isSpecial: true,
         specialType: 4,
-        insertion: Array(1000).fill(1),
+        insertion: Array(300).fill(1),
       };
       return asClient('/api/placeholder', {
-        data: { action: 'update', contractKey, placeholders: Array(1000).fill(item) },
+        data: { action: 'update', contractKey, placeholders: Array(300).fill(item) },
       });
     },
     status: 400,
-    message: 'the first 100 of 1000000 are listed',
+    message: 'the first 100 of 90000 are listed',
   },
 ];
 

@@ -37,6 +37,18 @@ import {
 // A long hunt (FUZZ_RUNS=2000) takes minutes per operation; the default run takes a fraction of a second.
 vi.setConfig({ testTimeout: 20_000 + FUZZ_RUNS * 500 });
 
+const API_PATHS = [
+  '/api/token',
+  '/api/client',
+  '/api/user',
+  '/api/contract',
+  '/api/recipient',
+  '/api/template',
+  '/api/placeholder',
+  '/api/settings',
+  '/api/webhook',
+];
+
 describe('fuzzing every API operation', () => {
   let w: World | undefined;
   afterEach(async () => {
@@ -45,6 +57,8 @@ describe('fuzzing every API operation', () => {
   });
 
   it('has an example body for every operation, so each one is fuzzed from a valid start', () => {
+    expect(new Set(operations.map((op) => op.path)), 'every /api path').toEqual(new Set(API_PATHS));
+    expect(operations, 'the 40 operations of the API').toHaveLength(40);
     for (const op of operations) expect(op.action.example, op.label).toBeDefined();
   });
 

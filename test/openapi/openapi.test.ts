@@ -27,6 +27,17 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every /api path with one POST whose body is a oneOf of all its actions', () => {
+    expect(resources.map((r) => r.path)).toEqual([
+      '/api/token',
+      '/api/client',
+      '/api/user',
+      '/api/contract',
+      '/api/recipient',
+      '/api/template',
+      '/api/placeholder',
+      '/api/settings',
+      '/api/webhook',
+    ]);
     for (const resource of resources) {
       const op = doc.paths[resource.path]?.post;
       expect(op, resource.path).toBeDefined();
@@ -42,6 +53,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives every action an example that its own zod schema accepts', () => {
+    expect(
+      resources.flatMap((r) => Object.keys(r.actions)),
+      'the 40 actions of the API',
+    ).toHaveLength(40);
     for (const resource of resources) {
       for (const [name, action] of Object.entries(resource.actions)) {
         expect(action.example, `${resource.path} ${name} has no example`).toBeDefined();
@@ -56,6 +71,7 @@ describe('the OpenAPI document', () => {
     for (const resource of resources) {
       const content = doc.paths[resource.path].post.requestBody.content['application/json'];
       const validate = ajv.compile(content.schema);
+      expect(Object.keys(content.examples), resource.path).toEqual(Object.keys(resource.actions));
       for (const [name, example] of Object.entries<any>(content.examples)) {
         expect(validate(example.value), `${resource.path} ${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
       }

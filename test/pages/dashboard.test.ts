@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookReceiver, type WebhookReceiver } from '../../src/index.js';
 import { createAndSend } from '../support/contract-walk.js';
-import { signaturePng } from '../support/documents-kit.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
 
 let t: TestSandbox;

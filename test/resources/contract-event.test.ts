@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { outsiders } from '../support/outsiders.js';
+import { OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 let t: TestSandbox;
 let auth: Auth;
@@ -87,7 +87,9 @@ describe('GET /api/contract_event', () => {
     const contractKey = (
       await t.post('/api/contract', { data: { action: 'create', contract: { name: 'C', value: 'x' } } }, auth)
     ).body.contract.contractKey;
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       const res = await get(
         `/api/contract_event?contractKey=${contractKey}${o.clientKey ? `&clientKey=${o.clientKey}` : ''}`,
         o.auth,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { outsiders } from '../support/outsiders.js';
+import { OUTSIDERS, outsiders } from '../support/outsiders.js';
 import { resolveExtraShareLink } from '../../src/domain/share-links.js';
 import { systemContext } from '../../src/domain/context.js';
 
@@ -85,7 +85,9 @@ describe('contract share links', () => {
 
   it('answers 404 to another client or platform for every method', async () => {
     await call('POST', { contractKey });
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       const ck = o.clientKey ? { clientKey: o.clientKey } : {};
       expect(
         (

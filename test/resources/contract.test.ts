@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { asOutsider, outsiders } from '../support/outsiders.js';
+import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 let t: TestSandbox;
 let auth: Auth;
@@ -39,7 +39,7 @@ describe('contract create', () => {
     );
     const key = res.body.contract.contractKey;
     const list = await t.post('/api/contract', { data: { action: 'list' } }, auth);
-    expect(list.body.contracts.find((c: { contractKey: string }) => c.contractKey === key).status).not.toBe('Created');
+    expect(list.body.contracts.find((c: { contractKey: string }) => c.contractKey === key).status).toBe('Sent');
     const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey: key } }, auth);
     expect(recipients.body.recipients).toHaveLength(1);
   });
@@ -239,7 +239,9 @@ describe('contract operations across tenants', () => {
     "%s answers 404 for another client's or platform's contract",
     async (action) => {
       const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
-      for (const o of await outsiders(t)) {
+      const others = await outsiders(t);
+      expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+      for (const o of others) {
         const res = await t.post(
           '/api/contract',
           asOutsider(o, { data: { action, contract: { contractKey: key, name: 'Hijack' } } }),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, type TestSandbox } from '../support/helpers.js';
-import { asOutsider, outsiders } from '../support/outsiders.js';
+import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 import { placeholderCalls, placeholderWorld } from '../support/placeholder-world.js';
 
 let t: TestSandbox;
@@ -280,7 +280,9 @@ describe('placeholder operations across tenants', () => {
   ])("%s answers 404 for another client's or platform's contract and template", async (action, extra) => {
     const p = await createPlaceholder();
     const body = JSON.parse(JSON.stringify(extra).replace('PK', p.placeholderKey));
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       for (const owner of [{ contractKey }, { templateKey: DEMO.templateKey }]) {
         const res = await t.post('/api/placeholder', asOutsider(o, { data: { action, ...owner, ...body } }), o.auth);
         expect(res.status, `${o.name} ${JSON.stringify(owner)}`).toBe(404);

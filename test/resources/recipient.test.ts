@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { asOutsider, outsiders } from '../support/outsiders.js';
+import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 let t: TestSandbox;
 let auth: Auth;
@@ -285,7 +285,9 @@ describe('recipient operations across tenants', () => {
     ['create', { recipients: [{ email: 'a@x.test' }] }],
     ['list', { getShareLinks: true }],
   ])("%s answers 404 for another client's or platform's contract", async (action, extra) => {
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       const res = await t.post('/api/recipient', asOutsider(o, { data: { action, contractKey, ...extra } }), o.auth);
       expect(res.status, o.name).toBe(404);
       expect(res.body.message).toBe('Contract not found');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { asOutsider, outsiders } from '../support/outsiders.js';
+import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 let t: TestSandbox;
 let auth: Auth;
@@ -207,7 +207,9 @@ describe('webhook read and update', () => {
 
   it.each(['read', 'update'])("%s answers 404 for another client's or platform's webhook", async (action) => {
     const webhookKey = await create();
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       const res = await t.post(
         '/api/webhook',
         asOutsider(o, { data: { action, webhooks: [{ webhookKey, seen: false }] } }),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { asOutsider, outsiders } from '../support/outsiders.js';
+import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 let t: TestSandbox;
 let auth: Auth;
@@ -197,7 +197,9 @@ describe('template operations across tenants', () => {
   it.each(['update', 'delete', 'read'])(
     "%s answers 404 for another client's or platform's template",
     async (action) => {
-      for (const o of await outsiders(t)) {
+      const others = await outsiders(t);
+      expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+      for (const o of others) {
         const res = await t.post(
           '/api/template',
           asOutsider(o, { data: { action, template: { templateKey: DEMO.templateKey, name: 'x' } } }),
@@ -212,7 +214,9 @@ describe('template operations across tenants', () => {
   );
 
   it("list shows only the caller's templates", async () => {
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       const res = await t.post('/api/template', asOutsider(o, { data: { action: 'list' } }), o.auth);
       expect(res.body.templates, o.name).toEqual([]);
     }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { asOutsider, outsiders } from '../support/outsiders.js';
+import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 const SQL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
@@ -109,7 +109,9 @@ describe('user operations across tenants', () => {
     ['read', { user: { userKey: DEMO.userKey } }],
     ['update', { user: { userKey: DEMO.userKey, fullname: 'x' } }],
   ])("%s answers 404 for another client's or platform's user", async (action, extra) => {
-    for (const o of await outsiders(t)) {
+    const others = await outsiders(t);
+    expect(others.map((o) => o.name)).toEqual(OUTSIDERS);
+    for (const o of others) {
       const res = await t.post('/api/user', asOutsider(o, { data: { action, ...extra } }), o.auth);
       expect(res.status, o.name).toBe(404);
     }

@@ -39,6 +39,7 @@ describe('bundled scenario: happy-path', () => {
       c.history.map((h: any) => [`${h.event}${h.recipientKey ? ` ${h.recipientKey}` : ''}`, h.cause]),
     );
     expect(c.history.find((h: any) => h.event === 'created').cause).toBe('scenario:happy-path:data');
+    expect(c.recipients, 'the two signers of happy-path').toHaveLength(2);
     for (const r of c.recipients) {
       expect(byEvent[`seen ${r.recipientKey}`]).toBe('scenario:happy-path:prompt-recipient');
       expect(byEvent[`signed ${r.recipientKey}`]).toBe('scenario:happy-path:prompt-recipient');

@@ -4,6 +4,7 @@ import type { BusEvent } from '../../src/core/events.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
 import { ALL_FLAGS } from '../support/webhook-support.js';
+import { scratchDir } from '../support/scratch.js';
 
 const FILE = join(import.meta.dirname, '..', '..', 'scenarios', 'late-signer-webhook-down.yaml');
 
@@ -108,9 +109,8 @@ describe('determinism', () => {
   });
 
   it('takes the seed from the scenario file when no --seed is given', async () => {
-    const { writeFileSync, mkdtempSync, readFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'scenario-seed-'));
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const dir = scratchDir('scenario-seed-');
     const file = join(dir, 'seeded.yaml');
     writeFileSync(file, `${readFileSync(FILE, 'utf8')}seed: 99\n`);
     const keys: string[] = [];

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/options.js';
 import { createSandbox } from '../../src/sandbox.js';
 import { ScenarioError, formatProblem, parseScenario } from '../../src/scenarios/load.js';
 import { FROZEN, testSandbox } from '../support/helpers.js';
+import { scratchDir } from '../support/scratch.js';
 
 async function messageOf(text: string): Promise<string> {
   try {
@@ -134,7 +134,7 @@ describe('invalid scenario files', () => {
   });
 
   it('stops the start with a ConfigError naming the file, for --scenario', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bad-scenario-'));
+    const dir = scratchDir('bad-scenario-');
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'name: bad\nrecipients:\n  - match: { positon: 2 }\n    sign: 3d\n');
     const start = createSandbox({ ...FROZEN, scenarios: [file] });

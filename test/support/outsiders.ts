@@ -11,6 +11,9 @@ export interface Outsider {
   clientKey?: string;
 }
 
+/** The outsiders' names, in the order outsiders() gives them: a test looping over them asserts it got these. */
+export const OUTSIDERS = ['another client of the platform', 'a client of another platform'];
+
 export async function outsiders(t: TestSandbox): Promise<Outsider[]> {
   const platform = await t.platformToken();
   const sibling = await t.post(
@@ -29,9 +32,9 @@ export async function outsiders(t: TestSandbox): Promise<Outsider[]> {
     { apiKey: tenant.body.apiKey },
   );
   return [
-    { name: 'another client of the platform', auth: { bearer: siblingToken } },
+    { name: OUTSIDERS[0]!, auth: { bearer: siblingToken } },
     {
-      name: 'a client of another platform',
+      name: OUTSIDERS[1]!,
       auth: { apiKey: tenant.body.apiKey },
       clientKey: foreign.body.client.clientKey,
     },

@@ -99,6 +99,7 @@ describe.each(modes())('ContractList and ContractEditor with %s', (_name, authOf
     });
     expect(toSigner.status).toBe(201);
     const list = await c().placeholders({ contractKey: key });
+    expect(list.body.placeholders.length).toBeGreaterThan(0);
     for (const p of list.body.placeholders) {
       // A numeric string, as the service's own list example shows it; the panels build their tags from it as text.
       expect(p.id).toMatch(/^\d+$/);

@@ -3,14 +3,14 @@
  * listens, so a receiver that calls back on its first webhook finds the sandbox there (docs/ci.md).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox.js';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { freePort } from '../support/ci-kit.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
@@ -19,7 +19,7 @@ const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
  * contract to that client (not muted: its events fire the webhook at start).
  */
 function startFiles(webhookUrl: string): { fixtures: string; scenario: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-start-hooks-'));
+  const dir = scratchDir('esign-start-hooks-');
   const fixtures = join(dir, 'fixtures.yaml');
   writeFileSync(
     fixtures,

@@ -3,6 +3,7 @@
  * and signature_pad (the maintained library that draws a signature with a pointer) from the installed package.
  * No CDN, no web font: the pages work offline, and the CSP (layout.ts) allows scripts from this origin only.
  */
+import { errorBody } from '../../core/errors.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -192,6 +193,6 @@ export async function serveAsset(c: Context): Promise<Response> {
   if (file === 'signature_pad.js')
     return c.body(await signaturePadScript(), 200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
   const asset = Object.hasOwn(TEXT_ASSETS, file) ? TEXT_ASSETS[file] : undefined;
-  if (!asset) return c.json({ code: 404, message: `No such asset: ${file}` }, 404);
+  if (!asset) return c.json(errorBody(404, `No such asset: ${file}`), 404);
   return c.body(asset.body, 200, { ...headers, 'Content-Type': asset.type });
 }

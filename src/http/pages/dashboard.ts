@@ -8,7 +8,8 @@
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
-import type { Control } from '../../control/control.js';
+import type { Control, Tenant } from '../../control/control.js';
+import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
 import type { ContractInspection } from '../../control/inspection.js';
 import type { Services } from '../../domain/context.js';
 import { ApiError, quote } from '../../core/errors.js';
@@ -43,7 +44,6 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number][0];
 const PAGE_SIZE = 25;
-const STEPS = ['1m', '10m', '1h', '1d', '7d'];
 
 export function dashboardRoutes(deps: DashboardDeps): Hono {
   const { control } = deps;
@@ -73,10 +73,11 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
       }
       return c.redirect(back, 303);
     });
-  act('/clock/advance', (f) => control.clock.advance({ by: f.by ?? '' }));
-  act('/clock/set', (f) => control.clock.set({ to: f.to ?? '' }));
-  act('/clock/freeze', () => control.clock.freeze());
-  act('/clock/unfreeze', () => control.clock.unfreeze());
+  // With `tenant` (the picked one), the tenant's clock moves.
+  act('/clock/advance', (f) => control.clock.advance({ by: f.by ?? '' }, pickedTenant(control, f.tenant)));
+  act('/clock/set', (f) => control.clock.set({ to: f.to ?? '' }, pickedTenant(control, f.tenant)));
+  act('/clock/freeze', (f) => control.clock.freeze(pickedTenant(control, f.tenant)));
+  act('/clock/unfreeze', (f) => control.clock.unfreeze(pickedTenant(control, f.tenant)));
   act('/webhook-deliveries/:id/redeliver', (f) => control.webhooks.redeliver(f.id ?? ''));
   act('/reset', () => control.state.reset());
   act('/scenarios/load', async (f) => {
@@ -99,11 +100,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
 function backPath(back: string | undefined): string {
   if (back === undefined || back === '') return BASE;
   const url = /^\/(?![/\\])[\x21-\x7e]*$/.test(back) ? new URL(back, 'http://dashboard.invalid') : undefined;
-  if (
-    !url ||
-    url.origin !== 'http://dashboard.invalid' ||
-    !(url.pathname === BASE || url.pathname.startsWith(`${BASE}/`))
-  )
+  if (url?.origin !== 'http://dashboard.invalid' || !(url.pathname === BASE || url.pathname.startsWith(`${BASE}/`)))
     throw ApiError.badRequest(
       `The form's "back" must be a path of the dashboard, like ${BASE}?tab=emails (got ${quote(back, 100)})`,
       [{ path: 'back', message: `Must start with ${BASE}` }],
@@ -121,7 +118,7 @@ async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
   const q = c.req.query();
   const tab: Tab = TABS.some(([t]) => t === q.tab) ? (q.tab as Tab) : 'contracts';
   const here = c.req.url.slice(new URL(c.req.url).origin.length);
-  const clock = deps.control.clock.state();
+  const tenant = pickedTenant(deps.control, q.tenant);
   const body = html`<header class="bar">
   <span class="brand">esign-sandbox</span><span class="sub">dashboard</span>
   <a href="/docs">API reference</a>
@@ -132,41 +129,33 @@ async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
   </div></details>
 </header>
 <nav class="tabs" aria-label="Dashboard sections">
-  ${TABS.map(([t, label]) => html`<a href="${BASE}?tab=${t}" ${t === tab ? html`aria-current="page"` : ''}>${label}</a>`)}
+  ${TABS.map(([t, label]) => html`<a href="${BASE}?tab=${t}${tenant ? `&tenant=${encodeURIComponent(tenant.apiKey)}` : ''}" ${t === tab ? html`aria-current="page"` : ''}>${label}</a>`)}
 </nav>
 <main id="live" data-poll="1500">
   ${q.error ? html`<p class="notice bad" role="alert">${q.error}</p>` : ''}
   ${connectionCard(new URL(c.req.url).origin, deps.connection)}
-  <section class="card clock" aria-label="Sandbox clock">
-    <span>Sandbox time</span> <span class="now" data-testid="clock-now">${peopleTime(clock.now)}</span>
-    <span class="badge ${clock.mode === 'frozen' ? 'pending' : 'done'}">${clock.mode === 'frozen' ? 'frozen' : 'running'}</span>
-    ${clock.pendingTimers ? html`<span class="muted">${clock.pendingTimers} timer(s), next ${peopleTime(clock.nextTimerAt)}</span>` : ''}
-    <form method="post" action="${BASE}/clock/advance"><input type="hidden" name="back" value="${here}" />
-      ${STEPS.map((by) => html`<button type="submit" class="secondary" name="by" value="${by}" aria-label="Advance the clock by ${by}">+${by}</button>`)}
-    </form>
-    <form method="post" action="${BASE}/clock/set"><input type="hidden" name="back" value="${here}" />
-      <label for="clock-to">Set to</label> <input id="clock-to" name="to" placeholder="2026-01-05T09:00:00Z" size="22" required />
-      <button type="submit" class="secondary">Set</button>
-    </form>
-    <form method="post" action="${BASE}/clock/${clock.mode === 'frozen' ? 'unfreeze' : 'freeze'}"><input type="hidden" name="back" value="${here}" />
-      <button type="submit" class="secondary">${clock.mode === 'frozen' ? 'Unfreeze' : 'Freeze'}</button>
-    </form>
-  </section>
-  ${await section(tab, q, here, deps)}
+  ${tenantClock(deps.services, deps.control, tenant, here, tab)}
+  ${await section(tab, q, here, deps, tenant)}
 </main>`;
   return shell({ title: 'Dashboard', body, bodyClass: 'dashboard', scripts: ['dashboard.js'] });
 }
 
-function section(tab: Tab, q: Record<string, string>, here: string, deps: DashboardDeps): Html | Promise<Html> {
+function section(
+  tab: Tab,
+  q: Record<string, string>,
+  here: string,
+  deps: DashboardDeps,
+  tenant: Tenant | undefined,
+): Html | Promise<Html> {
   switch (tab) {
     case 'contracts':
-      return contracts(q, deps);
+      return contracts(tenant ? { ...q, platform: tenant.apiKey } : q, deps);
     case 'emails':
-      return emails(q, deps.control);
+      return emails(q, deps, tenant);
     case 'webhooks':
-      return webhooks(q, here, deps.control);
+      return webhooks(q, here, deps, tenant);
     case 'requests':
-      return requests(q, deps.control);
+      return requests(q, deps.control, tenant);
     case 'scenarios':
       return deps.scenarios().then((list) => scenariosTab(list, here));
   }
@@ -221,7 +210,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
   </form>
   ${selected}
   <table>
-    <thead><tr><th>Contract</th><th>Client</th><th>Status</th><th>Recipients</th><th>Created</th></tr></thead>
+    <thead><tr><th>Contract</th><th>Client</th><th>Status</th><th>Recipients</th><th>Created</th><th>Tenant</th></tr></thead>
     <tbody>
     ${page.contracts.map(
       ({
@@ -233,6 +222,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
       <td>${statusBadge(contract.status)}</td>
       <td>${recipients.map((r) => html`<div>${r.fullname || r.email} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
       <td>${peopleTime(contract.createTime)}</td>
+      <td>${tenantBadge(services, contract.platformId)}</td>
     </tr>`,
     )}
     </tbody>
@@ -293,17 +283,17 @@ function placeholderValue(p: { value: string; specialType?: number }): Html | st
   return p.specialType === 1 && p.value ? peopleTime(p.value) : p.value;
 }
 
-function emails(q: Record<string, string>, control: Control): Html {
-  const all = control.outbox.list({ to: q.to ?? '' }).reverse();
+function emails(q: Record<string, string>, { control, services }: DashboardDeps, tenant: Tenant | undefined): Html {
+  const all = control.outbox.list({ to: q.to ?? '' }, tenant).reverse();
   const offset = (pageOf(q) - 1) * PAGE_SIZE;
   return html`<section aria-labelledby="emails-title">
   <h2 id="emails-title">Outbox</h2>
-  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="emails" />
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="emails" />${keepTenant(tenant)}
     <label>To <input name="to" value="${q.to ?? ''}" placeholder="grace@example.com" /></label><button type="submit" class="secondary">Filter</button>
   </form>
   ${all.slice(offset, offset + PAGE_SIZE).map(
     (e) => html`<details class="card" id="email-${e.id}" data-email="${e.kind}">
-    <summary><strong>${e.subject}</strong> · to ${e.toName ? `${e.toName} <${e.to}>` : e.to} · <span class="badge">${e.kind}</span> · <span class="muted">${peopleTime(e.sentAt)}</span></summary>
+    <summary><strong>${e.subject}</strong> · to ${e.toName ? `${e.toName} <${e.to}>` : e.to} · <span class="badge">${e.kind}</span> · <span class="muted">${peopleTime(e.sentAt)}</span> ${contractTenant(services, e.contractKey)}</summary>
     ${e.link ? html`<p>Link: <a href="${e.link}">${e.link}</a></p>` : ''}
     <pre>${e.text}</pre>
   </details>`,
@@ -312,19 +302,24 @@ function emails(q: Record<string, string>, control: Control): Html {
 </section>`;
 }
 
-function webhooks(q: Record<string, string>, here: string, control: Control): Html {
+function webhooks(
+  q: Record<string, string>,
+  here: string,
+  { control, services }: DashboardDeps,
+  tenant: Tenant | undefined,
+): Html {
   const status = q.status === 'pending' || q.status === 'delivered' || q.status === 'failed' ? q.status : undefined;
-  const all = control.webhooks.deliveries(status ? { status } : {}).reverse();
+  const all = control.webhooks.deliveries(status ? { status } : {}, tenant).reverse();
   const offset = (pageOf(q) - 1) * PAGE_SIZE;
   return html`<section aria-labelledby="webhooks-title">
   <h2 id="webhooks-title">Webhook deliveries</h2>
-  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="webhooks" />
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="webhooks" />${keepTenant(tenant)}
     <label>Status <select name="status"><option value="">any</option>${['pending', 'delivered', 'failed'].map((s) => html`<option ${s === q.status ? 'selected' : ''}>${s}</option>`)}</select></label>
     <button type="submit" class="secondary">Filter</button>
   </form>
   ${all.slice(offset, offset + PAGE_SIZE).map(
     (d) => html`<details class="card" id="delivery-${d.id}" data-delivery="${d.event}">
-    <summary><strong>${d.event}</strong> · ${contractName(d)} → <span class="mono">${d.url}</span> · <span class="badge ${d.status}">${d.status}</span> · ${lastResult(d)}${d.nextAttemptAt ? html` · next attempt ${peopleTime(d.nextAttemptAt)}` : ''}</summary>
+    <summary><strong>${d.event}</strong> · ${contractName(d)} → <span class="mono">${d.url}</span> · <span class="badge ${d.status}">${d.status}</span> · ${lastResult(d)}${d.nextAttemptAt ? html` · next attempt ${peopleTime(d.nextAttemptAt)}` : ''} ${contractTenant(services, d.contractKey)}</summary>
     <form method="post" action="${BASE}/webhook-deliveries/${d.id}/redeliver"><input type="hidden" name="back" value="${here}" /><button type="submit" class="secondary">Redeliver</button></form>
     <h4>Headers</h4>
     <pre>content-type: application/json\nwebhook-id: ${d.webhookId}\nwebhook-timestamp: ${d.attempts.at(-1)?.webhookTimestamp ?? '(at the attempt)'}\nwebhook-signature: v1,… (HMAC-SHA256 with the webhook's secret, made at each attempt)</pre>
@@ -357,19 +352,19 @@ function lastResult(d: Delivery): Html {
   return html`<span data-testid="last-status">last: ${answer}${more}</span>`;
 }
 
-function requests(q: Record<string, string>, control: Control): Html {
+function requests(q: Record<string, string>, control: Control, tenant: Tenant | undefined): Html {
   const filter = Object.fromEntries(['path', 'method', 'status'].filter((k) => q[k]).map((k) => [k, q[k]!]));
   let list: JournalEntry[] = [];
   let error = '';
   try {
-    list = control.journal.list(filter).requests.reverse();
+    list = control.journal.list(filter, tenant).requests.reverse();
   } catch (e) {
     error = e instanceof ApiError ? e.message : String(e);
   }
   const offset = (pageOf(q) - 1) * PAGE_SIZE;
   return html`<section aria-labelledby="requests-title">
   <h2 id="requests-title">Request journal</h2>
-  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="requests" />
+  <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="requests" />${keepTenant(tenant)}
     <label>Path <input name="path" value="${q.path ?? ''}" placeholder="/api/*" /></label>
     <label>Method <input name="method" value="${q.method ?? ''}" placeholder="POST" size="6" /></label>
     <label>Status <input name="status" value="${q.status ?? ''}" placeholder="4xx" size="5" /></label>
