@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { wallNow } from '../core/clock.js';
-import { VERIFY_HELP, VerifyUsageError, parseVerifyArgs } from './args.js';
+import { VERIFY_HELP, parseVerifyArgs } from './args.js';
 import { probeSteps } from './flows.js';
 import { reportJson, reportTable } from './report.js';
 import { CannotRun, runProbes } from './runner.js';
@@ -62,10 +62,7 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, io: Veri
     }
     return json.summary.drifts > 0 ? 1 : 0;
   } catch (error) {
-    if (error instanceof CannotRun || error instanceof VerifyUsageError) {
-      io.err(`esign-sandbox verify: cannot run: ${error.message}`);
-      return 2;
-    }
+    // CannotRun and VerifyUsageError carry their sentence; anything else (a folder --json cannot write) its message.
     io.err(`esign-sandbox verify: cannot run: ${(error as Error).message}`);
     return 2;
   } finally {
