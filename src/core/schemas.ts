@@ -25,7 +25,9 @@ export const statusCode = () => z.number().int().min(100).max(599);
 /** A status (`404`) or a class of them (`"4xx"`), as scenarios and filters name answers. */
 export const statusOrClass = () =>
   z
-    .union([statusCode(), z.string().regex(/^[1-5]xx$/)], { error: 'expected a status like 404 or a class like "4xx"' })
+    .union([statusCode(), z.string().regex(/^[1-5]xx$/, 'expected a status like 404 or a class like "4xx"')], {
+      error: 'expected a status like 404 or a class like "4xx"',
+    })
     .meta({ description: 'A status like 404, or a class like "2xx" or "4xx".' });
 
 export function statusMatches(spec: number | string, status: number | undefined): boolean {
