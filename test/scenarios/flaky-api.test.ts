@@ -21,10 +21,16 @@ describe('bundled scenario: flaky-api', () => {
     expect((await p.t.post('/api/contract', { data: { action: 'list' } }, auth)).status).toBe(200);
   });
 
-  it('throttles about a third of recipient calls with 429, the same calls on every run', async () => {
+  it('throttles about a third of recipient calls with 429 once a create went through, the same calls on every run', async () => {
     const run = async () => {
       const q = await play('flaky-api');
       const auth = await q.t.demoAuth();
+      // Before any contract create went through, recipient calls are not throttled.
+      expect((await q.t.post('/api/recipient', { data: { action: 'list', contractKey: 'nope' } }, auth)).status).toBe(
+        404,
+      );
+      const creates = [(await create(q, auth)).status, (await create(q, auth)).status, (await create(q, auth)).status];
+      expect(creates).toEqual([503, 503, 201]);
       const statuses: number[] = [];
       for (let i = 0; i < 30; i++) {
         const res = await q.t.post('/api/recipient', { data: { action: 'list', contractKey: 'nope' } }, auth);
@@ -50,10 +56,20 @@ describe('bundled scenario: flaky-api', () => {
     const faults = (await p.t.control('/faults')).body.faults;
     expect(faults.map((f: any) => [f.id, f.source, f.hits])).toEqual([
       ['flaky-api:create-unavailable', 'scenario:flaky-api', 1],
-      ['flaky-api:recipient-throttled', 'scenario:flaky-api', 0],
       // The demo token requests went through the latency fault.
       ['flaky-api:slow-tokens', 'scenario:flaky-api', 2],
     ]);
+    const expectations = async () => (await p.t.control('/scenarios/flaky-api')).body.expectations;
+    expect(await expectations()).toMatchObject([{ id: 'create-retried-until-it-went-through', status: 'pending' }]);
+    expect((await create(p, auth)).status).toBe(503);
+    expect((await create(p, auth)).status).toBe(201);
+    // The create that went through starts the throttling, and meets the expectation.
+    expect((await p.t.control('/faults')).body.faults.map((f: any) => [f.id, f.hits])).toEqual([
+      ['flaky-api:create-unavailable', 2],
+      ['flaky-api:slow-tokens', 2],
+      ['flaky-api:recipient-throttled', 0],
+    ]);
+    expect(await expectations()).toMatchObject([{ id: 'create-retried-until-it-went-through', status: 'met' }]);
     expect((await p.t.control('/scenarios/flaky-api', undefined, 'DELETE')).status).toBe(200);
     expect((await p.t.control('/faults')).body.faults).toEqual([]);
     expect((await create(p, await p.t.demoAuth())).status).toBe(201);

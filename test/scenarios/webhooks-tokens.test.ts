@@ -37,10 +37,17 @@ describe('bundled scenario: webhook-outage', () => {
     );
     expect(created.status).toBe(201);
     await p.advance('59m');
-    expect(r.deliveries).toHaveLength(0);
+    // The outage starts when the contract is sent: contract.created went out just before it.
+    expect(r.deliveries.map((d) => d.payload.type)).toEqual(['contract.created']);
     const during = await p.deliveries();
-    expect(during.map((d: any) => d.status)).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
-    const failed = during[0].attempts[0];
+    expect(during.map((d: any) => [d.event, d.status])).toEqual([
+      ['contract.created', 'delivered'],
+      ['contract.sent', 'pending'],
+      ['contract.seen', 'pending'],
+      ['contract.signed', 'pending'],
+      ['contract.fully_signed', 'pending'],
+    ]);
+    const failed = during[1].attempts[0];
     expect(failed.statusCode).toBe(503);
     expect(failed.cause).toBe('scenario:webhook-outage:receiver-down');
 
@@ -58,11 +65,14 @@ describe('bundled scenario: webhook-outage', () => {
     const signed = after.find((d: any) => d.event === 'contract.signed');
     expect(signed.cause).toBe('scenario:webhook-outage:signer');
     expect(r.deliveries.every((d) => d.verified)).toBe(true);
+    expect((await p.t.control('/scenarios/webhook-outage')).body.expectations).toMatchObject([
+      { id: 'fully-signed-delivered', status: 'met' },
+    ]);
   });
 });
 
 describe('bundled scenario: token-expiry', () => {
-  it('expires every token at 10m and revokes the client tokens at 40m, while the signer signs at 20m', async () => {
+  it('expires every token 10m after the demo contract is sent and revokes the client tokens 30m later, while the signer signs at 20m', async () => {
     p = await play('token-expiry');
     const before = await p.t.clientToken();
     const list = (bearer: string) => p.t.post('/api/contract', { data: { action: 'list' } }, { bearer });
@@ -83,8 +93,31 @@ describe('bundled scenario: token-expiry', () => {
 
     const log = (await p.t.control('/scenarios/token-expiry')).body.log.filter((l: any) => l.cause.includes('tokens'));
     expect(log.map((l: any) => [l.at, l.cause, l.what])).toEqual([
-      ['2026-03-01T09:10:00.000Z', 'scenario:token-expiry:tokens-expire', 'expireTokens: 2 token(s) expired'],
-      ['2026-03-01T09:40:00.000Z', 'scenario:token-expiry:client-tokens-revoked', 'revokeTokens: 2 token(s) revoked'],
+      [
+        '2026-03-01T09:00:00.000Z',
+        'scenario:token-expiry:tokens-expire',
+        'reacting to contract.sent of "Token expiry agreement": runs at 2026-03-01T09:10:00.000Z',
+      ],
+      [
+        '2026-03-01T09:10:00.000Z',
+        'scenario:token-expiry:tokens-expire',
+        'expireTokens: 2 token(s) expired (reacting to contract.sent of "Token expiry agreement")',
+      ],
+      [
+        '2026-03-01T09:10:00.000Z',
+        'scenario:token-expiry:client-tokens-revoked',
+        'reacting to step tokens-expire ran: runs at 2026-03-01T09:40:00.000Z',
+      ],
+      [
+        '2026-03-01T09:40:00.000Z',
+        'scenario:token-expiry:client-tokens-revoked',
+        'revokeTokens: 2 token(s) revoked (reacting to step tokens-expire ran)',
+      ],
+    ]);
+    // Getting a new token after each step meets the scenario's expectations.
+    expect((await p.t.control('/scenarios/token-expiry')).body.expectations).toMatchObject([
+      { id: 'new-token-after-expiry', status: 'met' },
+      { id: 'new-token-after-revocation', status: 'met' },
     ]);
   });
 });
