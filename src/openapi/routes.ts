@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { PACKAGE_ROOT, headerLabel } from '../config/options.js';
 import { ApiError } from '../core/errors.js';
+import type { NotJournaled } from '../journal/not-journaled.js';
 
 /** The files of swagger-ui-dist the page uses, served at /docs/assets/<name>, with their content types. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -20,6 +21,9 @@ const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'favicon-32x32.png': 'image/png',
 };
+
+/** The OpenAPI document and the docs page are reference material, not traffic to the API under test. */
+export const DOCS_NOT_JOURNALED: NotJournaled = { paths: ['/openapi.json', '/docs'], under: ['/docs/'] };
 
 export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
   let document: Promise<Record<string, unknown>> | undefined;

@@ -10,6 +10,7 @@ import { type ControlOp, type ControlRequest, type ControlWorld, controlRoutes }
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
 import { VERBS } from '../../domain/lifecycle-rules.js';
+import type { NotJournaled } from '../../journal/not-journaled.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
 import { controlJson, readBodyText, readJsonObject } from '../body.js';
 
@@ -24,6 +25,15 @@ export const MIN_STATE_BODY_BYTES = 256 * 1024 * 1024;
 
 /** Where a tenant's operations live: `/__sandbox/platforms/{apiKey}/…`. */
 export const TENANT_PREFIX = '/platforms/{apiKey}';
+
+/**
+ * The dashboard polls the journal itself (GET /__sandbox/requests): journaling that would push the requests it
+ * shows out. A snapshot (/__sandbox/state) is the whole store: far over the body cap, and costly to copy for nothing.
+ */
+export const CONTROL_API_NOT_JOURNALED: NotJournaled = {
+  paths: ['/__sandbox/requests'],
+  bodies: ['/__sandbox/state'],
+};
 
 export function controlApiRoutes(deps: ControlApiDeps): Hono {
   const { control, scenarios } = deps;

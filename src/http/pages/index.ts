@@ -10,6 +10,7 @@ import { serveAsset } from './assets.js';
 import { type Connection, type DashboardDeps, dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
+import type { NotJournaled } from '../../journal/not-journaled.js';
 import type { Renderer } from '../../render/renderer.js';
 
 export interface PageDeps {
@@ -22,6 +23,15 @@ export interface PageDeps {
   connection: Connection;
   maxBodyBytes: number;
 }
+
+/**
+ * The dashboard polls itself every few seconds: journaling it would push the requests it shows out. The icon is
+ * asked for by every browser tab.
+ */
+export const PAGES_NOT_JOURNALED: NotJournaled = {
+  paths: ['/favicon.ico', '/__sandbox/ui'],
+  under: ['/__sandbox/ui/'],
+};
 
 export function pageRoutes(deps: PageDeps): Hono {
   const app = new Hono();

@@ -1,0 +1,97 @@
+/**
+ * The state of one sandbox, opened: clock, event bus, ids, the store and the documents beside it (from --data
+ * when given), seeded from the fixtures unless a data file was loaded, and the default account that results.
+ */
+import { dirname, join } from 'node:path';
+import { ConfigError, type ResolvedConfig } from '../config/options.js';
+import { Clock } from '../core/clock.js';
+import { EventBus } from '../core/event-bus.js';
+import { createIdSource } from '../core/ids.js';
+import { TenantClocks } from '../core/tenant-clocks.js';
+import type { Services } from '../domain/context.js';
+import { readFixtures } from '../fixtures/read.js';
+import type { FixtureFile } from '../fixtures/schema.js';
+import { type SeedOptions, type SeedResult, applyFixtures } from '../fixtures/seed.js';
+import { DocumentStore } from '../store/documents.js';
+import { Store } from '../store/store.js';
+
+/** The default platform's credentials and the default client's key and name. */
+export interface DefaultAccount {
+  apiKey?: string;
+  secret?: string;
+  clientKey?: string;
+  clientName?: string;
+}
+
+export interface SandboxState {
+  services: Services;
+  documents: DocumentStore;
+  fixtures: FixtureFile[];
+  seedOptions: SeedOptions;
+  defaultAccount: DefaultAccount;
+  /** Whether state came from an existing --data file rather than from the fixtures. */
+  loaded: boolean;
+}
+
+export async function openState(config: ResolvedConfig): Promise<SandboxState> {
+  const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
+  const bus = new EventBus();
+  const fixtures = await loadFixtures(config.fixtures);
+  const { store, loaded } = await openData(config.data, () =>
+    Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
+  );
+  const documents = await openData(config.data, () => DocumentStore.open(config.data));
+  const services: Services = { store, clock, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
+  const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
+  const seeded: SeedResult = loaded
+    ? defaultAccountInStore(services, config)
+    : await applyFixtures(services, fixtures, seedOptions);
+  const defaultAccount: DefaultAccount = {
+    ...(seeded.defaultPlatform ? { apiKey: seeded.defaultPlatform.apiKey, secret: seeded.defaultPlatform.secret } : {}),
+    ...(seeded.defaultClient
+      ? {
+          clientKey: seeded.defaultClient.clientKey,
+          clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey,
+        }
+      : {}),
+  };
+  return { services, documents, fixtures, seedOptions, defaultAccount, loaded };
+}
+
+/** Opening the data file (and its documents folder beside it): a failure is a sentence naming the file. */
+async function openData<T>(file: string | undefined, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!file || error instanceof ConfigError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      throw new ConfigError(`The folder of the data file ${file} does not exist: create ${dirname(file)} first`);
+    if (code === 'EISDIR')
+      throw new ConfigError(
+        `The data file ${file} is a folder: give a file path, such as ${join(file, 'sandbox.json')}`,
+      );
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new ConfigError(`Not allowed to write the data file ${file} (${code}): pick a writable place for --data`);
+    if (code === 'ENOTDIR')
+      throw new ConfigError(`The data file ${file} cannot be made: part of its path is a file, not a folder`);
+    throw new ConfigError(`Cannot open the data file ${file}: ${(error as Error).message}`);
+  }
+}
+
+async function loadFixtures(path: string): Promise<FixtureFile[]> {
+  try {
+    return await readFixtures(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigError(`Fixtures not found: ${path}`);
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+/** With a data file, the default platform is the one whose apiKey was asked for, else the first one stored. */
+function defaultAccountInStore(services: Services, config: ResolvedConfig): SeedResult {
+  const platforms = services.store.platforms.all();
+  const platform = (config.apiKey ? platforms.find((p) => p.apiKey === config.apiKey) : undefined) ?? platforms[0];
+  const client = platform ? services.store.clients.where('platform', platform.platformId)[0] : undefined;
+  return { ...(platform ? { defaultPlatform: platform } : {}), ...(client ? { defaultClient: client } : {}) };
+}

@@ -1,0 +1,76 @@
+/**
+ * The subsystems of one sandbox fed by events (outbox, webhooks and their receiver faults, the request journal and
+ * its log, API faults; each subscribes to the bus itself), the control operations over them, and the scenario
+ * engine that drives the control operations.
+ */
+import { BUNDLED_SCENARIOS, type ResolvedConfig } from '../config/options.js';
+import { VERSION } from '../config/version.js';
+import { ApiFaults } from '../api-faults/registry.js';
+import { type Control, createControl } from '../control/control.js';
+import { lineWriter, requestLogger } from '../http/request-log.js';
+import { RequestJournal } from '../journal/journal.js';
+import { Outbox } from '../outbox/outbox.js';
+import { ScenarioEngine } from '../scenarios/engine.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { ReceiverFaults } from '../webhooks/receiver-faults.js';
+import type { SandboxState } from './state.js';
+
+export interface Subsystems {
+  webhooks: WebhookDispatcher;
+  journal: RequestJournal;
+  faults: ApiFaults;
+  control: Control;
+  scenarios: ScenarioEngine;
+  /** Writes the request log's pending lines (close() calls it). */
+  flushLog(): void;
+  /** Called once listening: releases the deliveries held until then (`webhooksAfterListen`). */
+  listening(): void;
+}
+
+export function createSubsystems(
+  state: SandboxState,
+  config: ResolvedConfig,
+  options: { linkBase: () => string; webhooksAfterListen: boolean },
+): Subsystems {
+  const { services, fixtures, seedOptions, defaultAccount, documents } = state;
+  const outbox = new Outbox(services, { baseUrl: options.linkBase });
+  const receiverFaults = new ReceiverFaults(services.bus, config.seed ?? 1);
+  const webhooks = new WebhookDispatcher(services, {
+    timeoutMs: config.webhookTimeoutMs,
+    logLimit: config.webhookLogLimit,
+    userAgent: `esign-sandbox/${VERSION}`,
+    receiverFaults,
+  });
+  let listening: () => void = () => {};
+  if (options.webhooksAfterListen) webhooks.holdUntil(new Promise<void>((resolve) => (listening = resolve)));
+  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
+  const faults = new ApiFaults(services, config.seed ?? 1);
+  const logOut = lineWriter(process.stdout);
+  const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
+  if (log) journal.onEntry(log);
+
+  const control = createControl({
+    services,
+    outbox,
+    webhooks,
+    receiverFaults,
+    faults,
+    journal,
+    version: VERSION,
+    fixtures,
+    seedOptions,
+    baseUrl: options.linkBase,
+    defaultAccount,
+    documents,
+  });
+  const scenarios = new ScenarioEngine({ services, control, bundledDir: BUNDLED_SCENARIOS, seed: config.seed });
+  return {
+    webhooks,
+    journal,
+    faults,
+    control,
+    scenarios,
+    flushLog: () => logOut.flush(),
+    listening: () => listening(),
+  };
+}
