@@ -29,6 +29,16 @@ describe('bundled scenario: happy-path', () => {
       'contract.signed alan@example.com',
       'contract.fully_signed',
     ]);
+    // Reading the fully signed contract meets the scenario's expectation.
+    const expectation = async () => (await p.t.control('/scenarios/happy-path')).body.expectations;
+    expect(await expectation()).toMatchObject([{ id: 'read-when-fully-signed', status: 'pending' }]);
+    const read = await p.t.post(
+      '/api/contract',
+      { data: { action: 'read', contract: { contractKey: c.contractKey } } },
+      await p.t.demoAuth(),
+    );
+    expect(read.status).toBe(200);
+    expect(await expectation()).toMatchObject([{ id: 'read-when-fully-signed', status: 'met' }]);
   });
 
   it('records which rule caused each action, in the history and the emails', async () => {
