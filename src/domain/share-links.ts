@@ -179,11 +179,41 @@ function shareLinkHolder(ctx: OpContext, link: string): ResolvedShareLink | unde
   return { shareLink: link, recipient: holder, contract: extra.contract, view: accessOf(holder, extra.link.view) };
 }
 
-/** As resolveShareLink, for the API's recipient side: an unknown link answers 404. */
-export function openShareLink(ctx: OpContext, link: string): ResolvedShareLink {
-  const resolved = resolveShareLink(ctx, link);
-  if (!resolved) throw ApiError.notFound('Share link not found');
-  return resolved;
+/**
+ * What the API's recipient side does with a link: opens it as resolveShareLink does (404 for an unknown link) and runs
+ * what its holder asked for, every refusal reaching the holder as `refusalAsSeen` words it.
+ */
+export function throughShareLink<T>(ctx: OpContext, shareLink: string, act: (link: ResolvedShareLink) => T): T {
+  const link = resolveShareLink(ctx, shareLink);
+  if (!link) throw ApiError.notFound('Share link not found');
+  try {
+    return act(link);
+  } catch (error) {
+    throw error instanceof ApiError ? refusalAsSeen(ctx, link, error) : error;
+  }
+}
+
+/**
+ * A refusal as the holder of `link` reads it: every key of the contract's recipients in its message and field errors
+ * said as `keyAsSeen` says it (an alias `recipient-<id>` for the others, the link itself for its own recipient), so
+ * `<key>_N` placeholder keys become `<alias>_N` as in the answers. The rules that refuse (the lifecycle's turn, role and
+ * once; the link's own acts) name recipients by key for the owner and the control API; through a link, another
+ * recipient's key, or the key of an extra link's recipient, is a share link the holder was not given
+ * (docs/compatibility.md, "Share links").
+ */
+export function refusalAsSeen(ctx: OpContext, link: ResolvedShareLink, error: ApiError): ApiError {
+  const keys = ctx.store.recipients
+    .where('contract', link.contract.contractKey)
+    .map((r) => r.recipientKey)
+    .filter((key) => key !== link.shareLink);
+  const said = (text: string) =>
+    keys.reduce((out, key) => (out.includes(key) ? out.replaceAll(key, keyAsSeen(ctx, link, key)) : out), text);
+  const message = said(error.message);
+  const errors = error.errors?.map((e) => ({ path: said(e.path), message: said(e.message) }));
+  const changed =
+    message !== error.message ||
+    errors?.some((e, i) => e.path !== error.errors![i]!.path || e.message !== error.errors![i]!.message);
+  return changed ? new ApiError(error.status, message, errors, error.headers) : error;
 }
 
 /** What a share link's page shows: the recipient and contract it opens, every recipient (whose turn it is), the placeholders. */

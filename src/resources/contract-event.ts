@@ -8,7 +8,7 @@ import { requireClient } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { auditTrail } from '../domain/audit-trail.js';
 import { viewByLink } from '../domain/recipient-acts.js';
-import { openShareLink } from '../domain/share-links.js';
+import { throughShareLink } from '../domain/share-links.js';
 import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
 import { isoSchema, okSchema } from './response-shape.js';
 
@@ -65,7 +65,7 @@ export const contractEventResource: PlainResource = {
         }),
       example: { shareLink: '<RECIPIENT_KEY>', status: '3', name: 'Grace Hopper', email: 'grace@example.com' },
       handle(input, ctx) {
-        const seen = viewByLink(ctx, openShareLink(ctx, input.shareLink));
+        const seen = throughShareLink(ctx, input.shareLink, (link) => viewByLink(ctx, link));
         return reply(201, seen ? 'Contract seen' : 'Already seen', { result: seen });
       },
     }),

@@ -8,7 +8,7 @@ import { auditTrail } from '../domain/audit-trail.js';
 import { contentValue } from '../domain/links.js';
 import { fillByLink, keepRecipientHtml } from '../domain/recipient-acts.js';
 import { contractChanged, recipientContract, recipientContractStatus } from '../domain/recipient-reads.js';
-import { keyAsSeen, openShareLink } from '../domain/share-links.js';
+import { keyAsSeen, throughShareLink } from '../domain/share-links.js';
 import { SHARE_LINK_ACCESS_CODES } from '../core/vocabulary.js';
 import type { ContractRecord } from '../store/records.js';
 import { type PlainResource, type RequestInfo, defineEndpoint, keyField, reply } from './action.js';
@@ -79,8 +79,10 @@ export const recipientContractResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx, request) {
-        const link = openShareLink(ctx, input.shareLink);
-        return reply(200, 'Contract found', recipientContract(ctx, link, documentUrl(request)));
+        const found = throughShareLink(ctx, input.shareLink, (link) =>
+          recipientContract(ctx, link, documentUrl(request)),
+        );
+        return reply(200, 'Contract found', found);
       },
     }),
     defineEndpoint({
@@ -91,8 +93,10 @@ export const recipientContractResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField(), contractValue: z.string() }),
       example: { ...SHARE_LINK, contractValue: '<p>Filled in by the recipient</p>' },
       handle(input, ctx) {
-        const link = openShareLink(ctx, input.shareLink);
-        return reply(201, 'Contract saved', keepRecipientHtml(ctx, link, input.contractValue));
+        const saved = throughShareLink(ctx, input.shareLink, (link) =>
+          keepRecipientHtml(ctx, link, input.contractValue),
+        );
+        return reply(201, 'Contract saved', saved);
       },
     }),
   ],
@@ -109,7 +113,7 @@ export const recipientContractStatusResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        return reply(200, 'Status found', recipientContractStatus(openShareLink(ctx, input.shareLink)));
+        return reply(200, 'Status found', throughShareLink(ctx, input.shareLink, recipientContractStatus));
       },
     }),
   ],
@@ -126,8 +130,10 @@ export const recipientContractEventResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        const link = openShareLink(ctx, input.shareLink);
-        return { status: 200, body: auditTrail(ctx, link.contract, (key) => keyAsSeen(ctx, link, key)) };
+        const trail = throughShareLink(ctx, input.shareLink, (link) =>
+          auditTrail(ctx, link.contract, (key) => keyAsSeen(ctx, link, key)),
+        );
+        return { status: 200, body: trail };
       },
     }),
   ],
@@ -153,7 +159,11 @@ export const checkContractChangedResource: PlainResource = {
         }),
       example: { ...SHARE_LINK, changeTime: '2026-03-01 09:00:00', view: '1' },
       handle(input, ctx) {
-        return reply(200, 'Contract checked', contractChanged(ctx, openShareLink(ctx, input.shareLink), input));
+        return reply(
+          200,
+          'Contract checked',
+          throughShareLink(ctx, input.shareLink, (link) => contractChanged(ctx, link, input)),
+        );
       },
     }),
   ],
@@ -174,7 +184,7 @@ export const recipientPlaceholderResource: PlainResource = {
         }),
       example: { ...SHARE_LINK, placeholders: [{ placeholderKey: '<PLACEHOLDER_KEY>', value: 'Acme Ltd' }] },
       handle(input, ctx) {
-        const filled = fillByLink(ctx, openShareLink(ctx, input.shareLink), input.placeholders);
+        const filled = throughShareLink(ctx, input.shareLink, (link) => fillByLink(ctx, link, input.placeholders));
         return reply(201, 'Placeholders saved', { filled });
       },
     }),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-acts.js';
 import { contractSignatures } from '../domain/recipient-reads.js';
-import { openShareLink } from '../domain/share-links.js';
+import { throughShareLink } from '../domain/share-links.js';
 import { type PlainResource, defineEndpoint, keyField, reply, signerFields } from './action.js';
 import { actedSchema, okSchema, signatureSchema } from './response-shape.js';
 
@@ -32,8 +32,10 @@ export const recipientSignResource: PlainResource = {
       schema: () => z.object({ shareLink: keyField() }),
       example: SHARE_LINK,
       handle(input, ctx) {
-        const link = openShareLink(ctx, input.shareLink);
-        return { status: 200, body: contractSignatures(ctx, link.contract, link) };
+        return {
+          status: 200,
+          body: throughShareLink(ctx, input.shareLink, (link) => contractSignatures(ctx, link.contract, link)),
+        };
       },
     }),
     defineEndpoint({
@@ -44,7 +46,11 @@ export const recipientSignResource: PlainResource = {
       schema: () => z.object({ ...person(), owner: z.boolean().optional(), base64: z.string() }),
       example: { ...SHARE_LINK, ...PERSON, owner: false, base64: DRAWN, ipInfo: '' },
       handle(input, ctx) {
-        return reply(201, 'Contract signed', signByLink(ctx, openShareLink(ctx, input.shareLink), input));
+        return reply(
+          201,
+          'Contract signed',
+          throughShareLink(ctx, input.shareLink, (link) => signByLink(ctx, link, input)),
+        );
       },
     }),
   ],
@@ -61,7 +67,11 @@ export const recipientApproveResource: PlainResource = {
       schema: () => z.object(person()),
       example: { ...SHARE_LINK, ...PERSON },
       handle(input, ctx) {
-        return reply(201, 'Contract approved', approveByLink(ctx, openShareLink(ctx, input.shareLink), input));
+        return reply(
+          201,
+          'Contract approved',
+          throughShareLink(ctx, input.shareLink, (link) => approveByLink(ctx, link, input)),
+        );
       },
     }),
   ],
@@ -79,7 +89,7 @@ function confirmation(role: 'sign' | 'approve'): PlainResource {
         schema: () => z.object({ shareLink: keyField() }),
         example: SHARE_LINK,
         handle(input, ctx) {
-          confirmByEmail(ctx, openShareLink(ctx, input.shareLink), role);
+          throughShareLink(ctx, input.shareLink, (link) => confirmByEmail(ctx, link, role));
           return reply(201, 'Email sent', { result: true });
         },
       }),

@@ -12,7 +12,7 @@ import { peopleTime } from '../../core/time-format.js';
 import type { Control } from '../../control/control.js';
 import { type Services, systemContext } from '../../domain/context.js';
 import { pageHtml, shownTags } from '../../domain/shown-contract.js';
-import { type SharePage, assertLinkActs, sharePage } from '../../domain/share-links.js';
+import { type SharePage, assertLinkActs, refusalAsSeen, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import { STATUS, contractTypeOf, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
@@ -81,7 +81,9 @@ export function recipientPageRoutes({
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
-        return sendPage(c, await render(deps, pageOf(c.req.param('link')) ?? page, error.message), status);
+        // Said with the recipients' keys as the link's holder sees them, as on the API's recipient side.
+        const message = refusalAsSeen(systemContext(services, 'page'), page, error).message;
+        return sendPage(c, await render(deps, pageOf(c.req.param('link')) ?? page, message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
       return c.redirect(`/sharing/${encodeURIComponent(page.shareLink)}`, 303);
