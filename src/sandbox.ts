@@ -16,7 +16,7 @@ import type { Control } from './control/control.js';
 import type { Services } from './domain/context.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
-import { createRenderer } from './render/renderer.js';
+import { type ClosableRenderer, createRenderer } from './render/renderer.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
@@ -60,6 +60,8 @@ export interface StartDefaults {
    * its first webhook finds the sandbox listening. For callers that always listen (the CLI, startSandbox).
    */
   webhooksAfterListen?: boolean;
+  /** What draws the documents, instead of `createRenderer()` (render/renderer.ts): tests hold its jobs. */
+  renderer?: ClosableRenderer;
 }
 
 export async function createSandbox(
@@ -83,7 +85,7 @@ export async function createSandbox(
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
-  const renderer = createRenderer();
+  const renderer = fallback.renderer ?? createRenderer();
   const app = createSandboxApp(config, state, subsystems, renderer);
 
   for (const { scenario, source } of startScenarios) {

@@ -2,11 +2,12 @@
  * The file operations of the OpenAPI document (document.ts): uploads and downloads of PDFs and DOCX, and the AI
  * endpoints the sandbox answers 501.
  */
-import { API_SECURITY, INJECTED, type Json, errorResponses } from './responses.js';
+import { API_SECURITY, INJECTED, type Json, errorResponses, renderBusyResponse } from './responses.js';
 
 /**
  * The document endpoints (http/documents.ts, docs/documents.md): not envelopes, and not JSON on success, so they are
- * described here as they are rather than derived from a resource table.
+ * described here as they are rather than derived from a resource table. Those whose work goes through the render
+ * queue (reading an uploaded PDF, drawing a PDF or DOCX) say so with `renders`, which declares the queue's 503.
  */
 export function documentOperations(): Record<string, Json> {
   const query = (name: string, description: string, required = true) => ({
@@ -18,19 +19,27 @@ export function documentOperations(): Record<string, Json> {
   });
   const clientKey = query('clientKey', 'The client, with platform credentials (a client token names its own)', false);
   const errors = errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']);
-  const file = (type: string, description: string) => ({
+  /** The refusals of a document operation; `renders`: its work goes through the render queue (render/queue.ts). */
+  const refusals = (renders: boolean) => ({ ...errors, ...(renders ? renderBusyResponse() : {}), ...INJECTED });
+  const file = (type: string, description: string, renders: boolean) => ({
     '200': { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
-    ...errors,
-    ...INJECTED,
+    ...refusals(renders),
   });
-  const get = (operationId: string, summary: string, parameters: Json[], type: string, description: string) => ({
+  const get = (
+    operationId: string,
+    summary: string,
+    parameters: Json[],
+    type: string,
+    description: string,
+    renders: boolean,
+  ) => ({
     get: {
       operationId,
       tags: ['API'],
       summary,
       security: API_SECURITY,
       parameters,
-      responses: file(type, description),
+      responses: file(type, description, renders),
     },
   });
   const pdf = 'application/pdf';
@@ -54,7 +63,7 @@ export function documentOperations(): Record<string, Json> {
         { name: `${kind}Key`, in: 'path', required: true, schema: { type: 'string' } },
         { name: 'file', in: 'path', required: true, schema: { type: 'string' }, description: '`<sha256>.pdf`' },
       ],
-      responses: file(pdf, 'The uploaded PDF'),
+      responses: file(pdf, 'The uploaded PDF', false),
     },
   });
   const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -90,8 +99,7 @@ export function documentOperations(): Record<string, Json> {
               },
             },
           },
-          ...errors,
-          ...INJECTED,
+          ...refusals(true),
         },
       },
     },
@@ -101,6 +109,7 @@ export function documentOperations(): Record<string, Json> {
       [query('contractKey', 'The contract'), clientKey],
       pdf,
       'The PDF',
+      true,
     ),
     '/api/recipient_download_pdf': {
       get: {
@@ -110,7 +119,7 @@ export function documentOperations(): Record<string, Json> {
           'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
         security: [],
         parameters: [query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link")],
-        responses: file(pdf, 'The PDF'),
+        responses: file(pdf, 'The PDF', true),
       },
     },
     '/api/download_docx': get(
@@ -119,6 +128,7 @@ export function documentOperations(): Record<string, Json> {
       [query('contractKey', 'The contract'), clientKey],
       docx,
       'The DOCX',
+      true,
     ),
     '/api/contract_pdf/{contractKey}': get(
       'contract_pdf',
@@ -126,6 +136,7 @@ export function documentOperations(): Record<string, Json> {
       [{ name: 'contractKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
       pdf,
       'The uploaded PDF',
+      false,
     ),
     '/api/contract_pdf/{contractKey}/{file}': publicFile('contract'),
     '/api/template_pdf/{templateKey}/{file}': publicFile('template'),
@@ -152,8 +163,7 @@ export function documentOperations(): Record<string, Json> {
               },
             },
           },
-          ...errors,
-          ...INJECTED,
+          ...refusals(true),
         },
       },
     },
@@ -183,6 +193,7 @@ export function documentOperations(): Record<string, Json> {
       [{ name: 'templateKey', in: 'path', required: true, schema: { type: 'string' } }, clientKey],
       pdf,
       'The uploaded PDF',
+      false,
     ),
   };
 }

@@ -4,6 +4,7 @@
  * operation takes.
  */
 import { z } from 'zod';
+import { type QueueBounds, RENDER_QUEUE } from '../render/queue.js';
 
 export type Json = Record<string, unknown>;
 
@@ -63,19 +64,51 @@ export function successResponses(schemas: { title: string; schema: Json }[]): Js
 
 export const API_SECURITY: Json[] = [{ bearerToken: [] }, { apiKeyHeader: [] }, { sendforsignKey: [] }];
 
+/** The header every 429 and 503 of /api carries: an injected fault's (`retryAfter`, default 1), the render queue's. */
+const RETRY_AFTER: Json = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+const ERROR_BODY: Json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
 export function errorResponses(only?: string[]): Json {
   const out: Json = {};
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
     if (only && !only.includes(status)) continue;
-    out[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    out[status] = {
+      description,
+      ...(status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
+      content: ERROR_BODY,
+    };
   }
   return out;
+}
+
+/**
+ * The 503 of an operation whose work goes through the render queue (render/queue.ts, docs/documents.md "Work
+ * limits"), said with the queue's own bounds: it replaces the 503 of `errorResponses` for such operations.
+ */
+export function renderBusyResponse(bounds: QueueBounds = RENDER_QUEUE): Json {
+  return {
+    '503': {
+      description:
+        `The document renderer is busy: it draws ${bounds.concurrency} document at a time and ${bounds.waiting} more ` +
+        'requests wait their turn; one past that is refused at once (`The document renderer is busy: …`) with ' +
+        'Retry-After, the seconds the jobs ahead take (at least 1). Also when injected on purpose (POST /__sandbox/faults)',
+      headers: RETRY_AFTER,
+      content: ERROR_BODY,
+    },
+  };
 }
 
 /** An /api answer with any other status comes only from a fault injected on purpose (`status` of POST /__sandbox/faults). */
 export const INJECTED: Json = {
   default: {
     description: 'Any other status, only when injected on purpose (POST /__sandbox/faults `status`, e.g. 502)',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: ERROR_BODY,
   },
 };

@@ -3,7 +3,7 @@
  * call the API the way a client would.
  */
 import type { SandboxOptions } from '../../src/config/options.js';
-import { type Sandbox, createSandbox } from '../../src/sandbox.js';
+import { type Sandbox, type StartDefaults, createSandbox } from '../../src/sandbox.js';
 import { checkApiResponse } from './openapi-check.js';
 
 export const DEMO = {
@@ -38,8 +38,12 @@ export interface TestSandbox {
 
 export type Auth = { bearer: string } | { apiKey: string; header?: string } | undefined;
 
-export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox(options);
+/** `fallback`: how the sandbox starts (src/sandbox.ts `StartDefaults`), e.g. with a renderer that holds its jobs. */
+export async function testSandbox(
+  options: SandboxOptions = {},
+  fallback: StartDefaults = { port: 0 },
+): Promise<TestSandbox> {
+  const sandbox = await createSandbox(options, fallback);
   const request = async (path: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await sandbox.app.request(path, init);
     const text = await res.text();
@@ -50,7 +54,7 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
       /* not JSON: keep the text so the assertion shows it */
     }
     // Every /api answer is checked against the OpenAPI document (openapi-check.ts).
-    checkApiResponse(init.method ?? 'GET', path, res.status, body);
+    checkApiResponse(init.method ?? 'GET', path, res.status, body, res.headers);
     return { status: res.status, body, headers: res.headers };
   };
   const post = (path: string, body: unknown, auth?: Auth) => {

@@ -30,27 +30,46 @@ function validator(schema: unknown): ValidateFunction {
   return v;
 }
 
-/** Throws when the answer does not match the document. Bodies that are not JSON are left to the tests. */
-export function checkApiResponse(method: string, url: string, status: number, body: unknown): void {
+/**
+ * Throws when the answer does not match the document: its status, its JSON body, and (given `headers`) the headers
+ * the response declares required (`Retry-After` of a 429 or 503). Bodies that are not JSON are left to the tests.
+ */
+export function checkApiResponse(method: string, url: string, status: number, body: unknown, headers?: Headers): void {
   const path = new URL(url, 'http://sandbox').pathname;
   if (path !== '/api' && !path.startsWith('/api/')) return;
   if (typeof body !== 'object' || body === null) return;
   const { doc } = state();
   const operation = (doc.paths[path] ?? templatedPath(doc.paths, path))?.[method.toLowerCase()];
   // Unknown paths and methods answer the common error body.
+  const response = operation
+    ? (operation.responses[String(status)] ?? (status >= 400 ? operation.responses.default : undefined))
+    : undefined;
   const schema = operation
-    ? (operation.responses[String(status)] ?? (status >= 400 ? operation.responses.default : undefined))?.content?.[
-        'application/json'
-      ]?.schema
+    ? response?.content?.['application/json']?.schema
     : status === 404 || status === 405 || status >= 500 || status === 429
       ? doc.components.schemas.Error
       : undefined;
   if (!schema) throw new Error(`OpenAPI: ${method} ${path} answered ${status}, which the document does not list`);
+  if (headers) checkHeaders(`${method} ${path} ${status}`, response?.headers ?? {}, headers);
   const validate = validator(schema);
   if (!validate(body)) {
     throw new Error(
       `OpenAPI: ${method} ${path} ${status} does not match the document: ${JSON.stringify(validate.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 500)}`,
     );
+  }
+}
+
+/** The declared headers a response must carry, each a value its schema (a string or an integer) accepts. */
+function checkHeaders(what: string, declared: Record<string, any>, headers: Headers): void {
+  for (const [name, header] of Object.entries(declared)) {
+    const value = headers.get(name);
+    if (value === null) {
+      if (header.required) throw new Error(`OpenAPI: ${what} has no ${name} header, which the document requires`);
+      continue;
+    }
+    const { type, minimum } = header.schema ?? {};
+    if (type === 'integer' && (!/^\d+$/.test(value) || (minimum !== undefined && Number(value) < minimum)))
+      throw new Error(`OpenAPI: ${what} has ${name}: ${value}, not an integer of at least ${minimum ?? 0}`);
   }
 }
 
