@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { burstFigures } from './burst.mjs';
 import { documentFigures } from './documents.mjs';
 import { containerFigures } from './container.mjs';
 import { installSizeFigures } from './install-size.mjs';
@@ -48,6 +49,12 @@ async function benchDocuments() {
     row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** A burst of downloads (bench/burst.mjs): 50 at once of a 224-page signed contract, the server's RSS and its first file. */
+async function benchBurst() {
+  for (const r of await burstFigures({ quick: QUICK }))
+    row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** The longest main-thread stall (bench/stalls.mjs): hostile documents under the limits through every route that shows them. */
 async function benchStalls() {
   for (const r of await stallFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
@@ -80,6 +87,7 @@ async function main() {
     benchWebhooks,
     benchVerify,
     benchDocuments,
+    benchBurst,
     benchStalls,
     benchSoak,
     benchInstallSize,

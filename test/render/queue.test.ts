@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { RENDER_QUEUE, queuedRenderer } from '../../src/render/queue.js';
-import type { Renderer } from '../../src/render/renderer.js';
+import { type Renderer, inProcessRenderer } from '../../src/render/renderer.js';
 import { download } from '../support/documents-kit.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
@@ -135,5 +135,81 @@ describe('a burst of downloads of one signed contract', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await Promise.all(responses.map((r) => r.arrayBuffer()));
+  });
+});
+
+describe('50 downloads at once of a signed contract (issue 28, item 5)', () => {
+  /** The in-process renderer, counting the jobs that draw at once. */
+  const drawing = { now: 0, most: 0, jobs: 0 };
+  const counted = (): Renderer => {
+    const inner = inProcessRenderer();
+    const count =
+      <A, R>(draw: (arg: A) => Promise<R>) =>
+      async (arg: A): Promise<R> => {
+        drawing.now++;
+        drawing.jobs++;
+        drawing.most = Math.max(drawing.most, drawing.now);
+        try {
+          return await draw(arg);
+        } finally {
+          drawing.now--;
+        }
+      };
+    return {
+      inspectPdf: count(inner.inspectPdf),
+      pdf: count(inner.pdf),
+      docx: count(inner.docx),
+      sanitise: count(inner.sanitise),
+    };
+  };
+  let t: TestSandbox;
+  let contractKey: string;
+  const API = { apiKey: DEMO.apiKey } as const;
+  beforeAll(async () => {
+    t = await testSandbox(FROZEN, { port: 0, renderer: { ...queuedRenderer(counted()), close: async () => {} } });
+    const html = `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month.</p>'.repeat(200)}`;
+    const made = await t.post(
+      '/api/contract',
+      {
+        data: {
+          action: 'create',
+          clientKey: DEMO.clientKey,
+          contract: { name: 'Fifty', value: `${html}<p><sign1></sign1></p>` },
+          recipients: [{ fullname: 'Ada Lovelace', email: 'ada@example.com', action: 'sign' }],
+        },
+      },
+      API,
+    );
+    contractKey = made.body.contract.contractKey;
+    const recipient = (await t.control(`/contracts/${contractKey}`)).body.recipients[0].recipientKey;
+    expect((await t.control(`/recipients/${recipient}/sign`, {})).status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  it('each answers its PDF or a 503 with Retry-After, and the renderer never draws two at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.sandbox.app.request(`/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, {
+          headers: { 'x-service-key': DEMO.apiKey },
+        }),
+      ),
+    );
+    const files: Buffer[] = [];
+    for (const answer of answers) {
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      if (answer.status === 200) files.push(bytes);
+      else {
+        expect(answer.status).toBe(503);
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(JSON.parse(bytes.toString())).toMatchObject({ code: 503, message: expect.stringMatching(/busy/) });
+      }
+    }
+    // The queue takes one running and RENDER_QUEUE.waiting waiting (more if the first ends before the last arrive);
+    // the rest are refused.
+    expect(files.length).toBeGreaterThanOrEqual(1 + RENDER_QUEUE.waiting);
+    for (const file of files) expect(file.equals(files[0]!)).toBe(true);
+    expect(files[0]!.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(drawing.jobs).toBe(files.length);
+    expect(drawing.most).toBe(1);
   });
 });
