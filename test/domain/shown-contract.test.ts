@@ -221,6 +221,16 @@ describe('the filled contract under many tags (issue 28 §1)', () => {
     }
   });
 
+  it('fills each repeat of a tag from its own text: attributes, case and self-closing as written', () => {
+    const html =
+      '<placeholder1 class="a">,<placeholder1 class="b">,<PLACEHOLDER1 class="a">,<placeholder1/>,<placeholder1 class="a">';
+    const shown = new Map<string, Shown>([['placeholder1', { kind: 'text', text: '1 & 2', signature: false }]]);
+    const filled = (attributes: string) => `<placeholder1${attributes}>1 &amp; 2</placeholder1>`;
+    expect(filledHtml(html, shown)).toBe(
+      [' class="a"', ' class="b"', ' class="a"', '', ' class="a"'].map(filled).join(','),
+    );
+  });
+
   it('keeps a tag of no placeholder as written in the API, and names it on the page', () => {
     expect(filledHtml('<placeholder9>x</placeholder9>', new Map())).toBe('<placeholder9>x</placeholder9>');
     expect(pageHtml('<placeholder9>x</placeholder9>', new Map())).toBe(
