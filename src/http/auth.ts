@@ -22,7 +22,7 @@ import type { ApiEnv } from './variables.js';
  * present from the start, one object shape for every request) and reads its credential headers.
  */
 export function operationContext(services: Services, apiKeyHeader: string): MiddlewareHandler<ApiEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     c.set('op', {
       store: services.store,
       clock: services.clock,
@@ -34,7 +34,7 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
       client: undefined,
     });
     c.set('credentials', readCredentials(c.req.raw.headers, apiKeyHeader));
-    await next();
+    return next();
   };
 }
 

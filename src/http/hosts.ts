@@ -67,7 +67,7 @@ export function hostGuard(options: HostOptions): MiddlewareHandler {
   // The last authority seen allowed: a client names the same host on every request of a connection (and usually
   // of all its connections), so its URL is parsed once, not per request.
   let allowedAuthority = '';
-  return async (c, next) => {
+  return (c, next) => {
     const url = c.req.url;
     const from = url.indexOf('://') + 3;
     const to = url.indexOf('/', from);

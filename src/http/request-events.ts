@@ -9,8 +9,9 @@ import type { ApiVariables } from './variables.js';
 
 export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareHandler<{ Variables: ApiVariables }> {
   return async (c, next) => {
+    // Asked before the request runs, so a request nobody listens for costs no promise of this middleware's own.
+    if (!wanted() || !c.req.path.startsWith('/api')) return next();
     await next();
-    if (!c.req.path.startsWith('/api') || !wanted()) return;
     const action = operationOf(parseJson(c.get('bodyText')));
     const platformId = c.get('op')?.principal?.platformId;
     bus.emit({

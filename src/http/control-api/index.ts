@@ -47,10 +47,14 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
         answer(c, op, deps, { control, scenarios, tenant: control.state.tenant(c.req.param('apiKey')!) }),
       );
   }
-  // A verb no recipient has: named in a 400, not a bare 404.
+  // A verb no recipient has: named in a 400, not a bare 404. A wildcard after the verbs' own routes, not a
+  // `{verb}` parameter: that one is ambiguous with them, which makes Hono fall back from its RegExpRouter to its
+  // TrieRouter for every route of the sandbox (a tenth of the memory each request allocates; docs/benchmarks.md).
   for (const prefix of ['', TENANT_PREFIX])
-    app.post(honoPath(`${prefix}/recipients/{recipientKey}/{verb}`), (c) => {
-      throw ApiError.badRequest(`Unknown verb ${quote(c.req.param('verb')!)}; a recipient can ${VERBS.join(', ')}`);
+    app.post(honoPath(`${prefix}/recipients/{recipientKey}/*`), (c) => {
+      const verb = /\/recipients\/[^/]+\/(.+)$/.exec(c.req.path)?.[1];
+      if (verb === undefined) return c.notFound();
+      throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${VERBS.join(', ')}`);
     });
   // Where request emails used to link: it now leads to the recipient page, /sharing/<recipientKey>
   // (docs/pages.md), so links from older emails and data files keep working.
