@@ -152,7 +152,7 @@ async function serverCpu() {
 }
 
 async function inProcess() {
-  const { createSandbox } = await import(join(ROOT, 'dist', 'sandbox.js'));
+  const { createSandbox } = await import(join(ROOT, 'dist', 'index.js'));
   const gc = globalThis.gc ?? (() => undefined);
   let gcMs = 0;
   new PerformanceObserver((list) => {

@@ -136,3 +136,44 @@ export async function timeEach(url, request, count, readBuffer = 1 << 20) {
     }, reject);
   });
 }
+
+/**
+ * One keep-alive connection for requests whose answers the caller reads (a key to use in the next request): one
+ * request at a time, `exchange(method, path, body)` resolves with `{ status, text }`. Used where the time of a single
+ * request is the figure (bench/tenants.mjs), so no client library's own work is measured with it.
+ */
+export async function exchanger(url) {
+  const { hostname, port, host } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port), noDelay: true });
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let buffered = Buffer.alloc(0);
+  let waiting;
+  socket.on('data', (chunk) => {
+    buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0 || !waiting) return;
+    const head = buffered.latin1Slice(0, end);
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    if (buffered.length < end + 4 + length) return;
+    const text = buffered.toString('utf8', end + 4, end + 4 + length);
+    buffered = buffered.subarray(end + 4 + length);
+    const done = waiting;
+    waiting = undefined;
+    done.resolve({ status: Number(head.slice(9, 12)), text });
+  });
+  socket.on('error', (error) => waiting?.reject(error));
+  return {
+    exchange(method, path, body = '') {
+      const bytes = Buffer.from(body);
+      const head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`;
+      return new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        socket.write(Buffer.concat([Buffer.from(head), bytes]));
+      });
+    },
+    end: () => socket.end(),
+  };
+}

@@ -7,7 +7,7 @@
  *   node bench/previous-build.mjs [ref]     # builds and prints the path
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './harness.mjs';
@@ -20,7 +20,13 @@ export function previousBuild(ref = DEFAULT_BEFORE_REF) {
   }).trim();
   const dir = join(tmpdir(), `esign-bench-before-${commit.slice(0, 12)}`);
   const cli = join(dir, 'dist', 'cli.js');
-  if (existsSync(cli)) return { commit, cli };
+  // The link to node_modules goes stale when the checkout that made it is removed (a worktree): make it again.
+  if (existsSync(cli) && existsSync(join(dir, 'node_modules', 'hono'))) return { commit, cli };
+  if (existsSync(cli)) {
+    rmSync(join(dir, 'node_modules'), { force: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    return { commit, cli };
+  }
   mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${ROOT}" archive ${commit} | tar -x -C "${dir}"`]);
   if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');

@@ -107,8 +107,24 @@ export class RequestJournal {
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    this.ring = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
-    this.first = 0;
+    if (platformId === undefined) {
+      this.ring = [];
+      this.first = 0;
+      return;
+    }
+    // In place, oldest first: a tenant's reset (one per test, with a tenant per test) allocates nothing. Copying the
+    // ring of 1,000 was a sixth of the bytes a tenant create + reset allocated, and its GC pauses the p99's tail.
+    const ring = this.ring;
+    if (this.first !== 0) {
+      // Rotate so the oldest entry is at 0: reverse both parts, then the whole.
+      reverse(ring, 0, this.first - 1);
+      reverse(ring, this.first, ring.length - 1);
+      reverse(ring, 0, ring.length - 1);
+      this.first = 0;
+    }
+    let kept = 0;
+    for (const entry of ring) if (entry.platformId !== platformId) ring[kept++] = entry;
+    ring.length = kept;
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -291,6 +307,10 @@ function actionField(body: unknown): { action?: string } {
 type Captured = string | { truncated: true; bytes: number } | undefined;
 
 /** The JSON text the handler answered, or its size when over the cap. */
+function reverse<T>(items: T[], from: number, to: number): void {
+  for (let i = from, j = to; i < j; i++, j--) [items[i], items[j]] = [items[j]!, items[i]!];
+}
+
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;

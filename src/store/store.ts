@@ -56,41 +56,49 @@ export class Store {
     this.persistent = persistent;
     // Each table reports the key of every record it inserts, updates or deletes: that is what gets journaled.
     const changed = (collection: CollectionName) => (key: string) => this.persistence?.changed(collection, key);
+    // Every record but a platform's belongs to one: a tenant's reset finds its records by this index, in the time
+    // its own records take, however many other tenants share the sandbox (store/tenant.ts).
+    const platform = (r: { platformId: string }) => r.platformId;
     this.platforms = new Table(data.platforms, (r) => r.platformId, { apiKey: (r) => r.apiKey }, changed('platforms'));
-    this.clients = new Table(data.clients, (r) => r.clientKey, { platform: (r) => r.platformId }, changed('clients'));
-    this.users = new Table(data.users, (r) => r.userKey, { client: (r) => r.clientKey }, changed('users'));
+    this.clients = new Table(data.clients, (r) => r.clientKey, { platform }, changed('clients'));
+    this.users = new Table(data.users, (r) => r.userKey, { platform, client: (r) => r.clientKey }, changed('users'));
     this.contracts = new Table(
       data.contracts,
       (r) => r.contractKey,
-      { client: (r) => r.clientKey },
+      { platform, client: (r) => r.clientKey },
       changed('contracts'),
     );
     this.recipients = new Table(
       data.recipients,
       (r) => r.recipientKey,
-      { contract: (r) => r.contractKey },
+      { platform, contract: (r) => r.contractKey },
       changed('recipients'),
     );
     this.placeholders = new Table(
       data.placeholders,
       (r) => r.placeholderKey,
-      { contract: (r) => r.contractKey, template: (r) => r.templateKey },
+      { platform, contract: (r) => r.contractKey, template: (r) => r.templateKey },
       changed('placeholders'),
     );
     this.templates = new Table(
       data.templates,
       (r) => r.templateKey,
-      { client: (r) => r.clientKey },
+      { platform, client: (r) => r.clientKey },
       changed('templates'),
     );
-    this.webhooks = new Table(data.webhooks, (r) => r.webhookKey, { client: (r) => r.clientKey }, changed('webhooks'));
-    this.tokens = new Table(data.tokens, (r) => r.token, { platform: (r) => r.platformId }, changed('tokens'));
+    this.webhooks = new Table(
+      data.webhooks,
+      (r) => r.webhookKey,
+      { platform, client: (r) => r.clientKey },
+      changed('webhooks'),
+    );
+    this.tokens = new Table(data.tokens, (r) => r.token, { platform }, changed('tokens'));
     // Keyed by the link itself, so resolving a link is one lookup; the contract index lists a contract's links,
     // the controlLink index finds a link's contract from the key the components send for it.
     this.shareLinks = new Table(
       data.shareLinks,
       (r) => r.shareLink,
-      { contract: (r) => r.contractKey, controlLink: (r) => r.controlLink },
+      { platform, contract: (r) => r.contractKey, controlLink: (r) => r.controlLink },
       changed('shareLinks'),
     );
   }

@@ -14,12 +14,11 @@ export function deleteTenantRecords(store: Store, platformId: string): number {
   let removed = 0;
   for (const name of TENANT_COLLECTIONS) {
     const table = store[name] as unknown as {
-      all(): { platformId: string }[];
+      where(index: 'platform', platformId: string): { platformId: string }[];
       keyOf(record: { platformId: string }): string;
       delete(key: string): unknown;
     };
-    for (const record of table.all()) {
-      if (record.platformId !== platformId) continue;
+    for (const record of table.where('platform', platformId)) {
       table.delete(table.keyOf(record));
       removed++;
     }

@@ -144,6 +144,30 @@ describe('the request journal', () => {
     expect((await journal()).map((e) => e.path)).toEqual(['/__sandbox/reset']);
   });
 
+  it("drops one tenant's entries in order wherever its storage has wrapped round (random resets, 3 tenants)", async () => {
+    const small = await testSandbox({ ...FROZEN, journalLimit: 7 });
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) keys.push((await small.control('/platforms', {})).body.apiKey);
+    // The journal as it must read: the newest 7 requests, less those of a tenant reset since.
+    let model: string[] = [];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48271) % 2147483647) % n) as number;
+    for (let step = 0; step < 120; step++) {
+      const key = keys[random(3)]!;
+      const reset = random(5) === 0;
+      const path = `/__sandbox/platforms/${key}/${reset ? 'reset' : 'clock'}`;
+      if (reset) model = model.filter((p) => !p.startsWith(`/__sandbox/platforms/${key}/`));
+      const answer = reset
+        ? await small.control(`/platforms/${key}/reset`, {})
+        : await small.control(`/platforms/${key}/clock`);
+      expect(answer.status).toBe(200);
+      model = [...model, path].slice(-7);
+      const shown = (await small.control('/requests?path=/__sandbox/platforms/*')).body.requests as JournalEntry[];
+      expect(shown.map((e) => e.path)).toEqual(model);
+    }
+    await small.close();
+  });
+
   it('can be emptied on purpose', async () => {
     await t.control('/health');
     expect((await t.control('/requests', undefined, 'DELETE')).status).toBe(200);
