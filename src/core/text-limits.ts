@@ -22,7 +22,6 @@ export const TEXT_LIMITS = {
   other: 10_000,
 } as const;
 
-const SMALLEST_LIMIT = Math.min(...Object.values(TEXT_LIMITS));
 const HTML_OWNERS = new Set(['contract', 'template']);
 const NAMES = new Set(['name', 'fullname', 'email', 'organization', 'title', 'id', 'position']);
 
@@ -36,13 +35,8 @@ function limitOf(path: readonly (string | number)[]): number {
   return TEXT_LIMITS.other;
 }
 
-/**
- * Throws a 400 naming every text field of the body longer than its limit (the first 10). `sourceLength`: the
- * length of the JSON text the body was parsed from, when known. A string is never longer than its JSON text, so a
- * body no longer than the smallest limit has nothing to check (nearly every request: a create is ~120 characters).
- */
-export function checkTextLimits(body: unknown, sourceLength = Number.POSITIVE_INFINITY): void {
-  if (sourceLength <= SMALLEST_LIMIT) return;
+/** Throws a 400 naming every text field of the body longer than its limit (the first 10). */
+export function checkTextLimits(body: unknown): void {
   const errors: { path: string; message: string }[] = [];
   // Depth first with a stack of its own; the path is one array, cut back to each entry's depth as it is reached.
   const path: (string | number)[] = [];

@@ -38,7 +38,7 @@ export function mountResource(app: Hono<ApiEnv>, resource: ResourceSpec, options
     const name = selectAction(resource, body, wireNames);
     const action = resource.actions[name]!;
     const ctx = identify(c, action.scope);
-    checkTextLimits(body, c.get('bodyText')?.length);
+    checkTextLimits(body);
     const input = parseWith(action.schema, body);
     const clientKey = action.clientKey
       ? action.clientKey.of(input)
@@ -61,7 +61,7 @@ export function mountEndpoints(app: Hono<ApiEnv>, resource: PlainResource, optio
       const query = Object.fromEntries(new URL(c.req.url).searchParams);
       const body = endpoint.method === 'GET' ? {} : await readJsonObject(c, options.maxBodyBytes, { emptyAs: {} });
       const ctx = identify(c, endpoint.scope);
-      checkTextLimits(body, c.get('bodyText')?.length);
+      checkTextLimits(body);
       const input = parseWith(endpoint.schema, { ...query, ...body });
       const what = `${endpoint.method} ${resource.path}`;
       admit(ctx, endpoint.scope, (input as { clientKey?: string }).clientKey, 'clientKey', what);

@@ -107,24 +107,15 @@ export class RequestJournal {
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    if (platformId === undefined) {
-      this.ring = [];
-      this.first = 0;
-      return;
-    }
-    // In place, oldest first: a tenant's reset (one per test, with a tenant per test) allocates nothing. Copying the
-    // ring of 1,000 was a sixth of the bytes a tenant create + reset allocated, and its GC pauses the p99's tail.
-    const ring = this.ring;
-    if (this.first !== 0) {
-      // Rotate so the oldest entry is at 0: reverse both parts, then the whole.
-      reverse(ring, 0, this.first - 1);
-      reverse(ring, this.first, ring.length - 1);
-      reverse(ring, 0, ring.length - 1);
-      this.first = 0;
-    }
-    let kept = 0;
-    for (const entry of ring) if (entry.platformId !== platformId) ring[kept++] = entry;
-    ring.length = kept;
+    // Oldest first, in one pass: the ring is a plain array again, without the entries of that platform.
+    const kept: Stored[] = [];
+    if (platformId !== undefined)
+      for (let i = 0; i < this.ring.length; i++) {
+        const entry = this.ring[(this.first + i) % this.ring.length]!;
+        if (entry.platformId !== platformId) kept.push(entry);
+      }
+    this.ring = kept;
+    this.first = 0;
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -307,10 +298,6 @@ function actionField(body: unknown): { action?: string } {
 type Captured = string | { truncated: true; bytes: number } | undefined;
 
 /** The JSON text the handler answered, or its size when over the cap. */
-function reverse<T>(items: T[], from: number, to: number): void {
-  for (let i = from, j = to; i < j; i++, j--) [items[i], items[j]] = [items[j]!, items[i]!];
-}
-
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
