@@ -82,6 +82,12 @@ describe('the OpenAPI document', () => {
   it('documents every control route the sandbox mounts', () => {
     const mounted = t.sandbox.app.routes
       .filter((r) => r.path.startsWith('/__sandbox') && r.method !== 'ALL')
+      // The unknown-verb catch-all is mounted as a wildcard and documented as `{verb}`: a `:verb` parameter beside
+      // the verbs' own routes would put Hono on its slower router (http/control-api/index.ts).
+      .map((r) => ({
+        method: r.method,
+        path: r.path.replace(/\/recipients\/:recipientKey\/\*$/, '/recipients/:recipientKey/:verb'),
+      }))
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, '').replace(/:(\w+)/g, '{$1}')}`);
     const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method} ${path}`),
