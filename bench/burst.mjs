@@ -13,7 +13,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
-import { DEMO, json, rssMb, sleep, startServer, stop } from './harness.mjs';
+import { DEMO, agreementHtml, json, rssMb, sleep, startServer, stop } from './harness.mjs';
 
 const DOWNLOADS = 50;
 /** Pages of the contract, as in the issue's report. */
@@ -28,16 +28,7 @@ const PEAK_GROWTH_TARGET_MB = 300;
 /** The first file may come after this many single-render times at most (one render, plus the burst's own work). */
 const FIRST_FILE_TARGET_RENDERS = 2;
 
-const section = (i) =>
-  `<h2>Section ${i}</h2>` +
-  '<p>The parties agree to the terms set out in this section, which <b>binds</b> them and their <i>successors</i> alike. '.repeat(
-    8,
-  ) +
-  '</p>' +
-  `<ul><li>Obligation ${i}.1</li><li>Obligation ${i}.2</li></ul><table><tr><th>Item</th><th>Amount</th></tr><tr><td>Fee ${i}</td><td>${i * 100} EUR</td></tr></table>`;
-
-const contractHtml = (sections) =>
-  `<h1>Master services agreement</h1>${Array.from({ length: sections }, (_, i) => section(i + 1)).join('')}<p><sign1></sign1></p>`;
+const contractHtml = (sections) => `${agreementHtml(sections, 8)}<p><sign1></sign1></p>`;
 
 /** The figures as rows: `{ figure, ours, unit, target, verdict, note? }`. */
 export async function burstFigures({ quick = process.env.BENCH_QUICK === '1', log = () => {} } = {}) {

@@ -19,6 +19,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { agreementHtml } from './harness.mjs';
 
 const DOWNLOAD_TARGET_MS = 200;
 /** What "back to its level" allows: the heap after the downloads within this many MB of the heap before. */
@@ -82,18 +83,11 @@ export async function documentFigures({ quick = process.env.BENCH_QUICK === '1',
 
   try {
     // 1. A 20-page HTML contract: headings, paragraphs, lists, a table per section.
-    const section = (i) =>
-      `<h2>Section ${i}</h2>` +
-      '<p>The parties agree to the terms set out in this section, which <b>binds</b> them and their <i>successors</i> alike. '.repeat(
-        4,
-      ) +
-      '</p>' +
-      `<ul><li>Obligation ${i}.1</li><li>Obligation ${i}.2</li></ul><table><tr><th>Item</th><th>Amount</th></tr><tr><td>Fee ${i}</td><td>${i * 100} EUR</td></tr></table>`;
     let html = '<h1>Master services agreement</h1>';
     let htmlKey;
     let pages = 0;
     for (let n = 20; pages < 20; n += 10) {
-      html = `<h1>Master services agreement</h1>${Array.from({ length: n }, (_, i) => section(i + 1)).join('')}`;
+      html = agreementHtml(n);
       htmlKey = (await post('/api/contract', { action: 'create', contract: { name: 'Bench HTML', value: html } }))
         .contract.contractKey;
       pages = (

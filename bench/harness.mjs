@@ -3,7 +3,7 @@
  * and the rows of the table. See docs/benchmarks.md.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,6 +32,8 @@ export const LIST_BODY = JSON.stringify({ data: { action: 'list' } });
 
 export const rows = [];
 export const work = mkdtempSync(join(tmpdir(), 'esign-bench-'));
+// Removed however the process ends (a step that throws, a bench file run alone), not only at the end of run.mjs.
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 export const children = new Set();
 
 export function row(figure, ours, baseline, unit, target, verdict, note) {
@@ -214,4 +216,19 @@ export async function listLatency(base, token) {
   );
   const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times.at(-1) };
+}
+
+/**
+ * A contract of `sections` sections (a heading, `sentences` sentences with bold and italic, a list, a table each):
+ * the ordinary document the download figures grow until the PDF has the pages they want.
+ */
+export function agreementHtml(sections, sentences = 4) {
+  const section = (i) =>
+    `<h2>Section ${i}</h2>` +
+    '<p>The parties agree to the terms set out in this section, which <b>binds</b> them and their <i>successors</i> alike. '.repeat(
+      sentences,
+    ) +
+    '</p>' +
+    `<ul><li>Obligation ${i}.1</li><li>Obligation ${i}.2</li></ul><table><tr><th>Item</th><th>Amount</th></tr><tr><td>Fee ${i}</td><td>${i * 100} EUR</td></tr></table>`;
+  return `<h1>Master services agreement</h1>${Array.from({ length: sections }, (_, i) => section(i + 1)).join('')}`;
 }

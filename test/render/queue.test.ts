@@ -10,6 +10,26 @@ import { type Renderer, inProcessRenderer } from '../../src/render/renderer.js';
 import { download } from '../support/documents-kit.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
+/** A contract of `html` with one signer, signed: its PDF is the one the downloads below ask for. */
+async function signedContract(t: TestSandbox, name: string, html: string): Promise<string> {
+  const made = await t.post(
+    '/api/contract',
+    {
+      data: {
+        action: 'create',
+        clientKey: DEMO.clientKey,
+        contract: { name, value: `${html}<p><sign1></sign1></p>` },
+        recipients: [{ fullname: 'Ada Lovelace', email: 'ada@example.com', action: 'sign' }],
+      },
+    },
+    { apiKey: DEMO.apiKey },
+  );
+  const contractKey = made.body.contract.contractKey as string;
+  const recipient = (await t.control(`/contracts/${contractKey}`)).body.recipients[0].recipientKey;
+  expect((await t.control(`/recipients/${recipient}/sign`, {})).status).toBe(200);
+  return contractKey;
+}
+
 /** A renderer whose jobs end when the test says so, noting when each starts. */
 function heldRenderer() {
   const started: string[] = [];
@@ -82,23 +102,11 @@ describe('a burst of downloads of one signed contract', () => {
   const API = { apiKey: DEMO.apiKey } as const;
   beforeAll(async () => {
     t = await testSandbox(FROZEN);
-    const html =
-      `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month. '.repeat(40)}</p>`.repeat(3);
-    const made = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          clientKey: DEMO.clientKey,
-          contract: { name: 'Burst', value: `${html}<p><sign1></sign1></p>` },
-          recipients: [{ fullname: 'Ada Lovelace', email: 'ada@example.com', action: 'sign' }],
-        },
-      },
-      API,
+    contractKey = await signedContract(
+      t,
+      'Burst',
+      `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month. '.repeat(40)}</p>`.repeat(3),
     );
-    contractKey = made.body.contract.contractKey;
-    const recipient = (await t.control(`/contracts/${contractKey}`)).body.recipients[0].recipientKey;
-    expect((await t.control(`/recipients/${recipient}/sign`, {})).status).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -164,25 +172,13 @@ describe('50 downloads at once of a signed contract (issue 28, item 5)', () => {
   };
   let t: TestSandbox;
   let contractKey: string;
-  const API = { apiKey: DEMO.apiKey } as const;
   beforeAll(async () => {
     t = await testSandbox(FROZEN, { port: 0, renderer: { ...queuedRenderer(counted()), close: async () => {} } });
-    const html = `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month.</p>'.repeat(200)}`;
-    const made = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          clientKey: DEMO.clientKey,
-          contract: { name: 'Fifty', value: `${html}<p><sign1></sign1></p>` },
-          recipients: [{ fullname: 'Ada Lovelace', email: 'ada@example.com', action: 'sign' }],
-        },
-      },
-      API,
+    contractKey = await signedContract(
+      t,
+      'Fifty',
+      `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month.</p>'.repeat(200)}`,
     );
-    contractKey = made.body.contract.contractKey;
-    const recipient = (await t.control(`/contracts/${contractKey}`)).body.recipients[0].recipientKey;
-    expect((await t.control(`/recipients/${recipient}/sign`, {})).status).toBe(200);
   });
   afterAll(() => t.close());
 
