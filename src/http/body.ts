@@ -6,14 +6,17 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
 import type { RequestEnv } from '../core/request-variables.js';
+import { checkJsonShape } from './json-shape.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
+ * `anyShape`: no limit on the body's structure (http/json-shape.ts); only the snapshot restore, a bulk operation
+ * by design (docs/persistence.md), takes it.
  */
 export async function readJsonObject(
   c: Context,
   maxBytes: number,
-  options: { emptyAs?: Record<string, unknown> } = {},
+  options: { emptyAs?: Record<string, unknown>; anyShape?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const text = await readBodyText(c, maxBytes);
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
@@ -22,6 +25,7 @@ export async function readJsonObject(
     throw new ApiError(415, `Content-Type must be application/json (got ${type ? `"${type.slice(0, 100)}"` : 'none'})`);
   }
   if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send a JSON object');
+  if (!options.anyShape) checkJsonShape(text);
   let body: unknown;
   try {
     body = JSON.parse(text);

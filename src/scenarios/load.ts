@@ -65,7 +65,7 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
       }),
     );
   }
-  const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+  const raw = readAliases(doc, file);
   if (raw === null || raw === undefined) {
     throw new ScenarioError([
       { file, line: 1, col: 1, path: '(top level)', message: 'the file is empty; a scenario needs at least "name:"' },
@@ -97,6 +97,28 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
   }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   throw new ScenarioError(problems);
+}
+
+/**
+ * The document as plain data. More than 100 alias expansions (`*a` of a large anchor, repeated) are refused, so a
+ * few lines cannot expand to millions of values; the yaml library throws a ReferenceError for that (and for an
+ * alias it cannot resolve), which is the author's mistake, not the sandbox's: a 400, not a 500.
+ */
+function readAliases(doc: Document, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw new ScenarioError([
+      {
+        file,
+        line: 1,
+        col: 1,
+        path: '(top level)',
+        message: `YAML aliases: ${error.message} (at most 100 alias expansions are read)`,
+      },
+    ]);
+  }
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

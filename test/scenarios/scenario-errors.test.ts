@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/options.js';
 import { createSandbox } from '../../src/sandbox.js';
+import { MAX_SCENARIO_TEXT } from '../../src/control-table/scenarios.js';
 import { ScenarioError, formatProblem, parseScenario } from '../../src/scenarios/load.js';
 import { FROZEN, testSandbox } from '../support/helpers.js';
 import { scratchDir } from '../support/scratch.js';
@@ -118,6 +119,11 @@ const INVALID: [string, string, string][] = [
     'name: x\ndata:\n  clients:\n    - contracts:\n        - name: C\n          recipients:\n            - email: nope\n',
     'my.yaml:7:22: data.clients[0].contracts[0].recipients[0].email: ',
   ],
+  [
+    'more than 100 alias expansions',
+    `name: x\ndescription: &a text\nz: [${Array(101).fill('*a').join(', ')}]\n`,
+    'my.yaml:1:1: (top level): YAML aliases: Excessive alias count indicates a resource exhaustion attack',
+  ],
 ];
 
 describe('invalid scenario files', () => {
@@ -162,5 +168,54 @@ describe('invalid scenario files', () => {
       },
     ]);
     await t.close();
+  });
+});
+
+/** The yaml parser and seeding run on the main thread: the control API bounds both (docs/scenarios.md, limits). */
+describe('scenario limits over the control API', () => {
+  const rules = (count: number) => `name: many-rules\nrecipients:\n${'  - match: {}\n    view: 1m\n'.repeat(count)}`;
+
+  it('refuses YAML over 16 KiB with a 400 naming the limit, as JSON and as a raw YAML body', async () => {
+    const t = await testSandbox(FROZEN);
+    const text = rules(700);
+    expect(text.length).toBeGreaterThan(MAX_SCENARIO_TEXT);
+    const asJson = await t.control('/scenarios', { yaml: text });
+    const asYaml = await t.request('/__sandbox/scenarios', {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: text,
+    });
+    for (const res of [asJson, asYaml]) {
+      expect(res.status).toBe(400);
+      expect((res.body as { message: string }).message).toBe(
+        `Scenario YAML is too long: ${text.length} characters, the limit is 16384 over the control API; load a longer file at start with --scenario (docs/scenarios.md)`,
+      );
+    }
+    expect((await t.control('/scenarios', undefined, 'GET')).body).toMatchObject({ active: [] });
+    const fits = rules(Math.floor((MAX_SCENARIO_TEXT - 40) / 27));
+    expect(fits.length).toBeLessThanOrEqual(MAX_SCENARIO_TEXT);
+    expect((await t.control('/scenarios', { yaml: fits })).status).toBe(201);
+    await t.close();
+  });
+
+  it('refuses a scenario that generates more than 500 records while running, and takes it at start', async () => {
+    const yaml = 'name: bulk\ndata:\n  clients:\n    - clientKey: bulkClient\n      generate: { contracts: 200 }\n';
+    const t = await testSandbox(FROZEN);
+    const res = await t.control('/scenarios', { yaml });
+    expect(res.status).toBe(400);
+    expect((res.body as { message: string }).message).toBe(
+      'Scenario bulk: data.clients[].generate makes 600 records (contracts and their recipients); a scenario loaded while the sandbox runs may generate at most 500. Load it at start (--scenario) or seed them with --fixtures (docs/scenarios.md)',
+    );
+    const fits = yaml.replace('contracts: 200', 'contracts: 166');
+    expect((await t.control('/scenarios', { yaml: fits })).status).toBe(201);
+    await t.close();
+
+    const dir = scratchDir('bulk-scenario-');
+    const file = join(dir, 'bulk.yaml');
+    writeFileSync(file, yaml);
+    const atStart = await testSandbox({ ...FROZEN, scenarios: [file] });
+    const contracts = Object.values(atStart.sandbox.services.store.data.contracts);
+    expect(contracts.length).toBeGreaterThanOrEqual(200);
+    await atStart.close();
   });
 });

@@ -78,7 +78,8 @@ async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps
  */
 async function readBody(c: Context, reader: BodyReader | undefined, deps: ControlApiDeps): Promise<unknown> {
   if (reader === undefined) return {};
-  if (reader === 'snapshot') return readJsonObject(c, Math.max(deps.maxBodyBytes, MIN_STATE_BODY_BYTES));
+  if (reader === 'snapshot')
+    return readJsonObject(c, Math.max(deps.maxBodyBytes, MIN_STATE_BODY_BYTES), { anyShape: true });
   if (reader === 'scenario' && /yaml/i.test(c.req.header('content-type') ?? ''))
     return readBodyText(c, deps.maxBodyBytes);
   return controlJson(c, deps.maxBodyBytes);
