@@ -49,7 +49,31 @@ const REFUSALS: { kind: string; status: number; request: (body: string) => strin
     status: 403,
     request: (b) => rawRequest('POST', '/api/contract', b, [['Host', 'evil.test']]),
   },
+  {
+    kind: 'a body that is not JSON by its type',
+    status: 415,
+    request: (b) =>
+      rawRequest('POST', '/api/contract', b).replace('Content-Type: application/json', 'Content-Type: text/plain'),
+  },
+  { kind: 'JSON cut short', status: 400, request: (b) => rawRequest('POST', '/api/contract', b.slice(0, -2)) },
+  { kind: 'no credentials, the body chunked', status: 401, request: (b) => chunked('/api/contract', b) },
 ];
+
+/** A POST with a chunked body (16 KiB chunks): no Content-Length tells the server where the body ends. */
+function chunked(path: string, body: string): string {
+  const chunks: string[] = [];
+  for (let i = 0; i < body.length; i += 16_384) {
+    const chunk = body.slice(i, i + 16_384);
+    chunks.push(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+  }
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    'Host: localhost',
+    'Content-Type: application/json',
+    'Transfer-Encoding: chunked',
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${chunks.join('')}0\r\n\r\n`;
+}
 
 function listContracts(s: RunningSandbox): string {
   return rawRequest('POST', '/api/contract', JSON.stringify({ data: { action: 'list', clientKey: s.clientKey } }), [
@@ -94,6 +118,30 @@ describe('a refused request with a large body keeps its connection', () => {
       );
     });
   }
+
+  it('a refusal to a request that said Expect: 100-continue: 100, then the refusal, then the next answer', async () => {
+    const s = await start();
+    const socket = await open(s);
+    const head = rawRequest('POST', '/api/event_status', BIG).replace('\r\n\r\n', '\r\nExpect: 100-continue\r\n\r\n');
+    socket.write(head + listContracts(s));
+    expect((await socket.answer())?.status).toBe(100);
+    expect((await socket.answer())?.status).toBe(405);
+    expect((await socket.answer())?.status).toBe(200);
+  });
+
+  it('a refused HEAD answers no body, so the next answer on the connection is read whole', async () => {
+    const s = await start();
+    const socket = await open(s);
+    // No body follows a HEAD answer (RFC 9110 §9.3.2): one here would be read as the start of the next answer.
+    socket.write(rawRequest('HEAD', '/api/contract', '', [['Host', 'localhost']]));
+    const refused = await socket.answer();
+    expect(refused?.status).toBe(405);
+    expect(refused?.body).toBe('');
+    socket.write(listContracts(s));
+    const next = await socket.answer();
+    expect(next?.status).toBe(200);
+    expect(JSON.parse(next!.body)).toMatchObject({ contracts: [] });
+  });
 
   it('the journal shows a refused body it read, cut to its cap', async () => {
     const s = await start();
