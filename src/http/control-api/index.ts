@@ -13,6 +13,7 @@ import { VERBS } from '../../domain/lifecycle-rules.js';
 import type { NotJournaled } from '../../journal/not-journaled.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
 import { controlJson, readBodyText, readJsonObject } from '../body.js';
+import { jsonStream, worthStreaming } from '../json-stream.js';
 
 export interface ControlApiDeps {
   control: Control;
@@ -68,8 +69,11 @@ async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps
     query: c.req.query(),
     body: await readBody(c, op.read ?? (op.method === 'POST' || op.method === 'PUT' ? 'json' : undefined), deps),
   };
-  const result = op.handle(request, world);
-  return c.json(result instanceof Promise ? await result : result, op.status ?? 200);
+  const handled = op.handle(request, world);
+  const result = handled instanceof Promise ? await handled : handled;
+  if (worthStreaming(result))
+    return c.body(jsonStream(result), op.status ?? 200, { 'Content-Type': 'application/json' });
+  return c.json(result, op.status ?? 200);
 }
 
 /**

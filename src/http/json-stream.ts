@@ -1,0 +1,64 @@
+/**
+ * Large control API answers as JSON written a piece at a time (docs/errors.md, "Limits"). `GET /__sandbox/requests`
+ * with a full journal (1,000 requests with 60 KB bodies) is a 60 MB answer: one JSON.stringify of it stopped the
+ * event loop ~300 ms, every other request waiting. Written element by element, with a turn of the event loop
+ * between pieces of ~1 MB, no piece takes more than a few milliseconds. The bytes are those JSON.stringify writes.
+ */
+
+/** Answers with a top-level array shorter than this are written in one go, as before. */
+const STREAM_FROM = 100;
+/** About how many characters are written between two turns of the event loop. */
+const PIECE = 1024 * 1024;
+
+/** Whether `value` is an object with a top-level array long enough to be worth writing in pieces. */
+export function worthStreaming(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  return Object.values(value).some((v) => Array.isArray(v) && v.length >= STREAM_FROM);
+}
+
+/** `JSON.stringify(value)` as a stream of UTF-8 pieces, each top-level array written one element at a time. */
+export function jsonStream(value: Record<string, unknown>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const pieces = jsonPieces(value);
+  let first = true;
+  return new ReadableStream({
+    async pull(controller) {
+      // A turn of the event loop between pieces (pull alone runs on microtasks, which timers and sockets wait behind).
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      first = false;
+      let text = '';
+      for (;;) {
+        const next = pieces.next();
+        if (next.done) {
+          if (text) controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        text += next.value;
+        if (text.length >= PIECE) break;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+}
+
+function* jsonPieces(value: Record<string, unknown>): Generator<string> {
+  yield '{';
+  let comma = false;
+  for (const [key, v] of Object.entries(value)) {
+    // Like JSON.stringify: members whose value has no JSON form (undefined, functions) are left out.
+    const member = Array.isArray(v) ? undefined : (JSON.stringify(v) as string | undefined);
+    if (!Array.isArray(v) && member === undefined) continue;
+    yield `${comma ? ',' : ''}${JSON.stringify(key)}:`;
+    comma = true;
+    if (member !== undefined) {
+      yield member;
+      continue;
+    }
+    yield '[';
+    for (let i = 0; i < (v as unknown[]).length; i++)
+      yield `${i > 0 ? ',' : ''}${(JSON.stringify((v as unknown[])[i]) as string | undefined) ?? 'null'}`;
+    yield ']';
+  }
+  yield '}';
+}
