@@ -7,13 +7,25 @@
 
 /** Answers with a top-level array shorter than this are written in one go, as before. */
 const STREAM_FROM = 100;
+/**
+ * Nor are answers estimated under this size (~10 ms to write in one go). The request journal keeps what `c.json`
+ * wrote, up to 64 KiB; a longer answer is kept as its size only, and a streamed one not at all.
+ */
+const STREAM_FROM_CHARS = 1024 * 1024;
 /** About how many characters are written between two turns of the event loop. */
 const PIECE = 1024 * 1024;
 
-/** Whether `value` is an object with a top-level array long enough to be worth writing in pieces. */
+/**
+ * Whether `value` is an object with a top-level array long enough to be worth writing in pieces: 100 items or more,
+ * and over ~1 MB by the size of its first three items.
+ */
 export function worthStreaming(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  return Object.values(value).some((v) => Array.isArray(v) && v.length >= STREAM_FROM);
+  return Object.values(value).some((v) => {
+    if (!Array.isArray(v) || v.length < STREAM_FROM) return false;
+    const sample = v.slice(0, 3).reduce((sum: number, item) => sum + (JSON.stringify(item)?.length ?? 4), 0);
+    return (sample / 3) * v.length > STREAM_FROM_CHARS;
+  });
 }
 
 /** `JSON.stringify(value)` as a stream of UTF-8 pieces, each top-level array written one element at a time. */
