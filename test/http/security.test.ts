@@ -153,6 +153,26 @@ describe('cross-site requests to the control API, the dashboard and the recipien
   });
 
   it.each([
+    ['multipart/form-data', 'by=1h'],
+    ['multipart/form-data; boundary=x', 'not parts at all'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="by"\r\n\r\n1h'],
+  ])(
+    'answers a same-origin page post typed %s that is no form with a JSON 400, changing nothing',
+    async (type, body) => {
+      const before = await state();
+      for (const path of ['/__sandbox/ui/clock/advance', '/__sandbox/ui/reset', `/sharing/${recipientKey}`]) {
+        const res = await t.sandbox.app.request(path, { method: 'POST', headers: { 'content-type': type }, body });
+        expect(res.status, path).toBe(400);
+        expect(await res.json(), path).toEqual({
+          code: 400,
+          message: expect.stringMatching(/^The form could not be read as multipart\/form-data: /),
+        });
+      }
+      expect(await state()).toBe(before);
+    },
+  );
+
+  it.each([
     ['text/plain', '{"by":"1h"}'],
     ['application/x-www-form-urlencoded', 'by=1h'],
     ['multipart/form-data; boundary=x', '--x--'],

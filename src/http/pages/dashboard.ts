@@ -10,6 +10,7 @@ import { html } from 'hono/html';
 import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control, Tenant } from '../../control/control.js';
 import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
+import { readForm } from './form.js';
 import type { ContractInspection } from '../../control/inspection.js';
 import type { Services } from '../../domain/context.js';
 import { ApiError, quote } from '../../core/errors.js';
@@ -61,7 +62,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
         );
       }
       const form = Object.fromEntries(
-        Object.entries(await c.req.parseBody()).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        Object.entries(await readForm(c)).filter((e): e is [string, string] => typeof e[1] === 'string'),
       );
       // Checked before acting: a refusal after the act would hide that the act ran.
       const back = backPath(form.back);

@@ -18,6 +18,7 @@ import { STATUS, contractTypeOf, specialTypeName } from '../../core/vocabulary.j
 import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell } from './layout.js';
 import type { Renderer } from '../../render/renderer.js';
+import { readForm } from './form.js';
 
 const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: string; intro: string }>> = {
   sign: { verb: 'sign', button: 'Sign', intro: 'Sign this contract' },
@@ -63,7 +64,7 @@ export function recipientPageRoutes({
     async (c) => {
       const page = pageOf(c.req.param('link'));
       if (!page) return notFound(c);
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
       const verb = typeof form.verb === 'string' ? form.verb : '';
       if (verb !== 'sign' && verb !== 'approve' && verb !== 'lock') {
         return sendPage(c, await render(deps, page, `Nothing to do: "${verb}" is not an action of this page.`), 400);
