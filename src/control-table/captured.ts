@@ -75,7 +75,8 @@ export const capturedOps = {
     query: journalQuery,
     answer: { requests: [journalEntry], count: 1, capacity: 1000 },
     request: (filter = {}) => ({ query: { ...filter } }),
-    handle(r, { control, tenant }) {
+    async handle(r, { control, tenant }) {
+      await control.journal.ready();
       const { requests, capacity } = control.journal.list(r.query, tenant);
       return { requests, count: requests.length, capacity };
     },

@@ -93,6 +93,11 @@ export class JournalControl {
     return { requests: this.journal.list(scoped), capacity: this.journal.limit };
   }
 
+  /** Resolves when every kept entry can be listed without parsing a body (the control API and the dashboard wait). */
+  ready(): Promise<void> {
+    return this.journal.showAll();
+  }
+
   /** Empties the journal, or one platform's part of it (scoped: the tenant's). */
   clear(input: { apiKey?: string | undefined } = {}, tenant?: Tenant): { cleared: 'all' | 'platform' } {
     if (tenant) {

@@ -168,6 +168,27 @@ describe('the request journal', () => {
     await small.close();
   });
 
+  it('is made ready to list a slice at a time, with turns of the event loop between slices', async () => {
+    // 120 bodies of ~60 KB (7 MB): more than one slice of the bodies the journal parses and redacts for its list.
+    const auth = await t.demoAuth();
+    for (let i = 0; i < 120; i++)
+      await t.post(
+        '/api/contract',
+        { data: { action: 'create', contract: { name: `C${i}`, value: 'x'.repeat(60_000) } } },
+        auth,
+      );
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    await t.sandbox.control.journal.ready();
+    expect(turned).toBe(true);
+    const listed = (await journal('?path=/api/contract')).map(
+      (e) => (e.request.body as { data: { contract: { name: string } } }).data.contract.name,
+    );
+    expect(listed).toEqual(Array.from({ length: 120 }, (_, i) => `C${i}`));
+  });
+
   it('can be emptied on purpose', async () => {
     await t.control('/health');
     expect((await t.control('/requests', undefined, 'DELETE')).status).toBe(200);

@@ -120,6 +120,7 @@ async function dashboard(c: Context, deps: DashboardDeps): Promise<Html> {
   const tab: Tab = TABS.some(([t]) => t === q.tab) ? (q.tab as Tab) : 'contracts';
   const here = c.req.url.slice(new URL(c.req.url).origin.length);
   const tenant = pickedTenant(deps.control, q.tenant);
+  if (tab === 'requests') await deps.control.journal.ready();
   const body = html`<header class="bar">
   <span class="brand">esign-sandbox</span><span class="sub">dashboard</span>
   <a href="/docs">API reference</a>
