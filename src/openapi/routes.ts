@@ -28,8 +28,8 @@ export const DOCS_NOT_JOURNALED: NotJournaled = { paths: ['/openapi.json', '/doc
 export function mountDocs(app: Hono, options: { apiKeyHeader: string }): void {
   let document: Promise<Record<string, unknown>> | undefined;
   app.get('/openapi.json', async (c) => {
-    document ??= import('./document.js').then(({ openApiDocument }) =>
-      openApiDocument({ apiKeyHeader: headerLabel(options.apiKeyHeader) }),
+    document ??= import('./document.js').then(({ openApiDocumentInSteps }) =>
+      openApiDocumentInSteps({ apiKeyHeader: headerLabel(options.apiKeyHeader) }),
     );
     return c.json({ ...(await document), servers: [{ url: new URL(c.req.url).origin, description: 'This sandbox' }] });
   });

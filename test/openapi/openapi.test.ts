@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument, openApiDocumentInSteps } from '../../src/openapi/document.js';
 import { resources } from '../../src/resources/index.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
 import { checkApiResponse } from '../support/openapi-check.js';
@@ -103,6 +104,23 @@ describe('the OpenAPI document', () => {
       name: 'X-Provider-Key',
     });
     expect(doc.servers[0].url).toBe('http://localhost');
+  });
+});
+
+describe('the document built in steps (the first GET /openapi.json)', () => {
+  it('is the same document, built with turns of the event loop between its steps', async () => {
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const stepped = await openApiDocumentInSteps({ apiKeyHeader: 'X-Provider-Key' });
+    done = true;
+    // One turn per resource and control operation: far more than the handful a single build would leave.
+    expect(turns).toBeGreaterThan(50);
+    expect(stepped).toEqual(openApiDocument({ apiKeyHeader: 'X-Provider-Key' }));
   });
 });
 
