@@ -4,6 +4,7 @@
  * event loop ~300 ms, every other request waiting. Written element by element, with a turn of the event loop
  * between pieces of ~1 MB, no piece takes more than a few milliseconds. The bytes are those JSON.stringify writes.
  */
+import { pause } from '../core/pause.js';
 
 /** Answers with a top-level array shorter than this are written in one go, as before. */
 const STREAM_FROM = 100;
@@ -36,7 +37,7 @@ export function jsonStream(value: Record<string, unknown>): ReadableStream<Uint8
   return new ReadableStream({
     async pull(controller) {
       // A turn of the event loop between pieces (pull alone runs on microtasks, which timers and sockets wait behind).
-      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      if (!first) await pause();
       first = false;
       let text = '';
       for (;;) {

@@ -14,6 +14,7 @@ import type { RequestEnv } from '../core/request-variables.js';
 import { operationOf } from '../core/operation.js';
 import { requestTenant } from '../domain/platforms.js';
 import { isoTime } from '../core/time-format.js';
+import { pause } from '../core/pause.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
@@ -214,7 +215,7 @@ export class RequestJournal {
       chars += charsOf(entry.requestBody) + charsOf(entry.responseBody);
       if (chars >= SHOW_SLICE_CHARS) {
         chars = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+        await pause();
       }
     }
   }

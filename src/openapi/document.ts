@@ -11,6 +11,7 @@ import type { ActionSpec, EndpointSpec, PlainResource, ResourceSpec, Scope } fro
 import { plainResources, resources } from '../resources/index.js';
 import { VERSION } from '../config/version.js';
 import { DEFAULT_API_KEY_HEADER, REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
+import { pause } from '../core/pause.js';
 import { type ControlOperation, controlOperations } from './control.js';
 import { documentOperations } from './files.js';
 import {
@@ -243,7 +244,7 @@ export async function openApiDocumentInSteps(options: DocumentOptions = {}): Pro
   const paths: Paths = {};
   for (const step of pathSteps(options)) {
     step(paths);
-    await new Promise((resolve) => setImmediate(resolve));
+    await pause();
   }
   return documentWith(paths, options);
 }

@@ -5,7 +5,7 @@
  */
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { clean, fontsOf, GREY, INK, Measure } from './fonts.js';
-import { pause } from './pause.js';
+import { pause } from '../core/pause.js';
 import type { AuditTrail } from './jobs.js';
 
 const MARGIN = 56;

@@ -34,7 +34,7 @@ import type { PdfJob, SignatureImage } from './jobs.js';
 import { drawStamps } from './stamps.js';
 import { embedImage } from './images.js';
 import { sha256Hex } from '../store/documents.js';
-import { pause } from './pause.js';
+import { pause } from '../core/pause.js';
 
 /** A4 in points, the page size of rendered HTML contracts (docs/documents.md). */
 export const A4 = { width: 595.28, height: 841.89 } as const;

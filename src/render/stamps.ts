@@ -4,7 +4,7 @@
  */
 import { type PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 import { clean, fontsOf, GREY, INK, Measure } from './fonts.js';
-import { pause } from './pause.js';
+import { pause } from '../core/pause.js';
 import { embedImage } from './images.js';
 import type { Stamp } from './jobs.js';
 

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../config/options.js';
+import { pause } from '../core/pause.js';
 import { COLLECTIONS, type StoreData } from './records.js';
 import { replaceFile } from './atomic-file.js';
 import { splitSnapshot } from './replay.js';
@@ -80,7 +81,7 @@ export async function serialise(data: StoreData, generation: number): Promise<st
     for (const key of Object.keys(rows)) {
       if (--budget <= 0) {
         budget = SLICE;
-        await new Promise((resolve) => setImmediate(resolve));
+        await pause();
       }
       if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
     }
