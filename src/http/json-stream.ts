@@ -59,19 +59,19 @@ function* jsonPieces(value: Record<string, unknown>): Generator<string> {
   yield '{';
   let comma = false;
   for (const [key, v] of Object.entries(value)) {
-    // Like JSON.stringify: members whose value has no JSON form (undefined, functions) are left out.
-    const member = Array.isArray(v) ? undefined : (JSON.stringify(v) as string | undefined);
-    if (!Array.isArray(v) && member === undefined) continue;
-    yield `${comma ? ',' : ''}${JSON.stringify(key)}:`;
-    comma = true;
-    if (member !== undefined) {
-      yield member;
-      continue;
+    const name = `${comma ? ',' : ''}${JSON.stringify(key)}:`;
+    if (Array.isArray(v)) {
+      yield `${name}[`;
+      for (let i = 0; i < v.length; i++)
+        yield `${i > 0 ? ',' : ''}${(JSON.stringify(v[i]) as string | undefined) ?? 'null'}`;
+      yield ']';
+    } else {
+      const member = JSON.stringify(v) as string | undefined;
+      // Like JSON.stringify: members whose value has no JSON form (undefined, functions) are left out.
+      if (member === undefined) continue;
+      yield `${name}${member}`;
     }
-    yield '[';
-    for (let i = 0; i < (v as unknown[]).length; i++)
-      yield `${i > 0 ? ',' : ''}${(JSON.stringify((v as unknown[])[i]) as string | undefined) ?? 'null'}`;
-    yield ']';
+    comma = true;
   }
   yield '}';
 }

@@ -108,14 +108,7 @@ export class RequestJournal {
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    // Oldest first, in one pass: the ring is a plain array again, without the entries of that platform.
-    const kept: Stored[] = [];
-    if (platformId !== undefined)
-      for (let i = 0; i < this.ring.length; i++) {
-        const entry = this.ring[(this.first + i) % this.ring.length]!;
-        if (entry.platformId !== platformId) kept.push(entry);
-      }
-    this.ring = kept;
+    this.ring = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
     this.first = 0;
   }
 
@@ -129,9 +122,11 @@ export class RequestJournal {
     return shown.map((e) => this.shown(e));
   }
 
-  /** The entries, oldest first. */
+  /** The entries, oldest first: one copy of the ring in one pass (a tenant's reset asks for it, one per test). */
   private entries(): Stored[] {
-    return [...this.ring.slice(this.first), ...this.ring.slice(0, this.first)];
+    const out = new Array<Stored>(this.ring.length);
+    for (let i = 0; i < this.ring.length; i++) out[i] = this.ring[(this.first + i) % this.ring.length]!;
+    return out;
   }
 
   private add(entry: Stored): void {
@@ -318,7 +313,6 @@ function actionField(body: unknown): { action?: string } {
 
 type Captured = string | { truncated: true; bytes: number } | undefined;
 
-/** The JSON text the handler answered, or its size when over the cap. */
 /** Characters of body text shown between two turns of the event loop (~10 ms of parsing and redacting). */
 const SHOW_SLICE_CHARS = 4 * 1024 * 1024;
 
@@ -326,6 +320,7 @@ function charsOf(body: Captured): number {
   return typeof body === 'string' ? body.length : 0;
 }
 
+/** The JSON text the handler answered, or its size when over the cap. */
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
