@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { postRequest, repeat, timeEach } from './keep-alive.mjs';
@@ -231,4 +231,25 @@ export function agreementHtml(sections, sentences = 4) {
     '</p>' +
     `<ul><li>Obligation ${i}.1</li><li>Obligation ${i}.2</li></ul><table><tr><th>Item</th><th>Amount</th></tr><tr><td>Fee ${i}</td><td>${i * 100} EUR</td></tr></table>`;
   return `<h1>Master services agreement</h1>${Array.from({ length: sections }, (_, i) => section(i + 1)).join('')}`;
+}
+
+/** Runs `work` and answers how long it took and the longest stall of this thread meanwhile (ms). */
+export async function timedStall(work) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  let late = 0;
+  let expected = performance.now() + 10;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    late = Math.max(late, now - expected);
+    expected = now + 10;
+  }, 10);
+  histogram.enable();
+  const t0 = performance.now();
+  const status = await work();
+  const ms = performance.now() - t0;
+  // One more turn, so a stall at the very end is seen by the timer too.
+  await new Promise((resolve) => setTimeout(resolve, 15));
+  histogram.disable();
+  clearInterval(ticker);
+  return { ms, status, stall: Math.max(histogram.max / 1e6 - 10, late, 0) };
 }

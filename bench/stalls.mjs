@@ -8,7 +8,7 @@
  * Runs the compiled library (dist/, `npm run build` first) in this process, so its event loop is this one's.
  * `node bench/stalls.mjs` prints the figures; bench/run.mjs calls `stallFigures()`.
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { timedStall } from './harness.mjs';
 import { fileURLToPath } from 'node:url';
 
 /** The longest the sandbox's event loop may go without a turn while it answers one request. */
@@ -27,27 +27,6 @@ export const HOSTILE = [
   ['1 MB of line breaks (500 pages, then 422)', 'line<br>'.repeat(124_000)],
   ['a 20,000-character word ×40', `<p>${'w'.repeat(20_000)} </p>`.repeat(40)],
 ];
-
-/** Runs `work` and answers how long it took and the longest stall of this thread meanwhile (ms). */
-async function timed(work) {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  let late = 0;
-  let expected = performance.now() + 10;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    late = Math.max(late, now - expected);
-    expected = now + 10;
-  }, 10);
-  histogram.enable();
-  const t0 = performance.now();
-  const status = await work();
-  const ms = performance.now() - t0;
-  // One more turn, so a stall at the very end is seen by the timer too.
-  await new Promise((resolve) => setTimeout(resolve, 15));
-  histogram.disable();
-  clearInterval(ticker);
-  return { ms, status, stall: Math.max(histogram.max / 1e6 - 10, late, 0) };
-}
 
 /** The figures as rows: `{ figure, ours, unit, target, verdict, note? }`. */
 export async function stallFigures({ log = () => {} } = {}) {
@@ -77,7 +56,8 @@ export async function stallFigures({ log = () => {} } = {}) {
       data: { action: 'create', clientKey, contract: { name: 'Small', value: '<p>The parties agree.</p>' } },
     });
     let floor = 0;
-    for (let i = 0; i < 20; i++) floor = Math.max(floor, (await timed(() => request('/api/contract', small))).stall);
+    for (let i = 0; i < 20; i++)
+      floor = Math.max(floor, (await timedStall(() => request('/api/contract', small))).stall);
     add({
       figure: 'main-thread stall floor: a one-line create (longest of 20)',
       ours: floor,
@@ -112,7 +92,7 @@ export async function stallFigures({ log = () => {} } = {}) {
       ];
       const results = [];
       const run = async (route, work) => {
-        const r = await timed(work);
+        const r = await timedStall(work);
         results.push(`${route} ${r.status} in ${r.ms.toFixed(0)} ms, stall ${r.stall.toFixed(0)} ms`);
         if (r.stall > worst) {
           worst = r.stall;
