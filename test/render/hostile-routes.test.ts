@@ -6,8 +6,8 @@
  * while after it must be answered before that download ends (the worker draws it). No timing is asserted: the
  * longest stall of every route is a figure of npm run bench (bench/stalls.mjs).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, ensureBuilt, startCli } from '../support/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { cliPerFile } from '../support/cli-process.js';
 import { DEMO } from '../support/helpers.js';
 
 const LONG_TAG = '<placeholder1 class="placeholderClass" contenteditable="false">';
@@ -36,15 +36,7 @@ const HOSTILE: [string, string, (value: string, html: string) => void][] = [
   ],
 ];
 
-let cli: CliProcess;
-beforeAll(async () => {
-  ensureBuilt();
-  cli = await startCli(['--quiet']);
-}, 120_000);
-afterAll(async () => {
-  cli?.child.kill();
-  await cli?.exited;
-});
+const cliOf = cliPerFile(['--quiet']);
 
 describe('a health probe every 100 ms while hostile documents go through every route', () => {
   it('is answered, and answered right; a download never holds one back', async () => {
@@ -57,7 +49,7 @@ describe('a health probe every 100 ms while hostile documents go through every r
         const probe: { sent: number; answered?: number; ok?: boolean } = { sent: performance.now() };
         probes.push(probe);
         answers.push(
-          fetch(`${cli.url}/__sandbox/health`).then(
+          fetch(`${cliOf().url}/__sandbox/health`).then(
             async (res) => {
               const body = (await res.json()) as { status?: string };
               probe.answered = performance.now();
@@ -74,7 +66,7 @@ describe('a health probe every 100 ms while hostile documents go through every r
     const requests: { name: string; started: number; finished: number; status: number }[] = [];
     const timed = async (name: string, url: string, body?: unknown) => {
       const started = performance.now();
-      const res = await fetch(`${cli.url}${url}`, {
+      const res = await fetch(`${cliOf().url}${url}`, {
         method: body ? 'POST' : 'GET',
         headers,
         ...(body ? { body: JSON.stringify(body) } : {}),
@@ -102,14 +94,14 @@ describe('a health probe every 100 ms while hostile documents go through every r
         const contract = JSON.parse(created.text).contract as { contractKey: string; contractValue: string };
         filledRight(contract.contractValue, html);
         const recipient = (
-          (await (await fetch(`${cli.url}/__sandbox/contracts/${contract.contractKey}`)).json()) as {
+          (await (await fetch(`${cliOf().url}/__sandbox/contracts/${contract.contractKey}`)).json()) as {
             recipients: { recipientKey: string }[];
           }
         ).recipients[0]!.recipientKey;
         const page = await timed(`${name}: recipient page`, `/sharing/${recipient}`);
         expect(page.status, name).toBe(200);
         expect(page.text).toContain('<article class="document"');
-        const signed = await fetch(`${cli.url}/__sandbox/recipients/${recipient}/sign`, {
+        const signed = await fetch(`${cliOf().url}/__sandbox/recipients/${recipient}/sign`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: '{}',

@@ -3,8 +3,8 @@
  * thread, so while the worst documents under the limits render, a health probe sent every 100 ms is answered
  * before the render finishes. The figures (render times, the longest stall) are in npm run bench.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, ensureBuilt, startCli } from '../support/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { cliPerFile } from '../support/cli-process.js';
 import { DEMO } from '../support/helpers.js';
 
 const WORST: [string, string][] = [
@@ -13,15 +13,7 @@ const WORST: [string, string][] = [
   ['a 25,000-row table', `<table>${'<tr><td>cell</td><td>2</td></tr>'.repeat(25_000)}</table>`],
 ];
 
-let cli: CliProcess;
-beforeAll(async () => {
-  ensureBuilt();
-  cli = await startCli(['--quiet']);
-}, 120_000);
-afterAll(async () => {
-  cli?.child.kill();
-  await cli?.exited;
-});
+const cliOf = cliPerFile(['--quiet']);
 
 describe('a health probe every 100 ms while the worst documents render', () => {
   it('is answered before each render finishes', async () => {
@@ -32,7 +24,7 @@ describe('a health probe every 100 ms while the worst documents render', () => {
       while (rendering) {
         const probe: { sent: number; answered?: number } = { sent: performance.now() };
         probes.push(probe);
-        void fetch(`${cli.url}/__sandbox/health`).then(async (res) => {
+        void fetch(`${cliOf().url}/__sandbox/health`).then(async (res) => {
           await res.arrayBuffer();
           if (res.status === 200) probe.answered = performance.now();
         });
@@ -41,7 +33,7 @@ describe('a health probe every 100 ms while the worst documents render', () => {
     })();
     const renders: { name: string; started: number; finished: number; status: number }[] = [];
     for (const [name, html] of WORST) {
-      const made = await fetch(`${cli.url}/api/contract`, {
+      const made = await fetch(`${cliOf().url}/api/contract`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
@@ -52,7 +44,7 @@ describe('a health probe every 100 ms while the worst documents render', () => {
       const key = ((await made.json()) as { contract: { contractKey: string } }).contract.contractKey;
       for (const kind of ['pdf', 'docx']) {
         const started = performance.now();
-        const res = await fetch(`${cli.url}/api/download_${kind}?contractKey=${key}&clientKey=${DEMO.clientKey}`, {
+        const res = await fetch(`${cliOf().url}/api/download_${kind}?contractKey=${key}&clientKey=${DEMO.clientKey}`, {
           headers,
         });
         await res.arrayBuffer();

@@ -6,6 +6,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
@@ -53,4 +54,21 @@ export function startCli(args: string[], options: { cwd?: string } = {}): Promis
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     void exited.then((code) => reject(new Error(`CLI exited with ${code} before listening:\n${output}`)));
   });
+}
+
+/** One CLI for a whole test file: built if need be and started before its tests, stopped after them. */
+export function cliPerFile(args: string[]): () => CliProcess {
+  let cli: CliProcess | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    cli = await startCli(args);
+  }, 120_000);
+  afterAll(async () => {
+    cli?.child.kill();
+    await cli?.exited;
+  });
+  return () => {
+    if (!cli) throw new Error('the CLI of this file has not started');
+    return cli;
+  };
 }
