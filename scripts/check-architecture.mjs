@@ -20,7 +20,8 @@ export const LAYERS = [
   ['scenarios'], // users of the control operations and the domain
   ['control'], // the control operations, in parts
   ['fixtures'],
-  ['webhooks', 'outbox', 'api-faults', 'journal'], // subsystems fed by events
+  ['readiness'], // the readiness report: checks over the journal, the deliveries and the faults applied
+  ['webhooks', 'outbox', 'api-faults', 'journal', 'rate-limits'], // subsystems fed by events; quotas
   ['domain'], // every business rule
   ['render'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain
   ['store'],

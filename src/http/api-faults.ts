@@ -44,7 +44,7 @@ async function apply(c: Context, faults: ApiFaults, options: FaultMiddlewareOpti
  * The body as JSON, or `undefined` when it is not JSON. Read through the shared body reader, which keeps the text
  * for the router, so the body is read once. Size and cut-off refusals propagate: the router would answer the same.
  */
-async function peekBody(c: Context, maxBodyBytes: number): Promise<unknown> {
+export async function peekBody(c: Context, maxBodyBytes: number): Promise<unknown> {
   const text = await readBodyText(c, maxBodyBytes);
   try {
     return JSON.parse(text) as unknown;

@@ -34,6 +34,8 @@ export interface AppOptions {
   middleware?: MiddlewareHandler[];
   /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** Runs on /api/* after the API faults: the rate limit (docs/readiness.md). */
+  rateLimits?: MiddlewareHandler;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
   documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
@@ -63,6 +65,7 @@ export function createApp(options: AppOptions): Hono {
   // CORS before the faults, so an injected refusal still reaches the page, and a preflight is never faulted.
   app.use('/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader }));
   if (options.apiFaults) app.use('/api/*', options.apiFaults);
+  if (options.rateLimits) app.use('/api/*', options.rateLimits);
   // The /api routes, typed with the variables their middleware sets: the operation context and the credentials.
   const api = new Hono<ApiEnv>();
   api.use('/api/*', operationContext(options.services, options.apiKeyHeader));

@@ -5,9 +5,9 @@
  * memory stays bounded however long the sandbox runs.
  */
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER, readCredentials } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER, bearerToken, readCredentials } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
-import { elapsedSince, monotonicNow } from '../core/clock.js';
+import { type WallClock, elapsedSince, monotonicNow, wallNow } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { RequestEnv } from '../core/request-variables.js';
@@ -62,6 +62,8 @@ export interface JournalFilter {
 interface Stored {
   id: number;
   atMs: number;
+  /** Wall time of arrival: what the readiness report judges Retry-After in (docs/readiness.md). */
+  wallMs: number;
   method: string;
   path: string;
   /** The raw query string, '' when none. */
@@ -75,6 +77,31 @@ interface Stored {
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
+  /** The answer's `Retry-After` (seconds) and `X-Sandbox-Fault`, kept for the readiness report. */
+  retryAfter: number | undefined;
+  fault: string | undefined;
+}
+
+/**
+ * An entry as the readiness report reads it (readiness/sources.ts): unredacted, never shown as it is. The bearer
+ * token lets the report tell tokens apart; the report names them by number only.
+ */
+export interface JournalRecord {
+  id: number;
+  atMs: number;
+  wallMs: number;
+  durationMs: number;
+  method: string;
+  path: string;
+  status: number;
+  platformId: string | undefined;
+  /** The request's JSON body, parsed (undefined when none or not JSON). */
+  body: unknown;
+  token: string | undefined;
+  /** The error answer's message. */
+  message: string | undefined;
+  retryAfter: number | undefined;
+  fault: string | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -91,6 +118,7 @@ export class RequestJournal {
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
     private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
+    private readonly wall: WallClock = wallNow,
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
   }
@@ -145,6 +173,7 @@ export class RequestJournal {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
       const started = monotonicNow();
+      const wallMs = this.wall();
       // Sandbox time as the request arrives, on the clock of its tenant when its credentials or path tell it now.
       const early = this.tenantBeforeAnswer(c.req.path, c.req.raw.headers);
       const atMs = this.services.clocks.of(early).now();
@@ -174,6 +203,7 @@ export class RequestJournal {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
         atMs: platformId === early ? atMs : this.services.clocks.of(platformId).now(),
+        wallMs,
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
@@ -186,6 +216,8 @@ export class RequestJournal {
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
         warnings: c.get('warnings'),
+        retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
+        fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -195,6 +227,41 @@ export class RequestJournal {
         for (const listener of this.listeners) listener(shown);
       }
     };
+  }
+
+  /**
+   * The kept entries of one tenant (or all), oldest first, as the readiness report reads them: their bodies parsed
+   * a slice at a time with a turn of the event loop between slices, like `showAll`.
+   */
+  async records(platformId?: string): Promise<JournalRecord[]> {
+    const out: JournalRecord[] = [];
+    let chars = 0;
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) continue;
+      const authorization = headerValue(e.headers, 'authorization');
+      const answer = e.status >= 400 ? parseBody(e.responseBody) : undefined;
+      out.push({
+        id: e.id,
+        atMs: e.atMs,
+        wallMs: e.wallMs,
+        durationMs: e.durationMs,
+        method: e.method,
+        path: e.path,
+        status: e.status,
+        platformId: e.platformId,
+        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : undefined,
+        token: authorization !== undefined ? bearerToken(authorization) : undefined,
+        message: stringAt(answer, 'message'),
+        retryAfter: e.retryAfter,
+        fault: e.fault,
+      });
+      chars += charsOf(e.requestBody) + 200;
+      if (chars >= SHOW_SLICE_CHARS / 4) {
+        chars = 0;
+        await pause();
+      }
+    }
+    return out;
   }
 
   /**
@@ -285,6 +352,17 @@ export class RequestJournal {
       apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
     });
   }
+}
+
+/** A header's first value in node's flat name/value list. */
+function headerValue(pairs: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === name) return pairs[i + 1];
+  return undefined;
+}
+
+/** `Retry-After` in seconds (the sandbox sends seconds, never a date). */
+function retryAfterOf(value: string | null): number | undefined {
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
 
 /** A path segment decoded; a malformed one stays as it is. */

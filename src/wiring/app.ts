@@ -5,7 +5,8 @@
  */
 import type { Hono } from 'hono';
 import type { ResolvedConfig } from '../config/options.js';
-import { requestTenant } from '../domain/platforms.js';
+import { type RequestMarks, requestTenant } from '../domain/platforms.js';
+import { rateLimitMiddleware } from '../http/rate-limit.js';
 import { faultMiddleware } from '../http/api-faults.js';
 import { createApp } from '../http/app.js';
 import { CONTROL_API_NOT_JOURNALED, controlApiRoutes } from '../http/control-api/index.js';
@@ -24,12 +25,18 @@ export function createSandboxApp(
   renderer: Renderer,
 ): Hono {
   const { services, documents, defaultAccount } = state;
-  const { faults, control, scenarios, journal } = subsystems;
+  const { faults, rateLimits, control, scenarios, journal } = subsystems;
+  const tenantOf = (marks: RequestMarks) => requestTenant(services, marks);
   const app = createApp({
     apiFaults: faultMiddleware(faults, {
       maxBodyBytes: config.maxBodyBytes,
       apiKeyHeader: config.apiKeyHeader,
-      tenantOf: (marks) => requestTenant(services, marks),
+      tenantOf,
+    }),
+    rateLimits: rateLimitMiddleware(rateLimits, {
+      maxBodyBytes: config.maxBodyBytes,
+      apiKeyHeader: config.apiKeyHeader,
+      tenantOf,
     }),
     services,
     maxBodyBytes: config.maxBodyBytes,

@@ -13,12 +13,15 @@ import { Outbox } from '../outbox/outbox.js';
 import { ScenarioEngine } from '../scenarios/engine.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { ReceiverFaults } from '../webhooks/receiver-faults.js';
+import { RateLimits } from '../rate-limits/rate-limits.js';
+import type { WallClock } from '../core/clock.js';
 import type { SandboxState } from './state.js';
 
 export interface Subsystems {
   webhooks: WebhookDispatcher;
   journal: RequestJournal;
   faults: ApiFaults;
+  rateLimits: RateLimits;
   control: Control;
   scenarios: ScenarioEngine;
   /** Writes the request log's pending lines (close() calls it). */
@@ -30,7 +33,7 @@ export interface Subsystems {
 export function createSubsystems(
   state: SandboxState,
   config: ResolvedConfig,
-  options: { linkBase: () => string; webhooksAfterListen: boolean },
+  options: { linkBase: () => string; webhooksAfterListen: boolean; wall?: WallClock | undefined },
 ): Subsystems {
   const { services, fixtures, seedOptions, defaultAccount, documents } = state;
   const outbox = new Outbox(services, { baseUrl: options.linkBase });
@@ -40,11 +43,13 @@ export function createSubsystems(
     logLimit: config.webhookLogLimit,
     userAgent: `esign-sandbox/${VERSION}`,
     receiverFaults,
+    ...(options.wall ? { wall: options.wall } : {}),
   });
   let listening: () => void = () => {};
   if (options.webhooksAfterListen) webhooks.holdUntil(new Promise<void>((resolve) => (listening = resolve)));
-  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
+  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader, options.wall);
   const faults = new ApiFaults(services, config.seed ?? 1);
+  const rateLimits = new RateLimits(services.clocks, services.bus, config.rateLimit);
   const logOut = lineWriter(process.stdout);
   const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
   if (log) journal.onEntry(log);
@@ -56,6 +61,7 @@ export function createSubsystems(
     receiverFaults,
     faults,
     journal,
+    rateLimits,
     version: VERSION,
     fixtures,
     seedOptions,
@@ -68,6 +74,7 @@ export function createSubsystems(
     webhooks,
     journal,
     faults,
+    rateLimits,
     control,
     scenarios,
     flushLog: () => logOut.flush(),

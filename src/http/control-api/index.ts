@@ -6,7 +6,13 @@
  */
 import { type Context, Hono } from 'hono';
 import type { Control } from '../../control/control.js';
-import { type ControlOp, type ControlRequest, type ControlWorld, controlRoutes } from '../../control-table/index.js';
+import {
+  type ControlOp,
+  type ControlRequest,
+  type ControlWorld,
+  TextAnswer,
+  controlRoutes,
+} from '../../control-table/index.js';
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
 import { VERBS } from '../../domain/lifecycle-rules.js';
@@ -71,6 +77,8 @@ async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps
   };
   const handled = op.handle(request, world);
   const result = handled instanceof Promise ? await handled : handled;
+  if (result instanceof TextAnswer)
+    return c.body(result.text, op.status ?? 200, { 'Content-Type': result.contentType });
   if (worthStreaming(result))
     return c.body(jsonStream(result), op.status ?? 200, { 'Content-Type': 'application/json' });
   return c.json(result, op.status ?? 200);
