@@ -2,9 +2,14 @@
  * zod pieces shared by several formats (fixtures, scenarios, faults, the control API): keys, durations, globs.
  */
 import { z } from 'zod';
+import { API_KEY_PATTERN, API_KEY_RULE } from './credentials.js';
 
 /** A key the sandbox makes or a file fixes: letters and digits only (docs/compatibility.md, "Keys"). */
 export const keyPattern = () => z.string().regex(/^[A-Za-z0-9]+$/, 'Keys are letters and digits only');
+
+/** A platform's API key: a name, never a path (core/credentials.ts). */
+export const apiKeyName = () =>
+  z.string().regex(API_KEY_PATTERN, `${API_KEY_RULE[0]!.toUpperCase()}${API_KEY_RULE.slice(1)}`);
 
 export const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
 const DURATION_HINT = 'expected a duration like "90s", "30m", "2h", "3d", "1h30m" or a number of seconds';
