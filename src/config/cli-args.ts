@@ -11,6 +11,8 @@ Usage
   esign-sandbox [options]
   esign-sandbox verify --target <url> --api-key <key> --secret <secret> [options]
                             compare the sandbox with a real account (esign-sandbox verify --help)
+  esign-sandbox report [--url <url>] [--tenant <apiKey>] [--junit <file>] [--markdown <file>]
+                            is the integration ready to go live? (esign-sandbox report --help)
 
 Options
   -p, --port <n>            Port to listen on; 0 picks a free one          (default 4010)

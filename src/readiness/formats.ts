@@ -38,6 +38,18 @@ function xml(text: string): string {
   return out;
 }
 
+/** Said once under the hard cases never tried. */
+export const GO_LIVE_HINT = 'The bundled `go-live` scenario tries every hard case in one run.';
+
+/** Said when there is nothing to judge. */
+function emptyNote(report: ReadinessReport): string[] {
+  if (report.observed.requests > 0) return [];
+  const whose = report.tenant !== undefined ? ' of this tenant' : '';
+  return [`The sandbox saw no /api request${whose}: run the integration's tests against it first.`];
+}
+
+const howToTry = (f: Finding) => f.advice.replace(/^To try it: /, '');
+
 function findingText(f: Finding): string {
   const more = f.count > f.evidence.length && f.evidence.length > 0 ? [`… ${f.count} in all`] : [];
   return [...f.evidence.map(evidenceLine), ...more, `Advice: ${f.advice}`].join('\n');
@@ -87,7 +99,7 @@ export function toMarkdown(report: ReadinessReport): string {
     `## Go-live readiness: ${ready ? '✅ ready' : '❌ not ready'}`,
     '',
     `${scopeOf(report)[0]!.toUpperCase()}${scopeOf(report).slice(1)}: ${tally(report)} (docs/readiness.md).`,
-    '',
+    ...emptyNote(report).flatMap((line) => [line, '']),
   ];
   const judged = report.findings.filter((f) => f.severity !== 'info');
   for (const f of judged) {
@@ -99,8 +111,8 @@ export function toMarkdown(report: ReadinessReport): string {
   const untested = report.findings.filter((f) => f.severity === 'info');
   if (untested.length > 0) {
     lines.push('### Never tried', '', '| check | how to try it |', '|---|---|');
-    for (const f of untested) lines.push(`| \`${f.id}\` | ${cell(f.advice.replace(/^To try it: /, ''))} |`);
-    lines.push('');
+    for (const f of untested) lines.push(`| \`${f.id}\` | ${cell(howToTry(f))} |`);
+    lines.push('', GO_LIVE_HINT, '');
   }
   const { operations, errors, events } = report.coverage;
   lines.push('<details><summary>Coverage</summary>', '', '| operation | calls |', '|---|---|');
@@ -122,6 +134,7 @@ export function toMarkdown(report: ReadinessReport): string {
 export function toText(report: ReadinessReport): string {
   const lines = [
     `Readiness of ${scopeOf(report)}: ${report.verdict === 'ready' ? 'READY' : 'NOT READY'} (${tally(report)})`,
+    ...emptyNote(report),
   ];
   for (const f of report.findings.filter((x) => x.severity !== 'info')) {
     lines.push('', `${f.severity.toUpperCase().padEnd(8)}${f.id}: ${f.title} (${f.count})`);
@@ -132,7 +145,8 @@ export function toText(report: ReadinessReport): string {
   const untested = report.findings.filter((f) => f.severity === 'info');
   if (untested.length > 0) {
     lines.push('', 'Never tried:');
-    for (const f of untested) lines.push(`  ${f.id}: ${f.advice.replace(/^To try it: /, '')}`);
+    for (const f of untested) lines.push(`  ${f.id}: ${howToTry(f)}`);
+    lines.push(`  ${GO_LIVE_HINT}`);
   }
   return lines.join('\n');
 }

@@ -9,10 +9,10 @@ import type { Thresholds } from './thresholds.js';
 
 /** The /api reads a webhook makes unneeded, by path and action: what each reads (docs/readiness.md). */
 const STATUS_READS: Record<string, (data: Record<string, unknown>) => StatusRead | undefined> = {
-  'POST /api/contract read': (d) =>
-    typeof d.contractKey === 'string'
-      ? { subject: `contract ${d.contractKey}`, contractKey: d.contractKey }
-      : undefined,
+  'POST /api/contract read': (d) => {
+    const key = (d.contract as { contractKey?: unknown } | undefined)?.contractKey;
+    return typeof key === 'string' ? { subject: `contract ${key}`, contractKey: key } : undefined;
+  },
   'POST /api/recipient list': (d) =>
     typeof d.contractKey === 'string'
       ? { subject: `recipients of contract ${d.contractKey}`, contractKey: d.contractKey }

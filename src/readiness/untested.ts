@@ -1,6 +1,7 @@
 /**
  * The `untested-…` findings (docs/readiness.md): each hard case the run never exercised, as information, with the
- * bundled scenario or fault that exercises it. The `go-live` scenario exercises them all in one run.
+ * bundled scenario or fault that exercises it. The `go-live` scenario exercises them all in one run (the formats say
+ * so once).
  */
 import type { Check, Indexed } from './check.js';
 import type { AttemptSeen, AttemptShaping } from './observed.js';
@@ -78,6 +79,6 @@ export const untestedChecks: Check[] = HARD_CASES.map((hard) => ({
   severity: 'info',
   title: `Never tried: ${hard.what}`,
   looksFor: `whether the run met ${hard.what}`,
-  advice: `To try it: ${hard.how}; the \`go-live\` scenario tries every hard case in one run.`,
+  advice: `To try it: ${hard.how}.`,
   run: (o) => (hard.tried(o) ? undefined : { count: 0, evidence: [] }),
 }));
