@@ -64,6 +64,9 @@ interface Stored {
   atMs: number;
   /** Wall time of arrival: what the readiness report judges Retry-After in (docs/readiness.md). */
   wallMs: number;
+  /** Places on one counter of arrivals and answers: whether a request was sent after another was answered. */
+  arrived: number;
+  answered: number;
   method: string;
   path: string;
   /** The raw query string, '' when none. */
@@ -90,6 +93,8 @@ export interface JournalRecord {
   id: number;
   atMs: number;
   wallMs: number;
+  arrived: number;
+  answered: number;
   durationMs: number;
   method: string;
   path: string;
@@ -113,6 +118,8 @@ export class RequestJournal {
   private ring: Stored[] = [];
   private first = 0;
   private nextId = 1;
+  /** Counts arrivals and answers (`Stored.arrived`, `answered`). */
+  private order = 0;
 
   constructor(
     private readonly services: Services,
@@ -174,6 +181,7 @@ export class RequestJournal {
       if (options.skip?.(c.req.path, c.req.method)) return next();
       const started = monotonicNow();
       const wallMs = this.wall();
+      const arrived = this.order++;
       // Sandbox time as the request arrives, on the clock of its tenant when its credentials or path tell it now.
       const early = this.tenantBeforeAnswer(c.req.path, c.req.raw.headers);
       const atMs = this.services.clocks.of(early).now();
@@ -192,6 +200,7 @@ export class RequestJournal {
       await next();
       const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
+      const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
       const headers = c.req.raw.headers;
@@ -204,6 +213,8 @@ export class RequestJournal {
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
         atMs: platformId === early ? atMs : this.services.clocks.of(platformId).now(),
         wallMs,
+        arrived,
+        answered,
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
@@ -244,6 +255,8 @@ export class RequestJournal {
         id: e.id,
         atMs: e.atMs,
         wallMs: e.wallMs,
+        arrived: e.arrived,
+        answered: e.answered,
         durationMs: e.durationMs,
         method: e.method,
         path: e.path,

@@ -50,7 +50,7 @@ export interface Outcome {
 
 /** What every check reads: the observations, plus the indexes several checks share (built once). */
 export interface Indexed extends Observed {
-  /** The requests in the order they arrived (wall time, then journal id). */
+  /** The requests in the order they arrived. */
   byArrival: RequestSeen[];
   /** Tenants with a webhook subscribed to at least one event. */
   tenantsWithWebhooks: Set<string>;

@@ -14,6 +14,12 @@ export interface RequestSeen {
   wall: number;
   /** Wall milliseconds the sandbox took to answer. */
   durationMs: number;
+  /**
+   * Its arrival and its answer counted on one counter of the journal: a request whose `arrived` is above another's
+   * `answered` was sent after that answer came back, whatever the clocks say.
+   */
+  arrived: number;
+  answered: number;
   method: string;
   path: string;
   action?: string | undefined;

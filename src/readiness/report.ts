@@ -112,7 +112,7 @@ export async function buildReport(
 }
 
 async function index(o: Observed): Promise<Indexed> {
-  const byArrival = [...o.requests].sort((a, b) => a.wall - b.wall || a.id - b.id);
+  const byArrival = [...o.requests].sort((a, b) => a.arrived - b.arrived);
   await pause();
   const tenantsWithWebhooks = new Set(o.webhooks.filter((w) => w.subscribed).map((w) => w.platformId));
   return { ...o, byArrival, tenantsWithWebhooks };

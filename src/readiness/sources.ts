@@ -63,6 +63,8 @@ function requestSeen(r: JournalRecord): RequestSeen {
     id: r.id,
     at: r.atMs,
     wall: r.wallMs,
+    arrived: r.arrived,
+    answered: r.answered,
     durationMs: r.durationMs,
     method: r.method,
     path: r.path,

@@ -29,7 +29,7 @@ export const expiredTokenReused: Check = {
       const label = `token #${numbers.get(r.token)}`;
       const death = dead.get(r.token);
       // Sent once the 401 had been answered: a request already on its way then is not a reuse.
-      if (death && r.wall >= death.wall + death.durationMs) {
+      if (death && r.arrived > death.answered) {
         count++;
         evidence.push(
           requestEvidence(death, `${label}: "${death.message}"`),

@@ -318,7 +318,8 @@ export class ScenarioEngine {
     if (this.active.length === 0) return;
     const platformId = 'platformId' in h ? h.platformId : undefined;
     for (const active of only ? [only] : [...this.active]) {
-      if (platformId !== undefined ? !active.covers(platformId) : active.tenant !== undefined) continue;
+      // A scenario's own step (`only`) is its own to hear, a tenant's scenario's too.
+      if (!only && (platformId !== undefined ? !active.covers(platformId) : active.tenant !== undefined)) continue;
       const now = active.clock.now();
       active.expectations.observe(h, now, this.deps.services.store);
       this.reactions.hear(active, h, now);

@@ -10,9 +10,13 @@ import { CHECK_IDS } from '../../src/readiness/checks.js';
 const T0 = Date.parse('2026-03-01T09:00:00Z');
 let nextId = 1;
 
+/** A request; unless said, it arrives after every request before it was answered, in order of its wall time. */
 function request(fields: Partial<RequestSeen> & { wall: number }): RequestSeen {
+  const id = nextId++;
   return {
-    id: nextId++,
+    id,
+    arrived: fields.wall * 10,
+    answered: fields.wall * 10 + 1,
     at: T0,
     durationMs: 1,
     method: 'POST',
@@ -247,7 +251,7 @@ describe('the checks in detail', () => {
 
   it('expired-token-reused: a request already in flight when the 401 came back is no reuse', async () => {
     const requests = [
-      request({ wall: T0, status: 401, message: 'Token expired', durationMs: 10 }),
+      request({ wall: T0, status: 401, message: 'Token expired', answered: T0 * 10 + 100 }),
       request({ wall: T0 + 5, status: 401, message: 'Token expired' }),
     ];
     expect((await found({ requests })).ids).toEqual([]);

@@ -7,18 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient } from '../../src/client/control-client.js';
 import type { ReadinessReport } from '../../src/readiness/report.js';
-import { type Sandbox, createSandbox } from '../../src/sandbox.js';
-import { type Integration, integration, steppedWall } from '../support/integrations.js';
-import { type TenantHandle, makeTenant } from '../support/tenant-kit.js';
+import { type Rehearsal, rehearse } from '../support/integrations.js';
+import type { TenantHandle } from '../support/tenant-kit.js';
 
-const START = '2026-03-01T09:00:00.000Z';
-let sandbox: Sandbox;
-let url: string;
-const runs: { tenant: TenantHandle; app: Integration; contractKey: string }[] = [];
+let run: Rehearsal;
 let careful: ReadinessReport;
 let naive: ReadinessReport;
 
-/** The same hard days for both tenants. */
+/** The same hard days for both tenants, and tokens expired mid-flow (as the signer signs). */
 async function plantHardDays(tenant: TenantHandle) {
   await tenant.control('POST', '/faults', {
     faults: [
@@ -33,40 +29,17 @@ async function plantHardDays(tenant: TenantHandle) {
       { kind: 'duplicate', match: { event: 'contract.signed' }, times: 1 },
     ],
   });
+  await tenant.control('POST', '/scenarios', {
+    yaml: 'name: expiry\ntimeline:\n  - { when: contract.signed, expireTokens: all }\n',
+  });
 }
 
 beforeAll(async () => {
-  const wall = steppedWall();
-  sandbox = await createSandbox({ log: 'none' }, { port: 0, webhooksAfterListen: true, wall: wall.now });
-  url = await sandbox.listen();
-  for (const careful of [true, false]) {
-    const tenant = await makeTenant(url, START, careful ? 'careful' : 'naive');
-    const client = await tenant.api('/api/client', {
-      data: { action: 'create', client: { fullname: 'Platform Client', email: 'client@example.com' } },
-    });
-    await plantHardDays(tenant);
-    const app = await integration({ careful, url, tenant, clientKey: client.body.client.clientKey, wait: wall.wait });
-    runs.push({ tenant, app, contractKey: await app.start() });
-  }
-  for (const { tenant, app, contractKey } of runs) {
-    await tenant.control('POST', '/settle');
-    await tenant.control('POST', '/tokens/expire');
-    const contract = await tenant.control('GET', `/contracts/${contractKey}`);
-    await tenant.control('POST', `/recipients/${contract.recipients[0].recipientKey}/sign`);
-    await tenant.control('POST', '/settle');
-    await app.learnSigned(contractKey);
-    // Long enough for the retries of the refused deliveries.
-    await tenant.control('POST', '/clock/advance', { by: '1h' });
-  }
-  const client = createControlClient(url);
-  careful = await client.tenant(runs[0]!.tenant.apiKey).report();
-  naive = await client.tenant(runs[1]!.tenant.apiKey).report({ slowWebhook: '1s' });
+  run = await rehearse(plantHardDays);
+  ({ careful, naive } = run);
 }, 60_000);
 
-afterAll(async () => {
-  for (const { app } of runs) await app.close();
-  await sandbox?.close();
-});
+afterAll(() => run?.close());
 
 const judged = (report: ReadinessReport) => report.findings.filter((f) => f.severity !== 'info').map((f) => f.id);
 
@@ -74,7 +47,7 @@ describe('two integrations on one sandbox', () => {
   it('the careful one is ready, with no error and no warning', () => {
     expect(judged(careful)).toEqual([]);
     expect(careful.verdict).toBe('ready');
-    expect(careful.tenant).toBe(runs[0]!.tenant.apiKey);
+    expect(careful.tenant).toBe(run.tenants.careful.apiKey);
     // It met every hard day planted, so only the one it was never given is untested.
     expect(careful.findings.map((f) => f.id)).toEqual(['untested-out-of-order-webhook']);
   });
@@ -99,7 +72,7 @@ describe('two integrations on one sandbox', () => {
   });
 
   it('each finding has evidence a person finds in the tenant’s journal and delivery log', async () => {
-    const tenant = runs[1]!.tenant;
+    const tenant = run.tenants.naive;
     const requests = new Set(
       ((await tenant.control('GET', '/requests')).requests as { id: number }[]).map((r) => r.id),
     );
@@ -123,7 +96,7 @@ describe('two integrations on one sandbox', () => {
   });
 
   it('the whole sandbox’s report holds both tenants’ findings; control calls never count', async () => {
-    const whole = await createControlClient(url).report({ slowWebhook: '1s' });
+    const whole = await createControlClient(run.url).report({ slowWebhook: '1s' });
     expect(judged(whole).sort()).toEqual(judged(naive).sort());
     const calls = whole.coverage.operations.map((o) => o.path);
     expect(calls.every((path) => path.startsWith('/api/'))).toBe(true);

@@ -8,12 +8,18 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import type { TenantHandle } from './tenant-kit.js';
+import { createControlClient } from '../../src/client/control-client.js';
+import type { ReadinessReport } from '../../src/readiness/report.js';
+import { type Sandbox, createSandbox } from '../../src/sandbox.js';
+import { type TenantHandle, makeTenant } from './tenant-kit.js';
 
-/** A wall clock a test moves: real time plus what the careful integration "waited". */
+/**
+ * A wall clock only the test moves: it stands still but for what the careful integration "waits", so an immediate
+ * retry is immediate and a wait is as long as said, however fast or busy the machine.
+ */
 export function steppedWall(): { now: () => number; wait(ms: number): void } {
-  let skipped = 0;
-  return { now: () => Date.now() + skipped, wait: (ms) => void (skipped += ms) };
+  let at = Date.parse('2026-03-01T09:00:00Z');
+  return { now: () => at, wait: (ms) => void (at += ms) };
 }
 
 export interface Integration {
@@ -66,7 +72,8 @@ export async function integration(options: Options): Promise<Integration> {
         continue;
       }
       if (r.status === 429 || r.status === 503) {
-        if (careful) options.wait(r.retryAfter * 1000);
+        // A second more than asked, as careful clients add jitter.
+        if (careful) options.wait(r.retryAfter * 1000 + 1000);
         continue;
       }
       return r;
@@ -105,6 +112,64 @@ export async function integration(options: Options): Promise<Integration> {
     },
     close: () => receiver.close(),
   };
+}
+
+/** Both integrations, run on one sandbox, each in its own tenant, and their reports. */
+export interface Rehearsal {
+  url: string;
+  careful: ReadinessReport;
+  naive: ReadinessReport;
+  tenants: { careful: TenantHandle; naive: TenantHandle };
+  close(): Promise<void>;
+}
+
+/**
+ * Runs both integrations through the same flow: start (token, webhook, a contract created and sent), the signer
+ * signs, each learns it (webhook or polling), then an hour passes for the retries. `hardDays` sets up each tenant's
+ * bad day first (faults, or a scenario). The naive report judges slowness from 1 s (its receiver takes 1.2 s).
+ */
+export async function rehearse(hardDays: (tenant: TenantHandle) => Promise<void>): Promise<Rehearsal> {
+  const wall = steppedWall();
+  const sandbox: Sandbox = await createSandbox({ log: 'none' }, { port: 0, webhooksAfterListen: true, wall: wall.now });
+  const url = await sandbox.listen();
+  const runs: { tenant: TenantHandle; app: Integration; contractKey: string }[] = [];
+  try {
+    for (const careful of [true, false]) {
+      const tenant = await makeTenant(url, '2026-03-01T09:00:00.000Z', careful ? 'careful' : 'naive');
+      const client = await tenant.api('/api/client', {
+        data: { action: 'create', client: { fullname: 'Platform Client', email: 'client@example.com' } },
+      });
+      await hardDays(tenant);
+      const app = await integration({ careful, url, tenant, clientKey: client.body.client.clientKey, wait: wall.wait });
+      runs.push({ tenant, app, contractKey: '' });
+      runs.at(-1)!.contractKey = await app.start();
+    }
+    for (const { tenant, app, contractKey } of runs) {
+      await tenant.control('POST', '/settle');
+      const contract = await tenant.control('GET', `/contracts/${contractKey}`);
+      await tenant.control('POST', `/recipients/${contract.recipients[0].recipientKey}/sign`);
+      await tenant.control('POST', '/settle');
+      await app.learnSigned(contractKey);
+      // Long enough for the retries of the refused deliveries.
+      await tenant.control('POST', '/clock/advance', { by: '1h' });
+    }
+    const client = createControlClient(url);
+    const [careful, naive] = runs;
+    return {
+      url,
+      careful: await client.tenant(careful!.tenant.apiKey).report(),
+      naive: await client.tenant(naive!.tenant.apiKey).report({ slowWebhook: '1s' }),
+      tenants: { careful: careful!.tenant, naive: naive!.tenant },
+      close: async () => {
+        for (const { app } of runs) await app.close();
+        await sandbox.close();
+      },
+    };
+  } catch (error) {
+    for (const { app } of runs) await app.close();
+    await sandbox.close();
+    throw error;
+  }
 }
 
 /**
