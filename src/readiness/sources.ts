@@ -5,7 +5,7 @@
  * attributed to it.
  */
 import { operationOf } from '../core/operation.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { JournalRecord, RequestJournal } from '../journal/journal.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { WEBHOOK_FLAGS } from '../core/vocabulary.js';

@@ -5,9 +5,8 @@
  */
 import type { Hono } from 'hono';
 import type { ResolvedConfig } from '../config/options.js';
-import { type RequestMarks, requestTenant } from '../domain/platforms.js';
-import { rateLimitMiddleware } from '../http/rate-limit.js';
 import { faultMiddleware } from '../http/api-faults.js';
+import { rateLimitMiddleware } from '../http/rate-limit.js';
 import { createApp } from '../http/app.js';
 import { CONTROL_API_NOT_JOURNALED, controlApiRoutes } from '../http/control-api/index.js';
 import { PAGES_NOT_JOURNALED, pageRoutes } from '../http/pages/index.js';
@@ -26,18 +25,9 @@ export function createSandboxApp(
 ): Hono {
   const { services, documents, defaultAccount } = state;
   const { faults, rateLimits, control, scenarios, journal } = subsystems;
-  const tenantOf = (marks: RequestMarks) => requestTenant(services, marks);
   const app = createApp({
-    apiFaults: faultMiddleware(faults, {
-      maxBodyBytes: config.maxBodyBytes,
-      apiKeyHeader: config.apiKeyHeader,
-      tenantOf,
-    }),
-    rateLimits: rateLimitMiddleware(rateLimits, {
-      maxBodyBytes: config.maxBodyBytes,
-      apiKeyHeader: config.apiKeyHeader,
-      tenantOf,
-    }),
+    apiFaults: faultMiddleware(faults, { maxBodyBytes: config.maxBodyBytes }),
+    rateLimits: rateLimitMiddleware(rateLimits, { maxBodyBytes: config.maxBodyBytes }),
     services,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
@@ -55,7 +45,7 @@ export function createSandboxApp(
       connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },
       maxBodyBytes: config.maxBodyBytes,
     }),
-    middleware: [
+    recorders: [
       journal.middleware(journalSkips([CONTROL_API_NOT_JOURNALED, PAGES_NOT_JOURNALED, DOCS_NOT_JOURNALED])),
       requestEvents(services.bus, () => scenarios.wantsRequests()),
     ],
