@@ -43,6 +43,7 @@ export async function restoreSnapshot(
   const snapshot = parseSnapshot(input);
   const files = documents ? snapshotDocuments(snapshot, input) : undefined;
   const { clock, clocks, store, bus } = services;
+  services.timers.clear();
   clock.clearTimers();
   clocks.dropAll();
   store.replace(structuredClone(snapshot.store));

@@ -60,6 +60,7 @@ export class StateControl {
     }
     if (apiKey !== undefined) return this.resetPlatform(apiKey);
     const { services } = this;
+    services.timers.clear();
     services.clock.clearTimers();
     // The seeded state has no tenant clocks: every tenant follows the sandbox clock again.
     services.clocks.dropAll();
@@ -94,6 +95,7 @@ export class StateControl {
       store: scratch,
       clock: this.services.clock,
       clocks: this.services.clocks,
+      timers: this.services.timers,
       bus: new EventBus(),
       ids: createIdSource(this.deps.seedOptions.seed),
     };

@@ -2,6 +2,7 @@
  * What domain code receives instead of Hono's `c`: the sandbox's services plus, per request, who is asking.
  */
 import type { Clock } from '../core/clock.js';
+import type { Timers } from '../core/timers.js';
 import type { TenantClocks } from '../core/tenant-clocks.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { ContractEvent, ContractEventData } from '../core/events.js';
@@ -17,6 +18,8 @@ export interface Services {
   clock: Clock;
   /** Tenants' own clocks (core/tenant-clocks.ts): `clocks.of(platformId)` is the clock a tenant follows. */
   clocks: TenantClocks;
+  /** Kept timers on those clocks (core/timers.ts): planned work that survives a restart with --data. */
+  timers: Timers;
   bus: EventBus;
   ids: IdSource;
 }

@@ -27,6 +27,7 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
       store: services.store,
       clock: services.clock,
       clocks: services.clocks,
+      timers: services.timers,
       bus: services.bus,
       ids: services.ids,
       cause: 'api',

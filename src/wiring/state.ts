@@ -8,6 +8,7 @@ import { Clock } from '../core/clock.js';
 import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
 import { TenantClocks } from '../core/tenant-clocks.js';
+import { Timers } from '../core/timers.js';
 import type { Services } from '../domain/context.js';
 import { readFixtures } from '../fixtures/read.js';
 import type { FixtureFile } from '../fixtures/schema.js';
@@ -41,7 +42,10 @@ export async function openState(config: ResolvedConfig): Promise<SandboxState> {
     Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
   );
   const documents = await openData(config.data, () => DocumentStore.open(config.data));
-  const services: Services = { store, clock, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
+  // Clocks, then the timers on them: kept collections are restored in the order they register (core/kept.ts).
+  const clocks = new TenantClocks(clock, store);
+  const timers = new Timers(clocks, store);
+  const services: Services = { store, clock, clocks, timers, bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
     ? defaultAccountInStore(services, config)
