@@ -66,7 +66,7 @@ export class StateControl {
     services.clocks.dropAll();
     services.store.replace(emptyData());
     // Re-seeding with the same seed gives the same keys again.
-    services.ids = createIdSource(this.deps.seedOptions.seed);
+    services.ids.restart();
     await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
     await this.deps.documents?.replace([]);
     services.bus.emit({ type: 'sandbox.reset' });

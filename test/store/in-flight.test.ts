@@ -129,3 +129,32 @@ describe('a restart on the same data file', () => {
     expect(r.deliveries).toHaveLength(0);
   });
 });
+
+describe('with --seed', () => {
+  it('gives the keys a run without the restart would have given, never those of records already stored', async () => {
+    const create = async (t: TestSandbox) => {
+      const auth = { bearer: await t.clientToken() };
+      const made = await t.post(
+        '/api/contract',
+        { data: { action: 'create', contract: { name: 'Seeded', value: '<p>x</p>' } } },
+        auth,
+      );
+      return made.body.contract.contractKey as string;
+    };
+    const first = await sandbox({ seed: 7 });
+    const before = await create(first);
+    await kill(first);
+    const restarted = await sandbox({ seed: 7 });
+    const after = await create(restarted);
+    open.splice(open.indexOf(restarted), 1);
+    await restarted.close();
+
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
+    file = join(dir, 'data.json');
+    const straight = await sandbox({ seed: 7 });
+    expect(await create(straight)).toBe(before);
+    expect(await create(straight)).toBe(after);
+    expect(after).not.toBe(before);
+  });
+});
