@@ -1,7 +1,8 @@
 /**
  * Bundles the package's runtime from tsc's output (build/) into dist/: the CLI (dist/cli.js), the library
- * (dist/index.js), the Testcontainers module (dist/testcontainers.js) and the renderer's worker thread
- * (dist/render/worker.js), plus the chunks they share (dist/bundle-*.js); tsc writes the types (.d.ts) straight
+ * (dist/index.js), the Testcontainers module (dist/testcontainers.js), the host interceptor that
+ * `node --import esign-sandbox/register` loads (dist/register.js, with @mswjs/interceptors) and the renderer's
+ * worker thread (dist/render/worker.js), plus the chunks they share (dist/bundle-*.js); tsc writes the types (.d.ts) straight
  * into dist/. Two reasons, both in docs/benchmarks.md:
  * - start: loading ~60 ES modules one by one is most of the start time; a pre-linked, minified bundle starts in
  *   about half the time, which keeps `esign-sandbox` within 1.3x of a bare Hono server's start;
@@ -99,13 +100,16 @@ const yamlAsEsm = {
 // chunks imported when asked for; code shared by the entries sits in chunks they import at start. The chunks sit
 // in dist/ beside cli.js and index.js, so import.meta.url (PACKAGE_ROOT, the worker's file) means the same there.
 rmSync('dist/render', { recursive: true, force: true });
-for (const file of readdirSync('dist').filter((f) => /^(bundle-.*|cli|index|testcontainers)\.js(\.map)?$/.test(f)))
+for (const file of readdirSync('dist').filter((f) =>
+  /^(bundle-.*|cli|index|testcontainers|register|msw)\.js(\.map)?$/.test(f),
+))
   rmSync(join('dist', file));
 const { metafile } = await build({
   entryPoints: {
     cli: 'build/cli.js',
     index: 'build/index.js',
     testcontainers: 'build/testcontainers.js',
+    register: 'build/register.js',
     'render/worker': 'build/render/worker.js',
   },
   outdir: 'dist',

@@ -13,7 +13,7 @@ export const LAYERS = [
   ['(root)'], // index.ts, cli.ts, sandbox.ts: the entry points; sandbox.ts composes one sandbox
   ['wiring'], // the parts sandbox.ts composes: state, subsystems, HTTP app, listener
   ['verify'], // esign-sandbox verify: a user of the HTTP API, handed a sandbox by cli.ts
-  ['http', 'client', 'testing'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers
+  ['http', 'client', 'testing', 'intercept'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers; the service's host redirected (register, MSW)
   ['openapi'],
   ['control-table'], // the control API declared once: a table of operations (routes, OpenAPI, client, library derive from it)
   ['resources'], // thin /api handlers: zod schema + one domain call

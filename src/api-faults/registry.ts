@@ -13,7 +13,7 @@ import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../domain/context.js';
 import { ApiError, quote } from '../core/errors.js';
 import { faultCounters } from '../core/ids.js';
-import { durationMs } from '../core/clock.js';
+import { durationMs, later } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
 import { globMatches } from '../core/glob.js';
@@ -94,7 +94,7 @@ export class ApiFaults {
       ...faultCounters(seed ?? this.defaultSeed, id),
     };
     if (spec.for !== undefined) {
-      fault.until = this.services.clocks.of(platformId).now() + durationMs(spec.for);
+      fault.until = later(this.services.clocks.of(platformId).now(), durationMs(spec.for));
       this.armEnd(fault);
     }
     this.active.push(fault);

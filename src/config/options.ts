@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inTimeRange } from '../core/clock.js';
-import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER, apiKeyProblem } from '../core/credentials.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
@@ -134,6 +134,8 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     throw new ConfigError(`clock must be "real" or "frozen" (got "${String(clock)}")`);
   const seed = options.seed;
   if (seed !== undefined && !Number.isInteger(seed)) throw new ConfigError(`seed must be a whole number (got ${seed})`);
+  const keyProblem = options.apiKey === undefined ? undefined : apiKeyProblem(options.apiKey);
+  if (keyProblem) throw new ConfigError(`api-key ${keyProblem}`);
   const apiKeyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
   if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(apiKeyHeader))
     throw new ConfigError(`api-key-header "${apiKeyHeader}" is not a valid header name`);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
+import { apiKeyName } from '../core/schemas.js';
 import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 
@@ -22,17 +23,14 @@ export const setBody = lazy(() =>
   z.object({ to: z.union([z.string().min(1), z.number()], 'Required: an ISO 8601 time') }),
 );
 
-export const resetBody = lazy(() => z.object({ apiKey: z.string().min(1).optional() }));
+export const resetBody = lazy(() => z.object({ apiKey: apiKeyName().optional() }));
 
 export const expireBody = lazy(() => z.object({ token: z.string().min(1).optional() }));
 
 export const platformBody = lazy(() =>
   z
     .object({
-      apiKey: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, _ and - only')
-        .optional(),
+      apiKey: apiKeyName().optional(),
       secret: z.string().min(1).max(500).optional(),
       name: z.string().max(200).optional(),
       clock: z

@@ -3,6 +3,7 @@
  * snapshots (snapshots.ts), forced token expiry, and the default account the fixtures gave.
  */
 import type { z } from 'zod';
+import { API_KEY_RULE, apiKeyProblem } from '../core/credentials.js';
 import { ApiError } from '../core/errors.js';
 import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
@@ -118,8 +119,13 @@ export class StateControl {
     return { platformId, apiKey, secret, clock: { ...own.state(), own: true } };
   }
 
-  /** The tenant with this API key, for a scoped operation (404 when no platform has it). */
+  /**
+   * The tenant with this API key, for a scoped operation: 400 when the key is no name (it came from a path, decoded:
+   * core/credentials.ts), 404 when no platform has it.
+   */
   tenant(apiKey: string): Tenant {
+    const problem = apiKeyProblem(apiKey);
+    if (problem) throw ApiError.badRequest(problem, [{ path: 'apiKey', message: API_KEY_RULE }]);
     const platform = platformByApiKey(this.services, apiKey);
     if (!platform) throw ApiError.notFound('No platform with this apiKey');
     return { platformId: platform.platformId, apiKey: platform.apiKey };

@@ -57,6 +57,18 @@ export function inTimeRange(ms: number): boolean {
   return Number.isFinite(ms) && ms >= TIME_RANGE.min && ms <= TIME_RANGE.max;
 }
 
+/** The longest duration anything takes: the span of TIME_RANGE, ~10,000 years (core/schemas.ts `duration`). */
+export const MAX_DURATION_MS = TIME_RANGE.max - TIME_RANGE.min;
+
+/**
+ * `ms` after `from`, or the last instant the clock can show when that lies beyond it: a deadline or a delay counted
+ * from a late moment stops at the end of time rather than becoming a time no format can print
+ * (docs/scenarios.md, "Durations and times").
+ */
+export function later(from: number, ms: number): number {
+  return Math.min(from + ms, TIME_RANGE.max);
+}
+
 /** Collects in-flight async work (webhook attempts, timer callbacks) so the clock can wait for it to settle. */
 export class WorkTracker {
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -250,7 +262,7 @@ export class Clock {
   ): ClockTimer {
     const timer: QueuedTimer = {
       id: ++this.seq,
-      at,
+      at: Math.min(at, TIME_RANGE.max),
       rank,
       seq: this.seq,
       label,
@@ -263,7 +275,7 @@ export class Clock {
     this.arm();
     return {
       id: timer.id,
-      at,
+      at: timer.at,
       label,
       cancel: () => {
         timer.cancelled = true;
@@ -276,7 +288,7 @@ export class Clock {
 
   /** Runs `fn` after `ms` of sandbox time. */
   after(ms: number, fn: () => unknown, label?: string, owner?: string): ClockTimer {
-    return this.schedule(this.now() + ms, fn, label, owner);
+    return this.schedule(later(this.now(), ms), fn, label, owner);
   }
 
   /** Hands the pending timers of one owner (a tenant getting its own clock) to another clock, due times kept. */

@@ -4,6 +4,22 @@
  * "Operations"): `Authorization: Bearer <token>`, or an API-key header, the configured one (`X-Service-Key` by
  * default) or the real service's own `X-Sendforsign-Key`, always accepted so real clients work unchanged.
  */
+import { quote } from './errors.js';
+
+/**
+ * A platform's API key is a name, never a path: it stands in `/__sandbox/platforms/{apiKey}/…` and is matched there
+ * after decoding, so a key may hold nothing that decodes to a dot segment, a slash or a percent sign
+ * (docs/library.md, "Parallel test files on one sandbox"). Checked where a key is made (fixtures, `--api-key`,
+ * `createPlatform`) and where one names a tenant (the scoped routes, `sandbox.tenant()`, a reset by key).
+ */
+export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
+export const API_KEY_RULE = 'an API key is letters, digits, _ and -, 1 to 200 characters';
+
+/** Why `key` is no API key (a sentence quoting it), or undefined when it is one. */
+export function apiKeyProblem(key: string): string | undefined {
+  if (API_KEY_PATTERN.test(key)) return undefined;
+  return `${quote(key)} is not an API key: ${API_KEY_RULE}`;
+}
 
 /** The API-key header when none is configured (`--api-key-header`). */
 export const DEFAULT_API_KEY_HEADER = 'X-Service-Key';

@@ -1,26 +1,28 @@
 /**
  * Requests refused before they reach the app. Those Node's HTTP parser rejects (broken framing, a content-length
- * that disagrees with the bytes sent, oversized headers) and those with a missing, empty or repeated Host header
- * still get the service's JSON error body instead of Node's bare `400 Bad Request`, then the connection is closed:
+ * that disagrees with the bytes sent, oversized headers), those with a missing, empty or repeated Host header and
+ * those whose path holds a dot segment (http/request-path.ts) still get the service's JSON error body instead of Node's bare `400 Bad Request`, then the connection is closed:
  * after a framing error nothing more on it can be trusted.
  */
 import { errorJson } from '../core/errors.js';
 import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { hostHeaderProblem } from './hosts.js';
+import { requestPathProblem } from './request-path.js';
 
 type CreateServer = (options: ServerOptions, listener: RequestListener) => Server;
 
 /**
- * Wraps a server factory (node:http's or node:https's `createServer`) so every request's Host header is checked
- * before @hono/node-server sees it: it would answer a missing Host with an empty 400, and an empty one by
- * substituting the bind address. Node's own Host check is off, since it answers with an empty body.
+ * Wraps a server factory (node:http's or node:https's `createServer`) so every request's Host header and path are
+ * checked before @hono/node-server sees them: it would answer a missing Host with an empty 400, an empty one by
+ * substituting the bind address, and resolve a path's dot segments. Node's own Host check is off, since it answers
+ * with an empty body.
  */
-export function checkingHost<Create>(create: Create): Create {
+export function checkingHead<Create>(create: Create): Create {
   // @hono/node-server calls the factory with (options, listener), node:http's and node:https's shape alike.
   const checked: CreateServer = (options, listener) =>
     (create as CreateServer)({ ...options, requireHostHeader: false }, (request, response) => {
-      const problem = hostHeaderProblem(request);
+      const problem = hostHeaderProblem(request) ?? requestPathProblem(request.url);
       if (problem === undefined) listener(request, response);
       else answerJson(response, 400, problem);
     });

@@ -10,7 +10,7 @@
 import { errorJson } from '../core/errors.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { answerClientError, answerExpectation, checkingHost } from './client-error.js';
+import { answerClientError, answerExpectation, checkingHead } from './client-error.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, type Socket, createServer as createNetServer, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -129,7 +129,7 @@ export function listenTls(
 ): Promise<TlsListener> {
   const https = createAdaptorServer({
     fetch: app.fetch,
-    createServer: checkingHost(createHttpsServer),
+    createServer: checkingHead(createHttpsServer),
     serverOptions: { key: tls.key, cert: tls.cert },
   });
   https.on('checkExpectation', answerExpectation);

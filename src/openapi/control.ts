@@ -4,6 +4,7 @@
  * about one tenant's world is listed twice, at its path and under /__sandbox/platforms/{apiKey}. A test checks
  * that every control route mounted on the app is listed here. The dashboard's routes are in pages.ts.
  */
+import { API_KEY_RULE } from '../core/credentials.js';
 import { controlRoutes } from '../control-table/index.js';
 import { lazy } from '../core/lazy.js';
 import type { ControlOperation } from './control-operation.js';
@@ -35,7 +36,7 @@ function tableOperations(): ControlOperation[] {
         ...entry,
         path: `${TENANT_PREFIX}${op.path}`,
         summary: `One tenant: ${entry.summary}`,
-        description: `As ${entry.method.toUpperCase()} ${entry.path}, for the tenant (platform) with this API key only: its clock, records, emails, deliveries, requests, scenarios and faults (docs/library.md, "Parallel tests"). 404 when no platform has the key.${entry.description ? `\n\n${entry.description}` : ''}`,
+        description: `As ${entry.method.toUpperCase()} ${entry.path}, for the tenant (platform) with this API key only: its clock, records, emails, deliveries, requests, scenarios and faults (docs/library.md, "Parallel tests"). 400 when the key is no name (${API_KEY_RULE}), 404 when no platform has it.${entry.description ? `\n\n${entry.description}` : ''}`,
       });
   }
   return [...out, ...scoped];

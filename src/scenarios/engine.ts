@@ -23,10 +23,10 @@ import { parseScenario } from './load.js';
 import { applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
 import { runStep, stepId } from './timeline.js';
-import { momentOf } from './matching.js';
+import { landsPastClock, momentOf } from './matching.js';
 import { Reactions } from './reactions.js';
 import type { Happening } from './happenings.js';
-import { TIMER_RANK } from '../core/clock.js';
+import { TIME_RANGE, TIMER_RANK } from '../core/clock.js';
 
 export { ScenarioError } from './load.js';
 
@@ -124,6 +124,7 @@ export class ScenarioEngine {
       notes.push(`replaced the active scenario "${scenario.name}"`);
     }
     if (scenario.data) this.checkData(scenario, tenant);
+    checkMoments(scenario, loadTime(scenario, clocks.of(tenant?.platformId).now(), options.atStart));
     // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
@@ -368,6 +369,30 @@ export class ScenarioEngine {
       );
     }
   }
+}
+
+/** When a scenario loaded now starts: now, or at run time its `clock.start` when that lies ahead (applyClockAtRunTime). */
+function loadTime(scenario: Scenario, now: number, atStart: boolean | undefined): number {
+  const start = scenario.clock?.start;
+  return atStart || start === undefined ? now : Math.max(now, Date.parse(start));
+}
+
+/**
+ * Moments counted from the load (a step's `at`, an expectation's `by`) must fall in the years the clock can show:
+ * one past 9999 is refused at load, naming its key, rather than a timer no answer can print (docs/scenarios.md,
+ * "Durations and times").
+ */
+function checkMoments(scenario: Scenario, loadAt: number): void {
+  const moments: [string, string | number | undefined][] = [
+    ...(scenario.timeline ?? []).map((s, i): [string, string | number | undefined] => [`timeline[${i}].at`, s.at]),
+    ...(scenario.expect ?? []).map((e, i): [string, string | number | undefined] => [`expect[${i}].by`, e.by]),
+  ];
+  const late = moments.filter(([, at]) => at !== undefined && landsPastClock(at, loadAt));
+  if (late.length === 0) return;
+  throw ApiError.badRequest(
+    `Scenario ${scenario.name}: ${late.map(([key]) => key).join(', ')} lands past ${isoTime(TIME_RANGE.max)}, the last time the clock can show (loaded at ${isoTime(loadAt)})`,
+    late.map(([path]) => ({ path, message: 'Past 9999-12-31T23:59:59.999Z' })),
+  );
 }
 
 /**

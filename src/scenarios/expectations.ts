@@ -4,7 +4,7 @@
  * happens, and reports itself as met, pending or failed, with the evidence. Only what happens while the scenario is
  * active counts; a deadline (`by`, `within`) is judged on the sandbox clock.
  */
-import { durationMs } from '../core/clock.js';
+import { durationMs, later } from '../core/clock.js';
 import { globMatches } from '../core/glob.js';
 import { isoTime } from '../core/time-format.js';
 import type { Store } from '../store/store.js';
@@ -69,7 +69,7 @@ export class Expectations {
   private deadline(w: Watch): number | undefined {
     const { by, within } = w.spec;
     const absolute = by !== undefined ? momentOf(by, this.loadedAt) : undefined;
-    const relative = within !== undefined && w.opened ? w.opened.at + durationMs(within) : undefined;
+    const relative = within !== undefined && w.opened ? later(w.opened.at, durationMs(within)) : undefined;
     if (absolute === undefined) return relative;
     return relative === undefined ? absolute : Math.min(absolute, relative);
   }

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
-import { DURATION_PATTERN, glob, keyPattern } from '../core/schemas.js';
-import { durationMs } from '../core/clock.js';
+import { DURATION_PATTERN, TOO_LONG, glob, keyPattern, spansClock } from '../core/schemas.js';
+import { TIME_RANGE, durationMs, later } from '../core/clock.js';
 import { globMatches } from '../core/glob.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 
@@ -18,6 +18,7 @@ export const moment = () =>
     .union([z.number().min(0), z.string().regex(DURATION_PATTERN), isoTime()], {
       error: 'expected a duration after load like "2h" or an ISO 8601 time like 2026-03-02T09:00:00Z',
     })
+    .refine((m) => isIso(m) || spansClock(m), TOO_LONG)
     .meta({ description: 'When: a duration after the scenario is loaded ("2h", "3d"), or an absolute ISO 8601 time.' });
 
 const role = () => z.enum(RECIPIENT_ROLES);
@@ -50,8 +51,16 @@ export type RecipientMatch = z.infer<ReturnType<typeof recipientMatch>>;
 
 /** When a step is due: a duration after the scenario was loaded, or an absolute time. */
 export function momentOf(at: string | number, loadedAt: number): number {
-  if (typeof at === 'string' && /\d{4}-\d{2}-\d{2}T/.test(at)) return Date.parse(at);
-  return loadedAt + durationMs(at);
+  return isIso(at) ? Date.parse(at) : later(loadedAt, durationMs(at));
+}
+
+/** Whether a moment counted from `loadAt` lies past the last time the clock can show (an ISO time never does). */
+export function landsPastClock(at: string | number, loadAt: number): boolean {
+  return !isIso(at) && loadAt + durationMs(at) > TIME_RANGE.max;
+}
+
+function isIso(at: string | number): at is string {
+  return typeof at === 'string' && /\d{4}-\d{2}-\d{2}T/.test(at);
 }
 
 export function matches(match: RecipientMatch, recipient: RecipientRecord, contract: ContractRecord): boolean {

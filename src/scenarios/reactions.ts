@@ -9,7 +9,7 @@
  * scenario load order, then file order. A delayed reaction is a clock timer ranked with the timeline steps
  * (TIMER_RANK.scenarioStep, then load order, then file order).
  */
-import { TIMER_RANK, durationMs } from '../core/clock.js';
+import { durationMs, later, TIMER_RANK } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
 import type { Services } from '../domain/context.js';
 import type { ActiveScenario } from './active.js';
@@ -51,12 +51,13 @@ export class Reactions {
         void active.clock.work.track(Promise.resolve().then(() => this.runNow(active, step, index, reason)));
         continue;
       }
-      active.schedule(now + delay, () => this.run(active, step, index, reason), cause, [
+      const at = later(now, delay);
+      active.schedule(at, () => this.run(active, step, index, reason), cause, [
         ...TIMER_RANK.scenarioStep,
         active.loadSeq,
         index,
       ]);
-      active.record(cause, `reacting to ${reason}: runs at ${isoTime(now + delay)}`, 'scheduled');
+      active.record(cause, `reacting to ${reason}: runs at ${isoTime(at)}`, 'scheduled');
     }
   }
 

@@ -11,7 +11,7 @@ import type { Verb } from '../domain/lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import { matches } from './matching.js';
 import type { ActiveScenario } from './active.js';
-import { TIMER_RANK, durationMs } from '../core/clock.js';
+import { durationMs, later, TIMER_RANK } from '../core/clock.js';
 import type { RecipientRule } from './schema.js';
 
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
@@ -38,14 +38,15 @@ export function applyRules(
       return true;
     }
     for (const { verb, ms } of plan) {
+      const at = later(now, ms);
       active.schedule(
-        now + ms,
+        at,
         () => act(active, doors, cause, recipientKey, verb),
         `${cause}:${verb}:${recipientKey}`,
         TIMER_RANK.recipientAct,
         recipient.platformId,
       );
-      active.record(cause, `${who}: ${verb} at ${isoTime(now + ms)}`, 'scheduled');
+      active.record(cause, `${who}: ${verb} at ${isoTime(at)}`, 'scheduled');
     }
     return true;
   }

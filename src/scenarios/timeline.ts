@@ -5,7 +5,7 @@
  * cause. Each returns what it did, for the scenario's log; a failure throws.
  */
 import { ApiError, quote } from '../core/errors.js';
-import { durationMs } from '../core/clock.js';
+import { durationMs, later } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
 import type { Control } from '../control/control.js';
 import { updateNotifications } from '../domain/clients.js';
@@ -41,7 +41,7 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
   webhookOutage(o, step) {
     const { active, control, cause, now } = step;
     const client = o.client !== undefined ? clientOf(step, o.client) : undefined;
-    const until = o.for !== undefined ? now + durationMs(o.for) : undefined;
+    const until = o.for !== undefined ? later(now, durationMs(o.for)) : undefined;
     const platformId = client?.platformId ?? active.tenant?.platformId;
     const id = control.webhooks.startOutage({
       ...(o.webhook !== undefined ? { webhookKey: o.webhook } : {}),

@@ -12,7 +12,7 @@
  * instead of the receiver, and the receiver faults hook (receiver-faults.ts) may hold, delay, spoil or repeat it.
  * Each fault hit is logged on the attempt it affected.
  */
-import { type Clock, wallDelay, wallNow } from '../core/clock.js';
+import { type Clock, later, wallDelay, wallNow } from '../core/clock.js';
 import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
@@ -312,7 +312,7 @@ export class WebhookDispatcher {
       return;
     }
     d.retries++;
-    const at = this.clockOf(d).now() + (retryAfterMs ?? step);
+    const at = later(this.clockOf(d).now(), retryAfterMs ?? step);
     d.nextAttemptAt = at;
     d.status = 'pending';
     this.changed(d);

@@ -7,7 +7,7 @@
  * later delivery to the endpoint (about the same contract, unless `sameContract: false`) has gone out, or until
  * `holdFor` of sandbox time has passed, and goes out then.
  */
-import type { Clock } from '../core/clock.js';
+import { type Clock, later } from '../core/clock.js';
 import type { Delivery } from './delivery.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
 import { target } from './delivery.js';
@@ -147,7 +147,7 @@ export class Lanes {
   private hold(d: Delivery, lane: Lane): boolean {
     const fault = this.deps.faults.holdBack(target(d));
     if (!fault) return false;
-    const until = this.deps.clockOf(d).now() + fault.holdForMs;
+    const until = later(this.deps.clockOf(d).now(), fault.holdForMs);
     d.held = { hit: fault.hit, sameContract: fault.sameContract, until };
     this.deps.holdTimer(d, until);
     this.deps.changed(d);

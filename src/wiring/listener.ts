@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError } from '../config/options.js';
-import { answerClientError, answerExpectation, checkingHost } from '../http/client-error.js';
+import { answerClientError, answerExpectation, checkingHead } from '../http/client-error.js';
 import { type TlsListener, type TlsMaterial, disposeTls, listenTls } from '../http/tls.js';
 
 export interface Listener {
@@ -58,7 +58,7 @@ export function urlHost(host: string): string {
 
 function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = createAdaptorServer({ fetch: app.fetch, hostname: host, createServer: checkingHost(createServer) });
+    const server = createAdaptorServer({ fetch: app.fetch, hostname: host, createServer: checkingHead(createServer) });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     const onError = (error: NodeJS.ErrnoException) => {

@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/index.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -151,6 +152,7 @@ describe('the packed package', () => {
     expect(packed).toContain('dist/THIRD-PARTY-LICENSES.txt');
     expect(packed).toContain('dist/testcontainers.js');
     expect(packed).toContain('dist/testcontainers.d.ts');
+    expect(packed).toContain('dist/register.js');
     const installed = join(project, 'node_modules');
     for (const bundled of ['pdf-lib', 'docx', '@faker-js', 'yaml', 'selfsigned', 'sanitize-html', 'signature_pad'])
       expect(existsSync(join(installed, bundled)), bundled).toBe(false);
@@ -260,6 +262,22 @@ describe('the packed package', () => {
     const a = await run(process.execPath, ['--input-type=module', '-e', esm], { cwd: project, ...LIMIT });
     const b = await run(process.execPath, ['--input-type=commonjs', '-e', cjs], { cwd: project, ...LIMIT });
     expect([a.stdout.trim(), b.stdout.trim().split('\n').pop()]).toEqual(['function', 'function']);
+  }, 60_000);
+
+  it("sends a program's calls for the service host to a sandbox with node --import esign-sandbox/register", async () => {
+    const sandbox = await startSandbox();
+    try {
+      const script =
+        "const res = await fetch('https://api.sendforsign.com/__sandbox/health'); console.log((await res.json()).status);";
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'esign-sandbox/register', '--input-type=module', '-e', script],
+        { cwd: project, env: { ...process.env, ESIGN_SANDBOX_URL: sandbox.url }, ...LIMIT },
+      );
+      expect(stdout.trim()).toBe('ok');
+    } finally {
+      await sandbox.close();
+    }
   }, 60_000);
 
   it('gives TypeScript users its types', async () => {

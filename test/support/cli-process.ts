@@ -72,3 +72,30 @@ export function cliPerFile(args: string[]): () => CliProcess {
     return cli;
   };
 }
+
+/**
+ * A health probe sent to `url` every 100 ms until `stop()`, which resolves once every probe is answered: true for
+ * each answered 200 `{status: 'ok'}`, false for any other answer or a failed request.
+ */
+export function healthProbes(url: string): { stop(): Promise<boolean[]> } {
+  const probes: Promise<boolean>[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      probes.push(
+        fetch(`${url}/__sandbox/health`).then(
+          async (res) => res.status === 200 && ((await res.json()) as { status?: string }).status === 'ok',
+          () => false,
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return Promise.all(probes);
+    },
+  };
+}
