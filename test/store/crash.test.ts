@@ -159,8 +159,8 @@ describe('crash safety of --data', () => {
     const first = await start();
     const token = await clientToken(first.url);
     const writer = load(first.url, token);
-    // The first compaction starts once the journal reaches 16 MB (the last 3 MB, about 7,000 creates, come from
-    // the writer): the journal is then set aside as data.json.journal.compacting until the next snapshot has
+    // The first compaction starts once the journal reaches 16 MB (the last 3 MB, about 2,700 creates, come from
+    // the writer: each journals its contract and its request journal's entry): the journal is then set aside as data.json.journal.compacting until the next snapshot has
     // been written, while appends go on in a fresh journal.
     const setAside = `${file}.journal.compacting`;
     const deadline = performance.now() + 40_000;
@@ -176,7 +176,7 @@ describe('crash safety of --data', () => {
     expect(second.output()).toContain('(loaded)');
     const stored = await storedKeys(second.url);
     const due = writer.acked.filter((a) => a.at < killedAt - WINDOW_MS);
-    expect(due.length).toBeGreaterThan(5000);
+    expect(due.length).toBeGreaterThan(1000);
     expect(due.filter((a) => !stored.has(a.key))).toEqual([]);
     expect(stored.size).toBeGreaterThanOrEqual(prefilled + 1 + due.length);
     // The restarted sandbox folds the set-aside journal into a snapshot on its first write.
