@@ -4,7 +4,7 @@
  *
  * Order (docs/scenarios.md, "Order"): the scenarios hear every event before anything else on the bus does; a
  * reaction without delay runs in a microtask queued then, so right after the operation that emitted the event
- * has finished and before that operation's webhook deliveries (lanes.ts starts them one microtask later) and any
+ * has finished and before that operation's webhook deliveries (they wait for the end of the instant) and any
  * clock timer due at the same instant. Reactions run in the order their triggers happened; for one trigger, in
  * scenario load order, then file order. A delayed reaction is a clock timer ranked with the timeline steps
  * (TIMER_RANK.scenarioStep, then load order, then file order).

@@ -12,7 +12,7 @@
  * instead of the receiver, and the receiver faults hook (receiver-faults.ts) may hold, delay, spoil or repeat it.
  * Each fault hit is logged on the attempt it affected.
  */
-import { type Clock, later, wallDelay, wallNow } from '../core/clock.js';
+import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock.js';
 import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
@@ -316,7 +316,8 @@ export class WebhookDispatcher {
     d.nextAttemptAt = at;
     d.status = 'pending';
     this.changed(d);
-    this.services.timers.set({ kind: RETRY, ref: d.id, at, owner: d.platformId });
+    // Ranked with first attempts, after everything else due at that instant (docs/scenarios.md, "Order").
+    this.services.timers.set({ kind: RETRY, ref: d.id, at, owner: d.platformId, rank: TIMER_RANK.delivery });
   }
 
   private runRetry(d: Delivery): Promise<void> | undefined {
