@@ -8,7 +8,7 @@
  * grow without limit. Cleared by `sandbox.reset` (only that platform's emails when the reset names one).
  */
 import type { Keeper } from '../core/kept.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { ContractEvent } from '../core/events.js';
 import type { RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';

@@ -9,7 +9,7 @@ import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
 import { TenantClocks } from '../core/tenant-clocks.js';
 import { Timers } from '../core/timers.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { readFixtures } from '../fixtures/read.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import { type SeedOptions, type SeedResult, applyFixtures } from '../fixtures/seed.js';
@@ -45,7 +45,7 @@ export async function openState(config: ResolvedConfig): Promise<SandboxState> {
   // Clocks, then the timers on them: kept collections are restored in the order they register (core/kept.ts).
   const clocks = new TenantClocks(clock, store);
   const timers = new Timers(clocks, store);
-  const services: Services = { store, clock, clocks, timers, bus, ids: createIdSource(config.seed) };
+  const services: Services = { store, clocks, timers, bus, ids: createIdSource(config.seed) };
   keepSeededIds(services, config.seed);
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded

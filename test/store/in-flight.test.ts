@@ -71,7 +71,7 @@ describe('a restart on the same data file', () => {
       r.failNext(1, { status: 503 });
       const first = await sandbox();
       await contractWithWebhook(first, r.url);
-      await first.sandbox.services.clock.work.settled();
+      await first.sandbox.services.clocks.sandbox.work.settled();
       const [before] = await deliveries(first);
       expect(before.status).toBe('pending');
       expect(before.nextAttemptAt).toBe('2026-03-01T09:00:05.000Z');
@@ -108,7 +108,7 @@ describe('a restart on the same data file', () => {
     first.sandbox.control.webhooks.startOutage({ mode: { status: 503 } });
     const r = await receiver();
     await contractWithWebhook(first, r.url);
-    await first.sandbox.services.clock.work.settled();
+    await first.sandbox.services.clocks.sandbox.work.settled();
     const journalBefore = (await first.control('/requests')).body.requests.length;
     await kill(first);
 
