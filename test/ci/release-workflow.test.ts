@@ -152,20 +152,41 @@ describe('the release workflow', () => {
   it('rejects what GitHub would reject: the schema is not a rubber stamp', () => {
     const broken = [
       { ...workflow, job: workflow.jobs },
-      { ...workflow, jobs: { image: { ...workflow.jobs.image, 'runs-on': undefined } } },
-      { ...workflow, jobs: { image: { ...workflow.jobs.image, steps: [{ uses: 'actions/checkout@v4', run: 'x' }] } } },
+      { ...workflow, jobs: { ...workflow.jobs, image: { ...workflow.jobs.image, 'runs-on': undefined } } },
+      {
+        ...workflow,
+        jobs: {
+          ...workflow.jobs,
+          image: { ...workflow.jobs.image, steps: [{ uses: 'actions/checkout@v4', run: 'x' }] },
+        },
+      },
       { ...workflow, permissions: { packages: 'push' } },
     ];
     for (const w of broken) expect(workflowSchema.safeParse(w).success).toBe(false);
   });
 
-  it('runs on a version tag with the rights to push a package', () => {
+  it('runs on a version tag, each job with only the rights it needs', () => {
     expect(workflow.on.push.tags).toEqual(['v*.*.*']);
-    expect(workflow.permissions).toMatchObject({ packages: 'write', contents: 'read' });
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    expect(workflow.jobs.notes.permissions).toEqual({ contents: 'write' });
+    expect(workflow.jobs.image.permissions).toEqual({ contents: 'read', packages: 'write' });
     expect(action('docker/login-action')?.with).toMatchObject({
       registry: 'ghcr.io',
       password: gh('secrets.GITHUB_TOKEN'),
     });
+  });
+
+  it('publishes the CHANGELOG.md section of the tag as the release notes, and pushes an image only after that', () => {
+    const notes = workflow.jobs.notes.steps as Step[];
+    const script = notes.findIndex(
+      (s) => s.run === 'node scripts/release-notes.mjs "$GITHUB_REF_NAME" > release-notes.md',
+    );
+    const release = notes.findIndex((s) => s.run?.startsWith('gh release create "$GITHUB_REF_NAME"'));
+    expect(script).toBeGreaterThan(0);
+    expect(release).toBeGreaterThan(script);
+    expect(notes[release]!.run).toContain('--notes-file release-notes.md');
+    expect(notes[release]!.env).toEqual({ GH_TOKEN: gh('secrets.GITHUB_TOKEN') });
+    expect(workflow.jobs.image.needs).toBe('notes');
   });
 
   it('builds amd64 and arm64 and pushes ghcr.io/<owner>/esign-sandbox as the version and latest, with an SBOM', () => {
