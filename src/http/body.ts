@@ -53,7 +53,7 @@ export async function readBodyText(c: Context, maxBytes: number): Promise<string
   const request = c.req.raw;
   const length = request.headers.get('content-length');
   const declared = length === null ? NaN : Number(length);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes) return refuseUnread(request, declared, tooLarge(maxBytes));
   // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
   // @hono/node-server that reads the socket directly instead of building a web stream per request.
   let text: string;
@@ -89,8 +89,39 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
 }
 
 /**
- * The body's bytes as they stream in, refused with `tooBig()` once past `maxBytes` and with 400 when the client cuts
- * the upload off (the JSON bodies above, and the PDF uploads of http/documents.ts).
+ * How much of a refused body is read and thrown away before the refusal leaves (docs/errors.md, "Every client
+ * reads a refusal"). A client sending a body reads no answer until it has sent it all (Node's fetch, Python's
+ * urllib) or dies with EPIPE when the server closes first; so a body over a limit is read to its end, discarded,
+ * and the 413 (or any refusal) follows on a connection that stays open. Past this many bytes the sandbox stops
+ * reading, answers with `Connection: close` and closes.
+ */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Throws `refusal` once the body, `declared` bytes long (NaN: not said), has been read and discarded up to
+ * DRAIN_LIMIT_BYTES; one declared longer than that is not read at all (the connection closes behind the answer).
+ */
+export async function refuseUnread(request: Request, declared: number, refusal: ApiError): Promise<never> {
+  if (!(declared > DRAIN_LIMIT_BYTES) && request.body && !request.bodyUsed) {
+    await discard(request.body.getReader(), 0);
+  }
+  throw refusal;
+}
+
+/** Reads and drops the rest of a body until its end or DRAIN_LIMIT_BYTES in all (`read` already counted). */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
+  let size = read;
+  while (size <= DRAIN_LIMIT_BYTES) {
+    const chunk = await reader.read().catch(() => undefined);
+    if (!chunk?.value) return;
+    size += chunk.value.byteLength;
+  }
+}
+
+/**
+ * The body's bytes as they stream in, refused with `tooBig()` once past `maxBytes` (the rest read and dropped up to
+ * DRAIN_LIMIT_BYTES, so the refusal reaches the client) and with 400 when the client cuts the upload off (the JSON
+ * bodies above, and the PDF uploads of http/documents.ts).
  */
 export async function readBytes(request: Request, maxBytes: number, tooBig: () => ApiError): Promise<Buffer> {
   if (!request.body) return Buffer.alloc(0);
@@ -108,7 +139,8 @@ export async function readBytes(request: Request, maxBytes: number, tooBig: () =
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancelled: cancelling the stream destroys the socket, and the client never reads the 413.
+      await discard(reader, size);
       throw tooBig();
     }
     chunks.push(value);
@@ -122,11 +154,13 @@ export function controlJson(c: Context, maxBytes: number): Promise<Record<string
 }
 
 /**
- * Reads the body of a request answered without reading it (a 404, a 405, a 403 or a 501 to a POST) before the
- * answer leaves, so the connection stays usable: the client's next request on it starts after that body. Left
- * unread, the body would sit in the socket; the server's own clean-up gives it 500 ms and then closes the
- * connection, and a pooled client's next request on it dies without an answer. The text is kept like any body
- * read (the journal shows it). A body over `maxBytes` is not read: its answer says `Connection: close`.
+ * Reads the body of a request answered without reading it (a 404, a 405, a 403 or a 501 to a POST, a refusal over
+ * a limit) before the answer leaves, so the connection stays usable: the client's next request on it starts after
+ * that body, and a client still sending reads the answer instead of dying with EPIPE. Left unread, the body would
+ * sit in the socket; the server's own clean-up gives it 500 ms and then closes the connection, and a pooled
+ * client's next request on it dies without an answer. A body within `maxBytes` is kept like any body read (the
+ * journal shows it); a larger one is discarded up to DRAIN_LIMIT_BYTES. Only past that, or when a reader gave up
+ * on it half-read, does the answer say `Connection: close`.
  */
 export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
@@ -144,12 +178,7 @@ export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> 
       return;
     }
     if (incoming.readableEnded || incoming.destroyed) return;
-    let read = !incoming.readableDidRead && (length === undefined || Number(length) <= maxBytes);
-    if (read)
-      read = await readBodyText(c, maxBytes).then(
-        () => true,
-        () => false,
-      );
-    if (!read && !incoming.destroyed) c.res.headers.set('Connection', 'close');
+    if (!incoming.readableDidRead) await readBodyText(c, maxBytes).catch(() => undefined);
+    if (!incoming.readableEnded && !incoming.destroyed) c.res.headers.set('Connection', 'close');
   };
 }

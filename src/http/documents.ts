@@ -12,7 +12,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { admit, identify } from './auth.js';
-import { readBytes } from './body.js';
+import { readBytes, refuseUnread } from './body.js';
 import type { OpContext } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { resolveShareLink } from '../domain/share-links.js';
@@ -251,7 +251,7 @@ async function readLimited(request: Request, maxBody: number, maxFile: number): 
       'The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf',
     );
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(maxFile);
+  if (Number.isFinite(declared) && declared > maxBody) return refuseUnread(request, declared, tooLarge(maxFile));
   return new Uint8Array(await readBytes(request, maxBody, () => tooLarge(maxFile)));
 }
 
