@@ -16,7 +16,7 @@ import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
 import { CONTRACT_EVENT_TYPES, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { WebhookRecord } from '../store/records.js';
 import {
   type AttemptTrigger,

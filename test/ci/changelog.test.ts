@@ -1,14 +1,13 @@
 /**
  * CHANGELOG.md, package.json's version and the release notes move together (README, "Development"): the newest
- * release section is package.json's version, sections follow Keep a Changelog, and scripts/release-notes.mjs, which
- * the release workflow runs on a tag, publishes that section or refuses.
+ * release section is package.json's version, sections follow Keep a Changelog, and scripts/release-check.mjs, which
+ * each release job runs on a tag, prints that section as the release's notes (its refusals:
+ * test/ci/release-workflow.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script without types
-import { changelogSections, releaseNotes } from '../../scripts/release-notes.mjs';
 
 type Section = { version: string; date?: string; body: string };
 
@@ -16,7 +15,20 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const changelog = read('CHANGELOG.md');
 const { version } = JSON.parse(read('package.json')) as { version: string };
-const sections = changelogSections(changelog) as Section[];
+
+/** The `## ` sections in file order; a heading other than `## [Unreleased]` or `## [x.y.z] - YYYY-MM-DD` fails. */
+function sectionsOf(text: string): Section[] {
+  const parts = text.split(/^(?=## )/m).slice(1);
+  return parts.map((part) => {
+    const [heading, ...rest] = part.split('\n');
+    const m = /^## \[(Unreleased|\d+\.\d+\.\d+)\](?: - (\d{4}-\d{2}-\d{2}))?$/.exec(heading!);
+    expect(m, heading).not.toBeNull();
+    expect(m![1] === 'Unreleased', `${heading}: a release has a date, Unreleased none`).toBe(m![2] === undefined);
+    return { version: m![1]!, ...(m![2] ? { date: m![2] } : {}), body: rest.join('\n').trim() };
+  });
+}
+
+const sections = sectionsOf(changelog);
 const releases = sections.filter((s) => s.version !== 'Unreleased');
 const numbers = (v: string) => v.split('.').map(Number);
 const newer = (a: string, b: string) => {
@@ -64,39 +76,12 @@ describe('CHANGELOG.md', () => {
   });
 });
 
-describe('the release notes (scripts/release-notes.mjs)', () => {
+describe('the release notes (scripts/release-check.mjs)', () => {
   it("are the tag's section of CHANGELOG.md, without its heading", () => {
-    const notes = execFileSync(process.execPath, [join(ROOT, 'scripts/release-notes.mjs'), `v${version}`], {
+    const notes = execFileSync(process.execPath, [join(ROOT, 'scripts/release-check.mjs'), `v${version}`], {
       encoding: 'utf8',
     });
     expect(notes).toBe(`${releases[0]!.body}\n`);
     expect(notes).not.toMatch(/^## /m);
-  });
-
-  it('refuse a tag that is not package.json version, a version with no section, and a section with no entry', () => {
-    const cases: Array<[string, string, string, RegExp]> = [
-      [changelog, 'v9.9.9', version, /package\.json says/],
-      ['## [Unreleased]\n\n- soon\n', 'v1.0.0', '1.0.0', /no section "## \[1\.0\.0\]/],
-      ['## [1.0.0] - 2026-01-01\n\n### Added\n', '1.0.0', '1.0.0', /lists no change/],
-      [changelog, 'latest', version, /not a version/],
-    ];
-    for (const [text, tag, pkg, message] of cases) expect(() => releaseNotes(text, tag, pkg), tag).toThrow(message);
-  });
-
-  it('exit 1 naming the reason when run for a tag that does not match', () => {
-    let stderr = '';
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'scripts/release-notes.mjs'), 'v99.0.0'], { stdio: 'pipe' });
-    } catch (error) {
-      const e = error as { status: number; stderr: Buffer };
-      expect(e.status).toBe(1);
-      stderr = e.stderr.toString();
-    }
-    expect(stderr).toMatch(/^release-notes: the tag says 99\.0\.0 but package\.json says /);
-  });
-
-  it('refuse a changelog heading of another shape', () => {
-    expect(() => changelogSections('## 1.0.0\n')).toThrow(/is not "## \[Unreleased\]"/);
-    expect(() => changelogSections('## [1.0.0]\n')).toThrow(/a release has a date/);
   });
 });

@@ -4,13 +4,16 @@
  *   (top-level keys, jobs, steps, permissions, triggers; unknown keys rejected, so a typo fails). SchemaStore's
  *   github-workflow.json is not vendored: nothing fetched from outside is committed to this repository;
  * - for what docs/ci.md promises: a version tag builds linux/amd64 and linux/arm64, pushes
- *   ghcr.io/<owner>/esign-sandbox with the version and `latest` tags, and attaches an SBOM.
+ *   ghcr.io/<owner>/esign-sandbox with the version and `latest` tags, and attaches an SBOM; the same tag publishes
+ *   the npm package with provenance; both first check the tag against package.json and CHANGELOG.md.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+// @ts-expect-error: a plain .mjs script, without types
+import { releaseProblems } from '../../scripts/release-check.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const text = readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8');
@@ -152,41 +155,20 @@ describe('the release workflow', () => {
   it('rejects what GitHub would reject: the schema is not a rubber stamp', () => {
     const broken = [
       { ...workflow, job: workflow.jobs },
-      { ...workflow, jobs: { ...workflow.jobs, image: { ...workflow.jobs.image, 'runs-on': undefined } } },
-      {
-        ...workflow,
-        jobs: {
-          ...workflow.jobs,
-          image: { ...workflow.jobs.image, steps: [{ uses: 'actions/checkout@v4', run: 'x' }] },
-        },
-      },
+      { ...workflow, jobs: { image: { ...workflow.jobs.image, 'runs-on': undefined } } },
+      { ...workflow, jobs: { image: { ...workflow.jobs.image, steps: [{ uses: 'actions/checkout@v4', run: 'x' }] } } },
       { ...workflow, permissions: { packages: 'push' } },
     ];
     for (const w of broken) expect(workflowSchema.safeParse(w).success).toBe(false);
   });
 
-  it('runs on a version tag, each job with only the rights it needs', () => {
+  it('runs on a version tag with the rights to push a package', () => {
     expect(workflow.on.push.tags).toEqual(['v*.*.*']);
-    expect(workflow.permissions).toEqual({ contents: 'read' });
-    expect(workflow.jobs.notes.permissions).toEqual({ contents: 'write' });
-    expect(workflow.jobs.image.permissions).toEqual({ contents: 'read', packages: 'write' });
+    expect(workflow.permissions).toMatchObject({ packages: 'write', contents: 'read' });
     expect(action('docker/login-action')?.with).toMatchObject({
       registry: 'ghcr.io',
       password: gh('secrets.GITHUB_TOKEN'),
     });
-  });
-
-  it('publishes the CHANGELOG.md section of the tag as the release notes, and pushes an image only after that', () => {
-    const notes = workflow.jobs.notes.steps as Step[];
-    const script = notes.findIndex(
-      (s) => s.run === 'node scripts/release-notes.mjs "$GITHUB_REF_NAME" > release-notes.md',
-    );
-    const release = notes.findIndex((s) => s.run?.startsWith('gh release create "$GITHUB_REF_NAME"'));
-    expect(script).toBeGreaterThan(0);
-    expect(release).toBeGreaterThan(script);
-    expect(notes[release]!.run).toContain('--notes-file release-notes.md');
-    expect(notes[release]!.env).toEqual({ GH_TOKEN: gh('secrets.GITHUB_TOKEN') });
-    expect(workflow.jobs.image.needs).toBe('notes');
   });
 
   it('builds amd64 and arm64 and pushes ghcr.io/<owner>/esign-sandbox as the version and latest, with an SBOM', () => {
@@ -203,5 +185,48 @@ describe('the release workflow', () => {
   it('builds the Dockerfile that the container tests build (the repository root is the context)', () => {
     expect(action('docker/build-push-action')!.with!.context).toBe('.');
     expect(readFileSync(join(ROOT, 'docs/ci.md'), 'utf8')).toContain('ghcr.io/<owner>/esign-sandbox');
+  });
+});
+
+describe('the npm package of a release', () => {
+  const npm = () => workflowSchema.parse(workflow).jobs.npm!;
+
+  it('publishes the tagged commit to the npm registry with provenance (an OIDC token) and the npm token', () => {
+    expect(npm().permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const setup = npm().steps.find((s) => s.uses?.startsWith('actions/setup-node@'))!;
+    expect(setup.with).toMatchObject({ 'registry-url': 'https://registry.npmjs.org' });
+    const publish = npm().steps.find((s) => s.run?.startsWith('npm publish'))!;
+    expect(publish.run).toBe('npm publish --provenance --access public');
+    expect(publish.env).toEqual({ NODE_AUTH_TOKEN: gh('secrets.NPM_TOKEN') });
+    // npm ci builds dist/ before publish packs it.
+    const runs = npm().steps.map((s) => s.run ?? s.uses);
+    expect(runs.findIndex((r) => r?.startsWith('npm ci'))).toBeLessThan(runs.indexOf(publish.run));
+  });
+
+  it('checks, in every job alike, that the tag is the version and the changelog has it', () => {
+    for (const job of Object.values(workflowSchema.parse(workflow).jobs))
+      expect(job.steps.some((s) => s.run?.startsWith('node scripts/release-check.mjs "$GITHUB_REF_NAME"'))).toBe(true);
+  });
+
+  it("makes the GitHub release with the version's CHANGELOG.md section as its notes, and no other right", () => {
+    const notes = workflowSchema.parse(workflow).jobs.notes!;
+    expect(notes.permissions).toEqual({ contents: 'write' });
+    const runs = notes.steps.map((s) => s.run);
+    const check = runs.indexOf('node scripts/release-check.mjs "$GITHUB_REF_NAME" > release-notes.md');
+    const release = runs.indexOf(
+      'gh release create "$GITHUB_REF_NAME" --title "$GITHUB_REF_NAME" --notes-file release-notes.md',
+    );
+    expect(check).toBeGreaterThan(0);
+    expect(release).toBeGreaterThan(check);
+    expect(notes.steps[release]!.env).toEqual({ GH_TOKEN: gh('secrets.GITHUB_TOKEN') });
+  });
+
+  it.each([
+    ['v1.2.0', '## [1.2.0] - 2026-12-01\n\n- A change\n\n## [1.1.0]\n- Older', []],
+    ['v1.2.1', '## [1.2.0]\n- A change', ["the tag v1.2.1 is not v1.2.0, package.json's version"]],
+    ['v1.2.0', '## [Unreleased]\n- A change', ['CHANGELOG.md has no "## [1.2.0]" section']],
+    ['v1.2.0', '## [1.2.0]\n\n## [1.1.0]\n- Older', ['CHANGELOG.md\'s "## [1.2.0]" section is empty']],
+  ])('release-check: tag %s against package 1.2.0 and its changelog', (tag, changelog, problems) => {
+    expect(releaseProblems(tag, JSON.stringify({ version: '1.2.0' }), changelog)).toEqual(problems);
   });
 });
