@@ -15,6 +15,7 @@ import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
+import type { Keeper } from '../core/kept.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
@@ -113,6 +114,13 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 /** The control route that makes a tenant (control-table/state.ts, mounted under /__sandbox): its answer names it. */
 const PLATFORM_CREATE_PATH = '/__sandbox/platforms';
 
+/** An entry as kept across a restart with --data (core/kept.ts): as shown (redacted), with what filters read. */
+interface KeptEntry {
+  atMs: number;
+  platformId?: string;
+  entry: JournalEntry;
+}
+
 export class RequestJournal {
   /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
   private ring: Stored[] = [];
@@ -120,6 +128,9 @@ export class RequestJournal {
   private nextId = 1;
   /** Counts arrivals and answers (`Stored.arrived`, `answered`). */
   private order = 0;
+  /** The entries by id, for the keeper. */
+  private readonly byId = new Map<string, Stored>();
+  private readonly keeper: Keeper;
 
   constructor(
     private readonly services: Services,
@@ -128,6 +139,27 @@ export class RequestJournal {
     private readonly wall: WallClock = wallNow,
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
+    // Kept as shown, redacted: the data file never holds a credential the journal would not show.
+    this.keeper = services.store.keep('requests', {
+      record: (id): KeptEntry | undefined => {
+        const stored = this.byId.get(id);
+        if (!stored) return undefined;
+        return {
+          atMs: stored.atMs,
+          ...(stored.platformId !== undefined ? { platformId: stored.platformId } : {}),
+          // Built afresh rather than cached on the entry: see `middleware` on what cached copies cost.
+          entry: stored.shown ?? this.show(stored),
+        };
+      },
+      keys: () => [...this.entries()].map((e) => String(e.id)),
+      restore: (_id, record) => {
+        const { atMs, platformId, entry } = record as KeptEntry;
+        this.nextId = Math.max(this.nextId, entry.id + 1);
+        if (this.limit > 0)
+          this.add({ ...restoredEntry(entry, atMs, platformId), arrived: this.order++, answered: this.order++ });
+      },
+      clear: () => this.clear(),
+    });
   }
 
   /** Hears every entry as it is recorded (the request log on stdout): redacted, like the journal shows it. */
@@ -143,8 +175,19 @@ export class RequestJournal {
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    this.ring = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
+    const kept: Stored[] = [];
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) kept.push(e);
+      else this.forget(e);
+    }
+    this.ring = kept;
     this.first = 0;
+  }
+
+  private forget(e: Stored): void {
+    const id = String(e.id);
+    this.byId.delete(id);
+    this.keeper.changed(id);
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -165,10 +208,14 @@ export class RequestJournal {
   }
 
   private add(entry: Stored): void {
+    const id = String(entry.id);
+    this.byId.set(id, entry);
+    this.keeper.changed(id);
     if (this.ring.length < this.limit) {
       this.ring.push(entry);
       return;
     }
+    this.forget(this.ring[this.first]!);
     this.ring[this.first] = entry;
     this.first = (this.first + 1) % this.limit;
   }
@@ -249,7 +296,13 @@ export class RequestJournal {
     for (const e of this.entries()) {
       if (platformId !== undefined && e.platformId !== platformId) continue;
       const authorization = headerValue(e.headers, 'authorization');
-      const answer = e.status >= 400 ? parseBody(e.responseBody) : undefined;
+      // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
+      const answer =
+        e.status >= 400
+          ? e.responseBody !== undefined
+            ? parseBody(e.responseBody)
+            : e.shown?.response.body
+          : undefined;
       out.push({
         id: e.id,
         atMs: e.atMs,
@@ -261,7 +314,7 @@ export class RequestJournal {
         path: e.path,
         status: e.status,
         platformId: e.platformId,
-        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : undefined,
+        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body,
         token: authorization !== undefined ? bearerToken(authorization) : undefined,
         message: stringAt(answer, 'message'),
         retryAfter: e.retryAfter,
@@ -356,6 +409,35 @@ export class RequestJournal {
         : undefined)
     );
   }
+}
+
+/**
+ * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
+ * stands in, and its place in the order of arrivals is given by the caller.
+ */
+function restoredEntry(
+  entry: JournalEntry,
+  atMs: number,
+  platformId: string | undefined,
+): Omit<Stored, 'arrived' | 'answered'> {
+  return {
+    id: entry.id,
+    atMs,
+    wallMs: atMs,
+    retryAfter: undefined,
+    fault: undefined,
+    method: entry.method,
+    path: entry.path,
+    query: entry.query ?? '',
+    status: entry.status,
+    durationMs: entry.durationMs,
+    platformId,
+    headers: [],
+    requestBody: undefined,
+    responseBody: undefined,
+    shown: entry,
+    warnings: entry.warnings,
+  };
 }
 
 /** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */

@@ -34,7 +34,8 @@ export async function observe(sources: ReadinessSources, platformId?: string): P
     webhookKey: d.webhookKey,
     attempts: d.attempts.map((a) => ({
       at: a.at,
-      wall: a.wallAt,
+      // A delivery kept by a data file of an earlier version has no wall time: its sandbox time stands in.
+      wall: a.wallAt ?? a.at,
       trigger: a.trigger,
       statusCode: a.statusCode,
       error: a.error,
