@@ -172,7 +172,8 @@ export async function installSizeFigures() {
             (b) =>
               `${b.name}: ${b.installed.packages} packages, install scripts: ${b.installed.installScripts.join(', ') || 'none'}`,
           )
-          .join('; '),
+          .join('; ')
+          .concat('; no optional peer dependency installed (testcontainers, msw, OpenTelemetry)'),
       },
       {
         figure: 'npx esign-sandbox from the tarball to the first healthy answer, cold npm cache',

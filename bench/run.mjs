@@ -17,6 +17,7 @@ import { soakFigures } from './soak.mjs';
 import { ROOT, QUICK, rows, work, children, row, fmt } from './harness.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchCreate, benchInProcess } from './create.mjs';
+import { benchMsw } from './msw.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
@@ -86,6 +87,7 @@ async function main() {
   const steps = [
     benchStartup,
     benchInProcess,
+    benchMsw,
     benchCreate,
     benchVolume,
     benchClock,

@@ -10,7 +10,8 @@
  *   dist/THIRD-PARTY-LICENSES.txt), so `npx esign-sandbox` installs no pdf-lib (24 MB), docx (23 MB) or faker
  *   packages, only the parts the sandbox uses, minified, without source maps. Code the start does not run (PDF and
  *   DOCX drawing, the OpenAPI document, faker, TLS certificates, the YAML parser) sits in chunks imported on demand.
- * `testcontainers` stays outside: an optional peer dependency, imported only by dist/testcontainers.js.
+ * `testcontainers` and `msw` stay outside: optional peer dependencies, imported only by dist/testcontainers.js and
+ * dist/msw.js (esign-sandbox/msw, the MSW request handlers).
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,6 +111,7 @@ const { metafile } = await build({
     index: 'build/index.js',
     testcontainers: 'build/testcontainers.js',
     register: 'build/register.js',
+    msw: 'build/msw.js',
     'render/worker': 'build/render/worker.js',
   },
   outdir: 'dist',
@@ -119,7 +121,7 @@ const { metafile } = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['testcontainers'],
+  external: ['testcontainers', 'msw'],
   // Minified: compiling the file is a fifth of the start. No source map: it would double the package's size.
   minify: true,
   legalComments: 'none',

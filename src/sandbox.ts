@@ -13,7 +13,8 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
-import type { Services } from './domain/context.js';
+import type { Services } from './store/services.js';
+import { IN_PROCESS } from './http/hosts.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
@@ -45,6 +46,12 @@ export interface Sandbox {
   readonly journal: RequestJournal;
   /** The certificate in use when serving HTTPS. */
   readonly tls: TlsMaterial | undefined;
+  /**
+   * Answers one request in process, without a port (what `esign-sandbox/msw` calls): any host name is answered,
+   * since the Host allow-list guards the port against web pages and none reaches this door; links in the answer
+   * name the request's origin.
+   */
+  fetch(request: Request): Promise<Response>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
   /** Stops listening, cancels timers, flushes the data file. */
@@ -109,6 +116,7 @@ export async function createSandbox(
     loadedFromFile: loaded,
     journal,
     tls,
+    fetch: async (request) => app.fetch(request, IN_PROCESS),
     async listen() {
       const port = await listener.listen();
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;

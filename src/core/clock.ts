@@ -132,10 +132,12 @@ export function monotonicNow(): number {
 
 /**
  * The order of timers due at the same sandbox instant (docs/scenarios.md, "Order"): recipients' planned acts first,
- * then scenario steps (ranked further by load order and file order), then the sandbox's own timers (webhook
- * retries and holds, fault and outage ends); timers of one rank run in the order they were set.
+ * then scenario steps (ranked further by load order and file order), then the sandbox's own timers (held
+ * deliveries released, fault and outage ends), and webhook deliveries last (first attempts and retries), so a
+ * fault or outage whose window starts at an instant covers every delivery attempted at it; timers of one rank run
+ * in the order they were set.
  */
-export const TIMER_RANK = { recipientAct: [0], scenarioStep: [1], sandbox: [2] } as const;
+export const TIMER_RANK = { recipientAct: [0], scenarioStep: [1], sandbox: [2], delivery: [3] } as const;
 
 function rankBefore(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -164,6 +166,10 @@ export class Clock {
   private wallTimer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private running = false;
+  /** While a drain runs a timer: the instant it stands at (its due time). */
+  private instant: number | undefined;
+  /** What waits for the end of the present instant, outside a drain (atInstantEnd). */
+  private readonly instantEnd: Array<() => unknown> = [];
   private closed = false;
 
   constructor(
@@ -223,6 +229,7 @@ export class Clock {
     if (to >= this.now()) {
       await this.runUntil(to);
     } else {
+      await this.leaveInstant();
       this.moveTo(to);
       this.arm();
     }
@@ -266,6 +273,28 @@ export class Clock {
     };
   }
 
+  /**
+   * Runs `fn` after everything else due at this instant (docs/scenarios.md, "Order"): webhook deliveries leave so.
+   * While the clock runs the timers of an instant, `fn` joins them as the last rank (TIMER_RANK.delivery); at any
+   * other time it runs one turn of the event loop later, once the operation in hand and the reactions it set off
+   * (microtasks) have finished, or as the clock next moves, before anything else. Either way the clock's work
+   * includes it, so `advance()` waits for it.
+   */
+  atInstantEnd(fn: () => unknown, label: string, owner?: string): void {
+    if (this.instant !== undefined) {
+      this.schedule(this.instant, fn, label, owner, TIMER_RANK.delivery);
+      return;
+    }
+    this.instantEnd.push(fn);
+    if (this.instantEnd.length === 1) void this.work.track(pause().then(() => this.endInstant()));
+  }
+
+  /** Runs what waits for the end of the instant now (before the clock moves, it must: it belongs to this instant). */
+  private endInstant(): Promise<unknown> {
+    const due = this.instantEnd.splice(0);
+    return Promise.all(due.map((fn) => this.work.track(Promise.resolve().then(fn))));
+  }
+
   /** Runs `fn` after `ms` of sandbox time. */
   after(ms: number, fn: () => unknown, label?: string, owner?: string): ClockTimer {
     return this.schedule(later(this.now(), ms), fn, label, owner);
@@ -299,6 +328,7 @@ export class Clock {
 
   close(): void {
     this.closed = true;
+    this.instantEnd.length = 0;
     this.clearTimers();
   }
 
@@ -339,18 +369,27 @@ export class Clock {
     await run;
   }
 
+  /** Before the clock moves: what waits for the end of the present instant runs, and settles. */
+  private async leaveInstant(): Promise<void> {
+    if (this.instantEnd.length === 0) return;
+    await this.work.track(this.endInstant());
+    await this.work.settled();
+  }
+
   private async drain(target: number): Promise<void> {
     this.disarm();
     this.running = true;
     let ran = 0;
     let turnAt = monotonicNow();
     try {
+      await this.leaveInstant();
       for (;;) {
         const next = this.queue[0];
         if (next && next.at <= target) {
           this.queue.shift();
           if (next.cancelled) continue;
           if (next.at > this.now()) this.moveTo(next.at);
+          this.instant = Math.max(next.at, this.instant ?? next.at);
           await this.work.track(Promise.resolve().then(next.fn));
           // Work a timer starts (a webhook attempt, say) may schedule further timers that are also due.
           await this.work.settled();
@@ -367,6 +406,7 @@ export class Clock {
       if (target > this.now()) this.moveTo(target);
     } finally {
       this.running = false;
+      this.instant = undefined;
       this.arm();
     }
   }

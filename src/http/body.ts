@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
-import type { RequestEnv } from '../core/request-variables.js';
+import { type RequestBody, type RequestEnv, bodyFacts } from '../domain/request-facts.js';
 import { checkJsonShape } from './json-shape.js';
 
 /**
@@ -18,25 +18,63 @@ export async function readJsonObject(
   maxBytes: number,
   options: { emptyAs?: Record<string, unknown>; anyShape?: boolean } = {},
 ): Promise<Record<string, unknown>> {
-  const text = await readBodyText(c, maxBytes);
+  const read = await readRequestBody(c, maxBytes);
+  const { text } = read;
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
     throw new ApiError(415, `Content-Type must be application/json (got ${type ? `"${type.slice(0, 100)}"` : 'none'})`);
   }
   if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send a JSON object');
-  if (!options.anyShape) checkJsonShape(text);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
-    throw ApiError.badRequest(`Request body is not valid JSON: ${reason}`);
+  if (read.shapeRefusal && !options.anyShape) throw read.shapeRefusal;
+  let body = read.json;
+  if (body === undefined) {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
+      throw ApiError.badRequest(`Request body is not valid JSON: ${reason}`);
+    }
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw ApiError.badRequest(`Request body must be a JSON object, not ${describe(body)}`);
   }
   return body as Record<string, unknown>;
+}
+
+/**
+ * The body read and parsed as JSON once (the travel object's `RequestBody`, domain/request-facts.ts): the API-faults
+ * gate and the route ask for it, whichever comes first reads it, the other finds it in `c.var.body`. Not JSON is not
+ * refused here (`json` is undefined): the route refuses it in its own words, the faults gate matches on what it can.
+ */
+export async function readRequestBody(c: Context, maxBytes: number): Promise<RequestBody> {
+  const vars = c as Context<RequestEnv>;
+  const kept = vars.get('body');
+  if (kept !== undefined) return kept;
+  const text = await readBodyText(c, maxBytes);
+  let shapeRefusal: ApiError | undefined;
+  try {
+    checkJsonShape(text);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    shapeRefusal = error;
+  }
+  let json: unknown;
+  if (!shapeRefusal) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  const body = bodyFacts(vars.get('services'), vars.get('request'), {
+    text,
+    json,
+    shapeRefusal,
+    query: () => c.req.query(),
+  });
+  vars.set('body', body);
+  return body;
 }
 
 /**
@@ -53,7 +91,7 @@ export async function readBodyText(c: Context, maxBytes: number): Promise<string
   const request = c.req.raw;
   const length = request.headers.get('content-length');
   const declared = length === null ? NaN : Number(length);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes) return refuseUnread(request, declared, tooLarge(maxBytes));
   // With a declared length (checked above) the body cannot exceed it, so it is read in one go: on
   // @hono/node-server that reads the socket directly instead of building a web stream per request.
   let text: string;
@@ -89,8 +127,39 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
 }
 
 /**
- * The body's bytes as they stream in, refused with `tooBig()` once past `maxBytes` and with 400 when the client cuts
- * the upload off (the JSON bodies above, and the PDF uploads of http/documents.ts).
+ * How much of a refused body is read and thrown away before the refusal leaves (docs/errors.md, "Every client
+ * reads a refusal"). A client sending a body reads no answer until it has sent it all (Node's fetch, Python's
+ * urllib) or dies with EPIPE when the server closes first; so a body over a limit is read to its end, discarded,
+ * and the 413 (or any refusal) follows on a connection that stays open. Past this many bytes the sandbox stops
+ * reading, answers with `Connection: close` and closes.
+ */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Throws `refusal` once the body, `declared` bytes long (NaN: not said), has been read and discarded up to
+ * DRAIN_LIMIT_BYTES; one declared longer than that is not read at all (the connection closes behind the answer).
+ */
+export async function refuseUnread(request: Request, declared: number, refusal: ApiError): Promise<never> {
+  if (!(declared > DRAIN_LIMIT_BYTES) && request.body && !request.bodyUsed) {
+    await discard(request.body.getReader(), 0);
+  }
+  throw refusal;
+}
+
+/** Reads and drops the rest of a body until its end or DRAIN_LIMIT_BYTES in all (`read` already counted). */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
+  let size = read;
+  while (size <= DRAIN_LIMIT_BYTES) {
+    const chunk = await reader.read().catch(() => undefined);
+    if (!chunk?.value) return;
+    size += chunk.value.byteLength;
+  }
+}
+
+/**
+ * The body's bytes as they stream in, refused with `tooBig()` once past `maxBytes` (the rest read and dropped up to
+ * DRAIN_LIMIT_BYTES, so the refusal reaches the client) and with 400 when the client cuts the upload off (the JSON
+ * bodies above, and the PDF uploads of http/documents.ts).
  */
 export async function readBytes(request: Request, maxBytes: number, tooBig: () => ApiError): Promise<Buffer> {
   if (!request.body) return Buffer.alloc(0);
@@ -108,7 +177,8 @@ export async function readBytes(request: Request, maxBytes: number, tooBig: () =
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancelled: cancelling the stream destroys the socket, and the client never reads the 413.
+      await discard(reader, size);
       throw tooBig();
     }
     chunks.push(value);
@@ -122,11 +192,13 @@ export function controlJson(c: Context, maxBytes: number): Promise<Record<string
 }
 
 /**
- * Reads the body of a request answered without reading it (a 404, a 405, a 403 or a 501 to a POST) before the
- * answer leaves, so the connection stays usable: the client's next request on it starts after that body. Left
- * unread, the body would sit in the socket; the server's own clean-up gives it 500 ms and then closes the
- * connection, and a pooled client's next request on it dies without an answer. The text is kept like any body
- * read (the journal shows it). A body over `maxBytes` is not read: its answer says `Connection: close`.
+ * Reads the body of a request answered without reading it (a 404, a 405, a 403 or a 501 to a POST, a refusal over
+ * a limit) before the answer leaves, so the connection stays usable: the client's next request on it starts after
+ * that body, and a client still sending reads the answer instead of dying with EPIPE. Left unread, the body would
+ * sit in the socket; the server's own clean-up gives it 500 ms and then closes the connection, and a pooled
+ * client's next request on it dies without an answer. A body within `maxBytes` is kept like any body read (the
+ * journal shows it); a larger one is discarded up to DRAIN_LIMIT_BYTES. Only past that, or when a reader gave up
+ * on it half-read, does the answer say `Connection: close`.
  */
 export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
@@ -144,12 +216,7 @@ export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> 
       return;
     }
     if (incoming.readableEnded || incoming.destroyed) return;
-    let read = !incoming.readableDidRead && (length === undefined || Number(length) <= maxBytes);
-    if (read)
-      read = await readBodyText(c, maxBytes).then(
-        () => true,
-        () => false,
-      );
-    if (!read && !incoming.destroyed) c.res.headers.set('Connection', 'close');
+    if (!incoming.readableDidRead) await readBodyText(c, maxBytes).catch(() => undefined);
+    if (!incoming.readableEnded && !incoming.destroyed) c.res.headers.set('Connection', 'close');
   };
 }

@@ -5,14 +5,14 @@
  * memory stays bounded however long the sandbox runs.
  */
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER, readCredentials } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
-import { elapsedSince, monotonicNow } from '../core/clock.js';
-import type { Services } from '../domain/context.js';
+import { elapsedSince } from '../core/clock.js';
+import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
-import type { RequestEnv } from '../core/request-variables.js';
+import { type RequestBody, type RequestEnv, requestTenant } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
-import { requestTenant } from '../domain/platforms.js';
+import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
@@ -144,10 +144,9 @@ export class RequestJournal {
   ): MiddlewareHandler<RequestEnv> {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
-      const started = monotonicNow();
-      // Sandbox time as the request arrives, on the clock of its tenant when its credentials or path tell it now.
-      const early = this.tenantBeforeAnswer(c.req.path, c.req.raw.headers);
-      const atMs = this.services.clocks.of(early).now();
+      // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
+      const arrival = c.get('request');
+      const early = arrival.tenant;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
@@ -169,16 +168,16 @@ export class RequestJournal {
       const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
-      const platformId = early ?? this.platformOf(requestBody, c.req.path, sent);
+      const platformId = early ?? this.platformOf(c.get('body'), requestBody, c.req.path, sent);
       const entry: Stored = {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
-        atMs: platformId === early ? atMs : this.services.clocks.of(platformId).now(),
+        atMs: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
         status,
-        durationMs: elapsedSince(started),
+        durationMs: elapsedSince(arrival.started),
         platformId,
         // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
         headers: rawHeaders(c.env, headers),
@@ -258,13 +257,18 @@ export class RequestJournal {
 
   /**
    * The tenant a request belongs to, so one platform's reset drops only its own entries. Taken when the
-   * request is recorded (a reset may remove the token that tells it later); the bodies are parsed only for
-   * requests without credential headers (token create, platform create).
+   * request is recorded (a reset may remove the token that tells it later); for requests without credential headers
+   * (token create, platform create), what the body names: as the route read it (the travel object's body), else
+   * parsed here.
    */
-  private platformOf(requestBody: Captured, path: string, sent: string | undefined): string | undefined {
-    const body = parseBody(requestBody);
+  private platformOf(
+    read: RequestBody | undefined,
+    requestBody: Captured,
+    path: string,
+    sent: string | undefined,
+  ): string | undefined {
     return (
-      requestTenant(this.services, { body }) ??
+      (read ? read.tenant : requestTenant(this.services, { body: parseBody(requestBody) })) ??
       // A platform made with POST /__sandbox/platforms: the answer names it. Only that answer is parsed (parsing
       // every answer without credentials was a tenth of the server's CPU on the health route).
       (path === PLATFORM_CREATE_PATH
@@ -272,37 +276,6 @@ export class RequestJournal {
         : undefined)
     );
   }
-
-  /**
-   * The tenant a request's headers or path name, known before it is answered: its bearer token, its API key, or
-   * the tenant of a scoped control call (`/__sandbox/platforms/{apiKey}/…`).
-   */
-  private tenantBeforeAnswer(path: string, headers: Headers): string | undefined {
-    const scoped = /^\/__sandbox\/platforms\/([^/]+)\//.exec(path)?.[1];
-    const credentials = readCredentials(headers, this.apiKeyHeader);
-    return requestTenant(this.services, {
-      authorization: credentials.authorization,
-      apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
-    });
-  }
-}
-
-/** A path segment decoded; a malformed one stays as it is. */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-function stringAt(value: unknown, ...path: string[]): string | undefined {
-  let at = value;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object' || Array.isArray(at)) return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return typeof at === 'string' ? at : undefined;
 }
 
 /** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */

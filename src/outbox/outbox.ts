@@ -7,7 +7,7 @@
  * Bounded: at most `cap` emails (default 10,000); the oldest are dropped first, so a long-running sandbox cannot
  * grow without limit. Cleared by `sandbox.reset` (only that platform's emails when the reset names one).
  */
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { ContractEvent } from '../core/events.js';
 import type { RecipientRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';

@@ -4,14 +4,14 @@
  *
  * Order (docs/scenarios.md, "Order"): the scenarios hear every event before anything else on the bus does; a
  * reaction without delay runs in a microtask queued then, so right after the operation that emitted the event
- * has finished and before that operation's webhook deliveries (lanes.ts starts them one microtask later) and any
+ * has finished and before that operation's webhook deliveries (they wait for the end of the instant) and any
  * clock timer due at the same instant. Reactions run in the order their triggers happened; for one trigger, in
  * scenario load order, then file order. A delayed reaction is a clock timer ranked with the timeline steps
  * (TIMER_RANK.scenarioStep, then load order, then file order).
  */
 import { durationMs, later, TIMER_RANK } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { ActiveScenario } from './active.js';
 import { type Happening, describe, triggerMatches } from './happenings.js';
 import type { TimelineStep } from './schema.js';

@@ -12,11 +12,11 @@
  * instead of the receiver, and the receiver faults hook (receiver-faults.ts) may hold, delay, spoil or repeat it.
  * Each fault hit is logged on the attempt it affected.
  */
-import { type Clock, later, wallDelay, wallNow } from '../core/clock.js';
+import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
 import { CONTRACT_EVENT_TYPES, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { WebhookRecord } from '../store/records.js';
 import {
   type AttemptTrigger,
@@ -273,7 +273,8 @@ export class WebhookDispatcher {
     const at = later(clock.now(), retryAfterMs ?? step);
     d.nextAttemptAt = at;
     d.status = 'pending';
-    d.timer = clock.schedule(at, () => this.runRetry(d), `webhook retry ${d.id}`, d.platformId);
+    // Ranked with first attempts, after everything else due at that instant (docs/scenarios.md, "Order").
+    d.timer = clock.schedule(at, () => this.runRetry(d), `webhook retry ${d.id}`, d.platformId, TIMER_RANK.delivery);
   }
 
   private runRetry(d: Delivery): Promise<void> | undefined {

@@ -22,8 +22,8 @@ interface Lane {
 }
 
 export interface LaneDeps {
-  /** The clock of a delivery's tenant. */
-  clockOf(d: Delivery): Clock;
+  /** The clock of a delivery's (or a lane's) tenant. */
+  clockOf(d: { platformId: string }): Clock;
   faults: ReceiverFaultHook;
   /** Sends a delivery's first attempt (and what follows it), logging `hits` on it. */
   send(d: Delivery, hits: ReceiverFaultHit[]): Promise<void>;
@@ -67,11 +67,15 @@ export class Lanes {
     this.lanes.delete(webhookKey);
   }
 
-  /** After deliveries left the log (a reset): lanes with nothing left to do go. */
+  /**
+   * After deliveries left the log (a reset): lanes with nothing left to do go, a running one too (a reset may have
+   * dropped the clock timer it waited for; if it still runs, it ends on its own, and new deliveries get a new lane).
+   */
   prune(): void {
     for (const [key, lane] of this.lanes) {
+      lane.queue = lane.queue.filter((d) => !d.removed);
       lane.held = lane.held.filter((d) => !d.removed);
-      if (!lane.running && lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(key);
+      if (lane.queue.length === 0 && lane.held.length === 0) this.lanes.delete(key);
     }
   }
 
@@ -84,14 +88,18 @@ export class Lanes {
     return lane;
   }
 
-  private runIfIdle(webhookKey: string, lane: Lane): Promise<void> | undefined {
-    if (lane.running) return undefined;
+  private runIfIdle(webhookKey: string, lane: Lane): void {
+    if (lane.running) return;
     lane.running = true;
-    // One microtask later than the event: scenario reactions to the same event run first (docs/scenarios.md, "Order").
-    return this.deps.track(
-      lane,
-      Promise.resolve().then(() => this.run(webhookKey, lane)),
-    );
+    // After everything else due at this instant (docs/scenarios.md, "Order"): the reactions to the event, timeline
+    // steps and fault or outage starts and ends of the same instant are in place before a first attempt leaves.
+    this.deps
+      .clockOf(lane)
+      .atInstantEnd(
+        () => this.deps.track(lane, this.run(webhookKey, lane)),
+        `webhook lane ${webhookKey}`,
+        lane.platformId,
+      );
   }
 
   /** First attempts, in order; a held delivery goes out right after the first one that may overtake it. */
@@ -145,14 +153,14 @@ export class Lanes {
     return true;
   }
 
-  private release(d: Delivery): Promise<void> | undefined {
+  private release(d: Delivery): void {
     const held = d.held;
     d.held = undefined;
-    if (!held || d.removed || !d.active || this.deps.closed()) return undefined;
+    if (!held || d.removed || !d.active || this.deps.closed()) return;
     const lane = this.laneOf(d);
     lane.held = lane.held.filter((h) => h !== d);
     d.releasedHit = { ...held.hit, detail: 'held back; nothing overtook it within holdFor, so sent then' };
     lane.queue.unshift(d);
-    return this.runIfIdle(d.webhookKey, lane);
+    this.runIfIdle(d.webhookKey, lane);
   }
 }

@@ -8,7 +8,7 @@ import { Clock } from '../core/clock.js';
 import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
 import { TenantClocks } from '../core/tenant-clocks.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { readFixtures } from '../fixtures/read.js';
 import type { FixtureFile } from '../fixtures/schema.js';
 import { type SeedOptions, type SeedResult, applyFixtures } from '../fixtures/seed.js';
@@ -41,7 +41,7 @@ export async function openState(config: ResolvedConfig): Promise<SandboxState> {
     Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
   );
   const documents = await openData(config.data, () => DocumentStore.open(config.data));
-  const services: Services = { store, clock, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
+  const services: Services = { store, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
     ? defaultAccountInStore(services, config)

@@ -4,13 +4,16 @@
  *   (top-level keys, jobs, steps, permissions, triggers; unknown keys rejected, so a typo fails). SchemaStore's
  *   github-workflow.json is not vendored: nothing fetched from outside is committed to this repository;
  * - for what docs/ci.md promises: a version tag builds linux/amd64 and linux/arm64, pushes
- *   ghcr.io/<owner>/esign-sandbox with the version and `latest` tags, and attaches an SBOM.
+ *   ghcr.io/<owner>/esign-sandbox with the version and `latest` tags, and attaches an SBOM; the same tag publishes
+ *   the npm package with provenance; both first check the tag against package.json and CHANGELOG.md.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+// @ts-expect-error: a plain .mjs script, without types
+import { releaseProblems } from '../../scripts/release-check.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const text = readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8');
@@ -182,5 +185,35 @@ describe('the release workflow', () => {
   it('builds the Dockerfile that the container tests build (the repository root is the context)', () => {
     expect(action('docker/build-push-action')!.with!.context).toBe('.');
     expect(readFileSync(join(ROOT, 'docs/ci.md'), 'utf8')).toContain('ghcr.io/<owner>/esign-sandbox');
+  });
+});
+
+describe('the npm package of a release', () => {
+  const npm = () => workflowSchema.parse(workflow).jobs.npm!;
+
+  it('publishes the tagged commit to the npm registry with provenance (an OIDC token) and the npm token', () => {
+    expect(npm().permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const setup = npm().steps.find((s) => s.uses?.startsWith('actions/setup-node@'))!;
+    expect(setup.with).toMatchObject({ 'registry-url': 'https://registry.npmjs.org' });
+    const publish = npm().steps.find((s) => s.run?.startsWith('npm publish'))!;
+    expect(publish.run).toBe('npm publish --provenance --access public');
+    expect(publish.env).toEqual({ NODE_AUTH_TOKEN: gh('secrets.NPM_TOKEN') });
+    // npm ci builds dist/ before publish packs it.
+    const runs = npm().steps.map((s) => s.run ?? s.uses);
+    expect(runs.findIndex((r) => r?.startsWith('npm ci'))).toBeLessThan(runs.indexOf(publish.run));
+  });
+
+  it('checks, in the image job and the npm job alike, that the tag is the version and the changelog has it', () => {
+    for (const job of Object.values(workflowSchema.parse(workflow).jobs))
+      expect(job.steps.map((s) => s.run)).toContain('node scripts/release-check.mjs "$GITHUB_REF_NAME"');
+  });
+
+  it.each([
+    ['v1.2.0', '## [1.2.0] - 2026-12-01\n\n- A change\n\n## [1.1.0]\n- Older', []],
+    ['v1.2.1', '## [1.2.0]\n- A change', ["the tag v1.2.1 is not v1.2.0, package.json's version"]],
+    ['v1.2.0', '## [Unreleased]\n- A change', ['CHANGELOG.md has no "## [1.2.0]" section']],
+    ['v1.2.0', '## [1.2.0]\n\n## [1.1.0]\n- Older', ['CHANGELOG.md\'s "## [1.2.0]" section is empty']],
+  ])('release-check: tag %s against package 1.2.0 and its changelog', (tag, changelog, problems) => {
+    expect(releaseProblems(tag, JSON.stringify({ version: '1.2.0' }), changelog)).toEqual(problems);
   });
 });

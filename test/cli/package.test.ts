@@ -153,6 +153,8 @@ describe('the packed package', () => {
     expect(packed).toContain('dist/testcontainers.js');
     expect(packed).toContain('dist/testcontainers.d.ts');
     expect(packed).toContain('dist/register.js');
+    expect(packed).toContain('dist/msw.js');
+    expect(packed).toContain('dist/msw.d.ts');
     const installed = join(project, 'node_modules');
     for (const bundled of ['pdf-lib', 'docx', '@faker-js', 'yaml', 'selfsigned', 'sanitize-html', 'signature_pad'])
       expect(existsSync(join(installed, bundled)), bundled).toBe(false);
@@ -262,6 +264,33 @@ describe('the packed package', () => {
     const a = await run(process.execPath, ['--input-type=module', '-e', esm], { cwd: project, ...LIMIT });
     const b = await run(process.execPath, ['--input-type=commonjs', '-e', cjs], { cwd: project, ...LIMIT });
     expect([a.stdout.trim(), b.stdout.trim().split('\n').pop()]).toEqual(['function', 'function']);
+  }, 60_000);
+
+  it("answers the service host in process with 'esign-sandbox/msw' once msw is installed, and names msw when not", async () => {
+    const missing = await run(process.execPath, ['--input-type=module', '-e', "await import('esign-sandbox/msw')"], {
+      cwd: project,
+      ...LIMIT,
+    }).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(missing).toMatch(/Cannot find package 'msw'/);
+    // The optional peer dependency, as a user installs it (a link to this repository's copy: no network).
+    symlinkSync(join(ROOT, 'node_modules', 'msw'), join(project, 'node_modules', 'msw'), 'dir');
+    const script = `
+      import { setupServer } from 'msw/node';
+      import { startSandbox } from 'esign-sandbox';
+      import { handlers } from 'esign-sandbox/msw';
+      const sandbox = await startSandbox();
+      const server = setupServer(...handlers(sandbox));
+      server.listen({ onUnhandledRequest: 'error' });
+      const res = await fetch('https://api.sendforsign.com/__sandbox/health');
+      console.log((await res.json()).status);
+      server.close();
+      await sandbox.close();
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, ...LIMIT });
+    expect(stdout.trim()).toBe('ok');
   }, 60_000);
 
   it("sends a program's calls for the service host to a sandbox with node --import esign-sandbox/register", async () => {

@@ -155,7 +155,11 @@ describe('the TypeScript and JavaScript examples of the docs', () => {
       types: ['node'],
       baseUrl: ROOT,
       // The package as users get it: its built declarations (the suite's global setup builds dist/).
-      paths: { 'esign-sandbox': ['dist/index.d.ts'], 'esign-sandbox/testcontainers': ['dist/testcontainers.d.ts'] },
+      paths: {
+        'esign-sandbox': ['dist/index.d.ts'],
+        'esign-sandbox/testcontainers': ['dist/testcontainers.d.ts'],
+        'esign-sandbox/msw': ['dist/msw.d.ts'],
+      },
     };
     let previous: ts.Program | undefined;
     const check = (extra: Map<string, string>) => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/config/options.js';
 import { createWebhookReceiver, type WebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { ALL_FLAGS } from '../support/webhook-support.js';
+import { subscribe } from '../support/webhook-support.js';
 
 /** The same scenario on a frozen clock and on a real one (moved by advances as well as by wall time). */
 const CLOCKS: [string, SandboxOptions][] = [
@@ -52,12 +52,7 @@ async function start(options: SandboxOptions): Promise<{ bearer: string; contrac
   receiver = await createWebhookReceiver();
   expect((await t.control('/scenarios', { yaml: SCENARIO })).status).toBe(201);
   const auth = { bearer: await t.clientToken() };
-  const hook = await t.post(
-    '/api/webhook',
-    { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
-    auth,
-  );
-  receiver.useSecret(hook.body.webhooks[0].secret);
+  await subscribe(t, receiver, auth);
   const sent = await t.post(
     '/api/contract',
     {
@@ -134,12 +129,7 @@ describe('expectations about deliveries', () => {
     t = await testSandbox(FROZEN);
     receiver = await createWebhookReceiver();
     const auth = { bearer: await t.clientToken() };
-    const hook = await t.post(
-      '/api/webhook',
-      { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
-      auth,
-    );
-    receiver.useSecret(hook.body.webhooks[0].secret);
+    await subscribe(t, receiver, auth);
     const res = await t.control('/scenarios', {
       yaml: `
 name: check
@@ -169,7 +159,7 @@ data:
       evidence: 'deadline 2026-03-01T10:00:00.000Z passed: nothing matching',
     });
     expect(r[1].evidence).toMatch(
-      /^delivery dlv_\d+ of contract\.sent to \w+ answered 503 at 2026-03-01T09:00:00\.000Z$/,
+      /^delivery dlv_\d+ of contract\.created to \w+ answered 503 at 2026-03-01T09:00:00\.000Z$/,
     );
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BusEvent } from '../../src/core/events.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
-import { ALL_FLAGS } from '../support/webhook-support.js';
+import { subscribe } from '../support/webhook-support.js';
 import { scratchDir } from '../support/scratch.js';
 
 const FILE = join(import.meta.dirname, '..', '..', 'scenarios', 'late-signer-webhook-down.yaml');
@@ -25,12 +25,7 @@ async function run(
   const events: BusEvent[] = [];
   sandbox.sandbox.services.bus.onAny((e) => events.push(e));
   const auth = await sandbox.demoAuth();
-  const hook = await sandbox.post(
-    '/api/webhook',
-    { data: { action: 'create', webhooks: [{ url: r.url, ...ALL_FLAGS }] } },
-    auth,
-  );
-  r.useSecret(hook.body.webhooks[0].secret);
+  await subscribe(sandbox, r, auth);
   const res = await sandbox.post(
     '/api/contract',
     {
@@ -51,7 +46,10 @@ async function run(
 describe('the 16-line example: the second signer signs three days late while the webhook endpoint is down for an hour', () => {
   it('starts the clock where the file says, frozen', async () => {
     ({ t, receiver } = await run());
-    expect(t.sandbox.services.clock.state()).toMatchObject({ now: '2026-03-02T09:00:00.000Z', mode: 'frozen' });
+    expect(t.sandbox.services.clocks.sandbox.state()).toMatchObject({
+      now: '2026-03-02T09:00:00.000Z',
+      mode: 'frozen',
+    });
   });
 
   it('plays out: first signer at 5m, second signer 3 days after notification, and the endpoint down for an hour from that signature', async () => {

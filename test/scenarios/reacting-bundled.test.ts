@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { ALL_FLAGS } from '../support/webhook-support.js';
+import { subscribe } from '../support/webhook-support.js';
 
 /** The two bundled scenarios built on reactions: a correct integration meets their expectations, a wrong one fails. */
 let t: TestSandbox | undefined;
@@ -23,12 +23,7 @@ describe('receiver-down-after-last-signature', () => {
     t = await testSandbox(FROZEN);
     receiver = await createWebhookReceiver();
     const auth = { bearer: await t.clientToken() };
-    const hook = await t.post(
-      '/api/webhook',
-      { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
-      auth,
-    );
-    receiver.useSecret(hook.body.webhooks[0].secret);
+    await subscribe(t, receiver, auth);
     expect((await t.control('/scenarios', { name: 'receiver-down-after-last-signature' })).status).toBe(201);
     const contractKey = t.sandbox.services.store.contracts
       .all()

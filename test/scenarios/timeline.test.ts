@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
-import { ALL_FLAGS } from '../support/webhook-support.js';
+import { subscribe } from '../support/webhook-support.js';
 
 let t: TestSandbox;
 afterEach(() => t?.close());
@@ -109,12 +109,7 @@ timeline:
     const receiver = await createWebhookReceiver();
     try {
       const auth = await t.demoAuth();
-      const hook = await t.post(
-        '/api/webhook',
-        { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
-        auth,
-      );
-      receiver.useSecret(hook.body.webhooks[0].secret);
+      await subscribe(t, receiver, auth);
       await load(`
 name: refused
 timeline:
@@ -126,6 +121,8 @@ timeline:
     endWebhookOutage: cable
 `);
       await t.post('/api/contract', { data: { action: 'create', contract: { name: 'R', value: '<p/>' } } }, auth);
+      // Deliveries leave after the request's instant (docs/scenarios.md, "Order"): wait for them.
+      await t.sandbox.services.clocks.sandbox.work.settled();
       const [d] = (await t.control('/webhook-deliveries')).body.deliveries;
       expect(d.attempts[0]).toMatchObject({ cause: 'scenario:refused:unplugged' });
       expect(d.attempts[0].error).toMatch(/refused/i);

@@ -49,13 +49,24 @@ export interface WebhookHarness {
   close(): Promise<void>;
 }
 
+/** Registers `receiver` as a webhook of the client `auth` names, for every event, and gives it the secret. */
+export async function subscribe(t: TestSandbox, receiver: WebhookReceiver, auth: Auth): Promise<void> {
+  const hook = await t.post(
+    '/api/webhook',
+    { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
+    auth,
+  );
+  receiver.useSecret(hook.body.webhooks[0].secret);
+}
+
 let seq = 0;
 
 export async function webhookHarness(options: SandboxOptions = {}): Promise<WebhookHarness> {
   const t = await testSandbox(options);
   const auth = await t.demoAuth();
   const receivers: WebhookReceiver[] = [];
-  const { clock, bus, store } = t.sandbox.services;
+  const { clocks, bus, store } = t.sandbox.services;
+  const clock = clocks.sandbox;
   const h: WebhookHarness = {
     t,
     auth,

@@ -1,0 +1,60 @@
+/**
+ * The clock's same-instant order (docs/scenarios.md, "Order"): what waits for the end of an instant
+ * (`atInstantEnd`, how webhook deliveries leave) runs after everything else due at that instant, and never after
+ * the clock has moved on.
+ */
+import { describe, expect, it } from 'vitest';
+import { Clock, TIMER_RANK } from '../../src/core/clock.js';
+
+const T = Date.parse('2026-03-01T09:00:00.000Z');
+const at = (clock: Clock) => new Date(clock.now()).toISOString().slice(11, 19);
+
+describe('the end of an instant', () => {
+  it('comes after every timer due at that instant, whatever its rank and whenever it was set', async () => {
+    const clock = new Clock({ mode: 'frozen', start: T });
+    const ran: string[] = [];
+    const due = T + 60_000;
+    clock.schedule(due, () => ran.push('sandbox timer'), 'sandbox', undefined, TIMER_RANK.sandbox);
+    clock.schedule(
+      due,
+      () => {
+        ran.push('recipient act');
+        clock.atInstantEnd(() => ran.push(`delivery at ${at(clock)}`), 'delivery');
+      },
+      'act',
+      undefined,
+      TIMER_RANK.recipientAct,
+    );
+    clock.schedule(due, () => ran.push('scenario step'), 'step', undefined, TIMER_RANK.scenarioStep);
+    clock.schedule(due + 1, () => ran.push('next instant'), 'later', undefined, TIMER_RANK.recipientAct);
+    await clock.advance(120_000);
+    expect(ran).toEqual(['recipient act', 'scenario step', 'sandbox timer', 'delivery at 09:01:00', 'next instant']);
+    clock.close();
+  });
+
+  it('outside an advance: after the operation in hand and its microtasks, or before the clock next moves', async () => {
+    const clock = new Clock({ mode: 'frozen', start: T });
+    const ran: string[] = [];
+    clock.atInstantEnd(() => ran.push(`delivery at ${at(clock)}`), 'delivery');
+    void Promise.resolve().then(() => ran.push('reaction'));
+    ran.push('operation');
+    // The clock moves before a turn of the event loop has passed: the delivery still belongs to 09:00.
+    await clock.advance(3_600_000);
+    expect(ran).toEqual(['operation', 'reaction', 'delivery at 09:00:00']);
+
+    clock.atInstantEnd(() => ran.push(`second at ${at(clock)}`), 'delivery');
+    await clock.work.settled();
+    expect(ran.at(-1)).toBe('second at 10:00:00');
+    clock.close();
+  });
+
+  it('before a jump back in time', async () => {
+    const clock = new Clock({ mode: 'frozen', start: T });
+    const ran: string[] = [];
+    clock.atInstantEnd(() => ran.push(`delivery at ${at(clock)}`), 'delivery');
+    await clock.set(T - 3_600_000);
+    expect(ran).toEqual(['delivery at 09:00:00']);
+    expect(at(clock)).toBe('08:00:00');
+    clock.close();
+  });
+});
