@@ -71,7 +71,8 @@ describe('a chain of reactions', () => {
     await load(
       ['name: each', 'timeline:', '  - { id: each, when: token.created, times: every, clearFaults: true }'].join('\n'),
     );
-    const { clock, bus, store } = t.sandbox.services;
+    const { clocks, bus, store } = t.sandbox.services;
+    const clock = clocks.sandbox;
     const platformId = store.platforms.all()[0]!.platformId;
     for (let i = 0; i < 1200; i++)
       clock.after(3_600_000, () => bus.emit({ type: 'token.created', platformId, kind: 'platform' }));
