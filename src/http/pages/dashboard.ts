@@ -18,7 +18,9 @@ import type { JournalEntry } from '../../journal/journal.js';
 import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
 import { isDone } from '../../domain/lifecycle-rules.js';
-import { ScenarioError, scenarioRefusal } from '../../scenarios/load.js';
+import type { ScenarioEngine } from '../../scenarios/engine.js';
+import { type ControlName, type ControlRequest, controlTable } from '../../control-table/index.js';
+import { bodyLimit } from 'hono/body-limit';
 import { type Connection, connectionCard } from './connection.js';
 import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
@@ -29,11 +31,11 @@ export type { Connection };
 export interface DashboardDeps {
   services: Services;
   control: Control;
-  scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
-  /** Loads a scenario: a bundled one by name, or YAML text (the Scenarios tab's forms). */
-  loadScenario(input: { name: string } | { yaml: string }): Promise<ScenarioSummary>;
+  scenarios: ScenarioEngine;
   /** What a client needs to connect, as the start banner prints it. */
   connection: Connection;
+  /** The control API's body limit, which the dashboard's forms obey too. */
+  maxBodyBytes: number;
 }
 
 const TABS = [
@@ -47,13 +49,23 @@ type Tab = (typeof TABS)[number][0];
 const PAGE_SIZE = 25;
 
 export function dashboardRoutes(deps: DashboardDeps): Hono {
-  const { control } = deps;
+  const { control, scenarios } = deps;
   const app = new Hono();
   app.get('/', async (c) => sendPage(c, await dashboard(c, deps)));
 
+  /**
+   * A form's action is the control API's operation of that name (control-table/), called as its route calls it:
+   * one door, so every limit of the control API (16 KiB of scenario YAML, the body limit, each schema) holds here
+   * too. With `tenant` (the one picked), the operation is the tenant's.
+   */
+  const operate = (name: ControlName, request: Partial<ControlRequest>, apiKey?: string) =>
+    controlTable[name].handle(
+      { params: {}, query: {}, body: {}, ...request },
+      { control, scenarios, tenant: pickedTenant(control, apiKey) },
+    );
   // Each action acts through the control operations, then goes back where the form was (or shows why it could not).
   const act = (path: string, run: (form: Record<string, string>) => Promise<unknown> | unknown) =>
-    app.post(path, async (c) => {
+    app.post(path, refuseLargeBody(deps.maxBodyBytes), async (c) => {
       // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
       if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
         throw new ApiError(
@@ -75,22 +87,27 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
       return c.redirect(back, 303);
     });
   // With `tenant` (the picked one), the tenant's clock moves.
-  act('/clock/advance', (f) => control.clock.advance({ by: f.by ?? '' }, pickedTenant(control, f.tenant)));
-  act('/clock/set', (f) => control.clock.set({ to: f.to ?? '' }, pickedTenant(control, f.tenant)));
-  act('/clock/freeze', (f) => control.clock.freeze(pickedTenant(control, f.tenant)));
-  act('/clock/unfreeze', (f) => control.clock.unfreeze(pickedTenant(control, f.tenant)));
-  act('/webhook-deliveries/:id/redeliver', (f) => control.webhooks.redeliver(f.id ?? ''));
-  act('/reset', () => control.state.reset());
-  act('/scenarios/load', async (f) => {
-    const yaml = f.yaml ?? '';
-    if (!f.name && yaml.trim() === '') throw ApiError.badRequest('Paste a scenario (YAML) first');
-    try {
-      await deps.loadScenario(f.name ? { name: f.name } : { yaml });
-    } catch (error) {
-      throw error instanceof ScenarioError ? scenarioRefusal(error) : error;
-    }
+  act('/clock/advance', (f) => operate('clock.advance', { body: { by: f.by ?? '' } }, f.tenant));
+  act('/clock/set', (f) => operate('clock.set', { body: { to: f.to ?? '' } }, f.tenant));
+  act('/clock/freeze', (f) => operate('clock.freeze', {}, f.tenant));
+  act('/clock/unfreeze', (f) => operate('clock.unfreeze', {}, f.tenant));
+  act('/webhook-deliveries/:id/redeliver', (f) => operate('webhooks.redeliver', { params: { id: f.id ?? '' } }));
+  act('/reset', () => operate('reset', {}));
+  act('/scenarios/load', (f) => {
+    if (!f.name && (f.yaml ?? '').trim() === '') throw ApiError.badRequest('Paste a scenario (YAML) first');
+    return operate('scenarios.load', { body: f.name ? { name: f.name } : { yaml: f.yaml } });
   });
   return app;
+}
+
+/** A form's body past the control API's limit: 413, as the control API answers (docs/errors.md, "The body limit"). */
+function refuseLargeBody(maxBytes: number) {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
+    },
+  });
 }
 
 /**
@@ -159,7 +176,7 @@ function section(
     case 'requests':
       return requests(q, deps.control, tenant);
     case 'scenarios':
-      return deps.scenarios().then((list) => scenariosTab(list, here));
+      return deps.scenarios.list().then((list) => scenariosTab(list, here));
   }
 }
 
