@@ -51,8 +51,8 @@ const KEY_FORMS = [
 
 /** Every scoped route, its path parameters filled with a harmless name. */
 const SCOPED = controlRoutes()
-  .filter(([, op]) => op.tenant)
-  .map(([name, op]) => ({ name, method: op.method, path: op.path.replace(/\{\w+\}/g, 'x') }));
+  .filter(({ tenant }) => tenant)
+  .map(({ name, op }) => ({ name, method: op.method, path: op.path.replace(/\{\w+\}/g, 'x') }));
 
 async function send(method: string, path: string, body = ''): Promise<{ status: number; body: string }> {
   const socket = await RawConnection.open(s.port);

@@ -6,8 +6,8 @@
  * and come back (303), so they work from the keyboard and without script.
  */
 import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
-import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control, Tenant } from '../../control/control.js';
 import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
 import { readForm } from './form.js';
@@ -19,8 +19,8 @@ import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
 import { isDone } from '../../domain/lifecycle-rules.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
-import { type ControlName, type ControlRequest, controlTable } from '../../control-table/index.js';
-import { bodyLimit } from 'hono/body-limit';
+import { type ControlOp, controlTable, honoPath } from '../../control-table/index.js';
+import { dashboardForms, formBody } from '../../control-table/forms.js';
 import { type Connection, connectionCard } from './connection.js';
 import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
@@ -31,10 +31,11 @@ export type { Connection };
 export interface DashboardDeps {
   services: Services;
   control: Control;
+  /** The scenario engine: the Scenarios tab lists what it holds, its forms load into it. */
   scenarios: ScenarioEngine;
   /** What a client needs to connect, as the start banner prints it. */
   connection: Connection;
-  /** The control API's body limit, which the dashboard's forms obey too. */
+  /** The control API's body limit: the forms run its operations, so they obey its limits, this one included. */
   maxBodyBytes: number;
 }
 
@@ -53,18 +54,11 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
   const app = new Hono();
   app.get('/', async (c) => sendPage(c, await dashboard(c, deps)));
 
-  /**
-   * A form's action is the control API's operation of that name (control-table/), called as its route calls it:
-   * one door, so every limit of the control API (16 KiB of scenario YAML, the body limit, each schema) holds here
-   * too. With `tenant` (the one picked), the operation is the tenant's.
-   */
-  const operate = (name: ControlName, request: Partial<ControlRequest>, apiKey?: string) =>
-    controlTable[name].handle(
-      { params: {}, query: {}, body: {}, ...request },
-      { control, scenarios, tenant: pickedTenant(control, apiKey) },
-    );
   // Each action acts through the control operations, then goes back where the form was (or shows why it could not).
-  const act = (path: string, run: (form: Record<string, string>) => Promise<unknown> | unknown) =>
+  const act = (
+    path: string,
+    run: (form: Record<string, string>, params: Record<string, string>) => Promise<unknown> | unknown,
+  ) =>
     app.post(path, refuseLargeBody(deps.maxBodyBytes), async (c) => {
       // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
       if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
@@ -79,24 +73,23 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
       // Checked before acting: a refusal after the act would hide that the act ran.
       const back = backPath(form.back);
       try {
-        await run({ ...form, ...c.req.param() });
+        await run(form, c.req.param());
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return c.redirect(withParam(back, 'error', error.message), 303);
       }
       return c.redirect(back, 303);
     });
-  // With `tenant` (the picked one), the tenant's clock moves.
-  act('/clock/advance', (f) => operate('clock.advance', { body: { by: f.by ?? '' } }, f.tenant));
-  act('/clock/set', (f) => operate('clock.set', { body: { to: f.to ?? '' } }, f.tenant));
-  act('/clock/freeze', (f) => operate('clock.freeze', {}, f.tenant));
-  act('/clock/unfreeze', (f) => operate('clock.unfreeze', {}, f.tenant));
-  act('/webhook-deliveries/:id/redeliver', (f) => operate('webhooks.redeliver', { params: { id: f.id ?? '' } }));
-  act('/reset', () => operate('reset', {}));
-  act('/scenarios/load', (f) => {
-    if (!f.name && (f.yaml ?? '').trim() === '') throw ApiError.badRequest('Paste a scenario (YAML) first');
-    return operate('scenarios.load', { body: f.name ? { name: f.name } : { yaml: f.yaml } });
-  });
+  // Each form runs its control operation (control-table/forms.ts); a picked tenant's form acts for that tenant.
+  for (const form of dashboardForms) {
+    const op = controlTable[form.operation] as ControlOp<unknown[]>;
+    act(honoPath(form.path ?? op.path), (fields, params) =>
+      op.handle(
+        { params, query: {}, body: formBody(form, fields) },
+        { control, scenarios, tenant: form.picked ? pickedTenant(control, fields.tenant) : undefined },
+      ),
+    );
+  }
   return app;
 }
 

@@ -6,19 +6,18 @@ import { Hono } from 'hono';
 import type { Control } from '../../control/control.js';
 import type { Services } from '../../store/services.js';
 import { serveAsset } from './assets.js';
-import { type Connection, dashboardRoutes } from './dashboard.js';
+import { type Connection, type DashboardDeps, dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
 import { recipientPageRoutes } from './recipient.js';
 import type { NotJournaled } from '../../journal/not-journaled.js';
 import type { Renderer } from '../../render/renderer.js';
-import type { ScenarioEngine } from '../../scenarios/engine.js';
 
 export interface PageDeps {
   services: Services;
   control: Control;
   /** The renderer (render/renderer.ts): its worker sanitises the recipient page's contract. */
   renderer: Renderer;
-  scenarios: ScenarioEngine;
+  scenarios: DashboardDeps['scenarios'];
   connection: Connection;
   maxBodyBytes: number;
 }
