@@ -152,7 +152,7 @@ describe("the dashboard's forms obey the control API's limits", () => {
     expect((await t.sandbox.scenarios.list()).active.map((s) => s.name)).not.toContain('long');
   });
 
-  it('refuses a form body over the body limit with the control API\'s 413', async () => {
+  it("refuses a form body over the body limit with the control API's 413", async () => {
     const small = await testSandbox({ clock: 'frozen', maxBody: '1kb' });
     try {
       const res = await small.sandbox.app.request('http://localhost/__sandbox/ui/clock/advance', {
