@@ -10,6 +10,7 @@ import type { IdSource } from '../core/ids.js';
 import type { ClientRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { isoTime } from '../core/time-format.js';
+import type { TraceContext } from '../core/trace-context.js';
 
 export interface Services {
   store: Store;
@@ -32,6 +33,8 @@ export interface OpContext extends Services {
   client?: ClientRecord;
   /** `api` for API requests, `control` for the control API, or a scenario rule/step id. */
   cause: string;
+  /** An /api request's trace (docs/webhooks.md, "Traces"): the events it emits, and so their deliveries, carry it. */
+  trace?: TraceContext | undefined;
 }
 
 /**
@@ -68,6 +71,7 @@ export function emitContractEvent(
     data,
     platformId,
     cause: ctx.cause,
+    ...(ctx.trace ? { trace: ctx.trace } : {}),
   };
   ctx.bus.emit(event);
   return event;

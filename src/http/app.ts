@@ -13,6 +13,8 @@ import { NOT_EMULATED_PATHS, mountNotEmulated } from './not-emulated.js';
 import { readUnreadBody } from './body.js';
 import { operationContext } from './auth.js';
 import { apiCors } from './cors.js';
+import { traceRequests } from './trace.js';
+import type { Tracer } from '../core/trace-context.js';
 import { type HostOptions, hostGuard } from './hosts.js';
 import { controlContentTypes, sameOriginOnly } from './same-origin.js';
 import type { ApiEnv } from './variables.js';
@@ -34,6 +36,8 @@ export interface AppOptions {
   middleware?: MiddlewareHandler[];
   /** Runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** Reads each /api request's `traceparent`, and makes its span when tracing is on (http/trace.ts). */
+  tracer?: Tracer;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
   documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
@@ -62,6 +66,8 @@ export function createApp(options: AppOptions): Hono {
   app.use('/__sandbox/*', controlContentTypes({ pages: '/__sandbox/ui' }));
   // CORS before the faults, so an injected refusal still reaches the page, and a preflight is never faulted.
   app.use('/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader }));
+  // Before the faults, so a faulted request has its span too.
+  if (options.tracer) app.use('/api/*', traceRequests(options.tracer));
   if (options.apiFaults) app.use('/api/*', options.apiFaults);
   // The /api routes, typed with the variables their middleware sets: the operation context and the credentials.
   const api = new Hono<ApiEnv>();

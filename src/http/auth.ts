@@ -32,6 +32,7 @@ export function operationContext(services: Services, apiKeyHeader: string): Midd
       cause: 'api',
       principal: undefined,
       client: undefined,
+      trace: c.get('trace'),
     });
     c.set('credentials', readCredentials(c.req.raw.headers, apiKeyHeader));
     return next();

@@ -4,6 +4,7 @@
  */
 import type { ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
+import type { TraceContext } from '../core/trace-context.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
 
@@ -27,6 +28,8 @@ export interface DeliveryAttempt {
   faults?: ReceiverFaultHit[];
   /** Real time a `slow` fault held the attempt back before sending, ms. */
   delayMs?: number;
+  /** The `traceparent` sent: the delivery's trace, this attempt's own span (docs/webhooks.md, "Traces"). */
+  traceparent?: string;
 }
 
 /** A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out. */
@@ -47,6 +50,8 @@ export interface Delivery {
   contractKey: string;
   event: ContractEventType;
   cause?: string;
+  /** Where its attempts hang in a trace: the causing request's, or (tracing on) its first attempt's span. */
+  trace?: TraceContext | undefined;
   body: string;
   createdAt: number;
   status: DeliveryStatus;
@@ -81,6 +86,8 @@ export interface DeliveryView {
   contractKey: string;
   clientKey: string;
   cause?: string;
+  /** The trace its attempts carry (each attempt's `traceparent` names its own span). */
+  traceId?: string;
   createdAt: string;
   attempts: DeliveryAttemptView[];
   nextAttemptAt?: string;
@@ -134,6 +141,7 @@ export function view(d: Delivery): DeliveryView {
     contractKey: d.contractKey,
     clientKey: d.clientKey,
     ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    ...(d.trace !== undefined ? { traceId: d.trace.traceId } : {}),
     createdAt: isoTime(d.createdAt),
     attempts: d.attempts.map((a) => ({
       at: isoTime(a.at),
@@ -145,6 +153,7 @@ export function view(d: Delivery): DeliveryView {
       ...(a.cause !== undefined ? { cause: a.cause } : {}),
       ...(a.faults !== undefined ? { faults: a.faults.map((f) => ({ ...f })) } : {}),
       ...(a.delayMs !== undefined ? { delayMs: a.delayMs } : {}),
+      ...(a.traceparent !== undefined ? { traceparent: a.traceparent } : {}),
     })),
     ...(d.nextAttemptAt !== undefined ? { nextAttemptAt: isoTime(d.nextAttemptAt) } : {}),
     ...(d.held !== undefined ? { held: { faultId: d.held.hit.id, until: isoTime(d.held.until) } } : {}),

@@ -32,6 +32,7 @@ export function createSandboxApp(
       tenantOf: (marks) => requestTenant(services, marks),
     }),
     services,
+    tracer: subsystems.tracer,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
