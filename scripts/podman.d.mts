@@ -5,6 +5,7 @@ export const IMAGE: string;
 export const PODMAN: string[];
 export const LIMITS: string[];
 export function unavailable(): string | undefined;
+export function containerRunning(name: string): boolean;
 export function podman(
   args: string[],
   options?: { allowFailure?: boolean },

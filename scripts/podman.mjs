@@ -57,6 +57,11 @@ export function podman(args, options = {}) {
   return result;
 }
 
+/** Whether a container is running: a loop that waits for it to become healthy stops when it stopped instead. */
+export function containerRunning(name) {
+  return podman(['inspect', '--format', '{{.State.Running}}', name], { allowFailure: true }).stdout.trim() === 'true';
+}
+
 /** The stand-in base, built unless one with this Node version is already there. */
 export function buildBase() {
   const label = 'esign-sandbox.stand-in.node';

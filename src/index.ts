@@ -143,7 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clientKey: account.clientKey,
     apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
-    clock: { ...derived.clock, nowSync: () => new Date(sandbox.services.clock.now()) },
+    clock: { ...derived.clock, nowSync: () => new Date(sandbox.services.clocks.sandbox.now()) },
     webhooks: {
       ...derived.webhooks,
       startOutage: (spec) => control.webhooks.startOutage(spec),

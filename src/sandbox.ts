@@ -13,7 +13,7 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
-import type { Services } from './domain/context.js';
+import type { Services } from './store/services.js';
 import { IN_PROCESS } from './http/hosts.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
@@ -96,6 +96,8 @@ export async function createSandbox(
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
   const renderer = fallback.renderer ?? createRenderer();
   const app = createSandboxApp(config, state, subsystems, renderer);
+  // What was in flight when a data file was last written (deliveries, retries, timers, clocks…) goes on from here.
+  services.store.restoreKept();
 
   for (const { scenario, source } of startScenarios) {
     try {
@@ -126,6 +128,8 @@ export async function createSandbox(
       return baseUrl;
     },
     async close() {
+      // Timers still pending stay kept as they are (the data file has them for the next start).
+      services.timers.stop();
       services.clocks.close();
       subsystems.flushLog();
       await webhooks.close();

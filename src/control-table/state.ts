@@ -15,7 +15,7 @@ export const stateOps = {
     summary: 'Ready check: answers 200 once the sandbox serves requests',
     answer: {
       status: 'ok',
-      version: '0.1.0',
+      version: '0.4.0',
       now: NOW,
       clock: 'frozen',
       persistent: false,

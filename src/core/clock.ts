@@ -147,8 +147,13 @@ function rankBefore(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/** What a clock keeps across a restart (core/kept.ts): frozen at a time, or running at an offset from wall time. */
+export type ClockRecord = { mode: 'frozen'; now: number } | { mode: 'real'; offset: number };
+
 export class Clock {
   private mode: ClockMode;
+  /** Told when the clock's mode or time changes (not as a running clock's time passes): tenant-clocks.ts keeps it. */
+  onChange: () => void = () => {};
   /** Sandbox time minus wall time, in real mode. */
   private offset = 0;
   /** Sandbox time while frozen. */
@@ -198,6 +203,7 @@ export class Clock {
     this.frozenAt = this.now();
     this.mode = 'frozen';
     this.disarm();
+    this.onChange();
   }
 
   unfreeze(): void {
@@ -205,6 +211,29 @@ export class Clock {
     this.offset = this.frozenAt - Date.now();
     this.mode = 'real';
     this.arm();
+    this.onChange();
+  }
+
+  /** Its mode and time as kept: a frozen clock's time, a running clock's offset from wall time. */
+  record(): ClockRecord {
+    return this.mode === 'frozen' ? { mode: 'frozen', now: this.frozenAt } : { mode: 'real', offset: this.offset };
+  }
+
+  /**
+   * Back to a kept mode and time, running no timer: a frozen clock reads what it read; a running one keeps its offset
+   * from wall time, so it has run on meanwhile, as a wall clock does.
+   */
+  restore(record: ClockRecord): void {
+    this.mode = record.mode;
+    if (record.mode === 'frozen') this.frozenAt = record.now;
+    else this.offset = record.offset;
+    this.arm();
+  }
+
+  /** Runs the timers already due (restored ones: a frozen clock runs them at once, not at its next advance). */
+  runDue(): void {
+    const next = this.queue[0];
+    if (next && next.at <= this.now() && !this.running) void this.runUntil(this.now()).catch(() => undefined);
   }
 
   /** Moves sandbox time forward by `ms`, running every timer that falls due on the way. */
@@ -346,6 +375,7 @@ export class Clock {
   private moveTo(t: number): void {
     if (this.mode === 'frozen') this.frozenAt = t;
     else this.offset = t - Date.now();
+    this.onChange();
   }
 
   /**

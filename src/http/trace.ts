@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { type Tracer, parseTraceparent } from '../core/trace-context.js';
-import type { RequestEnv } from '../core/request-variables.js';
+import type { RequestEnv } from '../domain/request-facts.js';
 
 export function traceRequests(tracer: Tracer): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {

@@ -11,7 +11,7 @@
  */
 import { durationMs, later, TIMER_RANK } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { ActiveScenario } from './active.js';
 import { type Happening, describe, triggerMatches } from './happenings.js';
 import type { TimelineStep } from './schema.js';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE, LIMITS, ensureImage, podman, unavailable } from '../../scripts/podman.mjs';
+import { IMAGE, LIMITS, containerRunning, ensureImage, podman, unavailable } from '../../scripts/podman.mjs';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { freePort } from '../support/ci-kit.js';
 
@@ -29,13 +29,18 @@ function start(name: string, port: number, env: Record<string, string> = {}): vo
   podman(['run', '-d', '--name', name, ...LIMITS, '-v', `${volume}:/data`, ...envFlags, IMAGE]);
 }
 
-/** Runs the image's own HEALTHCHECK command (podman has no timer for it without systemd) until it passes. */
+/**
+ * Runs the image's own HEALTHCHECK command (podman has no timer for it without systemd) until it passes, as long as
+ * the container runs (the test's time-out bounds the wait, not a guess at the machine's speed).
+ */
 async function healthy(name: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
+  while (containerRunning(name)) {
     if (podman(['healthcheck', 'run', name], { allowFailure: true }).status === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${name} never became healthy:\n${podman(['logs', name], { allowFailure: true }).stdout}`);
+  throw new Error(
+    `${name} stopped before it became healthy:\n${podman(['logs', name], { allowFailure: true }).stdout}`,
+  );
 }
 
 async function api(url: string, path: string, data: unknown): Promise<Record<string, unknown>> {

@@ -59,8 +59,14 @@ describe('webhooks caused at start', () => {
       { port: 0, webhooksAfterListen: true },
     );
     try {
-      // Half a second is ages for a delivery to a local receiver: had one gone out, it would be here.
-      await Promise.race([receiver.waitFor(1), new Promise((r) => setTimeout(r, 500))]);
+      // Held in their lanes, not attempted: no timer stands between them and the receiver, only listen().
+      const held = (await (await sandbox.app.request('/__sandbox/webhook-deliveries')).json()) as {
+        deliveries: { status: string; attempts: unknown[] }[];
+      };
+      expect(held.deliveries.map((d) => [d.status, d.attempts.length])).toEqual([
+        ['pending', 0],
+        ['pending', 0],
+      ]);
       expect(receiver.deliveries).toEqual([]);
       await sandbox.listen();
       const got = await receiver.waitFor(2);
@@ -88,7 +94,7 @@ describe('webhooks caused at start', () => {
     const args = ['--quiet', '--port', String(port), '--fixtures', files.fixtures, '--scenario', files.scenario];
     const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore' });
     try {
-      for (let i = 0; i < 200 && callbacks.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+      while (callbacks.length < 2) await new Promise((r) => setTimeout(r, 25));
       expect(callbacks).toEqual([200, 200]);
     } finally {
       child.kill('SIGTERM');

@@ -12,7 +12,7 @@ import type { Control, Tenant } from '../../control/control.js';
 import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
 import { readForm } from './form.js';
 import type { ContractInspection } from '../../control/inspection.js';
-import type { Services } from '../../domain/context.js';
+import type { Services } from '../../store/services.js';
 import { ApiError, quote } from '../../core/errors.js';
 import type { JournalEntry } from '../../journal/journal.js';
 import { peopleTime } from '../../core/time-format.js';

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control } from '../../control/control.js';
-import type { Services } from '../../domain/context.js';
+import type { Services } from '../../store/services.js';
 import { serveAsset } from './assets.js';
 import { type Connection, type DashboardDeps, dashboardRoutes } from './dashboard.js';
 import { FAVICON_SVG } from './layout.js';
