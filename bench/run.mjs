@@ -23,6 +23,7 @@ import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { stallFigures } from './stalls.mjs';
 import { uploadFigures } from './uploads.mjs';
+import { workBoundFigures } from './work-bounds.mjs';
 import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
 
@@ -68,6 +69,11 @@ async function benchUploads() {
     row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** Work bounded by time and globs (bench/work-bounds.mjs): stalls of a 100-year advance with a periodic reaction, and of 21-star glob matches. */
+async function benchWorkBounds() {
+  for (const r of await workBoundFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** The soak's rate (bench/soak.mjs): cycles of test/http/soak.test.ts's mixed traffic per second. */
 async function benchSoak() {
   for (const r of await soakFigures({ quick: QUICK }))
@@ -99,6 +105,7 @@ async function main() {
     benchBurst,
     benchStalls,
     benchUploads,
+    benchWorkBounds,
     benchSoak,
     benchInstallSize,
     benchContainer,

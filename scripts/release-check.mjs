@@ -3,7 +3,7 @@
  * `node scripts/release-check.mjs v1.2.3`: the first step of each release job (.github/workflows/release.yml). A
  * release is one tag, one version and one changelog section: the tag must be `v` + package.json's version, and
  * CHANGELOG.md must have a non-empty `## [1.2.3]` section, so the image, the npm package and the notes never
- * disagree. Prints what is wrong and exits 1.
+ * disagree. Prints what is wrong and exits 1; when all agree, prints that section (the release's notes).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,4 +38,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   );
   for (const problem of problems) console.error(`release: ${problem}`);
   process.exitCode = problems.length ? 1 : 0;
+  if (!problems.length) {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    process.stdout.write(`${changelogSection(readFileSync(join(root, 'CHANGELOG.md'), 'utf8'), version)}\n`);
+  }
 }

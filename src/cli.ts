@@ -66,7 +66,7 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
   sandbox = running;
   const url = await running.listen();
   const { config, defaultAccount: defaults, services, tls } = running;
-  const clock = services.clock.state();
+  const clock = services.clocks.sandbox.state();
   if (config.log === 'json') {
     // One JSON line a log collector (or a CI script) can read: where to reach the sandbox and how to trust it.
     console.log(

@@ -19,7 +19,7 @@ import {
   type SandboxTenant,
   type SandboxWebhooks,
 } from './control/sandbox-control.js';
-import { type ControlName, type ControlOp, controlTable, deriveControl } from './control-table/index.js';
+import { type ControlName, type ControlOp, callOperation, controlTable, deriveControl } from './control-table/index.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
 import { DEFAULT_API_KEY_HEADER } from './core/credentials.js';
@@ -128,9 +128,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const op = controlTable[name] as ControlOp<unknown[]>;
       const world = { control, scenarios, tenant: apiKey !== undefined ? control.state.tenant(apiKey) : undefined };
       if (op.local) return op.local(world, ...args);
-      const request = await op.request(...args);
-      const answer = await op.handle({ params: {}, query: {}, body: {}, ...request }, world);
-      return op.result ? op.result(answer) : answer;
+      return callOperation(op, args, async (request) =>
+        op.handle({ params: {}, query: {}, body: {}, ...request }, world),
+      );
     });
   const derived = deriveControl(invoke(undefined));
   const account = sandbox.defaultAccount;
@@ -143,7 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clientKey: account.clientKey,
     apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     tls: sandbox.tls ? { cert: sandbox.tls.cert, certFile: sandbox.tls.certFile } : undefined,
-    clock: { ...derived.clock, nowSync: () => new Date(sandbox.services.clock.now()) },
+    clock: { ...derived.clock, nowSync: () => new Date(sandbox.services.clocks.sandbox.now()) },
     webhooks: {
       ...derived.webhooks,
       startOutage: (spec) => control.webhooks.startOutage(spec),

@@ -13,7 +13,7 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
-import type { Services } from './domain/context.js';
+import type { Services } from './store/services.js';
 import { IN_PROCESS } from './http/hosts.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
@@ -24,6 +24,7 @@ import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, openState } from './wiring/state.js';
 import { createSubsystems } from './wiring/subsystems.js';
+import { openTracer } from './wiring/tracing.js';
 
 export type { DefaultAccount } from './wiring/state.js';
 
@@ -87,6 +88,7 @@ export async function createSandbox(
   const subsystems = createSubsystems(state, config, {
     linkBase,
     webhooksAfterListen: fallback.webhooksAfterListen === true,
+    tracer: await openTracer(options.otlpEndpoint),
   });
   const { control, scenarios, journal, webhooks } = subsystems;
 
@@ -94,6 +96,8 @@ export async function createSandbox(
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
   const renderer = fallback.renderer ?? createRenderer();
   const app = createSandboxApp(config, state, subsystems, renderer);
+  // What was in flight when a data file was last written (deliveries, retries, timers, clocks…) goes on from here.
+  services.store.restoreKept();
 
   for (const { scenario, source } of startScenarios) {
     try {
@@ -124,9 +128,12 @@ export async function createSandbox(
       return baseUrl;
     },
     async close() {
+      // Timers still pending stay kept as they are (the data file has them for the next start).
+      services.timers.stop();
       services.clocks.close();
       subsystems.flushLog();
       await webhooks.close();
+      await subsystems.tracer.close();
       await renderer.close();
       await listener.close();
       await services.store.close();

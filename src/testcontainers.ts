@@ -3,7 +3,7 @@
  * started from your tests, on a free host port, and removed when they end.
  *
  *   import { EsignSandboxContainer } from 'esign-sandbox/testcontainers';
- *   const sandbox = await new EsignSandboxContainer('ghcr.io/<owner>/esign-sandbox:0.1.0')
+ *   const sandbox = await new EsignSandboxContainer('ghcr.io/<owner>/esign-sandbox:0.4.0')
  *     .withScenario('slow-signer')
  *     .withClock('frozen', '2026-01-01T00:00:00Z')
  *     .start();
@@ -31,7 +31,7 @@ export class EsignSandboxContainer extends GenericContainer {
   private readonly scenarios: string[] = [];
   private readonly env: Record<string, string> = {};
 
-  /** @param image the sandbox image, e.g. `ghcr.io/<owner>/esign-sandbox:0.1.0` or one you built (docs/ci.md). */
+  /** @param image the sandbox image, e.g. `ghcr.io/<owner>/esign-sandbox:0.4.0` or one you built (docs/ci.md). */
   constructor(image: string) {
     super(image);
     this.withExposedPorts(SANDBOX_PORT).withWaitStrategy(

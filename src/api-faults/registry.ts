@@ -10,14 +10,14 @@
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
 import { faultCounters } from '../core/ids.js';
 import { durationMs, later } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
 import { globMatches } from '../core/glob.js';
-import { operationOf } from '../core/operation.js';
+import type { RequestBody } from '../domain/request-facts.js';
 
 export interface FaultView {
   id: string;
@@ -155,14 +155,14 @@ export class ApiFaults {
    * Counts one /api request against every fault that matches it and says what happens to it: added latency, the id
    * of the last fault that hit, and the refusal of the first fault with a status (which ends the count).
    */
-  decide(path: string, body: unknown, platformId?: string): FaultDecision {
+  decide(path: string, body: RequestBody | undefined, platformId?: string): FaultDecision {
     let latencyMs = 0;
     let hit: string | undefined;
     for (const fault of this.candidates(path)) {
       if (fault.platformId !== undefined && fault.platformId !== platformId) continue;
       const { action, client } = fault.spec.match;
-      if (action !== undefined && operationOf(body) !== action) continue;
-      if (client !== undefined && clientKeyOf(body) !== client) continue;
+      if (action !== undefined && body?.operation !== action) continue;
+      if (client !== undefined && clientKeyOf(body?.json) !== client) continue;
       fault.seen++;
       if (fault.seen <= (fault.spec.after ?? 0)) continue;
       if (fault.spec.probability !== undefined && !(fault.random() < fault.spec.probability)) continue;

@@ -1,5 +1,5 @@
 /** What the control operations work on: the sandbox's services and the subsystems fed by its events. */
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { ApiFaults } from '../api-faults/registry.js';
 import type { SeedOptions } from '../fixtures/seed.js';
 import type { FixtureFile } from '../fixtures/schema.js';

@@ -3,7 +3,7 @@
  * and times, placeholders with values and insertions, and the history; scoped, only the tenant's.
  */
 import { ApiError } from '../core/errors.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { openPosition } from '../domain/lifecycle-rules.js';
 import { contentValue, recipientLink } from '../domain/links.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';

@@ -5,7 +5,7 @@
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { type DocumentEntries, DocumentStore } from '../store/documents.js';
 import type { StoreData } from '../store/records.js';
 import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot.js';
@@ -14,7 +14,8 @@ import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot
 export type SnapshotWithDocuments = Snapshot & { documents?: DocumentEntries };
 
 export function takeSnapshot(services: Services, documents: DocumentStore | undefined): SnapshotWithDocuments {
-  const { clock, clocks, store } = services;
+  const { clocks, store } = services;
+  const clock = clocks.sandbox;
   const now = isoTime(clock.now());
   const tenantClocks = clocks.entries();
   const snapshot: SnapshotWithDocuments = {
@@ -42,7 +43,9 @@ export async function restoreSnapshot(
 ): Promise<Snapshot> {
   const snapshot = parseSnapshot(input);
   const files = documents ? snapshotDocuments(snapshot, input) : undefined;
-  const { clock, clocks, store, bus } = services;
+  const { clocks, store, bus } = services;
+  const clock = clocks.sandbox;
+  services.timers.clear();
   clock.clearTimers();
   clocks.dropAll();
   store.replace(structuredClone(snapshot.store));

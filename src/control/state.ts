@@ -9,7 +9,8 @@ import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
 import { isoTime } from '../core/time-format.js';
 import { parseWith } from '../core/validation.js';
-import { type Services, systemContext } from '../domain/context.js';
+import { systemContext } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { createPlatform, platformByApiKey } from '../domain/platforms.js';
 import { expireTokens } from '../domain/tokens.js';
 import { applyFixtures, seededApiKeys } from '../fixtures/seed.js';
@@ -30,7 +31,8 @@ export class StateControl {
   }
 
   health(): Health {
-    const { store, clock } = this.services;
+    const { store, clocks } = this.services;
+    const clock = clocks.sandbox;
     return {
       status: 'ok',
       version: this.deps.version,
@@ -61,12 +63,13 @@ export class StateControl {
     }
     if (apiKey !== undefined) return this.resetPlatform(apiKey);
     const { services } = this;
-    services.clock.clearTimers();
+    services.timers.clear();
+    services.clocks.sandbox.clearTimers();
     // The seeded state has no tenant clocks: every tenant follows the sandbox clock again.
     services.clocks.dropAll();
     services.store.replace(emptyData());
     // Re-seeding with the same seed gives the same keys again.
-    services.ids = createIdSource(this.deps.seedOptions.seed);
+    services.ids.restart();
     await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
     await this.deps.documents?.replace([]);
     services.bus.emit({ type: 'sandbox.reset' });
@@ -93,8 +96,8 @@ export class StateControl {
     const { store: scratch } = await Store.open();
     const services = {
       store: scratch,
-      clock: this.services.clock,
       clocks: this.services.clocks,
+      timers: this.services.timers,
       bus: new EventBus(),
       ids: createIdSource(this.deps.seedOptions.seed),
     };

@@ -49,7 +49,7 @@ export function createClient(
 }
 
 /** A client of this platform, or 404. */
-export function findClient(ctx: OpContext, platformId: string, clientKey: string): ClientRecord {
+export function findClient(ctx: Pick<OpContext, 'store'>, platformId: string, clientKey: string): ClientRecord {
   const client = ctx.store.clients.get(clientKey);
   if (!client || client.platformId !== platformId) throw ApiError.notFound('Client not found');
   return client;
@@ -60,7 +60,7 @@ export function findClient(ctx: OpContext, platformId: string, clientKey: string
  * names another); platform credentials name the client in `field`.
  */
 export function clientFor(
-  ctx: OpContext,
+  ctx: Pick<OpContext, 'store'>,
   principal: Principal,
   given: string | undefined,
   field = 'data.clientKey',

@@ -2,52 +2,63 @@
  * What domain code receives instead of Hono's `c`: the sandbox's services plus, per request, who is asking.
  */
 import type { Clock } from '../core/clock.js';
-import type { TenantClocks } from '../core/tenant-clocks.js';
-import type { EventBus } from '../core/event-bus.js';
 import type { ContractEvent, ContractEventData } from '../core/events.js';
 import type { ContractEventType } from '../core/vocabulary.js';
-import type { IdSource } from '../core/ids.js';
 import type { ClientRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
+import type { Services } from '../store/services.js';
 import { isoTime } from '../core/time-format.js';
-
-export interface Services {
-  store: Store;
-  /** The sandbox clock; in an operation's context, the clock of the tenant it acts in (see `enterTenant`). */
-  clock: Clock;
-  /** Tenants' own clocks (core/tenant-clocks.ts): `clocks.of(platformId)` is the clock a tenant follows. */
-  clocks: TenantClocks;
-  bus: EventBus;
-  ids: IdSource;
-}
+import type { TraceContext } from '../core/trace-context.js';
 
 export type Principal =
   | { kind: 'platform-token'; platformId: string; token: string }
   | { kind: 'client-token'; platformId: string; clientKey: string; token: string }
   | { kind: 'api-key'; platformId: string };
 
-/** Context of one operation: the services, the caller, the client it acts for, and what caused it. */
+/**
+ * Context of one operation: the services, the tenant it acts in and that tenant's clock, the caller, the client it
+ * acts for, and what caused it. Built once the tenant is known and never changed after: `clock` is always
+ * `clocks.of(tenant)`, wherever it is read.
+ */
 export interface OpContext extends Services {
-  principal?: Principal;
-  client?: ClientRecord;
-  /** `api` for API requests, `control` for the control API, or a scenario rule/step id. */
-  cause: string;
+  /** The tenant (platform id) the operation acts in; undefined for sandbox-wide work. */
+  readonly tenant: string | undefined;
+  /** The tenant's clock (`clocks.of(tenant)`: its own, else the sandbox's), fixed when the context is built. */
+  readonly clock: Clock;
+  readonly principal?: Principal | undefined;
+  readonly client?: ClientRecord | undefined;
+  /** `api` for API requests, `control` for the control API, `page` for the recipient page, or a scenario's id. */
+  readonly cause: string;
+  /** An /api request's trace (docs/webhooks.md, "Traces"): the events it emits, and so their deliveries, carry it. */
+  readonly trace?: TraceContext | undefined;
 }
 
 /**
- * The context for work that does not come from an API request (control API, scenarios, timers); with `platformId`,
- * on that tenant's clock.
+ * The context for work that does not come from an /api caller (control API, pages, scenarios, timers); with
+ * `platformId`, in that tenant, on its clock.
  */
 export function systemContext(services: Services, cause: string, platformId?: string): OpContext {
-  return { ...services, clock: services.clocks.of(platformId), cause };
+  return { ...services, tenant: platformId, clock: services.clocks.of(platformId), cause };
 }
 
 /**
- * The operation acts in this tenant from now on: its times are the tenant's clock's (an API request once its
- * credentials or its share link name the platform).
+ * The context of an /api operation (http/router.ts builds it once per request): the tenant its caller's credentials
+ * name, or, for an operation that reads none, the tenant its key names (a share link, an API key in the body).
  */
-export function enterTenant(ctx: OpContext, platformId: string): void {
-  ctx.clock = ctx.clocks.of(platformId);
+export function apiContext(
+  services: Services,
+  tenant: string | undefined,
+  caller: { principal?: Principal | undefined; client?: ClientRecord | undefined } = {},
+  trace?: TraceContext,
+): OpContext {
+  return {
+    ...services,
+    tenant,
+    clock: services.clocks.of(tenant),
+    cause: 'api',
+    principal: caller.principal,
+    client: caller.client,
+    trace,
+  };
 }
 
 export function requireClient(ctx: OpContext): ClientRecord {
@@ -68,6 +79,7 @@ export function emitContractEvent(
     data,
     platformId,
     cause: ctx.cause,
+    ...(ctx.trace ? { trace: ctx.trace } : {}),
   };
   ctx.bus.emit(event);
   return event;

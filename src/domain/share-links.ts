@@ -15,7 +15,7 @@ import type {
   RecipientRecord,
   ShareLinkRecord,
 } from '../store/records.js';
-import { type OpContext, enterTenant } from './context.js';
+import type { OpContext } from './context.js';
 import { assertOpen, findContract } from './contracts.js';
 import { isDone, openPosition } from './lifecycle-rules.js';
 import { SHARE_LINK_ACCESS, SHARE_LINK_ACCESS_OF_ROLE, type ShareLinkAccess } from '../core/vocabulary.js';
@@ -146,16 +146,10 @@ export function keyAsSeen(ctx: OpContext, link: ResolvedShareLink, recipientKey:
 
 /**
  * The recipient and contract a link opens, or undefined when no link has this value (the page answers 404). An extra
- * link opening for the first time becomes the link of the recipient it opens as.
+ * link opening for the first time becomes the link of the recipient it opens as. The holder of a link acts in the
+ * contract's tenant, on its clock: `ctx` is built in the link's tenant (domain/request-facts.ts `shareLinkTenant`).
  */
 export function resolveShareLink(ctx: OpContext, link: string): ResolvedShareLink | undefined {
-  const resolved = shareLinkHolder(ctx, link);
-  // The holder of a link acts in the contract's tenant, on its clock.
-  if (resolved) enterTenant(ctx, resolved.contract.platformId);
-  return resolved;
-}
-
-function shareLinkHolder(ctx: OpContext, link: string): ResolvedShareLink | undefined {
   const recipient = ctx.store.recipients.get(link);
   const contract = recipient ? ctx.store.contracts.get(recipient.contractKey) : undefined;
   if (recipient && contract) return { shareLink: link, recipient, contract, view: accessOf(recipient) };

@@ -3,7 +3,7 @@
  * client. Tokens expire after 1800 s of sandbox time; the expired answer is the spec's one documented error.
  */
 import { ApiError } from '../core/errors.js';
-import { type OpContext, enterTenant } from './context.js';
+import type { OpContext } from './context.js';
 import type { TokenKind, TokenRecord } from '../store/records.js';
 
 export const TOKEN_LIFETIME_SECONDS = 1800;
@@ -31,11 +31,13 @@ export function issueToken(ctx: OpContext, kind: TokenKind, platformId: string, 
   return token;
 }
 
-/** A platform token for the platform whose API key and secret these are. */
+/**
+ * A platform token for the platform whose API key and secret these are. `ctx` is in that platform's tenant: the
+ * request names it by the API key in its body (http/auth.ts `operationContext`).
+ */
 export function issuePlatformToken(ctx: OpContext, apiKey: string, secret: string): TokenRecord {
   const platform = ctx.store.platforms.where('apiKey', apiKey)[0];
   if (!platform || platform.secret !== secret) throw ApiError.unauthorized('Invalid API key or secret');
-  enterTenant(ctx, platform.platformId);
   return issueToken(ctx, 'platform', platform.platformId);
 }
 

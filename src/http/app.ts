@@ -4,18 +4,20 @@
  * connection), and the process stays up.
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import { ApiError, errorBody } from '../core/errors.js';
 import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
 import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
 import { NOT_EMULATED_PATHS, mountNotEmulated } from './not-emulated.js';
 import { readUnreadBody } from './body.js';
-import { operationContext } from './auth.js';
 import { apiCors } from './cors.js';
+import { traceRequests } from './trace.js';
+import type { Tracer } from '../core/trace-context.js';
 import { type HostOptions, hostGuard } from './hosts.js';
 import { controlContentTypes, sameOriginOnly } from './same-origin.js';
-import type { ApiEnv } from './variables.js';
+import type { RequestEnv } from '../domain/request-facts.js';
+import { REQUEST_STAGES, type RequestStage, arrive } from './stages.js';
 
 export interface AppOptions {
   services: Services;
@@ -30,10 +32,12 @@ export interface AppOptions {
   control: Hono;
   /** The pages for people: the recipient page, the dashboard and their assets (http/pages). */
   pages?: Hono;
-  /** Runs before every route (the request journal). */
-  middleware?: MiddlewareHandler[];
-  /** Runs on /api/* before the resources (API faults), known paths or not. */
+  /** The `record` stage: the request journal and the request events, around everything after. */
+  recorders?: MiddlewareHandler[];
+  /** The `faults` stage: runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** The `trace` stage: each /api request's `traceparent`, and its span when tracing is on (http/trace.ts). */
+  tracer?: Tracer;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
   documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
@@ -51,21 +55,26 @@ export function createApp(options: AppOptions): Hono {
       throw error instanceof Error ? error : new Error(`a non-Error value was thrown: ${String(error)}`);
     }
   });
-  for (const middleware of options.middleware ?? []) app.use('*', middleware);
-  // Inside the journal, so the body it reads is journaled; outside every check, so their refusals get it too.
-  app.use('*', readUnreadBody(options.maxBodyBytes));
-  // The security checks (README "Security"): the sandbox's own names only; no other site drives /__sandbox or pages.
-  if (options.hosts) app.use('*', hostGuard(options.hosts));
+  // The stages before the route, mounted in the order of REQUEST_STAGES (http/stages.ts), which says what each does.
   const sameOrigin = sameOriginOnly({ publicUrl: options.publicUrl });
-  app.use('/__sandbox/*', sameOrigin);
-  app.use('/sharing/*', sameOrigin);
-  app.use('/__sandbox/*', controlContentTypes({ pages: '/__sandbox/ui' }));
-  // CORS before the faults, so an injected refusal still reaches the page, and a preflight is never faulted.
-  app.use('/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader }));
-  if (options.apiFaults) app.use('/api/*', options.apiFaults);
-  // The /api routes, typed with the variables their middleware sets: the operation context and the credentials.
-  const api = new Hono<ApiEnv>();
-  api.use('/api/*', operationContext(options.services, options.apiKeyHeader));
+  const stages: Record<Exclude<RequestStage, 'route'>, [string, MiddlewareHandler][]> = {
+    arrive: [['*', arrive(options.services, options.apiKeyHeader)]],
+    record: (options.recorders ?? []).map((recorder) => ['*', recorder]),
+    drain: [['*', readUnreadBody(options.maxBodyBytes)]],
+    hosts: options.hosts ? [['*', hostGuard(options.hosts)]] : [],
+    'same-origin': [
+      ['/__sandbox/*', sameOrigin],
+      ['/sharing/*', sameOrigin],
+    ],
+    'content-types': [['/__sandbox/*', controlContentTypes({ pages: '/__sandbox/ui' })]],
+    cors: [['/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader })]],
+    trace: options.tracer ? [['/api/*', traceRequests(options.tracer)]] : [],
+    faults: options.apiFaults ? [['/api/*', options.apiFaults]] : [],
+  };
+  for (const stage of REQUEST_STAGES)
+    if (stage !== 'route') for (const [path, middleware] of stages[stage]) app.use(path, middleware);
+  // The `route` stage: the /api operations, the pages, the control API.
+  const api = new Hono<RequestEnv>();
   const routing = { maxBodyBytes: options.maxBodyBytes, publicUrl: options.publicUrl };
   for (const resource of resources) mountResource(api, resource, routing);
   for (const resource of plainResources) mountEndpoints(api, resource, routing);

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
-import type { RequestEnv } from '../core/request-variables.js';
+import { type RequestBody, type RequestEnv, bodyFacts } from '../domain/request-facts.js';
 import { checkJsonShape } from './json-shape.js';
 
 /**
@@ -18,25 +18,63 @@ export async function readJsonObject(
   maxBytes: number,
   options: { emptyAs?: Record<string, unknown>; anyShape?: boolean } = {},
 ): Promise<Record<string, unknown>> {
-  const text = await readBodyText(c, maxBytes);
+  const read = await readRequestBody(c, maxBytes);
+  const { text } = read;
   if (text.trim() === '' && options.emptyAs) return options.emptyAs;
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
     throw new ApiError(415, `Content-Type must be application/json (got ${type ? `"${type.slice(0, 100)}"` : 'none'})`);
   }
   if (text.trim() === '') throw ApiError.badRequest('Request body is empty; send a JSON object');
-  if (!options.anyShape) checkJsonShape(text);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
-    throw ApiError.badRequest(`Request body is not valid JSON: ${reason}`);
+  if (read.shapeRefusal && !options.anyShape) throw read.shapeRefusal;
+  let body = read.json;
+  if (body === undefined) {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
+      throw ApiError.badRequest(`Request body is not valid JSON: ${reason}`);
+    }
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw ApiError.badRequest(`Request body must be a JSON object, not ${describe(body)}`);
   }
   return body as Record<string, unknown>;
+}
+
+/**
+ * The body read and parsed as JSON once (the travel object's `RequestBody`, domain/request-facts.ts): the API-faults
+ * gate and the route ask for it, whichever comes first reads it, the other finds it in `c.var.body`. Not JSON is not
+ * refused here (`json` is undefined): the route refuses it in its own words, the faults gate matches on what it can.
+ */
+export async function readRequestBody(c: Context, maxBytes: number): Promise<RequestBody> {
+  const vars = c as Context<RequestEnv>;
+  const kept = vars.get('body');
+  if (kept !== undefined) return kept;
+  const text = await readBodyText(c, maxBytes);
+  let shapeRefusal: ApiError | undefined;
+  try {
+    checkJsonShape(text);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    shapeRefusal = error;
+  }
+  let json: unknown;
+  if (!shapeRefusal) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  const body = bodyFacts(vars.get('services'), vars.get('request'), {
+    text,
+    json,
+    shapeRefusal,
+    query: () => c.req.query(),
+  });
+  vars.set('body', body);
+  return body;
 }
 
 /**

@@ -11,7 +11,7 @@
  * - `GET /api/contract_pdf/K?clientKey=C`, `GET /api/template_pdf/T?clientKey=C`: the same file with credentials.
  */
 import type { Context, Hono } from 'hono';
-import { admit, identify } from './auth.js';
+import { admit, identify, operationContext } from './auth.js';
 import type { OpContext } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { resolveShareLink } from '../domain/share-links.js';
@@ -25,7 +25,7 @@ import { ownerConfirm } from '../domain/owner-acts.js';
 import { publicBase } from './public-url.js';
 import { readPdfUpload } from './upload.js';
 import type { Renderer } from '../render/renderer.js';
-import type { ApiEnv } from './variables.js';
+import type { RequestEnv } from '../domain/request-facts.js';
 
 export interface DocumentRouteOptions {
   documents: DocumentStore;
@@ -49,26 +49,28 @@ export const DOCUMENT_PATHS = [
   '/api/template_pdf/{templateKey}/{file}',
 ];
 
-export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions): void {
+export function mountDocuments(app: Hono<RequestEnv>, options: DocumentRouteOptions): void {
   const { documents, renderer } = options;
   /** A client-scoped document route (`clientKey` in the query); other methods get the one 405 (http/app.ts). */
   const route = (
     path: string,
     method: 'GET' | 'POST',
-    handle: (c: Context<ApiEnv>, ctx: OpContext) => Promise<Response>,
+    handle: (c: Context<RequestEnv>, ctx: OpContext) => Promise<Response>,
   ) => {
     app.on(method, path, async (c) => {
-      const ctx = identify(c, 'client');
-      admit(ctx, 'client', c.req.query('clientKey') || undefined, 'clientKey', `${method} ${path}`);
-      return handle(c, ctx);
+      const principal = identify(c, 'client');
+      const clientKey = c.req.query('clientKey') || undefined;
+      const client = admit(c, principal, 'client', clientKey, 'clientKey', `${method} ${path}`);
+      return handle(c, operationContext(c, principal, client, {}));
     });
   };
 
   // The recipient side, keyed by the share link instead of credentials [docs/compatibility.md, "recipient_download_pdf"]:
   // what the recipient page offers once the contract is fully signed.
   app.get('/api/recipient_download_pdf', async (c) => {
-    const ctx = identify(c, 'public');
-    const resolved = resolveShareLink(ctx, requiredQuery(c, 'shareLink'));
+    const shareLink = requiredQuery(c, 'shareLink');
+    const ctx = operationContext(c, identify(c, 'public'), undefined, { shareLink });
+    const resolved = resolveShareLink(ctx, shareLink);
     if (!resolved) throw ApiError.notFound('Share link not found');
     const contract = resolved.contract;
     const bytes = await contractPdf(
@@ -140,7 +142,7 @@ export function mountDocuments(app: Hono<ApiEnv>, options: DocumentRouteOptions)
     // The document URL handed out as `value`: no credentials, as browsers fetch it (docs/compatibility.md,
     // "Document URLs and links"); the file's SHA-256 in the path is what makes it unguessable.
     app.get(`/api/${kind}_pdf/:key/:file`, async (c) => {
-      const ctx = identify(c, 'public');
+      const ctx = operationContext(c, identify(c, 'public'), undefined, {});
       const key = c.req.param('key');
       const owner: DocumentOwner = kind === 'contract' ? { contractKey: key } : { templateKey: key };
       const { record, bytes } = publicFile(ctx, documents, owner, c.req.param('file'));

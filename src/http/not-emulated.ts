@@ -5,11 +5,11 @@
  */
 import type { Hono } from 'hono';
 import { ApiError } from '../core/errors.js';
-import type { ApiEnv } from './variables.js';
+import type { RequestEnv } from '../domain/request-facts.js';
 
 export const NOT_EMULATED_PATHS = ['/api/context', '/api/context_files', '/api/chat'];
 
-export function mountNotEmulated(app: Hono<ApiEnv>): void {
+export function mountNotEmulated(app: Hono<RequestEnv>): void {
   for (const path of NOT_EMULATED_PATHS) {
     app.post(path, () => {
       throw new ApiError(

@@ -5,15 +5,19 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EventBus } from '../core/event-bus.js';
 import { operationOf } from '../core/operation.js';
-import type { ApiVariables } from './variables.js';
+import { ApiError } from '../core/errors.js';
+import type { RequestEnv } from '../domain/request-facts.js';
 
-export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareHandler<{ Variables: ApiVariables }> {
+export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
     // Asked before the request runs, so a request nobody listens for costs no promise of this middleware's own.
     if (!wanted() || !c.req.path.startsWith('/api')) return next();
     await next();
-    const action = operationOf(parseJson(c.get('bodyText')));
-    const platformId = c.get('op')?.principal?.platformId;
+    const body = c.get('body');
+    const action = body ? body.operation : operationOf(parseJson(c.get('bodyText')));
+    // The tenant of a caller whose credentials hold (the travel object's `caller`, worked out as it arrived).
+    const caller = c.get('request').caller;
+    const platformId = caller instanceof ApiError ? undefined : caller?.platformId;
     bus.emit({
       type: 'api.requested',
       method: c.req.method,

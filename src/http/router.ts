@@ -1,9 +1,11 @@
 /**
- * Mounts ResourceSpecs on a Hono app. Each request walks one path: method → body → operation → credentials
- * → validation → client → handler. Every refusal on the way is an ApiError, rendered by app.ts.
+ * Mounts ResourceSpecs on a Hono app: the `route` stage of an /api request (http/stages.ts). Each request walks one
+ * path of named steps: body (`readJsonObject`) → operation (`selectAction`) → caller (`identify`) → input
+ * (`parseWith` the action's schema) → client (`admit`) → context (`operationContext`, built once, never changed) →
+ * handler → answer (`send`). Every refusal on the way is an ApiError, rendered by app.ts.
  */
 import type { Context, Hono } from 'hono';
-import { admit, identify } from './auth.js';
+import { admit, identify, operationContext } from './auth.js';
 import { ApiError } from '../core/errors.js';
 import { operationValue } from '../core/operation.js';
 import {
@@ -18,7 +20,7 @@ import {
 import { describe, readJsonObject } from './body.js';
 import { parseWith } from '../core/validation.js';
 import { checkTextLimits } from '../core/text-limits.js';
-import type { ApiEnv } from './variables.js';
+import type { RequestEnv } from '../domain/request-facts.js';
 import { publicBase } from './public-url.js';
 
 export interface RouterOptions {
@@ -29,21 +31,23 @@ export interface RouterOptions {
 
 /**
  * An envelope resource: one POST path, the operation named in the body. Other methods fall through to the one 405
- * answer (http/app.ts). The operation context comes from the middleware on /api/* (http/auth.ts).
+ * answer (http/app.ts).
  */
-export function mountResource(app: Hono<ApiEnv>, resource: ResourceSpec, options: RouterOptions): void {
+export function mountResource(app: Hono<RequestEnv>, resource: ResourceSpec, options: RouterOptions): void {
   const wireNames = actionsByWireName(resource);
   app.post(resource.path, async (c) => {
     const body = await readJsonObject(c, options.maxBodyBytes);
     const name = selectAction(resource, body, wireNames);
     const action = resource.actions[name]!;
-    const ctx = identify(c, action.scope);
+    const principal = identify(c, action.scope);
     checkTextLimits(body);
     const input = parseWith(action.schema, body);
     const clientKey = action.clientKey
       ? action.clientKey.of(input)
       : (input as { data?: { clientKey?: string } }).data?.clientKey;
-    admit(ctx, action.scope, clientKey, action.clientKey?.path ?? 'data.clientKey', describeAction(resource, name));
+    const where = action.clientKey?.path ?? 'data.clientKey';
+    const client = admit(c, principal, action.scope, clientKey, where, describeAction(resource, name));
+    const ctx = operationContext(c, principal, client, input);
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx, requestInfo(c, options));
     return send(c, answer instanceof Promise ? await answer : answer);
@@ -55,27 +59,35 @@ export function mountResource(app: Hono<ApiEnv>, resource: ResourceSpec, options
  * and the flat JSON body; the same faults middleware, credentials, errors and journal as mountResource. A `public`
  * endpoint reads no credentials.
  */
-export function mountEndpoints(app: Hono<ApiEnv>, resource: PlainResource, options: RouterOptions): void {
+export function mountEndpoints(app: Hono<RequestEnv>, resource: PlainResource, options: RouterOptions): void {
   for (const endpoint of resource.endpoints) {
     app.on(endpoint.method, resource.path, async (c) => {
       const query = Object.fromEntries(new URL(c.req.url).searchParams);
       const body = endpoint.method === 'GET' ? {} : await readJsonObject(c, options.maxBodyBytes, { emptyAs: {} });
-      const ctx = identify(c, endpoint.scope);
+      const principal = identify(c, endpoint.scope);
       checkTextLimits(body);
       const input = parseWith(endpoint.schema, { ...query, ...body });
       const what = `${endpoint.method} ${resource.path}`;
-      admit(ctx, endpoint.scope, (input as { clientKey?: string }).clientKey, 'clientKey', what);
+      const client = admit(
+        c,
+        principal,
+        endpoint.scope,
+        (input as { clientKey?: string }).clientKey,
+        'clientKey',
+        what,
+      );
+      const ctx = operationContext(c, principal, client, input);
       const answer = endpoint.handle(input, ctx, requestInfo(c, options));
       return send(c, answer instanceof Promise ? await answer : answer);
     });
   }
 }
 
-function requestInfo(c: Context<ApiEnv>, options: RouterOptions): RequestInfo {
+function requestInfo(c: Context<RequestEnv>, options: RouterOptions): RequestInfo {
   return { header: (name) => c.req.header(name), publicBase: () => publicBase(c, options.publicUrl) };
 }
 
-function send(c: Context<ApiEnv>, result: Reply): Response {
+function send(c: Context<RequestEnv>, result: Reply): Response {
   if (result.warnings?.length) warn(c, result.warnings);
   if (result.body instanceof RawJson)
     return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
@@ -86,7 +98,7 @@ function send(c: Context<ApiEnv>, result: Reply): Response {
  * Compatibility warnings (docs/compatibility.md) as `X-Sandbox-Warning` headers, one per warning, and in the
  * request's variables for the request journal's entry.
  */
-function warn(c: Context<ApiEnv>, warnings: readonly string[]): void {
+function warn(c: Context<RequestEnv>, warnings: readonly string[]): void {
   for (const w of warnings) c.header(SANDBOX_WARNING, w, { append: true });
   c.set('warnings', warnings);
 }

@@ -4,17 +4,19 @@
  * the journal holds at most `limit` entries (oldest dropped first) and each body at most MAX_BODY_CHARS, so
  * memory stays bounded however long the sandbox runs.
  */
+import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER, readCredentials } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
-import { elapsedSince, monotonicNow } from '../core/clock.js';
-import type { Services } from '../domain/context.js';
+import { elapsedSince } from '../core/clock.js';
+import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
-import type { RequestEnv } from '../core/request-variables.js';
+import { type RequestBody, type RequestEnv, requestTenant } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
-import { requestTenant } from '../domain/platforms.js';
+import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
+import type { Keeper } from '../core/kept.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
@@ -37,6 +39,11 @@ export interface JournalEntry {
   response: { body?: unknown };
   /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (docs/compatibility.md). */
   warnings?: string[];
+  /**
+   * Where the request's work hangs in a trace, as its deliveries' parent (docs/webhooks.md, "Traces"): the
+   * caller's `traceparent`, or with tracing on the request's own span.
+   */
+  trace?: { traceparent: string; tracestate?: string };
 }
 
 export interface JournalFilter {
@@ -75,17 +82,28 @@ interface Stored {
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
+  trace: TraceContext | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 /** The control route that makes a tenant (control-table/state.ts, mounted under /__sandbox): its answer names it. */
 const PLATFORM_CREATE_PATH = '/__sandbox/platforms';
 
+/** An entry as kept across a restart with --data (core/kept.ts): as shown (redacted), with what filters read. */
+interface KeptEntry {
+  atMs: number;
+  platformId?: string;
+  entry: JournalEntry;
+}
+
 export class RequestJournal {
   /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
   private ring: Stored[] = [];
   private first = 0;
   private nextId = 1;
+  /** The entries by id, for the keeper. */
+  private readonly byId = new Map<string, Stored>();
+  private readonly keeper: Keeper;
 
   constructor(
     private readonly services: Services,
@@ -93,6 +111,26 @@ export class RequestJournal {
     private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
+    // Kept as shown, redacted: the data file never holds a credential the journal would not show.
+    this.keeper = services.store.keep('requests', {
+      record: (id): KeptEntry | undefined => {
+        const stored = this.byId.get(id);
+        if (!stored) return undefined;
+        return {
+          atMs: stored.atMs,
+          ...(stored.platformId !== undefined ? { platformId: stored.platformId } : {}),
+          // Built afresh rather than cached on the entry: see `middleware` on what cached copies cost.
+          entry: stored.shown ?? this.show(stored),
+        };
+      },
+      keys: () => [...this.entries()].map((e) => String(e.id)),
+      restore: (_id, record) => {
+        const { atMs, platformId, entry } = record as KeptEntry;
+        this.nextId = Math.max(this.nextId, entry.id + 1);
+        if (this.limit > 0) this.add(restoredEntry(entry, atMs, platformId));
+      },
+      clear: () => this.clear(),
+    });
   }
 
   /** Hears every entry as it is recorded (the request log on stdout): redacted, like the journal shows it. */
@@ -108,8 +146,19 @@ export class RequestJournal {
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    this.ring = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
+    const kept: Stored[] = [];
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) kept.push(e);
+      else this.forget(e);
+    }
+    this.ring = kept;
     this.first = 0;
+  }
+
+  private forget(e: Stored): void {
+    const id = String(e.id);
+    this.byId.delete(id);
+    this.keeper.changed(id);
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -130,10 +179,14 @@ export class RequestJournal {
   }
 
   private add(entry: Stored): void {
+    const id = String(entry.id);
+    this.byId.set(id, entry);
+    this.keeper.changed(id);
     if (this.ring.length < this.limit) {
       this.ring.push(entry);
       return;
     }
+    this.forget(this.ring[this.first]!);
     this.ring[this.first] = entry;
     this.first = (this.first + 1) % this.limit;
   }
@@ -144,10 +197,9 @@ export class RequestJournal {
   ): MiddlewareHandler<RequestEnv> {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
-      const started = monotonicNow();
-      // Sandbox time as the request arrives, on the clock of its tenant when its credentials or path tell it now.
-      const early = this.tenantBeforeAnswer(c.req.path, c.req.raw.headers);
-      const atMs = this.services.clocks.of(early).now();
+      // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
+      const arrival = c.get('request');
+      const early = arrival.tenant;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
@@ -169,16 +221,16 @@ export class RequestJournal {
       const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
-      const platformId = early ?? this.platformOf(requestBody, c.req.path, sent);
+      const platformId = early ?? this.platformOf(c.get('body'), requestBody, c.req.path, sent);
       const entry: Stored = {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
-        atMs: platformId === early ? atMs : this.services.clocks.of(platformId).now(),
+        atMs: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
         status,
-        durationMs: elapsedSince(started),
+        durationMs: elapsedSince(arrival.started),
         platformId,
         // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
         headers: rawHeaders(c.env, headers),
@@ -186,6 +238,7 @@ export class RequestJournal {
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
         warnings: c.get('warnings'),
+        trace: c.get('trace'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -238,6 +291,14 @@ export class RequestJournal {
       },
       response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
       ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
+      ...(stored.trace
+        ? {
+            trace: {
+              traceparent: traceparent(stored.trace),
+              ...(stored.trace.tracestate ? { tracestate: stored.trace.tracestate } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -258,13 +319,18 @@ export class RequestJournal {
 
   /**
    * The tenant a request belongs to, so one platform's reset drops only its own entries. Taken when the
-   * request is recorded (a reset may remove the token that tells it later); the bodies are parsed only for
-   * requests without credential headers (token create, platform create).
+   * request is recorded (a reset may remove the token that tells it later); for requests without credential headers
+   * (token create, platform create), what the body names: as the route read it (the travel object's body), else
+   * parsed here.
    */
-  private platformOf(requestBody: Captured, path: string, sent: string | undefined): string | undefined {
-    const body = parseBody(requestBody);
+  private platformOf(
+    read: RequestBody | undefined,
+    requestBody: Captured,
+    path: string,
+    sent: string | undefined,
+  ): string | undefined {
     return (
-      requestTenant(this.services, { body }) ??
+      (read ? read.tenant : requestTenant(this.services, { body: parseBody(requestBody) })) ??
       // A platform made with POST /__sandbox/platforms: the answer names it. Only that answer is parsed (parsing
       // every answer without credentials was a tenth of the server's CPU on the health route).
       (path === PLATFORM_CREATE_PATH
@@ -272,37 +338,26 @@ export class RequestJournal {
         : undefined)
     );
   }
-
-  /**
-   * The tenant a request's headers or path name, known before it is answered: its bearer token, its API key, or
-   * the tenant of a scoped control call (`/__sandbox/platforms/{apiKey}/…`).
-   */
-  private tenantBeforeAnswer(path: string, headers: Headers): string | undefined {
-    const scoped = /^\/__sandbox\/platforms\/([^/]+)\//.exec(path)?.[1];
-    const credentials = readCredentials(headers, this.apiKeyHeader);
-    return requestTenant(this.services, {
-      authorization: credentials.authorization,
-      apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
-    });
-  }
 }
 
-/** A path segment decoded; a malformed one stays as it is. */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-function stringAt(value: unknown, ...path: string[]): string | undefined {
-  let at = value;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object' || Array.isArray(at)) return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return typeof at === 'string' ? at : undefined;
+/** A kept entry back in the ring: shown already, its raw strings gone. */
+function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | undefined): Stored {
+  return {
+    id: entry.id,
+    atMs,
+    method: entry.method,
+    path: entry.path,
+    query: entry.query ?? '',
+    status: entry.status,
+    durationMs: entry.durationMs,
+    platformId,
+    headers: [],
+    requestBody: undefined,
+    responseBody: undefined,
+    shown: entry,
+    warnings: entry.warnings,
+    trace: undefined,
+  };
 }
 
 /** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */

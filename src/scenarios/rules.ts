@@ -6,7 +6,7 @@
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { Control } from '../control/control.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import { matches } from './matching.js';

@@ -2,8 +2,8 @@
  * A webhook delivery as the dispatcher keeps it (one per event and webhook), its attempts, and the view the
  * control API shows (docs/webhooks.md, "The delivery log").
  */
-import type { ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
+import type { TraceContext } from '../core/trace-context.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
 
@@ -27,14 +27,18 @@ export interface DeliveryAttempt {
   faults?: ReceiverFaultHit[];
   /** Real time a `slow` fault held the attempt back before sending, ms. */
   delayMs?: number;
+  /** The `traceparent` sent: the delivery's trace, this attempt's own span (docs/webhooks.md, "Traces"). */
+  traceparent?: string;
 }
 
-/** A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out. */
+/**
+ * A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out, or until `until`
+ * (a kept timer, core/timers.ts, releases it then).
+ */
 export interface Held {
   hit: ReceiverFaultHit;
   sameContract: boolean;
   until: number;
-  timer: ClockTimer;
 }
 
 export interface Delivery {
@@ -47,6 +51,8 @@ export interface Delivery {
   contractKey: string;
   event: ContractEventType;
   cause?: string;
+  /** Where its attempts hang in a trace: the causing request's, or (tracing on) its first attempt's span. */
+  trace?: TraceContext | undefined;
   body: string;
   createdAt: number;
   status: DeliveryStatus;
@@ -56,7 +62,7 @@ export interface Delivery {
   /** The automatic sequence (first attempt, then retries) is still going. */
   active: boolean;
   inFlight: number;
-  timer?: ClockTimer | undefined;
+  /** When the next automatic retry is due (a kept timer, core/timers.ts, runs it). */
   nextAttemptAt?: number | undefined;
   /** Why the automatic sequence stopped early (the webhook was deleted). */
   stopped?: string;
@@ -66,6 +72,19 @@ export interface Delivery {
   held?: Held | undefined;
   /** The out-of-order hit to log on the first attempt once a held delivery goes out. */
   releasedHit?: ReceiverFaultHit | undefined;
+}
+
+/** A delivery as kept across a restart (core/kept.ts): all of it but what only the running process knows. */
+export type KeptDelivery = Omit<Delivery, 'inFlight' | 'removed'>;
+
+export function keptDelivery(d: Delivery): KeptDelivery {
+  const { inFlight: _inFlight, removed: _removed, ...kept } = d;
+  return kept;
+}
+
+/** A kept delivery back in the log, nothing of it in flight. */
+export function restoredDelivery(kept: KeptDelivery): Delivery {
+  return { ...kept, inFlight: 0, removed: false };
 }
 
 /** An attempt as the delivery log shows it: its time in ISO 8601, the outage's id left out. */
@@ -81,6 +100,8 @@ export interface DeliveryView {
   contractKey: string;
   clientKey: string;
   cause?: string;
+  /** The trace its attempts carry (each attempt's `traceparent` names its own span). */
+  traceId?: string;
   createdAt: string;
   attempts: DeliveryAttemptView[];
   nextAttemptAt?: string;
@@ -134,6 +155,7 @@ export function view(d: Delivery): DeliveryView {
     contractKey: d.contractKey,
     clientKey: d.clientKey,
     ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    ...(d.trace !== undefined ? { traceId: d.trace.traceId } : {}),
     createdAt: isoTime(d.createdAt),
     attempts: d.attempts.map((a) => ({
       at: isoTime(a.at),
@@ -145,6 +167,7 @@ export function view(d: Delivery): DeliveryView {
       ...(a.cause !== undefined ? { cause: a.cause } : {}),
       ...(a.faults !== undefined ? { faults: a.faults.map((f) => ({ ...f })) } : {}),
       ...(a.delayMs !== undefined ? { delayMs: a.delayMs } : {}),
+      ...(a.traceparent !== undefined ? { traceparent: a.traceparent } : {}),
     })),
     ...(d.nextAttemptAt !== undefined ? { nextAttemptAt: isoTime(d.nextAttemptAt) } : {}),
     ...(d.held !== undefined ? { held: { faultId: d.held.hit.id, until: isoTime(d.held.until) } } : {}),

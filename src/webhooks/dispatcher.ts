@@ -13,10 +13,11 @@
  * Each fault hit is logged on the attempt it affected.
  */
 import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock.js';
+import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
 import { CONTRACT_EVENT_TYPES, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';
-import type { Services } from '../domain/context.js';
+import type { Services } from '../store/services.js';
 import type { WebhookRecord } from '../store/records.js';
 import {
   type AttemptTrigger,
@@ -24,7 +25,10 @@ import {
   type DeliveryFilter,
   type DeliveryStatus,
   type DeliveryView,
+  type KeptDelivery,
+  keptDelivery,
   matchesFilter,
+  restoredDelivery,
   target,
   view,
 } from './delivery.js';
@@ -32,6 +36,7 @@ import { Lanes } from './lanes.js';
 import { type OutageSpec, Outages, simulatedOutcome } from './outages.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
 import { type AttemptOutcome, postSigned } from './sender.js';
+import { type Tracer, traceparent } from '../core/trace-context.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './schedule.js';
 
 export type {
@@ -50,11 +55,19 @@ export interface DispatcherOptions {
   userAgent: string;
   /** The receiver faults hook (receiver-faults.ts): asked at each step of a delivery. */
   receiverFaults: ReceiverFaultHook;
+  /** Makes each attempt's span (docs/webhooks.md, "Traces"); the plain tracer when tracing is off. */
+  tracer?: Tracer;
 }
+
+/** The kinds of kept timers the dispatcher sets (core/timers.ts), each with a delivery's id as its ref. */
+const RETRY = 'webhook.retry';
+const HOLD = 'webhook.hold';
 
 export class WebhookDispatcher {
   private readonly log = new Map<string, Delivery>();
-  private readonly outages = new Outages();
+  private readonly outages: Outages;
+  /** The delivery log is kept across a restart (core/kept.ts): pending first attempts and retries go on. */
+  private readonly keeper: Keeper;
   private readonly lanes: Lanes;
   private readonly faults: ReceiverFaultHook;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -72,14 +85,48 @@ export class WebhookDispatcher {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.logLimit = options.logLimit ?? DEFAULT_DELIVERY_LOG_LIMIT;
     this.faults = options.receiverFaults;
+    const { bus, timers, store } = services;
     this.lanes = new Lanes({
       clockOf: (d) => this.clockOf(d),
       faults: this.faults,
       send: (d, hits) => this.firstAttempt(d, hits),
       track: (d, work) => this.track(d, work),
       closed: () => this.closed,
+      holdTimer: (d, until) =>
+        until === undefined
+          ? timers.cancel(HOLD, d.id)
+          : timers.set({ kind: HOLD, ref: d.id, at: until, owner: d.platformId }),
+      changed: (d) => this.changed(d),
     });
-    const { bus } = services;
+    this.outages = new Outages(store);
+    this.keeper = store.keep('deliveries', {
+      record: (id) => {
+        const d = this.log.get(id);
+        return d && keptDelivery(d);
+      },
+      keys: () => this.log.keys(),
+      restore: (id, record) => {
+        this.log.set(id, restoredDelivery(record as KeptDelivery));
+        this.deliverySeq = Math.max(this.deliverySeq, Number(id.replace(/^dlv_/, '')) || 0);
+      },
+      restored: () => {
+        // Oldest first, so each lane sends in event order again; retries come back with their kept timers.
+        for (const d of this.log.values())
+          if (d.active && (d.held || d.attempts.length === 0 || d.releasedHit)) this.lanes.restore(d);
+      },
+      clear: () => {
+        for (const d of this.log.values()) d.removed = true;
+        this.log.clear();
+      },
+    });
+    timers.define(RETRY, (id) => {
+      const d = this.log.get(id);
+      return d && this.runRetry(d);
+    });
+    timers.define(HOLD, (id) => {
+      const d = this.log.get(id);
+      return d && this.lanes.release(d);
+    });
     for (const type of CONTRACT_EVENT_TYPES) this.unsubscribe.push(bus.on(type, (event) => this.onEvent(event)));
     this.unsubscribe.push(bus.on('webhook.deleted', (e) => this.onWebhookDeleted(e.platformId, e.webhookKey)));
     this.unsubscribe.push(bus.on('sandbox.reset', (e) => this.onReset(e.platformId)));
@@ -134,10 +181,7 @@ export class WebhookDispatcher {
   async close(): Promise<void> {
     this.closed = true;
     for (const off of this.unsubscribe) off();
-    for (const d of this.log.values()) {
-      d.timer?.cancel();
-      d.held?.timer.cancel();
-    }
+    // Pending retries and holds are kept timers (core/timers.ts): the clocks' close stops them, the data file keeps them.
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
   }
@@ -161,6 +205,7 @@ export class WebhookDispatcher {
         contractKey: event.data.contractKey,
         event: event.type,
         ...(event.cause !== undefined ? { cause: event.cause } : {}),
+        ...(event.trace !== undefined ? { trace: event.trace } : {}),
         body,
         createdAt: this.clockOf(webhook).now(),
         status: 'pending',
@@ -171,9 +216,37 @@ export class WebhookDispatcher {
         removed: false,
       };
       this.log.set(d.id, d);
+      this.changed(d);
       this.enforceCap();
       this.lanes.enqueue(d);
     }
+  }
+
+  /**
+   * An attempt's span, a child of the delivery's trace, and the headers that name it; none for a delivery without a
+   * trace while tracing is off. With tracing on, a delivery no traced request caused starts a trace at its first
+   * attempt, and its later attempts hang under that one.
+   */
+  private attemptSpan(d: Delivery, trigger: AttemptTrigger) {
+    const tracer = this.options.tracer;
+    if (!tracer || (!d.trace && !tracer.exporting)) return undefined;
+    const handle = tracer.startSpan({
+      name: `webhook ${d.event}`,
+      kind: 'client',
+      parent: d.trace,
+      attributes: {
+        'esign_sandbox.delivery.id': d.id,
+        'esign_sandbox.delivery.attempt': d.attempts.length + 1,
+        'esign_sandbox.delivery.trigger': trigger,
+        'esign_sandbox.event': d.event,
+        'url.full': withoutSecrets(d.url),
+      },
+    });
+    const flags = d.trace?.flags ?? '01';
+    d.trace ??= { traceId: handle.traceId, spanId: handle.spanId, flags };
+    const headers: Record<string, string> = { traceparent: traceparent({ ...handle, flags }) };
+    if (d.trace.tracestate) headers.tracestate = d.trace.tracestate;
+    return { handle, headers };
   }
 
   /** The first attempt, and the second copy a `duplicate` fault asks for right after it. */
@@ -192,6 +265,7 @@ export class WebhookDispatcher {
     let delayMs: number | undefined;
     let signedAt: number | undefined;
     let outcome: AttemptOutcome;
+    const span = this.attemptSpan(d, trigger);
     d.inFlight++;
     try {
       if (!outage && trigger === 'first') {
@@ -222,11 +296,17 @@ export class WebhookDispatcher {
           timeoutMs: this.timeoutMs,
           signal: this.abort.signal,
           userAgent: this.options.userAgent,
+          traceHeaders: span?.headers,
         });
       }
     } finally {
       d.inFlight--;
     }
+    span?.handle.end({
+      ...(outcome.statusCode !== undefined ? { status: outcome.statusCode } : {}),
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      attributes: outage ? { 'esign_sandbox.outage': true } : {},
+    });
     if (d.removed || this.closed) return;
     d.attempts.push({
       at,
@@ -238,7 +318,9 @@ export class WebhookDispatcher {
       ...(outage ? { outageId: outage.id, ...(outage.cause !== undefined ? { cause: outage.cause } : {}) } : {}),
       ...(faults.length > 0 ? { faults } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
+      ...(span && !outage ? { traceparent: span.headers.traceparent } : {}),
     });
+    this.changed(d);
     this.services.bus.emit({
       type: 'webhook.attempted',
       platformId: d.platformId,
@@ -269,17 +351,17 @@ export class WebhookDispatcher {
       return;
     }
     d.retries++;
-    const clock = this.clockOf(d);
-    const at = later(clock.now(), retryAfterMs ?? step);
+    const at = later(this.clockOf(d).now(), retryAfterMs ?? step);
     d.nextAttemptAt = at;
     d.status = 'pending';
+    this.changed(d);
     // Ranked with first attempts, after everything else due at that instant (docs/scenarios.md, "Order").
-    d.timer = clock.schedule(at, () => this.runRetry(d), `webhook retry ${d.id}`, d.platformId, TIMER_RANK.delivery);
+    this.services.timers.set({ kind: RETRY, ref: d.id, at, owner: d.platformId, rank: TIMER_RANK.delivery });
   }
 
   private runRetry(d: Delivery): Promise<void> | undefined {
-    d.timer = undefined;
     d.nextAttemptAt = undefined;
+    this.changed(d);
     if (d.removed || !d.active) return undefined;
     return this.track(d, this.attempt(d, 'retry'));
   }
@@ -287,11 +369,20 @@ export class WebhookDispatcher {
   private finish(d: Delivery, status: DeliveryStatus): void {
     d.status = status;
     d.active = false;
-    d.timer?.cancel();
-    d.timer = undefined;
+    this.stopTimers(d);
     d.nextAttemptAt = undefined;
-    d.held?.timer.cancel();
     d.held = undefined;
+    this.changed(d);
+  }
+
+  private stopTimers(d: Delivery): void {
+    const { timers } = this.services;
+    timers.cancel(RETRY, d.id);
+    timers.cancel(HOLD, d.id);
+  }
+
+  private changed(d: Delivery): void {
+    this.keeper.changed(d.id);
   }
 
   private onWebhookDeleted(platformId: string, webhookKey: string): void {
@@ -319,11 +410,10 @@ export class WebhookDispatcher {
   private remove(d: Delivery): void {
     d.removed = true;
     d.active = false;
-    d.timer?.cancel();
-    d.timer = undefined;
-    d.held?.timer.cancel();
+    this.stopTimers(d);
     d.held = undefined;
     this.log.delete(d.id);
+    this.changed(d);
   }
 
   /** Keeps the log under its cap: finished deliveries go first, oldest first; pending ones only if nothing else is left. */
@@ -356,4 +446,10 @@ export class WebhookDispatcher {
     );
     return this.clockOf(d).work.track(work);
   }
+}
+
+/** A receiver URL as a span shows it: no credentials, no query (a token may sit there), to a collector. */
+function withoutSecrets(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }

@@ -5,7 +5,6 @@
  */
 import type { Hono } from 'hono';
 import type { ResolvedConfig } from '../config/options.js';
-import { requestTenant } from '../domain/platforms.js';
 import { faultMiddleware } from '../http/api-faults.js';
 import { createApp } from '../http/app.js';
 import { CONTROL_API_NOT_JOURNALED, controlApiRoutes } from '../http/control-api/index.js';
@@ -26,12 +25,9 @@ export function createSandboxApp(
   const { services, documents, defaultAccount } = state;
   const { faults, control, scenarios, journal } = subsystems;
   const app = createApp({
-    apiFaults: faultMiddleware(faults, {
-      maxBodyBytes: config.maxBodyBytes,
-      apiKeyHeader: config.apiKeyHeader,
-      tenantOf: (marks) => requestTenant(services, marks),
-    }),
+    apiFaults: faultMiddleware(faults, { maxBodyBytes: config.maxBodyBytes }),
     services,
+    tracer: subsystems.tracer,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
@@ -43,12 +39,11 @@ export function createSandboxApp(
       services,
       control,
       renderer,
-      scenarios: () => scenarios.list(),
-      loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
+      scenarios,
       connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },
       maxBodyBytes: config.maxBodyBytes,
     }),
-    middleware: [
+    recorders: [
       journal.middleware(journalSkips([CONTROL_API_NOT_JOURNALED, PAGES_NOT_JOURNALED, DOCS_NOT_JOURNALED])),
       requestEvents(services.bus, () => scenarios.wantsRequests()),
     ],

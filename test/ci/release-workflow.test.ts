@@ -203,9 +203,22 @@ describe('the npm package of a release', () => {
     expect(runs.findIndex((r) => r?.startsWith('npm ci'))).toBeLessThan(runs.indexOf(publish.run));
   });
 
-  it('checks, in the image job and the npm job alike, that the tag is the version and the changelog has it', () => {
+  it('checks, in every job alike, that the tag is the version and the changelog has it', () => {
     for (const job of Object.values(workflowSchema.parse(workflow).jobs))
-      expect(job.steps.map((s) => s.run)).toContain('node scripts/release-check.mjs "$GITHUB_REF_NAME"');
+      expect(job.steps.some((s) => s.run?.startsWith('node scripts/release-check.mjs "$GITHUB_REF_NAME"'))).toBe(true);
+  });
+
+  it("makes the GitHub release with the version's CHANGELOG.md section as its notes, and no other right", () => {
+    const notes = workflowSchema.parse(workflow).jobs.notes!;
+    expect(notes.permissions).toEqual({ contents: 'write' });
+    const runs = notes.steps.map((s) => s.run);
+    const check = runs.indexOf('node scripts/release-check.mjs "$GITHUB_REF_NAME" > release-notes.md');
+    const release = runs.indexOf(
+      'gh release create "$GITHUB_REF_NAME" --title "$GITHUB_REF_NAME" --notes-file release-notes.md',
+    );
+    expect(check).toBeGreaterThan(0);
+    expect(release).toBeGreaterThan(check);
+    expect(notes.steps[release]!.env).toEqual({ GH_TOKEN: gh('secrets.GITHUB_TOKEN') });
   });
 
   it.each([

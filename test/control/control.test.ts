@@ -56,7 +56,7 @@ describe('clock', () => {
   });
 
   it('runs due timers in time order, at their due time, and only those', async () => {
-    const clock = t.sandbox.services.clock;
+    const clock = t.sandbox.services.clocks.sandbox;
     const seen: string[] = [];
     clock.after(3000, () => seen.push(`c@${clock.now() - Date.parse(FROZEN.start)}`));
     clock.after(1000, () => seen.push(`a@${clock.now() - Date.parse(FROZEN.start)}`));
@@ -68,7 +68,7 @@ describe('clock', () => {
   });
 
   it('waits for the async work a timer starts, and runs timers that work schedules inside the window', async () => {
-    const clock = t.sandbox.services.clock;
+    const clock = t.sandbox.services.clocks.sandbox;
     const seen: string[] = [];
     clock.after(1000, async () => {
       await new Promise((r) => setTimeout(r, 20));

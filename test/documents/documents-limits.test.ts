@@ -13,6 +13,7 @@ import { createApp } from '../../src/http/app.js';
 import { DocumentStore, sha256Hex } from '../../src/store/documents.js';
 import { uploadPdf } from '../../src/domain/documents.js';
 import { inProcessRenderer } from '../../src/render/renderer.js';
+import { apiContext } from '../../src/domain/context.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { download, makePdf, upload } from '../support/documents-kit.js';
 
@@ -147,7 +148,7 @@ describe('drawn signatures are decoded when given (§4)', () => {
       maxBodyBytes: 1024,
       apiKeyHeader: 'x-service-key',
       control: new Hono(),
-      middleware: [
+      recorders: [
         async () => {
           throw 'a decoder gave up';
         },
@@ -204,7 +205,7 @@ describe('uploads racing a send or each other (§6, §7)', () => {
     const slow = inProcessRenderer();
     const renderer = { ...slow, inspectPdf: async (bytes: Uint8Array) => (await gate, slow.inspectPdf(bytes)) };
     const client = t.sandbox.services.store.clients.get(DEMO.clientKey)!;
-    const ctx = { ...t.sandbox.services, cause: 'api', client };
+    const ctx = apiContext(t.sandbox.services, client.platformId, { client });
     const documents = await DocumentStore.open();
     const bytes = await makePdf(2);
     const file = { bytes, sha256: sha256Hex(bytes) };

@@ -6,6 +6,7 @@
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholdersOf } from '../../src/domain/placeholders.js';
+import { systemContext } from '../../src/domain/context.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { download, makePdf, readPdf, upload } from '../support/documents-kit.js';
 
@@ -45,7 +46,7 @@ async function sendTo(contractKey: string): Promise<{ recipientKey: string; tag:
     API,
   );
   const recipientKey = list.body.recipients[0].recipientKey;
-  const specials = placeholdersOf({ ...t.sandbox.services, cause: 'api' }, { contractKey }).filter(
+  const specials = placeholdersOf(systemContext(t.sandbox.services, 'api'), { contractKey }).filter(
     (p) => p.recipientKey === recipientKey,
   );
   const names: Record<number, string> = { 1: 'date', 2: 'fullname', 3: 'email', 4: 'sign' };

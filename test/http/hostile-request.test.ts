@@ -36,7 +36,8 @@ describe('refused requests change nothing', () => {
 
   it('a send that names a recipient who already acted changes no other recipient', async () => {
     const { contractKey, recipientKey } = await sentContract();
-    const { store, clock } = t.sandbox.services;
+    const { store, clocks } = t.sandbox.services;
+    const clock = clocks.sandbox;
     // The recipient simulation lives in its own module; marking the act directly keeps this test about refusal.
     store.recipients.update(recipientKey, { actedAt: clock.now() });
     const auth = await t.demoAuth();

@@ -1,14 +1,14 @@
 /**
- * The router's one path for plain endpoints (http/router.ts, http/auth.ts): the operation context comes from the
- * middleware on /api/*, a `public` endpoint reads no credentials, the others check them, and the answer is what the
+ * The router's one path for plain endpoints (http/router.ts, http/auth.ts): the caller comes from the request's travel
+ * object (the `arrive` stage, http/stages.ts), a `public` endpoint reads no credentials, the others check them, and the answer is what the
  * handler returned. A throwaway resource on a bare app keeps the test about the path, not any one endpoint.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { operationContext } from '../../src/http/auth.js';
+import { arrive } from '../../src/http/stages.js';
 import { mountEndpoints } from '../../src/http/router.js';
-import type { ApiEnv } from '../../src/http/variables.js';
+import type { RequestEnv } from '../../src/domain/request-facts.js';
 import { ApiError } from '../../src/core/errors.js';
 import { type PlainResource, defineEndpoint } from '../../src/resources/action.js';
 import { testSandbox } from '../support/helpers.js';
@@ -43,8 +43,8 @@ const probe: PlainResource = {
 
 async function world() {
   const t = await testSandbox({ seed: 1 });
-  const app = new Hono<ApiEnv>();
-  app.use('/api/*', operationContext(t.sandbox.services, 'x-service-key'));
+  const app = new Hono<RequestEnv>();
+  app.use('*', arrive(t.sandbox.services, 'x-service-key'));
   mountEndpoints(app, probe, { maxBodyBytes: 1024 });
   app.onError((error, c) =>
     error instanceof ApiError ? c.json(error.toBody(), error.status) : c.json({ message: String(error) }, 500),

@@ -170,7 +170,7 @@ it(`keeps the heap level through ${CYCLES} cycles of mixed traffic`, {
 
     if (contracts % CYCLE_CONTRACTS === 0) {
       // Let in-flight deliveries land, then back to the seed: only what should not survive a reset remains.
-      await t.sandbox.services.clock.work.settled();
+      await t.sandbox.services.clocks.sandbox.work.settled();
       deliveryLogPeak = Math.max(deliveryLogPeak, t.sandbox.control.webhooks.deliveries().length);
       count('reset', await t.control('/reset', {}));
       receiver.clear();

@@ -96,7 +96,7 @@ describe('contract create', () => {
 describe('contract list', () => {
   it("lists the client's contracts in creation order with ISO times and status Created", async () => {
     await create({ name: 'one', value: '1' });
-    await t.sandbox.services.clock.advance(60_000);
+    await t.sandbox.services.clocks.sandbox.advance(60_000);
     await create({ name: 'two', value: '2' });
     const res = await t.post('/api/contract', { data: { action: 'list' } }, auth);
     expect(res.status).toBe(200);
@@ -115,7 +115,7 @@ describe('contract list', () => {
     const key = (await create({ name: 'Moving', value: 'x' })).body.contract.contractKey;
     const row = async () => (await t.post('/api/contract', { data: { action: 'list' } }, auth)).body.contracts[0];
     expect(await row()).toMatchObject({ status: 'Created', changeTime: '2026-03-01T09:00:00.000Z' });
-    await t.sandbox.services.clock.advance(2000);
+    await t.sandbox.services.clocks.sandbox.advance(2000);
     await t.post('/api/contract', { data: { action: 'update', contract: { contractKey: key, name: 'Moved' } } }, auth);
     expect(await row()).toMatchObject({ name: 'Moved', changeTime: '2026-03-01T09:00:02.000Z' });
   });

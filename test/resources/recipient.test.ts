@@ -117,7 +117,7 @@ describe('recipient update', () => {
   it('changes only the fields sent and answers an ISO changeTime with code 201', async () => {
     await send([{ fullname: 'Ann', email: 'ann@x.test', position: 1 }]);
     const [r] = await list();
-    await t.sandbox.services.clock.advance(5_000);
+    await t.sandbox.services.clocks.sandbox.advance(5_000);
     const res = await t.post(
       '/api/recipient',
       { data: { action: 'update', contractKey, recipient: { recipientKey: r.recipientKey, position: 3 } } },

@@ -110,7 +110,7 @@ describe('/__sandbox/scenarios', () => {
   it('drops pending scenario timers on reset; the scenario stays active and its rules keep applying', async () => {
     t = await testSandbox(FROZEN);
     await t.control('/scenarios', { name: 'token-expiry' });
-    expect(t.sandbox.services.clock.pendingCount()).toBeGreaterThan(0);
+    expect(t.sandbox.services.clocks.sandbox.pendingCount()).toBeGreaterThan(0);
     await t.control('/reset', {});
     const active = (await t.control('/scenarios/token-expiry')).body;
     expect(active.pendingTimers).toBe(0);

@@ -152,8 +152,11 @@ describe('a receiver outage whose window starts at an instant covers every deliv
     await advance('2d');
     const { control } = t!.sandbox;
     control.recipients.act(bKey, 'sign');
-    control.webhooks.startOutage({ mode: { status: 503 }, until: t!.sandbox.services.clock.now() + 6 * 3_600_000 });
-    await t!.sandbox.services.clock.work.settled();
+    control.webhooks.startOutage({
+      mode: { status: 503 },
+      until: t!.sandbox.services.clocks.sandbox.now() + 6 * 3_600_000,
+    });
+    await t!.sandbox.services.clocks.sandbox.work.settled();
     expect((await firstAttempts()).slice(4)).toEqual(insideOutage('').map((line) => line.trim()));
     expect(await receivedAfterOutage()).toEqual(ALL_EVENTS);
   });

@@ -46,7 +46,10 @@ async function run(
 describe('the 16-line example: the second signer signs three days late while the webhook endpoint is down for an hour', () => {
   it('starts the clock where the file says, frozen', async () => {
     ({ t, receiver } = await run());
-    expect(t.sandbox.services.clock.state()).toMatchObject({ now: '2026-03-02T09:00:00.000Z', mode: 'frozen' });
+    expect(t.sandbox.services.clocks.sandbox.state()).toMatchObject({
+      now: '2026-03-02T09:00:00.000Z',
+      mode: 'frozen',
+    });
   });
 
   it('plays out: first signer at 5m, second signer 3 days after notification, and the endpoint down for an hour from that signature', async () => {

@@ -46,7 +46,7 @@ export async function play(
     async deliveries() {
       return (await t.control('/webhook-deliveries')).body.deliveries;
     },
-    now: () => new Date(t.sandbox.services.clock.now()).toISOString(),
+    now: () => new Date(t.sandbox.services.clocks.sandbox.now()).toISOString(),
     close: () => t.close(),
   };
 }

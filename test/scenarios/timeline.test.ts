@@ -122,7 +122,7 @@ timeline:
 `);
       await t.post('/api/contract', { data: { action: 'create', contract: { name: 'R', value: '<p/>' } } }, auth);
       // Deliveries leave after the request's instant (docs/scenarios.md, "Order"): wait for them.
-      await t.sandbox.services.clock.work.settled();
+      await t.sandbox.services.clocks.sandbox.work.settled();
       const [d] = (await t.control('/webhook-deliveries')).body.deliveries;
       expect(d.attempts[0]).toMatchObject({ cause: 'scenario:refused:unplugged' });
       expect(d.attempts[0].error).toMatch(/refused/i);

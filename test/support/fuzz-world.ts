@@ -101,7 +101,8 @@ export async function headersFor(t: TestSandbox, kind: AuthKind): Promise<Record
 
 /** Everything a refused request must not change: the store, the clock, the outbox and the delivery log. */
 export function snapshot(t: TestSandbox): string {
-  const { store, clock } = t.sandbox.services;
+  const { store, clocks } = t.sandbox.services;
+  const clock = clocks.sandbox;
   return JSON.stringify({
     data: store.data,
     // A running clock (after an accepted unfreeze) moves by itself: only a frozen clock's time is state a request sets.

@@ -65,7 +65,8 @@ export async function webhookHarness(options: SandboxOptions = {}): Promise<Webh
   const t = await testSandbox(options);
   const auth = await t.demoAuth();
   const receivers: WebhookReceiver[] = [];
-  const { clock, bus, store } = t.sandbox.services;
+  const { clocks, bus, store } = t.sandbox.services;
+  const clock = clocks.sandbox;
   const h: WebhookHarness = {
     t,
     auth,

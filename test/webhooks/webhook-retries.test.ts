@@ -152,12 +152,12 @@ describe('retries on the sandbox clock', () => {
     await h.settled();
     await h.advance(5_000);
     expect(receiver.deliveries).toHaveLength(2);
-    expect(h.t.sandbox.services.clock.pendingCount()).toBe(1);
+    expect(h.t.sandbox.services.clocks.sandbox.pendingCount()).toBe(1);
     await h.t.post('/api/webhook', { data: { action: 'delete', webhooks: [{ webhookKey }] } }, h.auth);
     const [d] = await h.deliveries();
     expect(d).toMatchObject({ status: 'failed', stopped: 'webhook deleted' });
     expect(d).not.toHaveProperty('nextAttemptAt');
-    expect(h.t.sandbox.services.clock.pendingCount()).toBe(0);
+    expect(h.t.sandbox.services.clocks.sandbox.pendingCount()).toBe(0);
     await h.advance(3 * 86_400_000);
     expect(receiver.deliveries).toHaveLength(2);
   });

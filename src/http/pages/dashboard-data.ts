@@ -2,7 +2,7 @@
  * What the dashboard's contract list reads (docs/pages.md): one page of contracts, and the platforms with their
  * clients for its filters. Queries only the dashboard makes, so they live beside it.
  */
-import type { Services } from '../../domain/context.js';
+import type { Services } from '../../store/services.js';
 import type { ClientRecord, ContractRecord, PlatformRecord, RecipientRecord } from '../../store/records.js';
 
 /** One page of the dashboard's contract list. */

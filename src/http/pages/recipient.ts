@@ -10,7 +10,9 @@ import { html, raw } from 'hono/html';
 import { ApiError } from '../../core/errors.js';
 import { peopleTime } from '../../core/time-format.js';
 import type { Control } from '../../control/control.js';
-import { type Services, systemContext } from '../../domain/context.js';
+import { systemContext } from '../../domain/context.js';
+import { shareLinkTenant } from '../../domain/request-facts.js';
+import type { Services } from '../../store/services.js';
 import { pageHtml, shownTags } from '../../domain/shown-contract.js';
 import { type SharePage, assertLinkActs, refusalAsSeen, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
@@ -44,7 +46,9 @@ export function recipientPageRoutes({
 }): Hono {
   const app = new Hono();
   const deps: ShowDeps = { services, renderer };
-  const pageOf = (link: string) => sharePage(systemContext(services, 'page'), link);
+  // The holder of a link acts in its contract's tenant, on its clock.
+  const linkContext = (link: string) => systemContext(services, 'page', shareLinkTenant(services, link));
+  const pageOf = (link: string) => sharePage(linkContext(link), link);
 
   app.get('/:link', async (c) => {
     const link = c.req.param('link');
@@ -83,7 +87,7 @@ export function recipientPageRoutes({
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
         // Said with the recipients' keys as the link's holder sees them, as on the API's recipient side.
-        const message = refusalAsSeen(systemContext(services, 'page'), page, error).message;
+        const message = refusalAsSeen(linkContext(page.shareLink), page, error).message;
         return sendPage(c, await render(deps, pageOf(c.req.param('link')) ?? page, message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
@@ -163,7 +167,7 @@ async function documentSection({ services, renderer }: ShowDeps, page: SharePage
   ${fields.length ? html`<p>Your fields, marked in the PDF:</p><ul class="fields" aria-label="Your fields">${fields}</ul>` : ''}
 </article>`;
   }
-  const shown = shownTags(systemContext(services, 'page'), contract.contractKey);
+  const shown = shownTags(systemContext(services, 'page', contract.platformId), contract.contractKey);
   const content = await renderer.sanitise(pageHtml(contract.value, shown));
   return html`<article class="document" aria-label="Contract">${raw(content)}</article>`;
 }

@@ -7,7 +7,7 @@
 import { html } from 'hono/html';
 import type { Control, Tenant } from '../../control/control.js';
 import { peopleTime } from '../../core/time-format.js';
-import type { Services } from '../../domain/context.js';
+import type { Services } from '../../store/services.js';
 import { DASHBOARD as BASE, type Html } from './layout.js';
 
 const STEPS = ['1m', '10m', '1h', '1d', '7d'];
