@@ -23,7 +23,7 @@ export const LAYERS = [
   ['readiness'], // the readiness report: checks over the journal, the deliveries and the faults applied
   ['webhooks', 'outbox', 'api-faults', 'journal', 'rate-limits'], // subsystems fed by events; quotas
   ['domain'], // every business rule
-  ['render'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain
+  ['render', 'tracing'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain; spans exported over OTLP (OpenTelemetry, loaded only then)
   ['store'],
   ['config'],
   ['core'], // errors, clock, ids, events, validation: used everywhere

@@ -25,6 +25,7 @@ import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, openState } from './wiring/state.js';
 import { createSubsystems } from './wiring/subsystems.js';
+import { openTracer } from './wiring/tracing.js';
 
 export type { DefaultAccount } from './wiring/state.js';
 
@@ -94,6 +95,7 @@ export async function createSandbox(
     linkBase,
     webhooksAfterListen: fallback.webhooksAfterListen === true,
     wall: fallback.wall,
+    tracer: await openTracer(options.otlpEndpoint),
   });
   const { control, scenarios, journal, webhooks } = subsystems;
 
@@ -138,6 +140,7 @@ export async function createSandbox(
       services.clocks.close();
       subsystems.flushLog();
       await webhooks.close();
+      await subsystems.tracer.close();
       await renderer.close();
       await listener.close();
       await services.store.close();

@@ -8,7 +8,8 @@ import { ApiError, quote } from '../core/errors.js';
 import { toJUnit, toMarkdown } from '../readiness/formats.js';
 import { reportOptions } from '../readiness/thresholds.js';
 import { NOW, clockState } from './examples.js';
-import { type ControlTable, TextAnswer } from './operation.js';
+import { type ControlTable, TextAnswer, reshaped } from './operation.js';
+import type { ReadinessReport } from '../readiness/report.js';
 
 const FORMATS = ['json', 'junit', 'markdown'] as const;
 
@@ -57,29 +58,31 @@ export const readinessOps = {
   report: {
     method: 'GET',
     path: '/report',
-    tenant: true,
     summary: 'The go-live readiness report: a verdict, findings with evidence, coverage (scoped: the tenant’s traffic)',
     description:
       'Computed from the /api requests of the journal, the webhook deliveries and the faults the sandbox applied (docs/readiness.md). `not-ready` exactly when a finding is an error. Thresholds are query parameters (`pollingReads=5`, `slowWebhook=2s`), `ignore=polling,client-errors` leaves checks out, and `format=junit` or `format=markdown` answers the same report as JUnit XML or Markdown.',
     query: reportQuery,
     answer: reportExample,
     request: (options = {}) => ({ query: { ...options } }),
-    async handle(r, { control, tenant }) {
-      const { format, ...options } = r.query;
-      if (format !== undefined && !FORMATS.includes(format as (typeof FORMATS)[number]))
-        throw ApiError.badRequest(`format must be json, junit or markdown (got ${quote(format)})`, [
-          { path: 'format', message: 'Not a format' },
-        ]);
-      const report = await control.readiness.report(options, tenant);
-      if (format === 'junit') return new TextAnswer(toJUnit(report), 'application/xml; charset=utf-8');
-      if (format === 'markdown') return new TextAnswer(toMarkdown(report), 'text/markdown; charset=utf-8');
-      return report;
-    },
+    ...reshaped(
+      async (r, { control, tenant }): Promise<ReadinessReport | TextAnswer> => {
+        const { format, ...options } = r.query;
+        if (format !== undefined && !FORMATS.includes(format as (typeof FORMATS)[number]))
+          throw ApiError.badRequest(`format must be json, junit or markdown (got ${quote(format)})`, [
+            { path: 'format', message: 'Not a format' },
+          ]);
+        const report = await control.readiness.report(options, tenant);
+        if (format === 'junit') return new TextAnswer(toJUnit(report), 'application/xml; charset=utf-8');
+        if (format === 'markdown') return new TextAnswer(toMarkdown(report), 'text/markdown; charset=utf-8');
+        return report;
+      },
+      // A library or client call sends no `format` (ReportOptions has none): its answer is the JSON report.
+      (answer) => answer as ReadinessReport,
+    ),
   },
   settle: {
     method: 'POST',
     path: '/settle',
-    tenant: true,
     summary:
       'Wait until nothing is due now: timers due at this instant run, webhook attempts and reactions in flight finish; time does not move',
     description:
@@ -91,7 +94,6 @@ export const readinessOps = {
   'rateLimit.get': {
     method: 'GET',
     path: '/rate-limit',
-    tenant: true,
     summary: 'The rate limit that applies (scoped: the tenant’s own, else the sandbox’s)',
     answer: { rateLimit: '10/min', source: 'options', scope: 'sandbox' },
     request: () => ({}),
@@ -100,7 +102,6 @@ export const readinessOps = {
   'rateLimit.set': {
     method: 'PUT',
     path: '/rate-limit',
-    tenant: true,
     summary: 'Set a quota like a test mode per API key, e.g. "10/min" (scoped: for the tenant); null turns it off',
     body: rateLimitBody,
     example: { rateLimit: '10/min' },

@@ -153,6 +153,14 @@ function rankBefore(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/**
+ * A long advance gives the event loop a turn every so many timers, or every few milliseconds of work, whichever
+ * comes first, so other requests (another tenant's, the health probe) are answered meanwhile: the timers run
+ * between two turns are a slice (docs/benchmarks.md, the stall of a 100-year advance).
+ */
+const TIMERS_PER_TURN = 64;
+const TURN_AFTER_MS = 10;
+
 /** What a clock keeps across a restart (core/kept.ts): frozen at a time, or running at an offset from wall time. */
 export type ClockRecord = { mode: 'frozen'; now: number } | { mode: 'real'; offset: number };
 
@@ -413,6 +421,8 @@ export class Clock {
   private async drain(target: number): Promise<void> {
     this.disarm();
     this.running = true;
+    let ran = 0;
+    let turnAt = monotonicNow();
     try {
       await this.leaveInstant();
       for (;;) {
@@ -425,6 +435,10 @@ export class Clock {
           await this.work.track(Promise.resolve().then(next.fn));
           // Work a timer starts (a webhook attempt, say) may schedule further timers that are also due.
           await this.work.settled();
+          if (++ran % TIMERS_PER_TURN === 0 || monotonicNow() - turnAt > TURN_AFTER_MS) {
+            await pause();
+            turnAt = monotonicNow();
+          }
           continue;
         }
         await this.work.settled();

@@ -4,6 +4,7 @@
  * the journal holds at most `limit` entries (oldest dropped first) and each body at most MAX_BODY_CHARS, so
  * memory stays bounded however long the sandbox runs.
  */
+import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
 import { DEFAULT_API_KEY_HEADER, bearerToken } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
@@ -38,6 +39,11 @@ export interface JournalEntry {
   response: { body?: unknown };
   /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (docs/compatibility.md). */
   warnings?: string[];
+  /**
+   * Where the request's work hangs in a trace, as its deliveries' parent (docs/webhooks.md, "Traces"): the
+   * caller's `traceparent`, or with tracing on the request's own span.
+   */
+  trace?: { traceparent: string; tracestate?: string };
 }
 
 export interface JournalFilter {
@@ -84,6 +90,7 @@ interface Stored {
   /** The answer's `Retry-After` (seconds) and `X-Sandbox-Fault`, kept for the readiness report. */
   retryAfter: number | undefined;
   fault: string | undefined;
+  trace: TraceContext | undefined;
 }
 
 /**
@@ -275,6 +282,7 @@ export class RequestJournal {
         warnings: c.get('warnings'),
         retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
         fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
+        trace: c.get('trace'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -370,6 +378,14 @@ export class RequestJournal {
       },
       response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
       ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
+      ...(stored.trace
+        ? {
+            trace: {
+              traceparent: traceparent(stored.trace),
+              ...(stored.trace.tracestate ? { tracestate: stored.trace.tracestate } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -437,6 +453,7 @@ function restoredEntry(
     responseBody: undefined,
     shown: entry,
     warnings: entry.warnings,
+    trace: undefined,
   };
 }
 

@@ -3,6 +3,7 @@
  * its log, API faults; each subscribes to the bus itself), the control operations over them, and the scenario
  * engine that drives the control operations.
  */
+import type { Tracer } from '../core/trace-context.js';
 import { BUNDLED_SCENARIOS, type ResolvedConfig } from '../config/options.js';
 import { VERSION } from '../config/version.js';
 import { ApiFaults } from '../api-faults/registry.js';
@@ -24,6 +25,8 @@ export interface Subsystems {
   rateLimits: RateLimits;
   control: Control;
   scenarios: ScenarioEngine;
+  /** The spans of /api requests and delivery attempts (wiring/tracing.ts). */
+  tracer: Tracer;
   /** Writes the request log's pending lines (close() calls it). */
   flushLog(): void;
   /** Called once listening: releases the deliveries held until then (`webhooksAfterListen`). */
@@ -33,7 +36,7 @@ export interface Subsystems {
 export function createSubsystems(
   state: SandboxState,
   config: ResolvedConfig,
-  options: { linkBase: () => string; webhooksAfterListen: boolean; wall?: WallClock | undefined },
+  options: { linkBase: () => string; webhooksAfterListen: boolean; tracer: Tracer; wall?: WallClock | undefined },
 ): Subsystems {
   const { services, fixtures, seedOptions, defaultAccount, documents } = state;
   const outbox = new Outbox(services, { baseUrl: options.linkBase });
@@ -43,6 +46,7 @@ export function createSubsystems(
     logLimit: config.webhookLogLimit,
     userAgent: `esign-sandbox/${VERSION}`,
     receiverFaults,
+    tracer: options.tracer,
     ...(options.wall ? { wall: options.wall } : {}),
   });
   let listening: () => void = () => {};
@@ -77,6 +81,7 @@ export function createSubsystems(
     rateLimits,
     control,
     scenarios,
+    tracer: options.tracer,
     flushLog: () => logOut.flush(),
     listening: () => listening(),
   };
