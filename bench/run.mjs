@@ -22,6 +22,7 @@ import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { stallFigures } from './stalls.mjs';
+import { workBoundFigures } from './work-bounds.mjs';
 import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
 
@@ -61,6 +62,11 @@ async function benchStalls() {
   for (const r of await stallFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** Work bounded by time and globs (bench/work-bounds.mjs): stalls of a 100-year advance with a periodic reaction, and of 21-star glob matches. */
+async function benchWorkBounds() {
+  for (const r of await workBoundFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** The soak's rate (bench/soak.mjs): cycles of test/http/soak.test.ts's mixed traffic per second. */
 async function benchSoak() {
   for (const r of await soakFigures({ quick: QUICK }))
@@ -91,6 +97,7 @@ async function main() {
     benchDocuments,
     benchBurst,
     benchStalls,
+    benchWorkBounds,
     benchSoak,
     benchInstallSize,
     benchContainer,

@@ -94,6 +94,8 @@ export async function createSandbox(
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
   const renderer = fallback.renderer ?? createRenderer();
   const app = createSandboxApp(config, state, subsystems, renderer);
+  // What was in flight when a data file was last written (deliveries, retries, timers, clocks…) goes on from here.
+  services.store.restoreKept();
 
   for (const { scenario, source } of startScenarios) {
     try {
@@ -124,6 +126,8 @@ export async function createSandbox(
       return baseUrl;
     },
     async close() {
+      // Timers still pending stay kept as they are (the data file has them for the next start).
+      services.timers.stop();
       services.clocks.close();
       subsystems.flushLog();
       await webhooks.close();

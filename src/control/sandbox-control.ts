@@ -230,19 +230,26 @@ export interface SandboxControl {
   webhooks: SandboxWebhooks;
 }
 
-/** The operations about one tenant's world, as `sandbox.tenant(apiKey)` offers them (docs/library.md). */
-export type TenantPart =
-  | 'clock'
-  | 'reset'
-  | 'expireTokens'
-  | 'recipients'
-  | 'contract'
-  | 'outbox'
-  | 'webhooks'
-  | 'requests'
-  | 'clearRequests'
-  | 'scenarios'
-  | 'faults';
+/**
+ * The parts of the control API about one tenant's world, declared once: `sandbox.tenant(apiKey)` offers them
+ * (`SandboxTenant`), and every operation of these parts is also served under `/__sandbox/platforms/{apiKey}/…`
+ * (control-table/index.ts `isTenantOperation`; docs/library.md).
+ */
+export const TENANT_PARTS = [
+  'clock',
+  'reset',
+  'expireTokens',
+  'recipients',
+  'contract',
+  'outbox',
+  'webhooks',
+  'requests',
+  'clearRequests',
+  'scenarios',
+  'faults',
+] as const satisfies readonly (keyof SandboxControl)[];
+
+export type TenantPart = (typeof TENANT_PARTS)[number];
 
 /**
  * One tenant's world: its clock (its own, given by the first clock operation if it had none), its records, emails,

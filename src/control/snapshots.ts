@@ -45,6 +45,7 @@ export async function restoreSnapshot(
   const files = documents ? snapshotDocuments(snapshot, input) : undefined;
   const { clocks, store, bus } = services;
   const clock = clocks.sandbox;
+  services.timers.clear();
   clock.clearTimers();
   clocks.dropAll();
   store.replace(structuredClone(snapshot.store));

@@ -63,12 +63,13 @@ export class StateControl {
     }
     if (apiKey !== undefined) return this.resetPlatform(apiKey);
     const { services } = this;
+    services.timers.clear();
     services.clocks.sandbox.clearTimers();
     // The seeded state has no tenant clocks: every tenant follows the sandbox clock again.
     services.clocks.dropAll();
     services.store.replace(emptyData());
     // Re-seeding with the same seed gives the same keys again.
-    services.ids = createIdSource(this.deps.seedOptions.seed);
+    services.ids.restart();
     await applyFixtures(services, this.deps.fixtures, this.deps.seedOptions);
     await this.deps.documents?.replace([]);
     services.bus.emit({ type: 'sandbox.reset' });
@@ -96,6 +97,7 @@ export class StateControl {
     const services = {
       store: scratch,
       clocks: this.services.clocks,
+      timers: this.services.timers,
       bus: new EventBus(),
       ids: createIdSource(this.deps.seedOptions.seed),
     };

@@ -147,8 +147,21 @@ function rankBefore(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/**
+ * A long advance gives the event loop a turn every so many timers, or every few milliseconds of work, whichever
+ * comes first, so other requests (another tenant's, the health probe) are answered meanwhile: the timers run
+ * between two turns are a slice (docs/benchmarks.md, the stall of a 100-year advance).
+ */
+const TIMERS_PER_TURN = 64;
+const TURN_AFTER_MS = 10;
+
+/** What a clock keeps across a restart (core/kept.ts): frozen at a time, or running at an offset from wall time. */
+export type ClockRecord = { mode: 'frozen'; now: number } | { mode: 'real'; offset: number };
+
 export class Clock {
   private mode: ClockMode;
+  /** Told when the clock's mode or time changes (not as a running clock's time passes): tenant-clocks.ts keeps it. */
+  onChange: () => void = () => {};
   /** Sandbox time minus wall time, in real mode. */
   private offset = 0;
   /** Sandbox time while frozen. */
@@ -198,6 +211,7 @@ export class Clock {
     this.frozenAt = this.now();
     this.mode = 'frozen';
     this.disarm();
+    this.onChange();
   }
 
   unfreeze(): void {
@@ -205,6 +219,29 @@ export class Clock {
     this.offset = this.frozenAt - Date.now();
     this.mode = 'real';
     this.arm();
+    this.onChange();
+  }
+
+  /** Its mode and time as kept: a frozen clock's time, a running clock's offset from wall time. */
+  record(): ClockRecord {
+    return this.mode === 'frozen' ? { mode: 'frozen', now: this.frozenAt } : { mode: 'real', offset: this.offset };
+  }
+
+  /**
+   * Back to a kept mode and time, running no timer: a frozen clock reads what it read; a running one keeps its offset
+   * from wall time, so it has run on meanwhile, as a wall clock does.
+   */
+  restore(record: ClockRecord): void {
+    this.mode = record.mode;
+    if (record.mode === 'frozen') this.frozenAt = record.now;
+    else this.offset = record.offset;
+    this.arm();
+  }
+
+  /** Runs the timers already due (restored ones: a frozen clock runs them at once, not at its next advance). */
+  runDue(): void {
+    const next = this.queue[0];
+    if (next && next.at <= this.now() && !this.running) void this.runUntil(this.now()).catch(() => undefined);
   }
 
   /** Moves sandbox time forward by `ms`, running every timer that falls due on the way. */
@@ -346,6 +383,7 @@ export class Clock {
   private moveTo(t: number): void {
     if (this.mode === 'frozen') this.frozenAt = t;
     else this.offset = t - Date.now();
+    this.onChange();
   }
 
   /**
@@ -371,6 +409,8 @@ export class Clock {
   private async drain(target: number): Promise<void> {
     this.disarm();
     this.running = true;
+    let ran = 0;
+    let turnAt = monotonicNow();
     try {
       await this.leaveInstant();
       for (;;) {
@@ -383,6 +423,10 @@ export class Clock {
           await this.work.track(Promise.resolve().then(next.fn));
           // Work a timer starts (a webhook attempt, say) may schedule further timers that are also due.
           await this.work.settled();
+          if (++ran % TIMERS_PER_TURN === 0 || monotonicNow() - turnAt > TURN_AFTER_MS) {
+            await pause();
+            turnAt = monotonicNow();
+          }
           continue;
         }
         await this.work.settled();

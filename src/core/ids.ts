@@ -16,6 +16,12 @@ export interface IdSource {
   random(): number;
   /** Random bytes (webhook secrets): seeded when the sandbox has a seed. */
   bytes(count: number): Buffer;
+  /** Numbers drawn from a seeded source so far (0 without a seed): kept across a restart with --data. */
+  readonly draws: number;
+  /** Moves a seeded source on by `draws` numbers (a restart), so no key it gave before is given again. */
+  skip(draws: number): void;
+  /** A seeded source starts over from its seed (a reset re-seeds the same keys again). */
+  restart(): void;
 }
 
 /** sfc32: small, fast, good-quality seeded PRNG. */
@@ -42,13 +48,39 @@ export function seededRandom(seed: number): () => number {
   return next;
 }
 
-export function createIdSource(seed?: number): IdSource {
+/** `onDraw`: told when a seeded source draws (the store keeps `draws`; wiring/state.ts). */
+export function createIdSource(seed?: number, onDraw: () => void = () => {}): IdSource {
   if (seed === undefined) {
     const nano = customAlphabet(ALPHABET, KEY_LENGTH);
-    return { key: (length = KEY_LENGTH) => nano(length), random: Math.random, bytes: (count) => randomBytes(count) };
+    return {
+      key: (length = KEY_LENGTH) => nano(length),
+      random: Math.random,
+      bytes: (count) => randomBytes(count),
+      draws: 0,
+      skip() {},
+      restart() {},
+    };
   }
-  const random = seededRandom(seed);
+  let next = seededRandom(seed);
+  let draws = 0;
+  const random = () => {
+    draws++;
+    onDraw();
+    return next();
+  };
   return {
+    get draws() {
+      return draws;
+    },
+    skip(count) {
+      for (let i = 0; i < count; i++) next();
+      draws += count;
+    },
+    restart() {
+      next = seededRandom(seed);
+      draws = 0;
+      onDraw();
+    },
     key(length = KEY_LENGTH) {
       let out = '';
       for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(random() * ALPHABET.length)];

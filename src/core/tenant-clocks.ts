@@ -5,12 +5,34 @@
  * advancing one tenant's clock runs only that tenant's timers and waits only for that tenant's work (each clock
  * has its own WorkTracker).
  */
-import { Clock, type ClockMode } from './clock.js';
+import { Clock, type ClockMode, type ClockRecord } from './clock.js';
+import { KEEP_NOTHING, type Keeper, type KeptState } from './kept.js';
+
+/** The kept record of the sandbox clock; a tenant's is under its platformId. */
+const SANDBOX = '';
 
 export class TenantClocks {
   private readonly own = new Map<string, Clock>();
+  private readonly keeper: Keeper;
 
-  constructor(readonly sandbox: Clock) {}
+  constructor(
+    readonly sandbox: Clock,
+    kept: KeptState = KEEP_NOTHING,
+  ) {
+    // Kept (core/kept.ts) so that after a restart each clock reads what it read: its mode and time or offset.
+    this.keeper = kept.keep('clocks', {
+      record: (key) => (key === SANDBOX ? sandbox : this.own.get(key))?.record(),
+      keys: () => [SANDBOX, ...this.own.keys()],
+      restore: (key, record) => {
+        if (key === SANDBOX) sandbox.restore(record as ClockRecord);
+        else this.give(key).restore(record as ClockRecord);
+      },
+      clear: () => this.dropAll(),
+    });
+    sandbox.onChange = () => this.keeper.changed(SANDBOX);
+    // A sandbox started frozen "now" must read that time again after a restart, changed or not.
+    this.keeper.changed(SANDBOX);
+  }
 
   /** The clock a tenant follows: its own, else the sandbox's (also for no tenant at all). */
   of(tenant: string | undefined): Clock {
@@ -38,6 +60,8 @@ export class TenantClocks {
       start: options.start ?? this.sandbox.now(),
     });
     this.own.set(tenant, clock);
+    clock.onChange = () => this.keeper.changed(tenant);
+    this.keeper.changed(tenant);
     this.sandbox.moveTimers(tenant, clock);
     return clock;
   }
@@ -49,13 +73,22 @@ export class TenantClocks {
 
   /** Drops every tenant's own clock and its timers: the tenants follow the sandbox clock again (a full reset). */
   dropAll(): void {
-    for (const clock of this.own.values()) clock.close();
+    for (const [tenant, clock] of this.own) {
+      clock.close();
+      this.keeper.changed(tenant);
+    }
     this.own.clear();
+  }
+
+  /** Every clock, the sandbox's first. */
+  all(): Clock[] {
+    return [this.sandbox, ...this.own.values()];
   }
 
   /** Stops every clock (the sandbox's close). */
   close(): void {
-    this.dropAll();
+    // The clocks stay listed, as they were: a data file written after this keeps them.
+    for (const clock of this.own.values()) clock.close();
     this.sandbox.close();
   }
 }

@@ -12,6 +12,7 @@ import { type Credentials, REAL_SERVICE_KEY_HEADER, bearerToken } from '../core/
 import { ApiError } from '../core/errors.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
+import { tenantKeyOfPath } from '../core/tenant-path.js';
 import type { Services } from '../store/services.js';
 import type { Principal } from './context.js';
 import { platformByApiKey } from './platforms.js';
@@ -76,19 +77,15 @@ export interface RequestVariables {
 /** A Hono environment with these variables: every route and middleware of the sandbox's app. */
 export type RequestEnv = { Variables: RequestVariables };
 
-/** The path of a scoped control call names its tenant by API key: `/__sandbox/platforms/{apiKey}/…`. */
-const TENANT_PATH = /^\/__sandbox\/platforms\/([^/]+)\//;
-
 /** The facts of a request as it arrives: `api` when it is an /api request, whose caller is worked out. */
 export function arrivalFacts(
   services: Services,
   request: { method: string; path: string; started: number; credentials: Credentials; api: boolean },
 ): RequestFacts {
   const { credentials, path } = request;
-  const scoped = TENANT_PATH.exec(path)?.[1];
   const tenant = requestTenant(services, {
     authorization: credentials.authorization,
-    apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
+    apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
   });
   const clock = services.clocks.of(tenant);
   return {
@@ -197,13 +194,4 @@ function callerOf(services: Services, credentials: Credentials): Principal | Api
   return ApiError.unauthorized(
     `Missing credentials: send "Authorization: Bearer <access_token>" or the "${credentials.apiKeyHeader}: <apiKey>" header (or "${REAL_SERVICE_KEY_HEADER}")`,
   );
-}
-
-/** A path segment decoded; a malformed one stays as it is. */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -15,6 +15,7 @@ import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
+import type { Keeper } from '../core/kept.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
@@ -81,11 +82,21 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 /** The control route that makes a tenant (control-table/state.ts, mounted under /__sandbox): its answer names it. */
 const PLATFORM_CREATE_PATH = '/__sandbox/platforms';
 
+/** An entry as kept across a restart with --data (core/kept.ts): as shown (redacted), with what filters read. */
+interface KeptEntry {
+  atMs: number;
+  platformId?: string;
+  entry: JournalEntry;
+}
+
 export class RequestJournal {
   /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
   private ring: Stored[] = [];
   private first = 0;
   private nextId = 1;
+  /** The entries by id, for the keeper. */
+  private readonly byId = new Map<string, Stored>();
+  private readonly keeper: Keeper;
 
   constructor(
     private readonly services: Services,
@@ -93,6 +104,26 @@ export class RequestJournal {
     private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
+    // Kept as shown, redacted: the data file never holds a credential the journal would not show.
+    this.keeper = services.store.keep('requests', {
+      record: (id): KeptEntry | undefined => {
+        const stored = this.byId.get(id);
+        if (!stored) return undefined;
+        return {
+          atMs: stored.atMs,
+          ...(stored.platformId !== undefined ? { platformId: stored.platformId } : {}),
+          // Built afresh rather than cached on the entry: see `middleware` on what cached copies cost.
+          entry: stored.shown ?? this.show(stored),
+        };
+      },
+      keys: () => [...this.entries()].map((e) => String(e.id)),
+      restore: (_id, record) => {
+        const { atMs, platformId, entry } = record as KeptEntry;
+        this.nextId = Math.max(this.nextId, entry.id + 1);
+        if (this.limit > 0) this.add(restoredEntry(entry, atMs, platformId));
+      },
+      clear: () => this.clear(),
+    });
   }
 
   /** Hears every entry as it is recorded (the request log on stdout): redacted, like the journal shows it. */
@@ -108,8 +139,19 @@ export class RequestJournal {
 
   /** Drops every entry, or only those of one platform. */
   clear(platformId?: string): void {
-    this.ring = platformId === undefined ? [] : this.entries().filter((e) => e.platformId !== platformId);
+    const kept: Stored[] = [];
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) kept.push(e);
+      else this.forget(e);
+    }
+    this.ring = kept;
     this.first = 0;
+  }
+
+  private forget(e: Stored): void {
+    const id = String(e.id);
+    this.byId.delete(id);
+    this.keeper.changed(id);
   }
 
   platformIdOf(apiKey: string): string | undefined {
@@ -130,10 +172,14 @@ export class RequestJournal {
   }
 
   private add(entry: Stored): void {
+    const id = String(entry.id);
+    this.byId.set(id, entry);
+    this.keeper.changed(id);
     if (this.ring.length < this.limit) {
       this.ring.push(entry);
       return;
     }
+    this.forget(this.ring[this.first]!);
     this.ring[this.first] = entry;
     this.first = (this.first + 1) % this.limit;
   }
@@ -268,6 +314,25 @@ export class RequestJournal {
       ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
       : undefined;
   }
+}
+
+/** A kept entry back in the ring: shown already, its raw strings gone. */
+function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | undefined): Stored {
+  return {
+    id: entry.id,
+    atMs,
+    method: entry.method,
+    path: entry.path,
+    query: entry.query ?? '',
+    status: entry.status,
+    durationMs: entry.durationMs,
+    platformId,
+    headers: [],
+    requestBody: undefined,
+    responseBody: undefined,
+    shown: entry,
+    warnings: entry.warnings,
+  };
 }
 
 /** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */

@@ -7,6 +7,7 @@
  * Bounded: at most `cap` emails (default 10,000); the oldest are dropped first, so a long-running sandbox cannot
  * grow without limit. Cleared by `sandbox.reset` (only that platform's emails when the reset names one).
  */
+import type { Keeper } from '../core/kept.js';
 import type { Services } from '../store/services.js';
 import type { ContractEvent } from '../core/events.js';
 import type { RecipientRecord } from '../store/records.js';
@@ -63,15 +64,27 @@ interface Stored {
 }
 
 export class Outbox {
-  private emails: Stored[] = [];
+  /** By id, oldest first. */
+  private readonly emails = new Map<string, Stored>();
   private counter = 0;
   private readonly unsubscribe: Array<() => void>;
+  /** The outbox is kept across a restart with --data (core/kept.ts). */
+  private readonly keeper: Keeper;
 
   constructor(
     private readonly services: Services,
     private readonly options: { baseUrl: () => string; cap?: number },
   ) {
     const { bus } = services;
+    this.keeper = services.store.keep('emails', {
+      record: (id) => this.emails.get(id),
+      keys: () => this.emails.keys(),
+      restore: (id, stored) => {
+        this.emails.set(id, stored as Stored);
+        this.counter = Math.max(this.counter, Number(id.replace(/^email-/, '')) || 0);
+      },
+      clear: () => this.emails.clear(),
+    });
     this.unsubscribe = [
       bus.on('recipient.notified', (e) => this.requestFor(e.platformId, e.recipientKey, e.cause)),
       bus.on('contract.signed', (e) => this.noticeFor(e, 'sign')),
@@ -88,7 +101,7 @@ export class Outbox {
   list(filter: EmailFilter = {}, platformId?: string): Email[] {
     const to = filter.to?.toLowerCase();
     const out: Email[] = [];
-    for (const { email, platformId: owner } of this.emails) {
+    for (const { email, platformId: owner } of this.emails.values()) {
       if (platformId !== undefined && owner !== platformId) continue;
       if (to !== undefined && email.to.toLowerCase() !== to) continue;
       if (filter.contractKey !== undefined && email.contractKey !== filter.contractKey) continue;
@@ -101,16 +114,12 @@ export class Outbox {
 
   /** Empties the outbox, or only one platform's emails. */
   clear(platformId?: string): void {
-    if (platformId === undefined) {
-      this.emails = [];
-      this.counter = 0;
-    } else {
-      this.emails = this.emails.filter((e) => e.platformId !== platformId);
-    }
+    for (const [id, e] of this.emails) if (platformId === undefined || e.platformId === platformId) this.drop(id);
+    if (platformId === undefined) this.counter = 0;
   }
 
   get size(): number {
-    return this.emails.length;
+    return this.emails.size;
   }
 
   get cap(): number {
@@ -122,13 +131,21 @@ export class Outbox {
   }
 
   private capture(platformId: string, email: Omit<Email, 'id' | 'sentAt'>): void {
-    this.counter++;
-    this.emails.push({
+    const id = `email-${++this.counter}`;
+    this.emails.set(id, {
       platformId,
-      email: { id: `email-${this.counter}`, ...email, sentAt: isoTime(this.services.clocks.of(platformId).now()) },
+      email: { id, ...email, sentAt: isoTime(this.services.clocks.of(platformId).now()) },
     });
-    const over = this.emails.length - this.cap;
-    if (over > 0) this.emails.splice(0, over);
+    this.keeper.changed(id);
+    for (const oldest of this.emails.keys()) {
+      if (this.emails.size <= this.cap) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(id: string): void {
+    this.emails.delete(id);
+    this.keeper.changed(id);
   }
 
   private requestFor(platformId: string, recipientKey: string, cause: string | undefined): void {

@@ -25,6 +25,7 @@ import { applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
 import { runStep, stepId } from './timeline.js';
 import { landsPastClock, momentOf } from './matching.js';
+import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
 import type { Happening } from './happenings.js';
 import { TIME_RANGE, TIMER_RANK } from '../core/clock.js';
@@ -47,6 +48,7 @@ export interface ScenarioEngineDeps {
 
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
+  private readonly chain = new ReactionChain();
   private readonly reactions: Reactions;
   private loads = 0;
 
@@ -54,6 +56,7 @@ export class ScenarioEngine {
     const { bus } = deps.services;
     this.reactions = new Reactions(
       deps.services,
+      this.chain,
       (active, step, index, reason) => this.runStep(active, step, index, reason),
       (active) => this.active.includes(active),
     );
@@ -130,7 +133,16 @@ export class ScenarioEngine {
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
     if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
-    const active = new ActiveScenario(scenario, source, clock.now(), notes, (p) => clocks.of(p), tenant, ++this.loads);
+    const active = new ActiveScenario(
+      scenario,
+      source,
+      clock.now(),
+      notes,
+      (p) => clocks.of(p),
+      this.chain,
+      tenant,
+      ++this.loads,
+    );
     this.active.push(active);
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
@@ -311,14 +323,16 @@ export class ScenarioEngine {
   }
 
   /**
-   * Every scenario hears every event of its tenant (and its own steps running), in load order: expectations, then
-   * reactions. A request without credentials belongs to no tenant: only scenarios loaded for the sandbox hear it.
+   * Every scenario hears every event of its tenant (and its own steps running: `only`, whatever its tenant), in
+   * load order: expectations, then reactions. A request without credentials belongs to no tenant: only scenarios
+   * loaded for the sandbox hear it.
    */
   private hear(h: Happening, only?: ActiveScenario): void {
     if (this.active.length === 0) return;
     const platformId = 'platformId' in h ? h.platformId : undefined;
     for (const active of only ? [only] : [...this.active]) {
-      if (platformId !== undefined ? !active.covers(platformId) : active.tenant !== undefined) continue;
+      const theirs = platformId !== undefined ? active.covers(platformId) : active.tenant === undefined;
+      if (!only && !theirs) continue;
       const now = active.clock.now();
       active.expectations.observe(h, now, this.deps.services.store);
       this.reactions.hear(active, h, now);

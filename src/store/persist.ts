@@ -20,16 +20,18 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { monotonicNow } from '../core/clock.js';
 import { ConfigError } from '../config/options.js';
-import type { CollectionName, StoreData } from './records.js';
+import type { KeptCollection } from '../core/kept.js';
+import { COLLECTIONS, type StoreData } from './records.js';
 import { readIfExists, syncFolder } from './atomic-file.js';
-import { DamagedJournalError, replayJournal } from './replay.js';
+import { DamagedJournalError, type LoadedData, replayJournal } from './replay.js';
 import { type SnapshotFile, serialise } from './snapshot-file.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
 export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
 
 export interface LoadedState {
-  data: StoreData | null;
+  /** The records and the in-flight state kept beside them; null when there is no data file yet. */
+  data: LoadedData | null;
   /** Journal lines replayed on top of the snapshot. */
   replayed: number;
   /** Bytes of whole lines in the live journal (a torn tail is cut off from there). */
@@ -81,6 +83,12 @@ export async function loadState(snapshot: SnapshotFile, journalFile: string): Pr
   return { data, replayed, validBytes, rotatedExists };
 }
 
+/** What the writer reads: the records, and the kept in-flight collections (core/kept.ts). */
+export interface PersistedSource {
+  records(): StoreData;
+  readonly kept: ReadonlyMap<string, KeptCollection>;
+}
+
 export interface PersistenceOptions {
   flushMs: number;
   /** Compaction threshold floor (bytes of journal); tests lower it. */
@@ -94,7 +102,8 @@ export interface PersistenceOptions {
  * Writes are serialised: one disk operation at a time, in order.
  */
 export class Persistence {
-  private readonly dirty = new Map<CollectionName, Set<string>>();
+  /** Changed keys by collection: a record collection's name (records.ts) or a kept collection's. */
+  private readonly dirty = new Map<string, Set<string>>();
   private dirtyCount = 0;
   private needsSnapshot: boolean;
   private journal: FileHandle | undefined;
@@ -115,7 +124,7 @@ export class Persistence {
   constructor(
     private readonly snapshot: SnapshotFile,
     private readonly journalFile: string,
-    private readonly data: () => StoreData,
+    private readonly source: PersistedSource,
     private readonly options: PersistenceOptions,
     state: { snapshotExists: boolean; journalBytes: number; rotatedExists?: boolean },
   ) {
@@ -141,7 +150,7 @@ export class Persistence {
     }
   }
 
-  changed(collection: CollectionName, key: string): void {
+  changed(collection: string, key: string): void {
     let keys = this.dirty.get(collection);
     if (!keys) this.dirty.set(collection, (keys = new Set()));
     if (keys.has(key)) return;
@@ -291,18 +300,24 @@ export class Persistence {
   }
 
   private async writeSnapshot(generation: number): Promise<void> {
-    await this.snapshot.writeText(await serialise(this.data(), generation));
+    await this.snapshot.writeText(await this.serialise(generation));
     // Every line set aside is in snapshot(g+1) now.
     await unlink(this.rotatedFile).catch(() => undefined);
   }
 
+  private serialise(generation: number): Promise<string> {
+    return serialise(this.source.records(), generation, this.source.kept);
+  }
+
   private async append(): Promise<void> {
-    const data = this.data();
+    const data = this.source.records();
     const ops: string[] = [];
     for (const [collection, keys] of this.dirty) {
-      const rows = data[collection] as Record<string, unknown>;
+      const isRecord = (COLLECTIONS as readonly string[]).includes(collection);
+      const rows = isRecord ? (data[collection as keyof StoreData] as Record<string, unknown>) : undefined;
+      const kept = isRecord ? undefined : this.source.kept.get(collection);
       for (const key of keys) {
-        const record = Object.hasOwn(rows, key) ? rows[key] : null;
+        const record = rows ? (Object.hasOwn(rows, key) ? rows[key] : null) : (kept?.record(key) ?? null);
         ops.push(JSON.stringify([collection, key, record]));
       }
     }
@@ -324,7 +339,7 @@ export class Persistence {
     this.needsSnapshot = false;
     this.snapshot.generation++;
     try {
-      await this.snapshot.writeText(await serialise(this.data(), this.snapshot.generation));
+      await this.snapshot.writeText(await this.serialise(this.snapshot.generation));
     } catch (error) {
       this.snapshot.generation--;
       throw error;

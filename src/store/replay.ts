@@ -1,12 +1,22 @@
 /**
  * Replaying journal lines on top of a snapshot, for the loader (persist.ts). Plain JSON.
  */
-import { COLLECTIONS, type CollectionName, type StoreData } from './records.js';
+import { COLLECTIONS, type StoreData } from './records.js';
 
 /** One journal line: the generation it belongs to and the records it sets (`null`: deleted). */
 export interface JournalLine {
   g: number;
-  ops: [CollectionName, string, unknown][];
+  /** A record collection's name (records.ts), or a kept collection's (core/kept.ts). */
+  ops: [string, string, unknown][];
+}
+
+/** Kept in-flight records (core/kept.ts), by collection name and key. */
+export type KeptData = Record<string, Record<string, unknown>>;
+
+/** What a data file holds: the records, and the in-flight state kept beside them. */
+export interface LoadedData {
+  data: StoreData;
+  kept: KeptData;
 }
 
 /** A line that does not parse and is not the last one: the file was damaged, not torn by a crash. */
@@ -17,7 +27,7 @@ export class DamagedJournalError extends Error {
 }
 
 export interface Replayed {
-  state: StoreData | null;
+  state: LoadedData | null;
   /** Lines applied. */
   replayed: number;
   /** Bytes of whole lines (a torn last line is not counted). */
@@ -31,7 +41,7 @@ export interface Replayed {
  * between writing a newer snapshot and dropping the old journal leaves, and every change in them is in the
  * snapshot already. A last line that does not parse (or lacks its newline) is a write torn by a crash: ignored.
  */
-export function replayJournal(state: StoreData | null, text: string, minGeneration: number): Replayed {
+export function replayJournal(state: LoadedData | null, text: string, minGeneration: number): Replayed {
   let replayed = 0;
   let offset = 0;
   let validBytes = 0;
@@ -55,10 +65,11 @@ export function replayJournal(state: StoreData | null, text: string, minGenerati
     }
     maxGeneration = Math.max(maxGeneration, parsed.g);
     if (parsed.g >= minGeneration) {
-      state ??= emptyShape();
+      state ??= { data: emptyShape(), kept: {} };
       for (const [collection, key, record] of parsed.ops) {
-        if (!COLLECTIONS.includes(collection)) continue;
-        const rows = (state[collection] ??= {}) as Record<string, unknown>;
+        const rows = isRecordCollection(collection)
+          ? ((state.data[collection] ??= {}) as Record<string, unknown>)
+          : (state.kept[collection] ??= {});
         if (record === null) delete rows[key];
         else rows[key] = record;
       }
@@ -70,11 +81,19 @@ export function replayJournal(state: StoreData | null, text: string, minGenerati
   return { state, replayed, validBytes, maxGeneration };
 }
 
-/** Splits a parsed snapshot into its data and its generation (0 when absent: files written before generations). */
-export function splitSnapshot(parsed: Record<string, unknown>): { data: StoreData; generation: number } {
-  const { generation, ...data } = parsed;
+function isRecordCollection(name: string): name is (typeof COLLECTIONS)[number] {
+  return (COLLECTIONS as readonly string[]).includes(name);
+}
+
+/**
+ * Splits a parsed snapshot into its records, the in-flight state kept beside them (`kept`, absent in files written
+ * before it was kept) and its generation (0 when absent: files written before generations).
+ */
+export function splitSnapshot(parsed: Record<string, unknown>): LoadedData & { generation: number } {
+  const { generation, kept, ...data } = parsed;
   return {
     data: data as unknown as StoreData,
+    kept: kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as KeptData) : {},
     generation: typeof generation === 'number' && Number.isInteger(generation) ? generation : 0,
   };
 }

@@ -10,12 +10,15 @@
 import type { EventBus } from '../core/event-bus.js';
 import type { IdSource } from '../core/ids.js';
 import type { TenantClocks } from '../core/tenant-clocks.js';
+import type { Timers } from '../core/timers.js';
 import type { Store } from './store.js';
 
 export interface Services {
   readonly store: Store;
   /** The sandbox clock (`clocks.sandbox`) and tenants' own clocks: `clocks.of(platformId)` is the one a tenant follows. */
   readonly clocks: TenantClocks;
+  /** Kept timers on those clocks (core/timers.ts): planned work that survives a restart with --data. */
+  readonly timers: Timers;
   readonly bus: EventBus;
   /** Replaced on a full reset by a source with the same seed, so a reset sandbox makes the same keys again. */
   ids: IdSource;

@@ -6,9 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../config/options.js';
 import { pause } from '../core/pause.js';
+import type { KeptCollection } from '../core/kept.js';
 import { COLLECTIONS, type StoreData } from './records.js';
 import { replaceFile } from './atomic-file.js';
-import { splitSnapshot } from './replay.js';
+import { type LoadedData, splitSnapshot } from './replay.js';
 
 /**
  * The snapshot file. It is replaced through a temporary file that is fsynced before it is renamed over the data
@@ -25,7 +26,7 @@ export class SnapshotFile {
     this.tmp = join(dirname(file), `.${basename(file)}.tmp`);
   }
 
-  async read(): Promise<StoreData | null> {
+  async read(): Promise<LoadedData | null> {
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
@@ -44,10 +45,10 @@ export class SnapshotFile {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new ConfigError(`Data file ${this.file} does not hold a JSON object`);
     }
-    const { data, generation } = splitSnapshot(parsed as Record<string, unknown>);
+    const { data, kept, generation } = splitSnapshot(parsed as Record<string, unknown>);
     this.generation = generation;
     this.bytes = Buffer.byteLength(text);
-    return data;
+    return { data, kept };
   }
 
   /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
@@ -67,9 +68,19 @@ const SLICE = 2000;
  * journal line written after the snapshot carries its latest state and replay ends there; a record deleted
  * meanwhile is skipped here and journaled as deleted; one inserted meanwhile is journaled.
  */
-export async function serialise(data: StoreData, generation: number): Promise<string> {
+export async function serialise(
+  data: StoreData,
+  generation: number,
+  kept: ReadonlyMap<string, KeptCollection> = new Map(),
+): Promise<string> {
   const parts: string[] = [];
   let budget = SLICE;
+  const turn = async () => {
+    if (--budget <= 0) {
+      budget = SLICE;
+      await pause();
+    }
+  };
   for (const [name, value] of Object.entries(data)) {
     if (name === 'generation') continue;
     if (!(COLLECTIONS as readonly string[]).includes(name) || value === null || typeof value !== 'object') {
@@ -79,13 +90,24 @@ export async function serialise(data: StoreData, generation: number): Promise<st
     const rows = value as Record<string, unknown>;
     const entries: string[] = [];
     for (const key of Object.keys(rows)) {
-      if (--budget <= 0) {
-        budget = SLICE;
-        await pause();
-      }
+      await turn();
       if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
     }
     parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
+  }
+  // The in-flight state (core/kept.ts), each record as its collection gives it now.
+  if (kept.size > 0) {
+    const collections: string[] = [];
+    for (const [name, collection] of kept) {
+      const entries: string[] = [];
+      for (const key of [...collection.keys()]) {
+        await turn();
+        const record = collection.record(key);
+        if (record !== undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(record)}`);
+      }
+      collections.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
+    }
+    parts.push(`"kept":{${collections.join(',')}}`);
   }
   parts.push(`"generation":${generation}`);
   return `{${parts.join(',')}}`;

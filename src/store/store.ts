@@ -4,7 +4,9 @@
  * of changed records appended once per flush window, so a request costs the same with 10 or 100,000 records
  * stored. Nothing outside store/ knows how.
  */
+import type { Keeper, KeptCollection, KeptState } from '../core/kept.js';
 import { Persistence, loadState } from './persist.js';
+import type { KeptData } from './replay.js';
 import { SnapshotFile } from './snapshot-file.js';
 import {
   type ClientRecord,
@@ -35,10 +37,14 @@ export interface StoreOptions {
 
 export const DEFAULT_FLUSH_MS = 50;
 
-export class Store {
+export class Store implements KeptState {
   private state: StoreData;
   private persistence: Persistence | undefined;
   readonly persistent: boolean;
+  /** The in-flight collections the subsystems keep beside the records (core/kept.ts), in registration order. */
+  private readonly kept = new Map<string, KeptCollection>();
+  /** What the data file held for them, until `restoreKept` hands it back. */
+  private keptOnFile: KeptData = {};
 
   readonly platforms: Table<PlatformRecord>;
   readonly clients: Table<ClientRecord>;
@@ -51,8 +57,9 @@ export class Store {
   readonly tokens: Table<TokenRecord>;
   readonly shareLinks: Table<ShareLinkRecord>;
 
-  private constructor(data: StoreData, persistent: boolean) {
+  private constructor(data: StoreData, persistent: boolean, kept: KeptData = {}) {
     this.state = data;
+    this.keptOnFile = kept;
     this.persistent = persistent;
     // Each table reports the key of every record it inserts, updates or deletes: that is what gets journaled.
     const changed = (collection: CollectionName) => (key: string) => this.persistence?.changed(collection, key);
@@ -111,11 +118,11 @@ export class Store {
     // The snapshot, with the journal's changes replayed on top of it.
     const state = await loadState(snapshot, journalFile);
     const loaded = state.data !== null;
-    const store = new Store(normalise(state.data ?? emptyData()), true);
+    const store = new Store(normalise(state.data?.data ?? emptyData()), true, state.data?.kept);
     const persistence = new Persistence(
       snapshot,
       journalFile,
-      () => store.state,
+      { records: () => store.state, kept: store.kept },
       {
         flushMs: options.flushMs ?? DEFAULT_FLUSH_MS,
         ...(options.minCompactBytes !== undefined ? { minCompactBytes: options.minCompactBytes } : {}),
@@ -127,6 +134,34 @@ export class Store {
     await persistence.start(state.validBytes);
     store.persistence = persistence;
     return { store, loaded };
+  }
+
+  /** A name registered again (a part built twice over one store, as tests do) now names the later collection. */
+  keep(name: string, collection: KeptCollection): Keeper {
+    if ((COLLECTIONS as readonly string[]).includes(name)) throw new Error(`${name} is a record collection`);
+    this.kept.set(name, collection);
+    return { changed: (key) => this.persistence?.changed(name, key) };
+  }
+
+  /**
+   * Hands the in-flight records the data file held back to the collections that kept them, in the order they
+   * registered (clocks before the timers on them), each collection's records oldest first. Once, after every
+   * subsystem has registered; what no collection claims (a newer version's) is dropped with the next snapshot.
+   */
+  restoreKept(): void {
+    const onFile = this.keptOnFile;
+    this.keptOnFile = {};
+    for (const [name, collection] of this.kept) {
+      const records = onFile[name];
+      if (!records) continue;
+      for (const [key, record] of Object.entries(records)) collection.restore(key, record);
+      collection.restored?.();
+    }
+  }
+
+  /** Whether the data file held in-flight state of this collection (a start decides what to set up again by it). */
+  keptOnFileHas(name: string): boolean {
+    return Object.keys(this.keptOnFile[name] ?? {}).length > 0;
   }
 
   /** The live state object (for snapshots; treat as read-only). */

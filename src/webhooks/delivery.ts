@@ -2,7 +2,6 @@
  * A webhook delivery as the dispatcher keeps it (one per event and webhook), its attempts, and the view the
  * control API shows (docs/webhooks.md, "The delivery log").
  */
-import type { ClockTimer } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
@@ -29,12 +28,14 @@ export interface DeliveryAttempt {
   delayMs?: number;
 }
 
-/** A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out. */
+/**
+ * A delivery an `out-of-order` fault holds back until a later one to its endpoint has gone out, or until `until`
+ * (a kept timer, core/timers.ts, releases it then).
+ */
 export interface Held {
   hit: ReceiverFaultHit;
   sameContract: boolean;
   until: number;
-  timer: ClockTimer;
 }
 
 export interface Delivery {
@@ -56,7 +57,7 @@ export interface Delivery {
   /** The automatic sequence (first attempt, then retries) is still going. */
   active: boolean;
   inFlight: number;
-  timer?: ClockTimer | undefined;
+  /** When the next automatic retry is due (a kept timer, core/timers.ts, runs it). */
   nextAttemptAt?: number | undefined;
   /** Why the automatic sequence stopped early (the webhook was deleted). */
   stopped?: string;
@@ -66,6 +67,19 @@ export interface Delivery {
   held?: Held | undefined;
   /** The out-of-order hit to log on the first attempt once a held delivery goes out. */
   releasedHit?: ReceiverFaultHit | undefined;
+}
+
+/** A delivery as kept across a restart (core/kept.ts): all of it but what only the running process knows. */
+export type KeptDelivery = Omit<Delivery, 'inFlight' | 'removed'>;
+
+export function keptDelivery(d: Delivery): KeptDelivery {
+  const { inFlight: _inFlight, removed: _removed, ...kept } = d;
+  return kept;
+}
+
+/** A kept delivery back in the log, nothing of it in flight. */
+export function restoredDelivery(kept: KeptDelivery): Delivery {
+  return { ...kept, inFlight: 0, removed: false };
 }
 
 /** An attempt as the delivery log shows it: its time in ISO 8601, the outage's id left out. */

@@ -13,6 +13,7 @@
  * Each fault hit is logged on the attempt it affected.
  */
 import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock.js';
+import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
 import { CONTRACT_EVENT_TYPES, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';
@@ -24,7 +25,10 @@ import {
   type DeliveryFilter,
   type DeliveryStatus,
   type DeliveryView,
+  type KeptDelivery,
+  keptDelivery,
   matchesFilter,
+  restoredDelivery,
   target,
   view,
 } from './delivery.js';
@@ -52,9 +56,15 @@ export interface DispatcherOptions {
   receiverFaults: ReceiverFaultHook;
 }
 
+/** The kinds of kept timers the dispatcher sets (core/timers.ts), each with a delivery's id as its ref. */
+const RETRY = 'webhook.retry';
+const HOLD = 'webhook.hold';
+
 export class WebhookDispatcher {
   private readonly log = new Map<string, Delivery>();
-  private readonly outages = new Outages();
+  private readonly outages: Outages;
+  /** The delivery log is kept across a restart (core/kept.ts): pending first attempts and retries go on. */
+  private readonly keeper: Keeper;
   private readonly lanes: Lanes;
   private readonly faults: ReceiverFaultHook;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -72,14 +82,48 @@ export class WebhookDispatcher {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.logLimit = options.logLimit ?? DEFAULT_DELIVERY_LOG_LIMIT;
     this.faults = options.receiverFaults;
+    const { bus, timers, store } = services;
     this.lanes = new Lanes({
       clockOf: (d) => this.clockOf(d),
       faults: this.faults,
       send: (d, hits) => this.firstAttempt(d, hits),
       track: (d, work) => this.track(d, work),
       closed: () => this.closed,
+      holdTimer: (d, until) =>
+        until === undefined
+          ? timers.cancel(HOLD, d.id)
+          : timers.set({ kind: HOLD, ref: d.id, at: until, owner: d.platformId }),
+      changed: (d) => this.changed(d),
     });
-    const { bus } = services;
+    this.outages = new Outages(store);
+    this.keeper = store.keep('deliveries', {
+      record: (id) => {
+        const d = this.log.get(id);
+        return d && keptDelivery(d);
+      },
+      keys: () => this.log.keys(),
+      restore: (id, record) => {
+        this.log.set(id, restoredDelivery(record as KeptDelivery));
+        this.deliverySeq = Math.max(this.deliverySeq, Number(id.replace(/^dlv_/, '')) || 0);
+      },
+      restored: () => {
+        // Oldest first, so each lane sends in event order again; retries come back with their kept timers.
+        for (const d of this.log.values())
+          if (d.active && (d.held || d.attempts.length === 0 || d.releasedHit)) this.lanes.restore(d);
+      },
+      clear: () => {
+        for (const d of this.log.values()) d.removed = true;
+        this.log.clear();
+      },
+    });
+    timers.define(RETRY, (id) => {
+      const d = this.log.get(id);
+      return d && this.runRetry(d);
+    });
+    timers.define(HOLD, (id) => {
+      const d = this.log.get(id);
+      return d && this.lanes.release(d);
+    });
     for (const type of CONTRACT_EVENT_TYPES) this.unsubscribe.push(bus.on(type, (event) => this.onEvent(event)));
     this.unsubscribe.push(bus.on('webhook.deleted', (e) => this.onWebhookDeleted(e.platformId, e.webhookKey)));
     this.unsubscribe.push(bus.on('sandbox.reset', (e) => this.onReset(e.platformId)));
@@ -134,10 +178,7 @@ export class WebhookDispatcher {
   async close(): Promise<void> {
     this.closed = true;
     for (const off of this.unsubscribe) off();
-    for (const d of this.log.values()) {
-      d.timer?.cancel();
-      d.held?.timer.cancel();
-    }
+    // Pending retries and holds are kept timers (core/timers.ts): the clocks' close stops them, the data file keeps them.
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
   }
@@ -171,6 +212,7 @@ export class WebhookDispatcher {
         removed: false,
       };
       this.log.set(d.id, d);
+      this.changed(d);
       this.enforceCap();
       this.lanes.enqueue(d);
     }
@@ -239,6 +281,7 @@ export class WebhookDispatcher {
       ...(faults.length > 0 ? { faults } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
     });
+    this.changed(d);
     this.services.bus.emit({
       type: 'webhook.attempted',
       platformId: d.platformId,
@@ -269,17 +312,17 @@ export class WebhookDispatcher {
       return;
     }
     d.retries++;
-    const clock = this.clockOf(d);
-    const at = later(clock.now(), retryAfterMs ?? step);
+    const at = later(this.clockOf(d).now(), retryAfterMs ?? step);
     d.nextAttemptAt = at;
     d.status = 'pending';
+    this.changed(d);
     // Ranked with first attempts, after everything else due at that instant (docs/scenarios.md, "Order").
-    d.timer = clock.schedule(at, () => this.runRetry(d), `webhook retry ${d.id}`, d.platformId, TIMER_RANK.delivery);
+    this.services.timers.set({ kind: RETRY, ref: d.id, at, owner: d.platformId, rank: TIMER_RANK.delivery });
   }
 
   private runRetry(d: Delivery): Promise<void> | undefined {
-    d.timer = undefined;
     d.nextAttemptAt = undefined;
+    this.changed(d);
     if (d.removed || !d.active) return undefined;
     return this.track(d, this.attempt(d, 'retry'));
   }
@@ -287,11 +330,20 @@ export class WebhookDispatcher {
   private finish(d: Delivery, status: DeliveryStatus): void {
     d.status = status;
     d.active = false;
-    d.timer?.cancel();
-    d.timer = undefined;
+    this.stopTimers(d);
     d.nextAttemptAt = undefined;
-    d.held?.timer.cancel();
     d.held = undefined;
+    this.changed(d);
+  }
+
+  private stopTimers(d: Delivery): void {
+    const { timers } = this.services;
+    timers.cancel(RETRY, d.id);
+    timers.cancel(HOLD, d.id);
+  }
+
+  private changed(d: Delivery): void {
+    this.keeper.changed(d.id);
   }
 
   private onWebhookDeleted(platformId: string, webhookKey: string): void {
@@ -319,11 +371,10 @@ export class WebhookDispatcher {
   private remove(d: Delivery): void {
     d.removed = true;
     d.active = false;
-    d.timer?.cancel();
-    d.timer = undefined;
-    d.held?.timer.cancel();
+    this.stopTimers(d);
     d.held = undefined;
     this.log.delete(d.id);
+    this.changed(d);
   }
 
   /** Keeps the log under its cap: finished deliveries go first, oldest first; pending ones only if nothing else is left. */

@@ -30,6 +30,10 @@ export interface LaneDeps {
   /** Hands lane work to the clock of its tenant, so `clock.advance()` waits for it. */
   track<T>(d: { platformId: string }, work: Promise<T>): Promise<T>;
   closed(): boolean;
+  /** Sets (at `until`) or cancels the kept timer (core/timers.ts) that releases a held delivery (`release`). */
+  holdTimer(d: Delivery, until: number | undefined): void;
+  /** The delivery's kept record changed (core/kept.ts). */
+  changed(d: Delivery): void;
 }
 
 export class Lanes {
@@ -60,6 +64,15 @@ export class Lanes {
       this.gate = undefined;
       for (const [key, lane] of this.lanes) if (lane.queue.length > 0) this.runIfIdle(key, lane);
     });
+  }
+
+  /**
+   * A delivery kept across a restart, put back in its lane (core/kept.ts): still waiting for its first attempt, or
+   * held back by an out-of-order fault (its kept timer releases it). Called oldest first, so lanes keep event order.
+   */
+  restore(d: Delivery): void {
+    if (d.held) this.laneOf(d).held.push(d);
+    else this.enqueue(d);
   }
 
   /** The webhook is gone: its lane with it. */
@@ -123,8 +136,9 @@ export class Lanes {
         for (const h of overtaken) {
           if (!h.held) continue;
           const { hit } = h.held;
-          h.held.timer.cancel();
+          this.deps.holdTimer(h, undefined);
           h.held = undefined;
+          this.deps.changed(h);
           lane.held = lane.held.filter((other) => other !== h);
           if (gone(h)) continue;
           await send(h, [{ ...hit, detail: `held back, sent after ${d.id} (${d.event})` }]);
@@ -141,25 +155,23 @@ export class Lanes {
   private hold(d: Delivery, lane: Lane): boolean {
     const fault = this.deps.faults.holdBack(target(d));
     if (!fault) return false;
-    const clock = this.deps.clockOf(d);
-    const until = later(clock.now(), fault.holdForMs);
-    d.held = {
-      hit: fault.hit,
-      sameContract: fault.sameContract,
-      until,
-      timer: clock.schedule(until, () => this.release(d), `webhook hold ${d.id}`, d.platformId),
-    };
+    const until = later(this.deps.clockOf(d).now(), fault.holdForMs);
+    d.held = { hit: fault.hit, sameContract: fault.sameContract, until };
+    this.deps.holdTimer(d, until);
+    this.deps.changed(d);
     lane.held.push(d);
     return true;
   }
 
-  private release(d: Delivery): void {
+  /** A held delivery's hold ran out (its kept timer): it goes out next. */
+  release(d: Delivery): void {
     const held = d.held;
     d.held = undefined;
     if (!held || d.removed || !d.active || this.deps.closed()) return;
     const lane = this.laneOf(d);
     lane.held = lane.held.filter((h) => h !== d);
     d.releasedHit = { ...held.hit, detail: 'held back; nothing overtook it within holdFor, so sent then' };
+    this.deps.changed(d);
     lane.queue.unshift(d);
     this.runIfIdle(d.webhookKey, lane);
   }

@@ -2,6 +2,7 @@
  * Simulated receiver outages (scenarios' `webhookOutage`, the library's `webhooks.startOutage`): while one matches a
  * delivery, its attempts fail without contacting the receiver, with the outage's status or a refused connection.
  */
+import { KEEP_NOTHING, type Keeper, type KeptState } from '../core/kept.js';
 import type { Delivery } from './delivery.js';
 import type { AttemptOutcome } from './sender.js';
 import { parseRetryAfter } from './schedule.js';
@@ -26,21 +27,36 @@ export interface Outage extends OutageSpec {
 export class Outages {
   private readonly active = new Map<string, Outage>();
   private seq = 0;
+  /** Outages running are kept across a restart (core/kept.ts). */
+  private readonly keeper: Keeper;
+
+  constructor(kept: KeptState = KEEP_NOTHING) {
+    this.keeper = kept.keep('outages', {
+      record: (id) => this.active.get(id),
+      keys: () => this.active.keys(),
+      restore: (id, outage) => {
+        this.active.set(id, outage as Outage);
+        this.seq = Math.max(this.seq, Number(id.replace(/^out_/, '')) || 0);
+      },
+      clear: () => this.active.clear(),
+    });
+  }
 
   start(spec: OutageSpec): string {
     const id = `out_${++this.seq}`;
     this.active.set(id, { ...spec, id });
+    this.keeper.changed(id);
     return id;
   }
 
   end(id: string): void {
-    this.active.delete(id);
+    if (this.active.delete(id)) this.keeper.changed(id);
   }
 
   /** On reset: every outage, or one platform's. */
   reset(platformId: string | undefined): void {
     for (const [id, o] of this.active) {
-      if (platformId === undefined || o.platformId === platformId) this.active.delete(id);
+      if (platformId === undefined || o.platformId === platformId) this.end(id);
     }
   }
 
@@ -48,7 +64,7 @@ export class Outages {
   for(d: Delivery, at: number): Outage | undefined {
     for (const [id, o] of this.active) {
       if (o.until !== undefined && at >= o.until) {
-        this.active.delete(id);
+        this.end(id);
         continue;
       }
       if (o.webhookKey !== undefined && o.webhookKey !== d.webhookKey) continue;

@@ -8,6 +8,7 @@ import { Clock } from '../core/clock.js';
 import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
 import { TenantClocks } from '../core/tenant-clocks.js';
+import { Timers } from '../core/timers.js';
 import type { Services } from '../store/services.js';
 import { readFixtures } from '../fixtures/read.js';
 import type { FixtureFile } from '../fixtures/schema.js';
@@ -41,7 +42,11 @@ export async function openState(config: ResolvedConfig): Promise<SandboxState> {
     Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
   );
   const documents = await openData(config.data, () => DocumentStore.open(config.data));
-  const services: Services = { store, clocks: new TenantClocks(clock), bus, ids: createIdSource(config.seed) };
+  // Clocks, then the timers on them: kept collections are restored in the order they register (core/kept.ts).
+  const clocks = new TenantClocks(clock, store);
+  const timers = new Timers(clocks, store);
+  const services: Services = { store, clocks, timers, bus, ids: createIdSource(config.seed) };
+  keepSeededIds(services, config.seed);
   const seedOptions = { apiKey: config.apiKey, secret: config.secret, seed: config.seed };
   const seeded: SeedResult = loaded
     ? defaultAccountInStore(services, config)
@@ -56,6 +61,20 @@ export async function openState(config: ResolvedConfig): Promise<SandboxState> {
       : {}),
   };
   return { services, documents, fixtures, seedOptions, defaultAccount, loaded };
+}
+
+/**
+ * With --seed, keys come from a seeded source: kept is how far it has drawn, so that after a restart on a data file
+ * it goes on from there instead of giving the keys of the records already stored again.
+ */
+function keepSeededIds(services: Services, seed: number | undefined): void {
+  if (seed === undefined) return;
+  const keeper = services.store.keep('ids', {
+    record: () => ({ draws: services.ids.draws }),
+    keys: () => ['seeded'],
+    restore: (_key, record) => services.ids.skip((record as { draws: number }).draws),
+  });
+  services.ids = createIdSource(seed, () => keeper.changed('seeded'));
 }
 
 /** Opening the data file (and its documents folder beside it): a failure is a sentence naming the file. */

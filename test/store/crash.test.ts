@@ -172,14 +172,14 @@ describe('crash safety of --data', () => {
   }, 60_000);
 
   it('keeps every acknowledged write when killed while it compacts', async () => {
-    const prefilled = await prefillJournal(MIN_COMPACT_BYTES - 3 * 1024 * 1024);
+    const prefilled = await prefillJournal(MIN_COMPACT_BYTES - 6 * 1024 * 1024);
     const first = await start();
     const token = await clientToken(first.url);
-    // 3,000 creates (about 1.3 MB of journal) are acknowledged and older than the flush window before the writer
+    // 3,000 creates (about 3.3 MB of journal: each journals its contract and its request journal entry) are acknowledged and older than the flush window before the writer
     // goes on, so the kill below has them to keep however fast the machine.
     const writer = load(first.url, token, 3000);
     await until(() => writer.due().length >= 3000);
-    // The first compaction starts once the journal reaches 16 MB (the last 3 MB, about 7,000 creates, come from
+    // The first compaction starts once the journal reaches 16 MB (the last 6 MB, about 5,500 creates, come from
     // the writer): the journal is then set aside as data.json.journal.compacting until the next snapshot has
     // been written, while appends go on in a fresh journal. Watched, not polled, so that a compaction quicker
     // than a poll's turn is seen all the same.

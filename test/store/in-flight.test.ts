@@ -1,0 +1,160 @@
+/**
+ * --data keeps what is in flight (docs/persistence.md, "What is kept"): pending deliveries and their retries, the
+ * clocks, emails, the request journal, outages. In process: a sandbox on a data file is stopped, or "killed" (its
+ * store let go once the flush window has passed, nothing more written), and a second one opens the same file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
+import { type TestSandbox, testSandbox } from '../support/helpers.js';
+
+const START = '2026-03-01T09:00:00.000Z';
+let dir: string;
+let file: string;
+const open: TestSandbox[] = [];
+const receivers: WebhookReceiver[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
+  file = join(dir, 'data.json');
+});
+afterEach(async () => {
+  for (const t of open.splice(0)) await t.close();
+  for (const r of receivers.splice(0)) await r.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function sandbox(options: Record<string, unknown> = {}): Promise<TestSandbox> {
+  const t = await testSandbox({ data: file, clock: 'frozen', start: START, ...options });
+  open.push(t);
+  return t;
+}
+
+/** As if the process were killed once the flush window has passed: what is pending is written, nothing after. */
+async function kill(t: TestSandbox): Promise<void> {
+  const { store } = t.sandbox.services;
+  await store.flush();
+  await store.abandon();
+  open.splice(open.indexOf(t), 1);
+  await t.close();
+}
+
+async function receiver(): Promise<WebhookReceiver> {
+  const r = await createWebhookReceiver({ rejectUnverified: false });
+  receivers.push(r);
+  return r;
+}
+
+/** A webhook on every event to `url`, and a contract created: one `created` delivery. */
+async function contractWithWebhook(t: TestSandbox, url: string): Promise<void> {
+  const auth = { bearer: await t.clientToken() };
+  const hook = await t.post('/api/webhook', { data: { action: 'create', webhooks: [{ url, created: true }] } }, auth);
+  expect(hook.status).toBe(201);
+  const made = await t.post(
+    '/api/contract',
+    { data: { action: 'create', contract: { name: 'Kept', value: '<p>x</p>' } } },
+    auth,
+  );
+  expect(made.status).toBe(201);
+}
+
+async function deliveries(t: TestSandbox): Promise<any[]> {
+  return (await t.control('/webhook-deliveries')).body.deliveries;
+}
+
+describe('a restart on the same data file', () => {
+  for (const how of ['stopped', 'killed'] as const) {
+    it(`goes on with a pending retry, its due time and webhook-id kept (${how})`, async () => {
+      const r = await receiver();
+      r.failNext(1, { status: 503 });
+      const first = await sandbox();
+      await contractWithWebhook(first, r.url);
+      await first.sandbox.services.clocks.sandbox.work.settled();
+      const [before] = await deliveries(first);
+      expect(before.status).toBe('pending');
+      expect(before.nextAttemptAt).toBe('2026-03-01T09:00:05.000Z');
+      if (how === 'killed') await kill(first);
+      else {
+        open.splice(open.indexOf(first), 1);
+        await first.close();
+      }
+
+      const second = await sandbox();
+      expect((await second.control('/clock')).body.now).toBe(START);
+      const [after] = await deliveries(second);
+      expect(after).toMatchObject({ id: before.id, webhookId: before.webhookId, nextAttemptAt: before.nextAttemptAt });
+      await second.control('/clock/advance', { by: '5s' });
+      const [done] = await deliveries(second);
+      expect(done.status).toBe('delivered');
+      expect(done.attempts.map((a: any) => [a.trigger, a.at])).toEqual([
+        ['first', START],
+        ['retry', '2026-03-01T09:00:05.000Z'],
+      ]);
+      expect(r.deliveries.map((d) => d.id)).toEqual([before.webhookId, before.webhookId]);
+      // Advancing further sends nothing again.
+      await second.control('/clock/advance', { by: '1d' });
+      expect(r.deliveries).toHaveLength(2);
+    });
+  }
+
+  it('keeps a tenant clock, the journal, emails and a running outage', async () => {
+    const first = await sandbox();
+    const tenant = await first.control('/platforms', { clock: 'frozen', start: '2030-01-01T00:00:00.000Z' });
+    expect(tenant.status).toBe(201);
+    const apiKey = tenant.body.apiKey;
+    await first.control(`/platforms/${apiKey}/clock/advance`, { by: '1h' });
+    first.sandbox.control.webhooks.startOutage({ mode: { status: 503 } });
+    const r = await receiver();
+    await contractWithWebhook(first, r.url);
+    await first.sandbox.services.clocks.sandbox.work.settled();
+    const journalBefore = (await first.control('/requests')).body.requests.length;
+    await kill(first);
+
+    const second = await sandbox();
+    expect((await second.control(`/platforms/${apiKey}/clock`)).body).toMatchObject({
+      now: '2030-01-01T01:00:00.000Z',
+      mode: 'frozen',
+      own: true,
+    });
+    const journal = (await second.control('/requests')).body.requests;
+    expect(journal.length).toBeGreaterThanOrEqual(journalBefore);
+    expect(journal[0].id).toBeGreaterThan(0);
+    expect(JSON.stringify(journal)).not.toContain(tenant.body.secret);
+    // The outage still answers the retry: the receiver hears nothing.
+    await second.control('/clock/advance', { by: '5s' });
+    const [delivery] = await deliveries(second);
+    expect(delivery.attempts.map((a: any) => a.statusCode)).toEqual([503, 503]);
+    expect(r.deliveries).toHaveLength(0);
+  });
+});
+
+describe('with --seed', () => {
+  it('gives the keys a run without the restart would have given, never those of records already stored', async () => {
+    const create = async (t: TestSandbox) => {
+      const auth = { bearer: await t.clientToken() };
+      const made = await t.post(
+        '/api/contract',
+        { data: { action: 'create', contract: { name: 'Seeded', value: '<p>x</p>' } } },
+        auth,
+      );
+      return made.body.contract.contractKey as string;
+    };
+    const first = await sandbox({ seed: 7 });
+    const before = await create(first);
+    await kill(first);
+    const restarted = await sandbox({ seed: 7 });
+    const after = await create(restarted);
+    open.splice(open.indexOf(restarted), 1);
+    await restarted.close();
+
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
+    file = join(dir, 'data.json');
+    const straight = await sandbox({ seed: 7 });
+    expect(await create(straight)).toBe(before);
+    expect(await create(straight)).toBe(after);
+    expect(after).not.toBe(before);
+  });
+});
