@@ -14,7 +14,7 @@ import { scenarioOps } from './scenarios.js';
 import { stateOps } from './state.js';
 
 export type { ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
-export { fillPath, honoPath, reshaped } from './operation.js';
+export { fillPath, reshaped } from './operation.js';
 
 export const controlTable: ControlTable = {
   ...stateOps,

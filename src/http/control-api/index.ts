@@ -6,13 +6,8 @@
  */
 import { type Context, Hono } from 'hono';
 import type { Control } from '../../control/control.js';
-import {
-  type ControlOp,
-  type ControlRequest,
-  type ControlWorld,
-  controlRoutes,
-  honoPath,
-} from '../../control-table/index.js';
+import { type ControlOp, type ControlRequest, type ControlWorld, controlRoutes } from '../../control-table/index.js';
+import { honoPath } from '../../core/route-path.js';
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
 import { TENANT_PREFIX } from '../../core/tenant-path.js';
