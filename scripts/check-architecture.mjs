@@ -22,7 +22,7 @@ export const LAYERS = [
   ['fixtures'],
   ['webhooks', 'outbox', 'api-faults', 'journal'], // subsystems fed by events
   ['domain'], // every business rule
-  ['render'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain
+  ['render', 'tracing'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain; spans exported over OTLP (OpenTelemetry, loaded only then)
   ['store'],
   ['config'],
   ['core'], // errors, clock, ids, events, validation: used everywhere

@@ -24,6 +24,7 @@ import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, openState } from './wiring/state.js';
 import { createSubsystems } from './wiring/subsystems.js';
+import { openTracer } from './wiring/tracing.js';
 
 export type { DefaultAccount } from './wiring/state.js';
 
@@ -87,6 +88,7 @@ export async function createSandbox(
   const subsystems = createSubsystems(state, config, {
     linkBase,
     webhooksAfterListen: fallback.webhooksAfterListen === true,
+    tracer: await openTracer(options.otlpEndpoint),
   });
   const { control, scenarios, journal, webhooks } = subsystems;
 
@@ -131,6 +133,7 @@ export async function createSandbox(
       services.clocks.close();
       subsystems.flushLog();
       await webhooks.close();
+      await subsystems.tracer.close();
       await renderer.close();
       await listener.close();
       await services.store.close();

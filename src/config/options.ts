@@ -10,6 +10,12 @@ import { DEFAULT_API_KEY_HEADER, apiKeyProblem } from '../core/credentials.js';
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
   port?: number;
+  /**
+   * Export spans of /api requests and webhook delivery attempts over OTLP/HTTP to this endpoint (a base URL, as
+   * OTEL_EXPORTER_OTLP_ENDPOINT: `/v1/traces` is appended); default: that variable, or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT used as it is. Needs OpenTelemetry's packages (docs/webhooks.md, "Traces").
+   */
+  otlpEndpoint?: string;
   /** Interface to bind. Default 127.0.0.1. */
   host?: string;
   /** Credentials of the default platform (overrides the first platform of the fixtures). */

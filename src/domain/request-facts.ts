@@ -12,6 +12,7 @@ import { type Credentials, REAL_SERVICE_KEY_HEADER, bearerToken } from '../core/
 import { ApiError } from '../core/errors.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
+import type { TraceContext } from '../core/trace-context.js';
 import { tenantKeyOfPath } from '../core/tenant-path.js';
 import type { Services } from '../store/services.js';
 import type { Principal } from './context.js';
@@ -72,6 +73,8 @@ export interface RequestVariables {
   bodyText: string | undefined;
   /** The answer's compatibility warnings (docs/compatibility.md), which the journal lists beside the headers. */
   warnings: readonly string[] | undefined;
+  /** Where an /api request's work hangs in a trace (http/trace.ts): carried into the deliveries it causes. */
+  trace: TraceContext | undefined;
 }
 
 /** A Hono environment with these variables: every route and middleware of the sandbox's app. */

@@ -14,6 +14,8 @@ import { documentEndpoints } from '../resources/documents.js';
 import { NOT_EMULATED_PATHS } from '../resources/not-emulated.js';
 import { readUnreadBody } from './body.js';
 import { apiCors } from './cors.js';
+import { traceRequests } from './trace.js';
+import type { Tracer } from '../core/trace-context.js';
 import { type HostOptions, hostGuard } from './hosts.js';
 import { controlContentTypes, sameOriginOnly } from './same-origin.js';
 import type { RequestEnv } from '../domain/request-facts.js';
@@ -36,6 +38,8 @@ export interface AppOptions {
   recorders?: MiddlewareHandler[];
   /** The `faults` stage: runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** The `trace` stage: each /api request's `traceparent`, and its span when tracing is on (http/trace.ts). */
+  tracer?: Tracer;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
   documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
@@ -66,6 +70,7 @@ export function createApp(options: AppOptions): Hono {
     ],
     'content-types': [['/__sandbox/*', controlContentTypes({ pages: '/__sandbox/ui' })]],
     cors: [['/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader })]],
+    trace: options.tracer ? [['/api/*', traceRequests(options.tracer)]] : [],
     faults: options.apiFaults ? [['/api/*', options.apiFaults]] : [],
   };
   for (const stage of REQUEST_STAGES)

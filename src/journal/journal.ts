@@ -4,6 +4,7 @@
  * the journal holds at most `limit` entries (oldest dropped first) and each body at most MAX_BODY_CHARS, so
  * memory stays bounded however long the sandbox runs.
  */
+import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
 import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
@@ -38,6 +39,11 @@ export interface JournalEntry {
   response: { body?: unknown };
   /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (docs/compatibility.md). */
   warnings?: string[];
+  /**
+   * Where the request's work hangs in a trace, as its deliveries' parent (docs/webhooks.md, "Traces"): the
+   * caller's `traceparent`, or with tracing on the request's own span.
+   */
+  trace?: { traceparent: string; tracestate?: string };
 }
 
 export interface JournalFilter {
@@ -76,6 +82,7 @@ interface Stored {
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
+  trace: TraceContext | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -231,6 +238,7 @@ export class RequestJournal {
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
         warnings: c.get('warnings'),
+        trace: c.get('trace'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -283,6 +291,14 @@ export class RequestJournal {
       },
       response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
       ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
+      ...(stored.trace
+        ? {
+            trace: {
+              traceparent: traceparent(stored.trace),
+              ...(stored.trace.tracestate ? { tracestate: stored.trace.tracestate } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -340,6 +356,7 @@ function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | u
     responseBody: undefined,
     shown: entry,
     warnings: entry.warnings,
+    trace: undefined,
   };
 }
 

@@ -7,7 +7,7 @@ import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from '../domain/context.js';
 import { lazy } from '../core/lazy.js';
 import type { Renderer } from '../render/renderer.js';
-import type { DocumentStore } from '../store/documents.js';
+import type { DocumentStore, PdfFile } from '../store/documents.js';
 
 /**
  * Who may call an operation (http/auth.ts checks it):
@@ -249,7 +249,7 @@ export interface DocumentRequest extends RequestInfo {
   /** A query parameter the endpoint needs: 400 naming it, with an example, when absent. */
   required(name: string): string;
   /** The PDF in the multipart body's field `pdf`, within the upload limit (415, 400 or 413 otherwise). */
-  pdf(): Promise<Uint8Array>;
+  pdf(): Promise<PdfFile>;
   /** Where uploaded files are kept, and what draws documents (render/renderer.ts). */
   documents: DocumentStore;
   renderer: Renderer;

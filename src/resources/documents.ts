@@ -154,8 +154,8 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
     renders: true,
     async handle(request, ctx) {
       const owner = ownerOf(request);
-      const bytes = await request.pdf();
-      const record = await uploadPdf(ctx, request.documents, ctx.client!, owner, request.renderer, bytes);
+      const pdf = await request.pdf();
+      const record = await uploadPdf(ctx, request.documents, ctx.client!, owner, request.renderer, pdf);
       const noun = 'contractKey' in owner ? 'contract' : 'template';
       // The real service's answer is undocumented; it follows the pattern of its other writes (docs/compatibility.md).
       return {
@@ -246,7 +246,7 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
     renders: true,
     async handle(request, ctx) {
       const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
-      await request.renderer.inspectPdf(await request.pdf());
+      await request.renderer.inspectPdf((await request.pdf()).bytes);
       ownerConfirm(ctx, contract, 'sign');
       return { status: 201, body: { result: true, code: '201', message: 'Email sent' } };
     },

@@ -3,6 +3,7 @@
  * control API shows (docs/webhooks.md, "The delivery log").
  */
 import { isoTime } from '../core/time-format.js';
+import type { TraceContext } from '../core/trace-context.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
 
@@ -26,6 +27,8 @@ export interface DeliveryAttempt {
   faults?: ReceiverFaultHit[];
   /** Real time a `slow` fault held the attempt back before sending, ms. */
   delayMs?: number;
+  /** The `traceparent` sent: the delivery's trace, this attempt's own span (docs/webhooks.md, "Traces"). */
+  traceparent?: string;
 }
 
 /**
@@ -48,6 +51,8 @@ export interface Delivery {
   contractKey: string;
   event: ContractEventType;
   cause?: string;
+  /** Where its attempts hang in a trace: the causing request's, or (tracing on) its first attempt's span. */
+  trace?: TraceContext | undefined;
   body: string;
   createdAt: number;
   status: DeliveryStatus;
@@ -95,6 +100,8 @@ export interface DeliveryView {
   contractKey: string;
   clientKey: string;
   cause?: string;
+  /** The trace its attempts carry (each attempt's `traceparent` names its own span). */
+  traceId?: string;
   createdAt: string;
   attempts: DeliveryAttemptView[];
   nextAttemptAt?: string;
@@ -148,6 +155,7 @@ export function view(d: Delivery): DeliveryView {
     contractKey: d.contractKey,
     clientKey: d.clientKey,
     ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    ...(d.trace !== undefined ? { traceId: d.trace.traceId } : {}),
     createdAt: isoTime(d.createdAt),
     attempts: d.attempts.map((a) => ({
       at: isoTime(a.at),
@@ -159,6 +167,7 @@ export function view(d: Delivery): DeliveryView {
       ...(a.cause !== undefined ? { cause: a.cause } : {}),
       ...(a.faults !== undefined ? { faults: a.faults.map((f) => ({ ...f })) } : {}),
       ...(a.delayMs !== undefined ? { delayMs: a.delayMs } : {}),
+      ...(a.traceparent !== undefined ? { traceparent: a.traceparent } : {}),
     })),
     ...(d.nextAttemptAt !== undefined ? { nextAttemptAt: isoTime(d.nextAttemptAt) } : {}),
     ...(d.held !== undefined ? { held: { faultId: d.held.hit.id, until: isoTime(d.held.until) } } : {}),

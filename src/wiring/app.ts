@@ -27,6 +27,7 @@ export function createSandboxApp(
   const app = createApp({
     apiFaults: faultMiddleware(faults, { maxBodyBytes: config.maxBodyBytes }),
     services,
+    tracer: subsystems.tracer,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,

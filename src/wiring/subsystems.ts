@@ -3,6 +3,7 @@
  * its log, API faults; each subscribes to the bus itself), the control operations over them, and the scenario
  * engine that drives the control operations.
  */
+import type { Tracer } from '../core/trace-context.js';
 import { BUNDLED_SCENARIOS, type ResolvedConfig } from '../config/options.js';
 import { VERSION } from '../config/version.js';
 import { ApiFaults } from '../api-faults/registry.js';
@@ -21,6 +22,8 @@ export interface Subsystems {
   faults: ApiFaults;
   control: Control;
   scenarios: ScenarioEngine;
+  /** The spans of /api requests and delivery attempts (wiring/tracing.ts). */
+  tracer: Tracer;
   /** Writes the request log's pending lines (close() calls it). */
   flushLog(): void;
   /** Called once listening: releases the deliveries held until then (`webhooksAfterListen`). */
@@ -30,7 +33,7 @@ export interface Subsystems {
 export function createSubsystems(
   state: SandboxState,
   config: ResolvedConfig,
-  options: { linkBase: () => string; webhooksAfterListen: boolean },
+  options: { linkBase: () => string; webhooksAfterListen: boolean; tracer: Tracer },
 ): Subsystems {
   const { services, fixtures, seedOptions, defaultAccount, documents } = state;
   const outbox = new Outbox(services, { baseUrl: options.linkBase });
@@ -40,6 +43,7 @@ export function createSubsystems(
     logLimit: config.webhookLogLimit,
     userAgent: `esign-sandbox/${VERSION}`,
     receiverFaults,
+    tracer: options.tracer,
   });
   let listening: () => void = () => {};
   if (options.webhooksAfterListen) webhooks.holdUntil(new Promise<void>((resolve) => (listening = resolve)));
@@ -70,6 +74,7 @@ export function createSubsystems(
     faults,
     control,
     scenarios,
+    tracer: options.tracer,
     flushLog: () => logOut.flush(),
     listening: () => listening(),
   };
