@@ -22,6 +22,7 @@ import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
 import { stallFigures } from './stalls.mjs';
+import { uploadFigures } from './uploads.mjs';
 import { workBoundFigures } from './work-bounds.mjs';
 import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
@@ -62,6 +63,12 @@ async function benchStalls() {
   for (const r of await stallFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** Uploads at once (bench/uploads.mjs): the longest main-thread stall while 50 PDFs of 5 MB are uploaded together. */
+async function benchUploads() {
+  for (const r of await uploadFigures({ quick: QUICK }))
+    row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** Work bounded by time and globs (bench/work-bounds.mjs): stalls of a 100-year advance with a periodic reaction, and of 21-star glob matches. */
 async function benchWorkBounds() {
   for (const r of await workBoundFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
@@ -97,6 +104,7 @@ async function main() {
     benchDocuments,
     benchBurst,
     benchStalls,
+    benchUploads,
     benchWorkBounds,
     benchSoak,
     benchInstallSize,

@@ -119,6 +119,20 @@ export function bodyFacts(
   };
 }
 
+/**
+ * The tenant of an answered request, as the journal and the scenarios both see it (docs/scenarios.md, "expect"): the
+ * one it named as it arrived (its credentials, an expired or revoked token's too, or its tenant path), else what its
+ * body or query named (as the route read it, else `json()`, the body parsed by the caller).
+ */
+export function answeredTenant(
+  services: Pick<Services, 'store'>,
+  facts: RequestFacts,
+  body: RequestBody | undefined,
+  json: () => unknown,
+): string | undefined {
+  return facts.tenant ?? (body ? body.tenant : requestTenant(services, { body: json() }));
+}
+
 /** What tells a request's tenant: its credentials, or what its body or query names. */
 export interface RequestMarks {
   /** The Authorization header. */

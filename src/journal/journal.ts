@@ -11,7 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import { elapsedSince } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
-import { type RequestBody, type RequestEnv, requestTenant } from '../domain/request-facts.js';
+import { type RequestEnv, answeredTenant, requestTenant } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
@@ -221,7 +221,9 @@ export class RequestJournal {
       const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
-      const platformId = early ?? this.platformOf(c.get('body'), requestBody, c.req.path, sent);
+      const platformId =
+        answeredTenant(this.services, arrival, c.get('body'), () => parseBody(requestBody)) ??
+        this.createdPlatform(c.req.path, sent);
       const entry: Stored = {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
@@ -318,25 +320,15 @@ export class RequestJournal {
   }
 
   /**
-   * The tenant a request belongs to, so one platform's reset drops only its own entries. Taken when the
-   * request is recorded (a reset may remove the token that tells it later); for requests without credential headers
-   * (token create, platform create), what the body names: as the route read it (the travel object's body), else
-   * parsed here.
+   * A platform made with POST /__sandbox/platforms: the answer names it, so its own creation is filed under it. Only
+   * that answer is parsed (parsing every answer without credentials was a tenth of the server's CPU on the health
+   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `answeredTenant`), taken when the
+   * request is recorded: a reset may remove the token that tells it later.
    */
-  private platformOf(
-    read: RequestBody | undefined,
-    requestBody: Captured,
-    path: string,
-    sent: string | undefined,
-  ): string | undefined {
-    return (
-      (read ? read.tenant : requestTenant(this.services, { body: parseBody(requestBody) })) ??
-      // A platform made with POST /__sandbox/platforms: the answer names it. Only that answer is parsed (parsing
-      // every answer without credentials was a tenth of the server's CPU on the health route).
-      (path === PLATFORM_CREATE_PATH
-        ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
-        : undefined)
-    );
+  private createdPlatform(path: string, sent: string | undefined): string | undefined {
+    return path === PLATFORM_CREATE_PATH
+      ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
+      : undefined;
   }
 }
 

@@ -17,6 +17,12 @@ export type DocumentEntries = Record<string, string>;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/** An uploaded file and its address, its SHA-256 taken as it was read (http/upload.ts). */
+export interface PdfFile {
+  bytes: Uint8Array;
+  sha256: string;
+}
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -42,9 +48,11 @@ export class DocumentStore {
     return this.folder;
   }
 
-  /** Keeps a file for a platform; answers its address (SHA-256). Resolves once it is on disk when persistent. */
-  async put(platformId: string, bytes: Uint8Array): Promise<string> {
-    const sha = sha256Hex(bytes);
+  /**
+   * Keeps a file for a platform; answers its address (SHA-256, `sha` when the caller took it already). Resolves once
+   * it is on disk when persistent.
+   */
+  async put(platformId: string, bytes: Uint8Array, sha = sha256Hex(bytes)): Promise<string> {
     const own = this.tenant(platformId);
     if (own.has(sha)) return sha;
     if (this.folder) {

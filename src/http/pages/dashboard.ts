@@ -6,6 +6,7 @@
  * and come back (303), so they work from the keyboard and without script.
  */
 import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import type { Control, Tenant } from '../../control/control.js';
 import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
@@ -34,6 +35,8 @@ export interface DashboardDeps {
   scenarios: ScenarioEngine;
   /** What a client needs to connect, as the start banner prints it. */
   connection: Connection;
+  /** The control API's body limit: the forms run its operations, so they obey its limits, this one included. */
+  maxBodyBytes: number;
 }
 
 const TABS = [
@@ -56,7 +59,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
     path: string,
     run: (form: Record<string, string>, params: Record<string, string>) => Promise<unknown> | unknown,
   ) =>
-    app.post(path, async (c) => {
+    app.post(path, refuseLargeBody(deps.maxBodyBytes), async (c) => {
       // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
       if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
         throw new ApiError(
@@ -88,6 +91,16 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
     );
   }
   return app;
+}
+
+/** A form's body past the control API's limit: 413, as the control API answers (docs/errors.md, "The body limit"). */
+function refuseLargeBody(maxBytes: number) {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
+    },
+  });
 }
 
 /**
