@@ -10,6 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../config/version.js';
+import { TextAnswer } from '../control-table/operation.js';
 import { type Send, callTool, mcpTools } from './tools.js';
 
 const INSTRUCTIONS =
@@ -33,7 +34,14 @@ export function createMcpServer(send: Send): Server {
       return failure(`Unknown tool ${JSON.stringify(params.name)}; the tools are ${[...byName.keys()].join(', ')}`);
     try {
       const answer = await callTool(tool, params.arguments ?? {}, send);
-      return { content: [{ type: 'text' as const, text: JSON.stringify(answer ?? null, null, 2) }] };
+      // A report asked for as JUnit XML or Markdown is text: in process a TextAnswer, over HTTP the body as it came.
+      const shown =
+        answer instanceof TextAnswer
+          ? answer.text
+          : typeof answer === 'string'
+            ? answer
+            : JSON.stringify(answer ?? null, null, 2);
+      return { content: [{ type: 'text' as const, text: shown }] };
     } catch (error) {
       return failure(error instanceof Error ? error.message : String(error));
     }

@@ -47,6 +47,10 @@ const TOOL_NAMES: Record<ControlName, string> = {
   'scenarios.get': 'scenario_status',
   'scenarios.unload': 'unload_scenario',
   'scenarios.unloadAll': 'unload_all_scenarios',
+  report: 'report',
+  settle: 'settle',
+  'rateLimit.set': 'set_rate_limit',
+  'rateLimit.get': 'rate_limit',
 };
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };

@@ -146,6 +146,7 @@ export class ScenarioEngine {
     this.active.push(active);
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
+      if (scenario.rateLimit) this.deps.control.rateLimits.apply(scenario.rateLimit, active.cause(), tenant);
       if (scenario.receiverFaults?.length) {
         const specs = scenario.receiverFaults.map((f) => active.ownFault(f));
         this.deps.control.webhooks.faults.add(
@@ -174,6 +175,7 @@ export class ScenarioEngine {
     const platformId = active.tenant?.platformId;
     faults.clear(active.cause(), platformId);
     webhooks.faults.clear(active.cause(), platformId);
+    this.deps.control.rateLimits.clear(active.cause(), active.tenant);
     for (const id of active.outages.values()) webhooks.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);

@@ -23,6 +23,7 @@ const REQUIRED = [
   'load_scenario',
   'scenario_status',
   'reset',
+  'report',
 ];
 
 let sandbox: RunningSandbox;
@@ -121,6 +122,9 @@ async function agentSession(client: Client) {
   expect(await call('act_as_recipient', { recipientKey, verb: 'dance' })).toMatchObject({ isError: true });
   expect(await call('advance_clock', { apiKey: 'no-such-tenant', by: '1m' })).toMatchObject({ isError: true });
   expect(await call('create_tenant', { apiKey: '../other' })).toMatchObject({ isError: true });
+  // The readiness report of the default tenant's traffic, as GET /__sandbox/report gives it.
+  expect(json(await call('report', { apiKey: sandbox.apiKey }))).toMatchObject({ verdict: expect.any(String) });
+  expect(text(await call('report', { apiKey: sandbox.apiKey, format: 'markdown' }))).toMatch(/^#/m);
   expect(json(await call('reset', { apiKey: tenant.apiKey }))).toBeTruthy();
 }
 
