@@ -6,9 +6,9 @@
  */
 import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER, bearerToken } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
-import { elapsedSince } from '../core/clock.js';
+import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
 import { type RequestEnv, answeredTenant, requestTenant } from '../domain/request-facts.js';
@@ -87,6 +87,11 @@ export interface JournalFilter {
 interface Stored {
   id: number;
   atMs: number;
+  /** Wall time of arrival: what the readiness report judges Retry-After in (docs/readiness.md). */
+  wallMs: number;
+  /** Places on one counter of arrivals and answers: whether a request was sent after another was answered. */
+  arrived: number;
+  answered: number;
   method: string;
   path: string;
   /** The raw query string, '' when none. */
@@ -100,7 +105,34 @@ interface Stored {
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
+  /** The answer's `Retry-After` (seconds) and `X-Sandbox-Fault`, kept for the readiness report. */
+  retryAfter: number | undefined;
+  fault: string | undefined;
   trace: TraceContext | undefined;
+}
+
+/**
+ * An entry as the readiness report reads it (readiness/sources.ts): unredacted, never shown as it is. The bearer
+ * token lets the report tell tokens apart; the report names them by number only.
+ */
+export interface JournalRecord {
+  id: number;
+  atMs: number;
+  wallMs: number;
+  arrived: number;
+  answered: number;
+  durationMs: number;
+  method: string;
+  path: string;
+  status: number;
+  platformId: string | undefined;
+  /** The request's JSON body, parsed (undefined when none or not JSON). */
+  body: unknown;
+  token: string | undefined;
+  /** The error answer's message. */
+  message: string | undefined;
+  retryAfter: number | undefined;
+  fault: string | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -119,6 +151,8 @@ export class RequestJournal {
   private ring: Stored[] = [];
   private first = 0;
   private nextId = 1;
+  /** Counts arrivals and answers (`Stored.arrived`, `answered`). */
+  private order = 0;
   /** The entries by id, for the keeper. */
   private readonly byId = new Map<string, Stored>();
   private readonly keeper: Keeper;
@@ -127,6 +161,7 @@ export class RequestJournal {
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
     private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
+    private readonly wall: WallClock = wallNow,
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
     // Kept as shown, redacted: the data file never holds a credential the journal would not show.
@@ -145,7 +180,8 @@ export class RequestJournal {
       restore: (_id, record) => {
         const { atMs, platformId, entry } = record as KeptEntry;
         this.nextId = Math.max(this.nextId, entry.id + 1);
-        if (this.limit > 0) this.add(restoredEntry(entry, atMs, platformId));
+        if (this.limit > 0)
+          this.add({ ...restoredEntry(entry, atMs, platformId), arrived: this.order++, answered: this.order++ });
       },
       clear: () => this.clear(),
     });
@@ -218,6 +254,8 @@ export class RequestJournal {
       // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
       const arrival = c.get('request');
       const early = arrival.tenant;
+      const wallMs = this.wall();
+      const arrived = this.order++;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
@@ -233,6 +271,7 @@ export class RequestJournal {
       await next();
       const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
+      const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
       const headers = c.req.raw.headers;
@@ -246,6 +285,9 @@ export class RequestJournal {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
         atMs: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
+        wallMs,
+        arrived,
+        answered,
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
@@ -258,6 +300,8 @@ export class RequestJournal {
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
         warnings: c.get('warnings'),
+        retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
+        fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
         trace: c.get('trace'),
       };
       if (this.limit > 0) this.add(entry);
@@ -268,6 +312,49 @@ export class RequestJournal {
         for (const listener of this.listeners) listener(shown);
       }
     };
+  }
+
+  /**
+   * The kept entries of one tenant (or all), oldest first, as the readiness report reads them: their bodies parsed
+   * a slice at a time with a turn of the event loop between slices, like `showAll`.
+   */
+  async records(platformId?: string): Promise<JournalRecord[]> {
+    const out: JournalRecord[] = [];
+    let chars = 0;
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) continue;
+      const authorization = headerValue(e.headers, 'authorization');
+      // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
+      const answer =
+        e.status >= 400
+          ? e.responseBody !== undefined
+            ? parseBody(e.responseBody)
+            : e.shown?.response.body
+          : undefined;
+      out.push({
+        id: e.id,
+        atMs: e.atMs,
+        wallMs: e.wallMs,
+        arrived: e.arrived,
+        answered: e.answered,
+        durationMs: e.durationMs,
+        method: e.method,
+        path: e.path,
+        status: e.status,
+        platformId: e.platformId,
+        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body,
+        token: authorization !== undefined ? bearerToken(authorization) : undefined,
+        message: stringAt(answer, 'message'),
+        retryAfter: e.retryAfter,
+        fault: e.fault,
+      });
+      chars += charsOf(e.requestBody) + 200;
+      if (chars >= SHOW_SLICE_CHARS / 4) {
+        chars = 0;
+        await pause();
+      }
+    }
+    return out;
   }
 
   /**
@@ -351,11 +438,21 @@ export class RequestJournal {
   }
 }
 
-/** A kept entry back in the ring: shown already, its raw strings gone. */
-function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | undefined): Stored {
+/**
+ * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
+ * stands in, and its place in the order of arrivals is given by the caller.
+ */
+function restoredEntry(
+  entry: JournalEntry,
+  atMs: number,
+  platformId: string | undefined,
+): Omit<Stored, 'arrived' | 'answered'> {
   return {
     id: entry.id,
     atMs,
+    wallMs: atMs,
+    retryAfter: undefined,
+    fault: undefined,
     method: entry.method,
     path: entry.path,
     query: entry.query ?? '',
@@ -390,6 +487,17 @@ function charsOf(body: Captured): number {
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
+}
+
+/** A header's first value in node's flat name/value list. */
+function headerValue(pairs: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === name) return pairs[i + 1];
+  return undefined;
+}
+
+/** `Retry-After` in seconds (the sandbox sends seconds, never a date). */
+function retryAfterOf(value: string | null): number | undefined {
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
 
 /** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */

@@ -10,6 +10,7 @@ import {
   type ControlOp,
   type ControlRequest,
   type ControlWorld,
+  TextAnswer,
   controlRoutes,
   honoPath,
 } from '../../control-table/index.js';
@@ -75,6 +76,8 @@ async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps
   };
   const handled = op.handle(request, world);
   const result = handled instanceof Promise ? await handled : handled;
+  if (result instanceof TextAnswer)
+    return c.body(result.text, op.status ?? 200, { 'Content-Type': result.contentType });
   if (worthStreaming(result))
     return c.body(jsonStream(result), op.status ?? 200, { 'Content-Type': 'application/json' });
   return c.json(result, op.status ?? 200);
