@@ -18,6 +18,8 @@ import { VERSION } from './config/version.js';
 async function main(): Promise<void> {
   const started = monotonicNow();
   if (process.argv[2] === 'verify') return verify(process.argv.slice(3));
+  if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3));
+  if (process.argv[2] === 'report') return report(process.argv.slice(3));
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);
@@ -115,6 +117,36 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
   }
 }
 
+const MCP_HELP = `esign-sandbox mcp [--url <url>]
+
+An MCP server on stdin/stdout for coding agents (docs/mcp.md): every control operation of the sandbox at <url> as
+a tool (create_tenant, advance_clock, act_as_recipient, list_deliveries, load_scenario, …).
+
+  --url <url>   the sandbox to drive (default: $ESIGN_SANDBOX_URL, else http://127.0.0.1:4010)
+  -h, --help    this text`;
+
+/** `esign-sandbox mcp` (docs/mcp.md): loaded only when asked for; stdout carries the protocol and nothing else. */
+async function mcp(argv: string[]): Promise<void> {
+  let url = process.env.ESIGN_SANDBOX_URL || 'http://127.0.0.1:4010';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h' || arg === '--help') return void console.log(MCP_HELP);
+    if (arg === '--url' && argv[i + 1] !== undefined) url = argv[++i]!;
+    else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
+    else {
+      console.error(`esign-sandbox mcp: unknown argument ${JSON.stringify(arg)}\n\n${MCP_HELP}`);
+      process.exitCode = 2;
+      return;
+    }
+  }
+  const [{ serveStdio }, { createControlClient }] = await Promise.all([
+    import('./mcp/server.js'),
+    import('./client/control-client.js'),
+  ]);
+  const client = createControlClient(url);
+  await serveStdio((entry, request, apiKey) => client.send(entry.op, request, apiKey));
+}
+
 /**
  * `esign-sandbox verify` (docs/verify.md): loaded only when asked for, so the sandbox's start does not pay for it.
  * It compares the target with a sandbox of the library's own startSandbox, spoken to over HTTP.
@@ -127,6 +159,16 @@ async function verify(argv: string[]): Promise<void> {
     err: (text) => console.error(text),
   });
   process.exit(code);
+}
+
+/** `esign-sandbox report` (docs/readiness.md): loaded only when asked for, like verify. */
+async function report(argv: string[]): Promise<void> {
+  const { runReport } = await import('./report/command.js');
+  const code = await runReport(argv, process.env, {
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+  process.exitCode = code;
 }
 
 // Every failure to start is exit 2 with one line saying why (README "Exit status"); a stack trace of the minified

@@ -13,6 +13,7 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
+import type { WallClock } from './core/clock.js';
 import type { Services } from './store/services.js';
 import { IN_PROCESS } from './http/hosts.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
@@ -70,6 +71,11 @@ export interface StartDefaults {
   webhooksAfterListen?: boolean;
   /** What draws the documents, instead of `createRenderer()` (render/renderer.ts): tests hold its jobs. */
   renderer?: ClosableRenderer;
+  /**
+   * What tells wall time to the journal and the delivery log, instead of the system's: a test of the readiness
+   * report's Retry-After check moves it instead of sleeping (docs/readiness.md).
+   */
+  wall?: WallClock;
 }
 
 export async function createSandbox(
@@ -88,6 +94,7 @@ export async function createSandbox(
   const subsystems = createSubsystems(state, config, {
     linkBase,
     webhooksAfterListen: fallback.webhooksAfterListen === true,
+    wall: fallback.wall,
     tracer: await openTracer(options.otlpEndpoint),
   });
   const { control, scenarios, journal, webhooks } = subsystems;

@@ -12,9 +12,10 @@ import type { ControlOp, ControlRequest, ControlTable } from './operation.js';
 import { recipientOps } from './recipients.js';
 import { scenarioOps } from './scenarios.js';
 import { stateOps } from './state.js';
+import { readinessOps } from './readiness.js';
 
 export type { ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
-export { fillPath, reshaped } from './operation.js';
+export { TextAnswer, fillPath, reshaped } from './operation.js';
 
 export const controlTable: ControlTable = {
   ...stateOps,
@@ -23,6 +24,7 @@ export const controlTable: ControlTable = {
   ...capturedOps,
   ...faultOps,
   ...scenarioOps,
+  ...readinessOps,
 };
 
 export type ControlName = keyof ControlTable;

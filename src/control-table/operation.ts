@@ -80,6 +80,17 @@ export function reshaped<Answer, Result>(
   return { handle, result: result as unknown as ResultOf<Result> };
 }
 
+/**
+ * An answer that is not JSON (the readiness report as JUnit XML or Markdown): the route sends the text with its
+ * content type. Only HTTP asks for one; library calls answer JSON.
+ */
+export class TextAnswer {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 /** `/recipients/{recipientKey}` with `{recipientKey: 'R1'}`: path parameters filled in, encoded. */
 export function fillPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));

@@ -4,11 +4,13 @@
  * document shows the same schemas (openapi/control.ts).
  */
 import { z } from 'zod';
+import { rateLimit } from '../core/rate-limit.js';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
 import { apiKeyName } from '../core/schemas.js';
 import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
+import { REQUEST_KINDS } from '../journal/journal.js';
 
 export const advanceBody = lazy(() =>
   z.object({
@@ -33,6 +35,9 @@ export const platformBody = lazy(() =>
       apiKey: apiKeyName().optional(),
       secret: z.string().min(1).max(500).optional(),
       name: z.string().max(200).optional(),
+      rateLimit: rateLimit()
+        .optional()
+        .describe('A quota like a test mode for this tenant, e.g. "10/min" (docs/readiness.md)'),
       clock: z
         .enum(['frozen', 'real'], 'Must be "frozen" or "real"')
         .optional()
@@ -76,6 +81,10 @@ export const loadBody = lazy(() =>
 
 export const journalQuery = lazy(() =>
   z.object({
+    kind: z
+      .enum(REQUEST_KINDS, `Must be one of ${REQUEST_KINDS.join(', ')}`)
+      .optional()
+      .describe('Only requests through this door: api (/api), control (/__sandbox) or page (the recipient page)'),
     path: z.string().optional().describe('Exact path, or a prefix ending in * (/api/*)'),
     method: z.string().optional(),
     action: z.string().optional().describe('data.action, data.type or the top-level action of the request'),

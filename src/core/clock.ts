@@ -110,6 +110,12 @@ export function wallNow(): number {
 }
 
 /**
+ * What tells wall time, epoch ms: the system's (`wallNow`) unless a test injects one, so what is judged in the time a
+ * client waits (the readiness report's Retry-After check, docs/readiness.md) is tested without real sleeps.
+ */
+export type WallClock = () => number;
+
+/**
  * Waits `ms` of real (wall-clock) time, whatever the sandbox clock does: for faults that model a slow network,
  * which a receiver experiences in wall time. Resolves early (without throwing) when `signal` aborts.
  */
@@ -346,6 +352,12 @@ export class Clock {
 
   pendingCount(): number {
     return this.queue.length;
+  }
+
+  /** Nothing is due now and no tracked work is in flight (what `settle()` waits for, docs/library.md). */
+  get idle(): boolean {
+    const next = this.queue[0];
+    return this.work.size === 0 && (next === undefined || next.at > this.now());
   }
 
   /** Drops every pending timer (used by reset). */

@@ -139,7 +139,7 @@ export async function contractPdf(
         `the file ${contract.document.sha256} of contract ${contract.contractKey} is missing from the document store`,
       );
     uploadSha256 = contract.document.sha256;
-    content = { kind: 'upload', bytes, stamps: stampsOf(ctx, contract.contractKey) };
+    content = { kind: 'upload', bytes, sha256: uploadSha256, stamps: stampsOf(ctx, contract.contractKey) };
   } else {
     content = { kind: 'html', html: contract.value, fills: htmlFills(ctx, contract) };
   }

@@ -86,10 +86,11 @@ export function arrivalFacts(
   request: { method: string; path: string; started: number; credentials: Credentials; api: boolean },
 ): RequestFacts {
   const { credentials, path } = request;
-  const tenant = requestTenant(services, {
-    authorization: credentials.authorization,
-    apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
-  });
+  const tenant =
+    requestTenant(services, {
+      authorization: credentials.authorization,
+      apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
+    }) ?? recipientPageTenant(services, path);
   const clock = services.clocks.of(tenant);
   return {
     method: request.method,
@@ -119,6 +120,20 @@ export function bodyFacts(
   };
 }
 
+/**
+ * The tenant of an answered request, as the journal and the scenarios both see it (docs/scenarios.md, "expect"): the
+ * one it named as it arrived (its credentials, an expired or revoked token's too, or its tenant path), else what its
+ * body or query named (as the route read it, else `json()`, the body parsed by the caller).
+ */
+export function answeredTenant(
+  services: Pick<Services, 'store'>,
+  facts: RequestFacts,
+  body: RequestBody | undefined,
+  json: () => unknown,
+): string | undefined {
+  return facts.tenant ?? (body ? body.tenant : requestTenant(services, { body: json() }));
+}
+
 /** What tells a request's tenant: its credentials, or what its body or query names. */
 export interface RequestMarks {
   /** The Authorization header. */
@@ -143,6 +158,14 @@ export function requestTenant(services: Pick<Services, 'store'>, marks: RequestM
   if (apiKey) return platformByApiKey(services, apiKey.trim())?.platformId;
   const link = stringAt(marks.body, 'shareLink') ?? marks.query?.shareLink;
   return link ? shareLinkTenant(services, link) : undefined;
+}
+
+/** The recipient page names its share link in the path (`/sharing/<link>…`): its requests are the link's tenant's. */
+const RECIPIENT_PAGE = /^\/sharing\/([^/]+)/;
+
+function recipientPageTenant(services: Pick<Services, 'store'>, path: string): string | undefined {
+  const link = RECIPIENT_PAGE.exec(path)?.[1];
+  return link === undefined ? undefined : shareLinkTenant(services, link);
 }
 
 /** The tenant of a share link: its recipient's, or an extra link's (domain/share-links.ts). */

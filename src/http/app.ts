@@ -38,6 +38,8 @@ export interface AppOptions {
   recorders?: MiddlewareHandler[];
   /** The `faults` stage: runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** The `rate-limit` stage: the tenant's quota on /api/* (docs/readiness.md). */
+  rateLimits?: MiddlewareHandler;
   /** The `trace` stage: each /api request's `traceparent`, and its span when tracing is on (http/trace.ts). */
   tracer?: Tracer;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
@@ -72,6 +74,7 @@ export function createApp(options: AppOptions): Hono {
     cors: [['/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader })]],
     trace: options.tracer ? [['/api/*', traceRequests(options.tracer)]] : [],
     faults: options.apiFaults ? [['/api/*', options.apiFaults]] : [],
+    'rate-limit': options.rateLimits ? [['/api/*', options.rateLimits]] : [],
   };
   for (const stage of REQUEST_STAGES)
     if (stage !== 'route') for (const [path, middleware] of stages[stage]) app.use(path, middleware);

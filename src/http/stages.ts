@@ -13,6 +13,7 @@
  * | `cors` | /api | CORS, before the faults, so an injected refusal still reaches the page (http/cors.ts) |
  * | `trace` | /api | the request's W3C `traceparent`, and its span when tracing is on (http/trace.ts) |
  * | `faults` | /api | API faults: latency and refusals set for the request (http/api-faults.ts) |
+ * | `rate-limit` | /api | the tenant's quota like a test mode: 429 past it, X-RateLimit-* while on (http/rate-limit.ts) |
  * | `route` | | the /api operation (http/router.ts: body, operation, caller, input, client, handler), a page or a control route |
  *
  * An /api route's own steps are named in http/router.ts; every refusal on the way is an ApiError, rendered once
@@ -34,6 +35,7 @@ export const REQUEST_STAGES = [
   'cors',
   'trace',
   'faults',
+  'rate-limit',
   'route',
 ] as const;
 

@@ -6,12 +6,12 @@
  */
 import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER, bearerToken } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
-import { elapsedSince } from '../core/clock.js';
+import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
-import { type RequestBody, type RequestEnv, requestTenant } from '../domain/request-facts.js';
+import { type RequestEnv, answeredTenant, requestTenant } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
@@ -22,11 +22,27 @@ import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
 
+/**
+ * Which door a request came through (docs/library.md, "The request journal"): `api` (/api, what an integration
+ * calls), `control` (/__sandbox, the control API, scoped routes included) or `page` (the recipient page and the
+ * other pages a browser opens).
+ */
+export const REQUEST_KINDS = ['api', 'control', 'page'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+export function requestKind(path: string): RequestKind {
+  if (path === '/api' || path.startsWith('/api/')) return 'api';
+  if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return 'control';
+  return 'page';
+}
+
 export interface JournalEntry {
   /** Increasing number, unique within this sandbox's lifetime (also across resets). */
   id: number;
   /** Sandbox time when the request arrived. */
   at: string;
+  /** The door it came through: /api, the control API, or a page. */
+  kind: RequestKind;
   method: string;
   path: string;
   query?: string;
@@ -47,6 +63,8 @@ export interface JournalEntry {
 }
 
 export interface JournalFilter {
+  /** Only requests that came through this door. */
+  kind?: RequestKind;
   /** Exact path, or a prefix ending in `*` (`/api/*`). */
   path?: string;
   method?: string;
@@ -69,6 +87,11 @@ export interface JournalFilter {
 interface Stored {
   id: number;
   atMs: number;
+  /** Wall time of arrival: what the readiness report judges Retry-After in (docs/readiness.md). */
+  wallMs: number;
+  /** Places on one counter of arrivals and answers: whether a request was sent after another was answered. */
+  arrived: number;
+  answered: number;
   method: string;
   path: string;
   /** The raw query string, '' when none. */
@@ -82,7 +105,34 @@ interface Stored {
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
+  /** The answer's `Retry-After` (seconds) and `X-Sandbox-Fault`, kept for the readiness report. */
+  retryAfter: number | undefined;
+  fault: string | undefined;
   trace: TraceContext | undefined;
+}
+
+/**
+ * An entry as the readiness report reads it (readiness/sources.ts): unredacted, never shown as it is. The bearer
+ * token lets the report tell tokens apart; the report names them by number only.
+ */
+export interface JournalRecord {
+  id: number;
+  atMs: number;
+  wallMs: number;
+  arrived: number;
+  answered: number;
+  durationMs: number;
+  method: string;
+  path: string;
+  status: number;
+  platformId: string | undefined;
+  /** The request's JSON body, parsed (undefined when none or not JSON). */
+  body: unknown;
+  token: string | undefined;
+  /** The error answer's message. */
+  message: string | undefined;
+  retryAfter: number | undefined;
+  fault: string | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -101,6 +151,8 @@ export class RequestJournal {
   private ring: Stored[] = [];
   private first = 0;
   private nextId = 1;
+  /** Counts arrivals and answers (`Stored.arrived`, `answered`). */
+  private order = 0;
   /** The entries by id, for the keeper. */
   private readonly byId = new Map<string, Stored>();
   private readonly keeper: Keeper;
@@ -109,6 +161,7 @@ export class RequestJournal {
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
     private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
+    private readonly wall: WallClock = wallNow,
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
     // Kept as shown, redacted: the data file never holds a credential the journal would not show.
@@ -127,7 +180,8 @@ export class RequestJournal {
       restore: (_id, record) => {
         const { atMs, platformId, entry } = record as KeptEntry;
         this.nextId = Math.max(this.nextId, entry.id + 1);
-        if (this.limit > 0) this.add(restoredEntry(entry, atMs, platformId));
+        if (this.limit > 0)
+          this.add({ ...restoredEntry(entry, atMs, platformId), arrived: this.order++, answered: this.order++ });
       },
       clear: () => this.clear(),
     });
@@ -200,6 +254,8 @@ export class RequestJournal {
       // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
       const arrival = c.get('request');
       const early = arrival.tenant;
+      const wallMs = this.wall();
+      const arrived = this.order++;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
@@ -215,17 +271,23 @@ export class RequestJournal {
       await next();
       const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
+      const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
       const headers = c.req.raw.headers;
       const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
-      const platformId = early ?? this.platformOf(c.get('body'), requestBody, c.req.path, sent);
+      const platformId =
+        answeredTenant(this.services, arrival, c.get('body'), () => parseBody(requestBody)) ??
+        this.createdPlatform(c.req.path, sent);
       const entry: Stored = {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
         atMs: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
+        wallMs,
+        arrived,
+        answered,
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
@@ -238,6 +300,8 @@ export class RequestJournal {
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
         warnings: c.get('warnings'),
+        retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
+        fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
         trace: c.get('trace'),
       };
       if (this.limit > 0) this.add(entry);
@@ -248,6 +312,49 @@ export class RequestJournal {
         for (const listener of this.listeners) listener(shown);
       }
     };
+  }
+
+  /**
+   * The kept entries of one tenant (or all), oldest first, as the readiness report reads them: their bodies parsed
+   * a slice at a time with a turn of the event loop between slices, like `showAll`.
+   */
+  async records(platformId?: string): Promise<JournalRecord[]> {
+    const out: JournalRecord[] = [];
+    let chars = 0;
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) continue;
+      const authorization = headerValue(e.headers, 'authorization');
+      // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
+      const answer =
+        e.status >= 400
+          ? e.responseBody !== undefined
+            ? parseBody(e.responseBody)
+            : e.shown?.response.body
+          : undefined;
+      out.push({
+        id: e.id,
+        atMs: e.atMs,
+        wallMs: e.wallMs,
+        arrived: e.arrived,
+        answered: e.answered,
+        durationMs: e.durationMs,
+        method: e.method,
+        path: e.path,
+        status: e.status,
+        platformId: e.platformId,
+        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body,
+        token: authorization !== undefined ? bearerToken(authorization) : undefined,
+        message: stringAt(answer, 'message'),
+        retryAfter: e.retryAfter,
+        fault: e.fault,
+      });
+      chars += charsOf(e.requestBody) + 200;
+      if (chars >= SHOW_SLICE_CHARS / 4) {
+        chars = 0;
+        await pause();
+      }
+    }
+    return out;
   }
 
   /**
@@ -279,6 +386,7 @@ export class RequestJournal {
     return {
       id: stored.id,
       at: isoTime(stored.atMs),
+      kind: requestKind(stored.path),
       method: stored.method,
       path: stored.path,
       ...(query !== '' ? { query } : {}),
@@ -318,33 +426,33 @@ export class RequestJournal {
   }
 
   /**
-   * The tenant a request belongs to, so one platform's reset drops only its own entries. Taken when the
-   * request is recorded (a reset may remove the token that tells it later); for requests without credential headers
-   * (token create, platform create), what the body names: as the route read it (the travel object's body), else
-   * parsed here.
+   * A platform made with POST /__sandbox/platforms: the answer names it, so its own creation is filed under it. Only
+   * that answer is parsed (parsing every answer without credentials was a tenth of the server's CPU on the health
+   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `answeredTenant`), taken when the
+   * request is recorded: a reset may remove the token that tells it later.
    */
-  private platformOf(
-    read: RequestBody | undefined,
-    requestBody: Captured,
-    path: string,
-    sent: string | undefined,
-  ): string | undefined {
-    return (
-      (read ? read.tenant : requestTenant(this.services, { body: parseBody(requestBody) })) ??
-      // A platform made with POST /__sandbox/platforms: the answer names it. Only that answer is parsed (parsing
-      // every answer without credentials was a tenth of the server's CPU on the health route).
-      (path === PLATFORM_CREATE_PATH
-        ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
-        : undefined)
-    );
+  private createdPlatform(path: string, sent: string | undefined): string | undefined {
+    return path === PLATFORM_CREATE_PATH
+      ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
+      : undefined;
   }
 }
 
-/** A kept entry back in the ring: shown already, its raw strings gone. */
-function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | undefined): Stored {
+/**
+ * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
+ * stands in, and its place in the order of arrivals is given by the caller.
+ */
+function restoredEntry(
+  entry: JournalEntry,
+  atMs: number,
+  platformId: string | undefined,
+): Omit<Stored, 'arrived' | 'answered'> {
   return {
     id: entry.id,
     atMs,
+    wallMs: atMs,
+    retryAfter: undefined,
+    fault: undefined,
     method: entry.method,
     path: entry.path,
     query: entry.query ?? '',
@@ -381,6 +489,17 @@ function captured(text: string | undefined): Captured {
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
 }
 
+/** A header's first value in node's flat name/value list. */
+function headerValue(pairs: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === name) return pairs[i + 1];
+  return undefined;
+}
+
+/** `Retry-After` in seconds (the sandbox sends seconds, never a date). */
+function retryAfterOf(value: string | null): number | undefined {
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}
+
 /** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */
 function rawHeaders(env: unknown, headers: Headers): string[] {
   const incoming = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming;
@@ -414,6 +533,10 @@ function matcher(
   shown: (entry: Stored) => JournalEntry,
 ): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
+  if (filter.kind) {
+    const kind = filter.kind;
+    tests.push((e) => requestKind(e.path) === kind);
+  }
   if (filter.path) {
     const path = filter.path;
     tests.push(path.endsWith('*') ? (e) => e.path.startsWith(path.slice(0, -1)) : (e) => e.path === path);

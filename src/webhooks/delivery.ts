@@ -14,6 +14,8 @@ export type AttemptTrigger = 'first' | 'retry' | 'redeliver' | 'duplicate';
 export interface DeliveryAttempt {
   /** Sandbox time of the attempt. */
   at: number;
+  /** Wall time it was sent (or an outage answered), for the readiness report (docs/readiness.md); not shown. */
+  wallAt: number;
   trigger: AttemptTrigger;
   /** The `webhook-timestamp` sent (unix seconds of wall time); absent when an outage answered and nothing was sent. */
   webhookTimestamp?: number;
@@ -88,7 +90,7 @@ export function restoredDelivery(kept: KeptDelivery): Delivery {
 }
 
 /** An attempt as the delivery log shows it: its time in ISO 8601, the outage's id left out. */
-export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'outageId'> & { at: string };
+export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'wallAt' | 'outageId'> & { at: string };
 
 export interface DeliveryView {
   id: string;

@@ -12,7 +12,7 @@
  * instead of the receiver, and the receiver faults hook (receiver-faults.ts) may hold, delay, spoil or repeat it.
  * Each fault hit is logged on the attempt it affected.
  */
-import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock.js';
+import { type Clock, TIMER_RANK, type WallClock, later, wallDelay, wallNow } from '../core/clock.js';
 import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
@@ -55,6 +55,8 @@ export interface DispatcherOptions {
   userAgent: string;
   /** The receiver faults hook (receiver-faults.ts): asked at each step of a delivery. */
   receiverFaults: ReceiverFaultHook;
+  /** What dates attempts in wall time for the readiness report (default: the system's; tests inject one). */
+  wall?: WallClock;
   /** Makes each attempt's span (docs/webhooks.md, "Traces"); the plain tracer when tracing is off. */
   tracer?: Tracer;
 }
@@ -141,6 +143,13 @@ export class WebhookDispatcher {
   deliveries(filter: DeliveryFilter = {}): DeliveryView[] {
     const out: DeliveryView[] = [];
     for (const d of this.log.values()) if (matchesFilter(d, filter)) out.push(view(d));
+    return out;
+  }
+
+  /** The deliveries as kept (of one tenant, or all), oldest first, for the readiness report: read, never changed. */
+  kept(platformId?: string): readonly Readonly<Delivery>[] {
+    const out: Delivery[] = [];
+    for (const d of this.log.values()) if (platformId === undefined || d.platformId === platformId) out.push(d);
     return out;
   }
 
@@ -264,6 +273,7 @@ export class WebhookDispatcher {
     let outage = this.outages.for(d, at);
     let delayMs: number | undefined;
     let signedAt: number | undefined;
+    let wallAt = 0;
     let outcome: AttemptOutcome;
     const span = this.attemptSpan(d, trigger);
     d.inFlight++;
@@ -279,6 +289,7 @@ export class WebhookDispatcher {
           outage = this.outages.for(d, at);
         }
       }
+      wallAt = (this.options.wall ?? wallNow)();
       if (outage) {
         outcome = simulatedOutcome(outage, at);
       } else {
@@ -310,6 +321,7 @@ export class WebhookDispatcher {
     if (d.removed || this.closed) return;
     d.attempts.push({
       at,
+      wallAt,
       trigger,
       ...(signedAt !== undefined ? { webhookTimestamp: Math.floor(signedAt / 1000) } : {}),
       ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),

@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import type { ResolvedConfig } from '../config/options.js';
 import { faultMiddleware } from '../http/api-faults.js';
+import { rateLimitMiddleware } from '../http/rate-limit.js';
 import { createApp } from '../http/app.js';
 import { CONTROL_API_NOT_JOURNALED, controlApiRoutes } from '../http/control-api/index.js';
 import { PAGES_NOT_JOURNALED, pageRoutes } from '../http/pages/index.js';
@@ -23,9 +24,10 @@ export function createSandboxApp(
   renderer: Renderer,
 ): Hono {
   const { services, documents, defaultAccount } = state;
-  const { faults, control, scenarios, journal } = subsystems;
+  const { faults, rateLimits, control, scenarios, journal } = subsystems;
   const app = createApp({
     apiFaults: faultMiddleware(faults, { maxBodyBytes: config.maxBodyBytes }),
+    rateLimits: rateLimitMiddleware(rateLimits, { maxBodyBytes: config.maxBodyBytes }),
     services,
     tracer: subsystems.tracer,
     maxBodyBytes: config.maxBodyBytes,

@@ -14,12 +14,15 @@ import { Outbox } from '../outbox/outbox.js';
 import { ScenarioEngine } from '../scenarios/engine.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { ReceiverFaults } from '../webhooks/receiver-faults.js';
+import { RateLimits } from '../rate-limits/rate-limits.js';
+import type { WallClock } from '../core/clock.js';
 import type { SandboxState } from './state.js';
 
 export interface Subsystems {
   webhooks: WebhookDispatcher;
   journal: RequestJournal;
   faults: ApiFaults;
+  rateLimits: RateLimits;
   control: Control;
   scenarios: ScenarioEngine;
   /** The spans of /api requests and delivery attempts (wiring/tracing.ts). */
@@ -33,7 +36,7 @@ export interface Subsystems {
 export function createSubsystems(
   state: SandboxState,
   config: ResolvedConfig,
-  options: { linkBase: () => string; webhooksAfterListen: boolean; tracer: Tracer },
+  options: { linkBase: () => string; webhooksAfterListen: boolean; tracer: Tracer; wall?: WallClock | undefined },
 ): Subsystems {
   const { services, fixtures, seedOptions, defaultAccount, documents } = state;
   const outbox = new Outbox(services, { baseUrl: options.linkBase });
@@ -44,11 +47,13 @@ export function createSubsystems(
     userAgent: `esign-sandbox/${VERSION}`,
     receiverFaults,
     tracer: options.tracer,
+    ...(options.wall ? { wall: options.wall } : {}),
   });
   let listening: () => void = () => {};
   if (options.webhooksAfterListen) webhooks.holdUntil(new Promise<void>((resolve) => (listening = resolve)));
-  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader);
+  const journal = new RequestJournal(services, config.journalLimit, config.apiKeyHeader, options.wall);
   const faults = new ApiFaults(services, config.seed ?? 1);
+  const rateLimits = new RateLimits(services.clocks, services.bus, config.rateLimit);
   const logOut = lineWriter(process.stdout);
   const log = requestLogger({ format: config.log, write: logOut.write, color: process.stdout.isTTY === true });
   if (log) journal.onEntry(log);
@@ -60,6 +65,7 @@ export function createSubsystems(
     receiverFaults,
     faults,
     journal,
+    rateLimits,
     version: VERSION,
     fixtures,
     seedOptions,
@@ -72,6 +78,7 @@ export function createSubsystems(
     webhooks,
     journal,
     faults,
+    rateLimits,
     control,
     scenarios,
     tracer: options.tracer,

@@ -6,7 +6,13 @@
  */
 import { type Context, Hono } from 'hono';
 import type { Control } from '../../control/control.js';
-import { type ControlOp, type ControlRequest, type ControlWorld, controlRoutes } from '../../control-table/index.js';
+import {
+  type ControlOp,
+  type ControlRequest,
+  type ControlWorld,
+  TextAnswer,
+  controlRoutes,
+} from '../../control-table/index.js';
 import { honoPath } from '../../core/route-path.js';
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
@@ -56,6 +62,19 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
       if (verb === undefined) return c.notFound();
       throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${VERBS.join(', ')}`);
     });
+  // The MCP server (docs/mcp.md): the same operations as tools, for coding agents; its SDK loaded on the first call.
+  app.all('/mcp', async (c) => {
+    const { handleMcpRequest } = await import('../../mcp/server.js');
+    return handleMcpRequest(c.req.raw, (entry, request, apiKey) =>
+      Promise.resolve(
+        entry.op.handle(request, {
+          control,
+          scenarios,
+          tenant: apiKey === undefined ? undefined : control.state.tenant(apiKey),
+        }),
+      ),
+    );
+  });
   // Where request emails used to link: it now leads to the recipient page, /sharing/<recipientKey>
   // (docs/pages.md), so links from older emails and data files keep working.
   app.get('/sign/:recipientKey', (c) => c.redirect(`/sharing/${encodeURIComponent(c.req.param('recipientKey'))}`, 301));
@@ -70,6 +89,8 @@ async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps
   };
   const handled = op.handle(request, world);
   const result = handled instanceof Promise ? await handled : handled;
+  if (result instanceof TextAnswer)
+    return c.body(result.text, op.status ?? 200, { 'Content-Type': result.contentType });
   if (worthStreaming(result))
     return c.body(jsonStream(result), op.status ?? 200, { 'Content-Type': 'application/json' });
   return c.json(result, op.status ?? 200);
