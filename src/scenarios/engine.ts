@@ -27,6 +27,7 @@ import { runStep, stepId } from './timeline.js';
 import { landsPastClock, momentOf } from './matching.js';
 import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
+import { TenantNames } from './tenant-names.js';
 import type { Happening } from './happenings.js';
 import { TIME_RANGE, TIMER_RANK } from '../core/clock.js';
 
@@ -49,6 +50,7 @@ export interface ScenarioEngineDeps {
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
   private readonly chain = new ReactionChain();
+  private readonly names = new TenantNames();
   private readonly reactions: Reactions;
   private loads = 0;
 
@@ -115,14 +117,17 @@ export class ScenarioEngine {
    * clock; names are the tenant's own (two tenants may each load `happy-path`).
    */
   async activate(
-    scenario: Scenario,
+    given: Scenario,
     source: string,
     options: { atStart?: boolean; skipData?: boolean; tenant?: Tenant | undefined } = {},
   ): Promise<ScenarioSummary> {
     const { tenant } = options;
-    if (!options.atStart) checkGenerated(scenario);
-    const { clocks } = this.deps.services;
-    const notes: string[] = [];
+    if (!options.atStart) checkGenerated(given);
+    const { clocks, store, ids } = this.deps.services;
+    // In a tenant, the scenario's keys are names of the tenant's own (tenant-names.ts).
+    const { scenario, notes } = tenant
+      ? this.names.resolve(given, tenant.platformId, store, ids)
+      : { scenario: given, notes: [] as string[] };
     if (this.active.some((a) => a.name === scenario.name && sameTenant(a, tenant))) {
       this.unload(scenario.name, tenant);
       notes.push(`replaced the active scenario "${scenario.name}"`);
@@ -370,6 +375,7 @@ export class ScenarioEngine {
    * their rules and faults keep applying to what happens next; load a scenario again to replay its timeline.
    */
   private onReset(platformId: string | undefined): void {
+    this.names.forget(platformId);
     for (const active of this.active) {
       if (platformId !== undefined && !active.covers(platformId)) continue;
       active.cancelTimers(platformId);
