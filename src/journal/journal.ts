@@ -117,6 +117,7 @@ interface Stored {
  */
 export interface JournalRecord {
   id: number;
+  kind: RequestKind;
   atMs: number;
   wallMs: number;
   arrived: number;
@@ -315,14 +316,17 @@ export class RequestJournal {
   }
 
   /**
-   * The kept entries of one tenant (or all), oldest first, as the readiness report reads them: their bodies parsed
-   * a slice at a time with a turn of the event loop between slices, like `showAll`.
+   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, as the readiness
+   * report reads them: their bodies parsed a slice at a time with a turn of the event loop between slices, like
+   * `showAll`.
    */
-  async records(platformId?: string): Promise<JournalRecord[]> {
+  async records(platformId?: string, kind?: RequestKind): Promise<JournalRecord[]> {
     const out: JournalRecord[] = [];
     let chars = 0;
     for (const e of this.entries()) {
       if (platformId !== undefined && e.platformId !== platformId) continue;
+      const door = requestKind(e.path);
+      if (kind !== undefined && door !== kind) continue;
       const authorization = headerValue(e.headers, 'authorization');
       // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
       const answer =
@@ -333,6 +337,7 @@ export class RequestJournal {
           : undefined;
       out.push({
         id: e.id,
+        kind: door,
         atMs: e.atMs,
         wallMs: e.wallMs,
         arrived: e.arrived,

@@ -18,13 +18,10 @@ export interface ReadinessSources {
   webhooks: WebhookDispatcher;
 }
 
-/** Only the integration's own traffic: the `/api` routes (docs/readiness.md). */
-const isApi = (r: JournalRecord) => r.path === '/api' || r.path.startsWith('/api/');
-
 export async function observe(sources: ReadinessSources, platformId?: string): Promise<Observed> {
-  const records = await sources.journal.records(platformId);
-  const requests: RequestSeen[] = [];
-  for (const r of records) if (isApi(r)) requests.push(requestSeen(r));
+  // Only the integration's own traffic, the journal's `api` door (docs/readiness.md): control and page requests
+  // (the recipient page's included, filed under its share link's tenant) never count.
+  const requests = (await sources.journal.records(platformId, 'api')).map(requestSeen);
   const deliveries: DeliverySeen[] = sources.webhooks.kept(platformId).map((d) => ({
     id: d.id,
     event: d.event,

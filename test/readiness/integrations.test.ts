@@ -118,4 +118,16 @@ describe('two integrations on one sandbox', () => {
     );
     expect(careful.coverage.events).toContainEqual({ event: 'contract.fully_signed', delivered: 1, accepted: 1 });
   });
+
+  it('counts each tenant’s /api requests only: its scoped control calls and its signer’s page never', async () => {
+    const tenant = run.tenants.naive;
+    const [email] = (await tenant.control('GET', '/emails')).emails as { link: string }[];
+    expect((await fetch(new URL(new URL(email!.link).pathname, run.url))).status).toBe(200);
+    const kinds = ((await tenant.control('GET', '/requests')).requests as { kind: string }[]).map((r) => r.kind);
+    expect(new Set(kinds)).toEqual(new Set(['api', 'control', 'page']));
+    const again = await createControlClient(run.url).tenant(tenant.apiKey).report({ slowWebhook: '1s' });
+    expect(again.observed.requests).toBe(kinds.filter((k) => k === 'api').length);
+    expect(again.observed.requests).toBe(naive.observed.requests);
+    expect(judged(again)).toEqual(judged(naive));
+  });
 });
