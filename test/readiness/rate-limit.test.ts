@@ -4,6 +4,7 @@
  * scenario, off by default. The clock is frozen and moved by the test, so nothing depends on the machine's speed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseCli } from '../../src/config/cli-args.js';
 import { parseRateLimit } from '../../src/core/rate-limit.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
@@ -19,6 +20,12 @@ describe('rate limits', () => {
     expect(parseRateLimit('2/s')?.periodMs).toBe(1000);
     expect(parseRateLimit(' 500 / hour ')?.text).toBe('500/h');
     for (const bad of ['10', '0/min', 'ten/min', '10/day', '10/min/s']) expect(parseRateLimit(bad)).toBeUndefined();
+  });
+
+  it('come from --rate-limit or ESIGN_SANDBOX_RATE_LIMIT on the command line', () => {
+    expect(parseCli(['--rate-limit', '10/min'], {}).options.rateLimit).toBe('10/min');
+    expect(parseCli([], { ESIGN_SANDBOX_RATE_LIMIT: '2/s' }).options.rateLimit).toBe('2/s');
+    expect(parseCli([], {}).options.rateLimit).toBeUndefined();
   });
 
   it('are off by default: no headers, no 429', async () => {
