@@ -22,7 +22,7 @@ import type { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
-import { type DefaultAccount, openState } from './wiring/state.js';
+import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
 import { createSubsystems } from './wiring/subsystems.js';
 
 export type { DefaultAccount } from './wiring/state.js';
@@ -54,6 +54,11 @@ export interface Sandbox {
   fetch(request: Request): Promise<Response>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
+  /**
+   * Served by another server at `url` instead of listening (a team replica's, docs/team-sandbox.md): links use it, and
+   * the deliveries held until the sandbox is reachable go out.
+   */
+  serveAt(url: string): void;
   /** Stops listening, cancels timers, flushes the data file. */
   close(): Promise<void>;
 }
@@ -69,6 +74,8 @@ export interface StartDefaults {
   webhooksAfterListen?: boolean;
   /** What draws the documents, instead of `createRenderer()` (render/renderer.ts): tests hold its jobs. */
   renderer?: ClosableRenderer;
+  /** Team mode: the state in the team's database, on the leader's connection (docs/team-sandbox.md). */
+  team?: TeamState;
 }
 
 export async function createSandbox(
@@ -77,7 +84,7 @@ export async function createSandbox(
 ): Promise<Sandbox> {
   const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, fallback);
-  const state = await openState(config);
+  const state = await openState(config, fallback.team);
   const { services, defaultAccount, loaded } = state;
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
@@ -124,6 +131,10 @@ export async function createSandbox(
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
       subsystems.listening();
       return baseUrl;
+    },
+    serveAt(url) {
+      baseUrl = url;
+      subsystems.listening();
     },
     async close() {
       // Timers still pending stay kept as they are (the data file has them for the next start).
