@@ -201,5 +201,11 @@ export function parseCli(
   const advertiseUrl = get('advertise-url');
   if (advertiseUrl !== undefined && store === undefined)
     throw new ConfigError('--advertise-url is for team mode: give --store postgres://… too');
+  if (store !== undefined && options.data !== undefined) {
+    // The container image sets ESIGN_SANDBOX_DATA; a replica given a store keeps its state there instead.
+    if (typeof values.data === 'string')
+      throw new ConfigError('--store and --data both say where the state lives: pick one');
+    delete options.data;
+  }
   return { options, files, ...(store !== undefined ? { team: { store, advertiseUrl } } : {}) };
 }

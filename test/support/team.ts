@@ -24,8 +24,11 @@ export interface ReplicaProcess {
 export interface TeamWorld {
   /** The database of this test. */
   store(): string;
-  /** Starts a replica on this test's database and resolves once it listens. */
-  replica(args?: string[]): Promise<ReplicaProcess>;
+  /**
+   * Starts a replica on this test's database and resolves once it listens. With `env`, the store and everything else
+   * come from the variables given (the store's URL is still this test's database when they name none).
+   */
+  replica(args?: string[], env?: Record<string, string>): Promise<ReplicaProcess>;
   /** SQL on this test's database. */
   sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
 }
@@ -57,8 +60,8 @@ export function useTeam(): TeamWorld {
   };
   return {
     store,
-    async replica(args = []) {
-      const r = await startReplica(store(), args);
+    async replica(args = [], env) {
+      const r = await startReplica(store(), args, env);
       running.push(r);
       return r;
     },
@@ -84,9 +87,15 @@ async function onCluster(url: string, work: (client: Client) => Promise<unknown>
   }
 }
 
-export function startReplica(store: string, args: string[] = []): Promise<ReplicaProcess> {
-  const child = spawn(process.execPath, [CLI, '--store', store, '--port', '0', '--quiet', ...args], {
+export function startReplica(
+  store: string,
+  args: string[] = [],
+  env?: Record<string, string>,
+): Promise<ReplicaProcess> {
+  const argv = env ? [CLI, '--quiet', ...args] : [CLI, '--store', store, '--port', '0', '--quiet', ...args];
+  const child = spawn(process.execPath, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env: { PATH: process.env.PATH ?? '', ESIGN_SANDBOX_STORE: store, ...env } } : {}),
   });
   let output = '';
   const waiters = new Set<() => void>();
