@@ -21,6 +21,8 @@ import { benchMsw } from './msw.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { benchTeam } from './team.mjs';
+import { benchRestart } from './restart.mjs';
 import { stallFigures } from './stalls.mjs';
 import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
@@ -87,6 +89,8 @@ async function main() {
     benchClock,
     benchTenants,
     benchWebhooks,
+    benchTeam,
+    benchRestart,
     benchVerify,
     benchDocuments,
     benchBurst,

@@ -6,7 +6,7 @@
  * - one Chromium is launched as a server; browser test files connect to it (test/browser/browser.ts) instead of
  *   each launching its own. Without Chromium the browser tests fail under CI=true (CI must run them) and are
  *   skipped elsewhere, with a line saying so at the start of the run;
- * - one PostgreSQL cluster is made and started in a temporary folder (postgres-cluster.ts) for the team-mode tests
+ * - one PostgreSQL cluster is made and started in a temporary folder (scripts/postgres-cluster.mjs) for the team-mode tests
  *   (test/team), stopped and removed at the end; without Debian's postgresql, as with Chromium.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { type BrowserServer, chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../browser/browser.js';
 import { ensureBuilt } from './cli-process.js';
-import { type Cluster, postgresBinaries, startCluster } from './postgres-cluster.js';
+import { postgresBinaries, startCluster } from '../../scripts/postgres-cluster.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,7 +30,7 @@ declare module 'vitest' {
 }
 
 let server: BrowserServer | undefined;
-let cluster: Cluster | undefined;
+let cluster: { stop(): void } | undefined;
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 export async function setup(project: TestProject): Promise<void> {
@@ -44,8 +44,9 @@ export async function setup(project: TestProject): Promise<void> {
     console.warn(`\n  !! TEAM-MODE TESTS SKIPPED: ${why}. test/team/* will show as skipped.\n`);
     project.provide('postgresSkip', why);
   } else {
-    cluster = await startCluster(bin);
-    project.provide('postgresUrl', cluster.url);
+    const started = await startCluster(bin);
+    cluster = started;
+    project.provide('postgresUrl', started.url);
   }
   project.provide('chromiumEndpoint', '');
   project.provide('browserSkip', '');

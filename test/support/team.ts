@@ -1,6 +1,6 @@
 /**
  * Team-mode tests (docs/team-sandbox.md): a database of each test's own in the run's PostgreSQL cluster
- * (postgres-cluster.ts, started by the global setup), and replicas: the real CLI with `--store`, each in its own
+ * (scripts/postgres-cluster.mjs, started by the global setup), and replicas: the real CLI with `--store`, each in its own
  * process, so a test can `kill -9` one.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
