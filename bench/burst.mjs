@@ -1,10 +1,10 @@
 /**
- * A burst of downloads (issue 28 item 5; docs/benchmarks.md, docs/documents.md "Work limits"): 50 downloads at once
- * of a large signed contract (an HTML contract of about 224 pages, signed, so its signature and audit trail are drawn)
- * from the CLI's server in its own process. The render queue runs the jobs one at a time (32 more wait, the others are
- * refused with 503 + Retry-After), so the first file comes after about one render and the server's memory stays
- * about where one render takes it. Figures: the server's RSS before, its peak during the burst and after; the time
- * of the first file; how many answered 200 and 503. RSS is read from /proc/<pid>/status every 20 ms.
+ * A burst of downloads (docs/benchmarks.md, docs/documents.md "One render per document"): 200 downloads at once of a
+ * large signed contract (an HTML contract of about 224 pages, signed, so its signature and audit trail are drawn)
+ * from the CLI's server in its own process, against one download of it alone. The requests share one render, so
+ * every one gets the file after about one render and the server's memory stays about where one render takes it.
+ * Figures: the last file of the burst against one download alone; the server's RSS before, at the burst's peak and
+ * after. RSS is read from /proc/<pid>/status every 20 ms.
  *
  * `node bench/burst.mjs` prints the figures; bench/run.mjs calls `burstFigures()` (`node bench/run.mjs burst`).
  * Environment: BENCH_QUICK=1 draws a smaller contract (a smoke run, not a measurement).
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import { DEMO, agreementHtml, json, rssMb, sleep, startServer, stop } from './harness.mjs';
 
-const DOWNLOADS = 50;
+const DOWNLOADS = 200;
 /** Pages of the contract, as in the issue's report. */
 const PAGES = 224;
 /**
@@ -25,8 +25,8 @@ const PAGES = 224;
  * Without the queue the issue measured 178 MB -> 1.2 GB for 50 at once: 300 MB is well under a quarter of that.
  */
 const PEAK_GROWTH_TARGET_MB = 300;
-/** The first file may come after this many single-render times at most (one render, plus the burst's own work). */
-const FIRST_FILE_TARGET_RENDERS = 2;
+/** The last file of the burst may come after this many single-download times at most (one render, and the answers). */
+const LAST_FILE_TARGET_RENDERS = 2;
 
 const contractHtml = (sections) => `${agreementHtml(sections, 8)}<p><sign1></sign1></p>`;
 
@@ -81,21 +81,26 @@ export async function burstFigures({ quick = process.env.BENCH_QUICK === '1', lo
     if (signed.status !== 200) throw new Error(`sign: ${signed.status} ${await signed.text()}`);
     const path = `/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`;
 
-    // One render at a time: its duration, and how far it takes the server's RSS.
-    const renders = [];
+    // One download alone (a fresh document: one render), and how far it takes the server's RSS; then its repeat,
+    // served from the files kept.
+    await sleep(500);
     let singlePeak = 0;
-    for (let i = 0; i < 3; i++) {
-      await sleep(500);
-      const base = rssMb(child.pid);
-      const sampler = setInterval(() => (singlePeak = Math.max(singlePeak, rssMb(child.pid) - base)), 20);
-      const t0 = performance.now();
-      const one = await download(path);
-      clearInterval(sampler);
-      if (one.status !== 200) throw new Error(`download_pdf: ${one.status}`);
-      renders.push(one.at - t0);
-    }
-    const renderMs = [...renders].sort((a, b) => a - b)[1];
-    const fileBytes = (await download(path)).bytes.byteLength;
+    const base = rssMb(child.pid);
+    const singleSampler = setInterval(() => (singlePeak = Math.max(singlePeak, rssMb(child.pid) - base)), 20);
+    const t1 = performance.now();
+    const one = await download(path);
+    clearInterval(singleSampler);
+    if (one.status !== 200) throw new Error(`download_pdf: ${one.status}`);
+    const renderMs = one.at - t1;
+    const t2 = performance.now();
+    const repeatMs = (await download(path)).at - t2;
+    const fileBytes = one.bytes.byteLength;
+    // A new document for the burst (renamed), so that it needs its render too.
+    await json(
+      `${url}/api/contract`,
+      { data: { action: 'update', clientKey: DEMO.clientKey, contract: { contractKey, name: 'Burst, renamed' } } },
+      api,
+    );
 
     // The burst.
     await sleep(2000);
@@ -133,12 +138,13 @@ export async function burstFigures({ quick = process.env.BENCH_QUICK === '1', lo
       note: `RSS ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at the peak, ${after.toFixed(0)} MB 2 s after; one render alone took it up ${singlePeak.toFixed(0)} MB; ${files.length} files (${(fileBytes / 1024 / 1024).toFixed(1)} MB each), ${busy.length} refused 503 with Retry-After; load average ${load}`,
     });
     add({
-      figure: `${DOWNLOADS} downloads at once of a ${pages}-page signed contract: first file`,
-      ours: firstFile,
+      figure: `${DOWNLOADS} downloads at once of a ${pages}-page signed contract: the last file, against one download alone`,
+      ours: lastFile,
+      baseline: renderMs,
       unit: 'ms',
-      target: `< ${FIRST_FILE_TARGET_RENDERS} renders (${(FIRST_FILE_TARGET_RENDERS * renderMs).toFixed(0)} ms)`,
-      verdict: firstFile < FIRST_FILE_TARGET_RENDERS * renderMs ? 'met' : 'MISSED',
-      note: `one render alone ${renderMs.toFixed(0)} ms (median of 3); the last of the ${files.length} files after ${lastFile.toFixed(0)} ms (${(lastFile / files.length).toFixed(0)} ms each, one at a time)`,
+      target: `< ${LAST_FILE_TARGET_RENDERS}× one alone`,
+      verdict: files.length === DOWNLOADS && lastFile < LAST_FILE_TARGET_RENDERS * renderMs ? 'met' : 'MISSED',
+      note: `${files.length} files, ${busy.length} refused; the first after ${firstFile.toFixed(0)} ms; one download alone ${renderMs.toFixed(0)} ms, its repeat (a kept file) ${repeatMs.toFixed(0)} ms`,
     });
   } finally {
     await stop(child);

@@ -24,6 +24,8 @@ import { benchWebhooks } from './webhooks.mjs';
 import { benchTeam } from './team.mjs';
 import { benchRestart } from './restart.mjs';
 import { stallFigures } from './stalls.mjs';
+import { uploadFigures } from './uploads.mjs';
+import { workBoundFigures } from './work-bounds.mjs';
 import { benchTenants } from './tenants.mjs';
 import { benchVerify } from './verify.mjs';
 
@@ -52,15 +54,26 @@ async function benchDocuments() {
     row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
-/** A burst of downloads (bench/burst.mjs): 50 at once of a 224-page signed contract, the server's RSS and its first file. */
+/** A burst of downloads (bench/burst.mjs): 200 at once of a 224-page signed contract against one alone, and the server's RSS. */
 async function benchBurst() {
   for (const r of await burstFigures({ quick: QUICK }))
-    row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+    row(r.figure, r.ours, r.baseline, r.unit, r.target, r.verdict, r.note);
 }
 
 /** The longest main-thread stall (bench/stalls.mjs): hostile documents under the limits through every route that shows them. */
 async function benchStalls() {
   for (const r of await stallFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
+/** Uploads at once (bench/uploads.mjs): the longest main-thread stall while 50 PDFs of 5 MB are uploaded together. */
+async function benchUploads() {
+  for (const r of await uploadFigures({ quick: QUICK }))
+    row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
+/** Work bounded by time and globs (bench/work-bounds.mjs): stalls of a 100-year advance with a periodic reaction, and of 21-star glob matches. */
+async function benchWorkBounds() {
+  for (const r of await workBoundFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
 /** The soak's rate (bench/soak.mjs): cycles of test/http/soak.test.ts's mixed traffic per second. */
@@ -95,6 +108,8 @@ async function main() {
     benchDocuments,
     benchBurst,
     benchStalls,
+    benchUploads,
+    benchWorkBounds,
     benchSoak,
     benchInstallSize,
     benchContainer,

@@ -10,8 +10,9 @@
  *   dist/THIRD-PARTY-LICENSES.txt), so `npx esign-sandbox` installs no pdf-lib (24 MB), docx (23 MB) or faker
  *   packages, only the parts the sandbox uses, minified, without source maps. Code the start does not run (PDF and
  *   DOCX drawing, the OpenAPI document, faker, TLS certificates, the YAML parser) sits in chunks imported on demand.
- * `testcontainers` and `msw` stay outside: optional peer dependencies, imported only by dist/testcontainers.js and
- * dist/msw.js (esign-sandbox/msw, the MSW request handlers).
+ * `testcontainers`, `msw` and OpenTelemetry's packages stay outside: optional peer dependencies, imported only by
+ * dist/testcontainers.js, dist/msw.js (esign-sandbox/msw, the MSW request handlers) and the chunk that exports
+ * spans (src/tracing/otlp.ts, loaded when an OTLP endpoint is set).
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,7 +122,7 @@ const { metafile } = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['testcontainers', 'msw'],
+  external: ['testcontainers', 'msw', '@opentelemetry/*'],
   // Minified: compiling the file is a fifth of the start. No source map: it would double the package's size.
   minify: true,
   legalComments: 'none',

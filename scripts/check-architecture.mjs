@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS = [
   ['(root)'], // index.ts, cli.ts, sandbox.ts: the entry points; sandbox.ts composes one sandbox
   ['wiring', 'team'], // the parts sandbox.ts composes: state, subsystems, HTTP app, listener; a team replica's election and forwarding
-  ['verify'], // esign-sandbox verify: a user of the HTTP API, handed a sandbox by cli.ts
+  ['verify', 'report'], // esign-sandbox verify and report: users of the HTTP API, started by cli.ts
   ['http', 'client', 'testing', 'intercept'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers; the service's host redirected (register, MSW)
   ['openapi'],
   ['control-table'], // the control API declared once: a table of operations (routes, OpenAPI, client, library derive from it)
@@ -20,9 +20,10 @@ export const LAYERS = [
   ['scenarios'], // users of the control operations and the domain
   ['control'], // the control operations, in parts
   ['fixtures'],
-  ['webhooks', 'outbox', 'api-faults', 'journal'], // subsystems fed by events
+  ['readiness'], // the readiness report: checks over the journal, the deliveries and the faults applied
+  ['webhooks', 'outbox', 'api-faults', 'journal', 'rate-limits'], // subsystems fed by events; quotas
   ['domain'], // every business rule
-  ['render'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain
+  ['render', 'tracing'], // documents drawn from plain jobs (pdf-lib, docx, htmlparser2), called by the domain; spans exported over OTLP (OpenTelemetry, loaded only then)
   ['store'],
   ['config'],
   ['core'], // errors, clock, ids, events, validation: used everywhere

@@ -18,6 +18,7 @@ import { VERSION } from './config/version.js';
 async function main(): Promise<void> {
   const started = monotonicNow();
   if (process.argv[2] === 'verify') return verify(process.argv.slice(3));
+  if (process.argv[2] === 'report') return report(process.argv.slice(3));
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
   if (parsed.version) return void console.log(VERSION);
@@ -191,6 +192,16 @@ async function verify(argv: string[]): Promise<void> {
     err: (text) => console.error(text),
   });
   process.exit(code);
+}
+
+/** `esign-sandbox report` (docs/readiness.md): loaded only when asked for, like verify. */
+async function report(argv: string[]): Promise<void> {
+  const { runReport } = await import('./report/command.js');
+  const code = await runReport(argv, process.env, {
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+  process.exitCode = code;
 }
 
 // Every failure to start is exit 2 with one line saying why (README "Exit status"); a stack trace of the minified

@@ -19,7 +19,7 @@ import {
   type SandboxTenant,
   type SandboxWebhooks,
 } from './control/sandbox-control.js';
-import { type ControlName, type ControlOp, controlTable, deriveControl } from './control-table/index.js';
+import { type ControlName, type ControlOp, callOperation, controlTable, deriveControl } from './control-table/index.js';
 import type { OutageSpec } from './webhooks/dispatcher.js';
 import { ApiError } from './core/errors.js';
 import { DEFAULT_API_KEY_HEADER } from './core/credentials.js';
@@ -128,9 +128,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const op = controlTable[name] as ControlOp<unknown[]>;
       const world = { control, scenarios, tenant: apiKey !== undefined ? control.state.tenant(apiKey) : undefined };
       if (op.local) return op.local(world, ...args);
-      const request = await op.request(...args);
-      const answer = await op.handle({ params: {}, query: {}, body: {}, ...request }, world);
-      return op.result ? op.result(answer) : answer;
+      return callOperation(op, args, async (request) =>
+        op.handle({ params: {}, query: {}, body: {}, ...request }, world),
+      );
     });
   const derived = deriveControl(invoke(undefined));
   const account = sandbox.defaultAccount;

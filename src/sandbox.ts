@@ -13,6 +13,7 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
+import type { WallClock } from './core/clock.js';
 import type { Services } from './store/services.js';
 import { IN_PROCESS } from './http/hosts.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
@@ -24,6 +25,7 @@ import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
 import { createSubsystems } from './wiring/subsystems.js';
+import { openTracer } from './wiring/tracing.js';
 
 export type { DefaultAccount } from './wiring/state.js';
 
@@ -76,6 +78,11 @@ export interface StartDefaults {
   renderer?: ClosableRenderer;
   /** Team mode: the state in the team's database, on the leader's connection (docs/team-sandbox.md). */
   team?: TeamState;
+  /**
+   * What tells wall time to the journal and the delivery log, instead of the system's: a test of the readiness
+   * report's Retry-After check moves it instead of sleeping (docs/readiness.md).
+   */
+  wall?: WallClock;
 }
 
 export async function createSandbox(
@@ -94,6 +101,8 @@ export async function createSandbox(
   const subsystems = createSubsystems(state, config, {
     linkBase,
     webhooksAfterListen: fallback.webhooksAfterListen === true,
+    wall: fallback.wall,
+    tracer: await openTracer(options.otlpEndpoint),
   });
   const { control, scenarios, journal, webhooks } = subsystems;
 
@@ -142,6 +151,7 @@ export async function createSandbox(
       services.clocks.close();
       subsystems.flushLog();
       await webhooks.close();
+      await subsystems.tracer.close();
       await renderer.close();
       await listener.close();
       await services.store.close();

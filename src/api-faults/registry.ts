@@ -13,6 +13,7 @@ import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
 import { faultCounters } from '../core/ids.js';
+import { IdSpaces } from '../core/id-space.js';
 import { durationMs, later } from '../core/clock.js';
 import type { FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
@@ -62,7 +63,8 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 
 export class ApiFaults {
   private readonly active: ActiveFault[] = [];
-  private counter = 0;
+  /** Each tenant, and the sandbox, has its own ids (core/id-space.ts): `fault-1` may be set in each. */
+  private readonly ids = new IdSpaces();
 
   constructor(
     private readonly services: Services,
@@ -78,13 +80,14 @@ export class ApiFaults {
     fault.timer?.cancel();
     fault.timer = this.services.clocks
       .of(fault.platformId)
-      .schedule(fault.until!, () => this.remove(fault.id), `fault:${fault.id}:end`, fault.platformId);
+      .schedule(fault.until!, () => this.remove(fault.id, fault.platformId), `fault:${fault.id}:end`, fault.platformId);
   }
 
   /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
   add(spec: FaultSpec, source = 'control', seed?: number, platformId?: string): string {
-    const id = spec.id ?? `fault-${++this.counter}`;
-    if (this.active.some((f) => f.id === id))
+    const taken = (id: string) => this.active.some((f) => f.id === id && f.platformId === platformId);
+    const id = spec.id ?? this.ids.next('fault-', platformId, taken);
+    if (taken(id))
       throw ApiError.conflict(`A fault with id ${quote(id)} is already set; remove it first or pick another id`);
     const fault: ActiveFault = {
       id,
@@ -101,9 +104,9 @@ export class ApiFaults {
     return id;
   }
 
-  /** Removes one fault (of this tenant only, when `platformId` is given). */
+  /** Removes one fault of this tenant's ids (`platformId`), or of the sandbox's own. */
   remove(id: string, platformId?: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id && (platformId === undefined || f.platformId === platformId));
+    const i = this.active.findIndex((f) => f.id === id && f.platformId === platformId);
     if (i < 0) return false;
     this.active[i]!.timer?.cancel();
     this.active.splice(i, 1);
@@ -115,7 +118,7 @@ export class ApiFaults {
     const gone = this.active.filter(
       (f) => (source === undefined || f.source === source) && (platformId === undefined || f.platformId === platformId),
     );
-    for (const f of gone) this.remove(f.id);
+    for (const f of gone) this.remove(f.id, f.platformId);
     return gone.length;
   }
 

@@ -9,7 +9,15 @@
  */
 import type { Health, SandboxControl, SandboxTenant } from '../control/sandbox-control.js';
 import { SandboxControlError } from '../control/sandbox-control.js';
-import { type ControlName, type ControlOp, controlTable, deriveControl, fillPath } from '../control-table/index.js';
+import {
+  type ControlName,
+  type ControlOp,
+  callOperation,
+  controlTable,
+  deriveControl,
+  fillPath,
+} from '../control-table/index.js';
+import { tenantPrefix } from '../core/tenant-path.js';
 import { monotonicNow } from '../core/clock.js';
 
 export interface ControlClientOptions {
@@ -77,23 +85,23 @@ export function createControlClient(url: string, options: ControlClientOptions =
   }
 
   // Each method is one operation of the control table, over HTTP: its request, its route, its result.
-  const invoke = (prefix: string) => async (name: ControlName, args: unknown[]) => {
+  const invoke = (prefix: string) => (name: ControlName, args: unknown[]) => {
     const op = controlTable[name] as ControlOp<unknown[]>;
-    const request = await op.request(...args);
-    const answer = await call(
-      op.method,
-      `${prefix}${fillPath(op.path, request.params)}`,
-      request.body,
-      request.query as Record<string, unknown> | undefined,
+    return callOperation(op, args, (request) =>
+      call(
+        op.method,
+        `${prefix}${fillPath(op.path, request.params)}`,
+        request.body,
+        request.query as Record<string, unknown> | undefined,
+      ),
     );
-    return op.result ? op.result(answer) : answer;
   };
   const control = deriveControl(invoke(''));
 
   return {
     url: base,
     ...control,
-    tenant: (apiKey: string) => deriveControl(invoke(`/platforms/${encodeURIComponent(apiKey)}`), apiKey),
+    tenant: (apiKey: string) => deriveControl(invoke(tenantPrefix(apiKey)), apiKey),
     async waitUntilReady({ timeoutMs = 10_000, intervalMs = 100 } = {}) {
       // Wall time on purpose: this waits for a process to come up, it is not sandbox time.
       const deadline = monotonicNow() + timeoutMs;

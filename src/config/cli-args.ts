@@ -11,6 +11,8 @@ Usage
   esign-sandbox [options]
   esign-sandbox verify --target <url> --api-key <key> --secret <secret> [options]
                             compare the sandbox with a real account (esign-sandbox verify --help)
+  esign-sandbox report [--url <url>] [--tenant <apiKey>] [--junit <file>] [--markdown <file>]
+                            is the integration ready to go live? (esign-sandbox report --help)
 
 Options
   -p, --port <n>            Port to listen on; 0 picks a free one          (default 4010)
@@ -36,6 +38,8 @@ Options
       --log-format <f>      Request log on stdout: pretty or json          (default pretty)
   -q, --quiet               No request log
       --journal-limit <n>   Requests kept by GET /__sandbox/requests       (default 1000)
+      --rate-limit <rate>   A quota per API key like a test mode, e.g. 10/min, 2/s, 500/h: past it
+                            429 with Retry-After (docs/readiness.md)       (default: none)
       --scenario <path>     Load scenarios at start: a YAML file, a folder of them or a bundled name;
                             repeatable
       --public-url <url>    Origin of the document URLs and signing links handed out, e.g.
@@ -54,8 +58,8 @@ ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_S
 ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
-ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_PUBLIC_URL, ESIGN_SANDBOX_SCENARIO,
-ESIGN_SANDBOX_CORS_ORIGIN, ESIGN_SANDBOX_ALLOWED_HOST (these three: several separated by commas),
+ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_RATE_LIMIT, ESIGN_SANDBOX_PUBLIC_URL,
+ESIGN_SANDBOX_SCENARIO, ESIGN_SANDBOX_CORS_ORIGIN, ESIGN_SANDBOX_ALLOWED_HOST (these three: several separated by commas),
 ESIGN_SANDBOX_PID_FILE, ESIGN_SANDBOX_READY_FILE. Flags win over variables.
 
 Started by npm (npx, npm exec, npm start), the sandbox also stops when npm exits: kill $! stops it.
@@ -92,6 +96,7 @@ const FLAGS = {
   'log-format': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'journal-limit': { type: 'string' },
+  'rate-limit': { type: 'string' },
   scenario: { type: 'string', multiple: true },
   'public-url': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
@@ -181,6 +186,7 @@ export function parseCli(
   if (flag('quiet')) options.log = 'none';
   else if (format !== undefined) options.log = format;
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
+  assign('rateLimit', get('rate-limit'));
   assign('publicUrl', get('public-url'));
   /** A repeatable flag, each value also a comma list; else its variable, a comma list. */
   const list = (name: FlagName): string[] | undefined => {

@@ -6,10 +6,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inTimeRange } from '../core/clock.js';
 import { DEFAULT_API_KEY_HEADER, apiKeyProblem } from '../core/credentials.js';
+import { RATE_LIMIT_HINT, type RateLimitSpec, parseRateLimit } from '../core/rate-limit.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010 for the CLI, 0 for the library. */
   port?: number;
+  /**
+   * Export spans of /api requests and webhook delivery attempts over OTLP/HTTP to this endpoint (a base URL, as
+   * OTEL_EXPORTER_OTLP_ENDPOINT: `/v1/traces` is appended); default: that variable, or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT used as it is. Needs OpenTelemetry's packages (docs/webhooks.md, "Traces").
+   */
+  otlpEndpoint?: string;
   /** Interface to bind. Default 127.0.0.1. */
   host?: string;
   /** Credentials of the default platform (overrides the first platform of the fixtures). */
@@ -37,6 +44,11 @@ export interface SandboxOptions {
   log?: LogFormat;
   /** How many requests the journal (GET /__sandbox/requests) keeps; the oldest go first. Default 1000. */
   journalLimit?: number;
+  /**
+   * A quota like a test mode for every API key: `10/min`, `2/s`, `500/h` (docs/readiness.md). Past it, 429 with
+   * Retry-After; answers carry X-RateLimit-* headers. Default: no limit.
+   */
+  rateLimit?: string;
   /** Serve HTTPS: with a self-signed certificate generated at start, or with tlsCert/tlsKey. */
   tls?: boolean;
   /** Your own certificate and key: file paths or PEM text. Either one implies `tls`. */
@@ -87,6 +99,7 @@ export interface ResolvedConfig {
   flushMs: number;
   log: LogFormat;
   journalLimit: number;
+  rateLimit?: RateLimitSpec | undefined;
   tls: boolean;
   tlsCert?: string | undefined;
   tlsKey?: string | undefined;
@@ -166,6 +179,7 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     flushMs: options.flushMs ?? 50,
     log: checkLog(options.log),
     journalLimit: checkJournalLimit(options.journalLimit),
+    rateLimit: options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit),
     tls: options.tls === true || options.tlsCert !== undefined || options.tlsKey !== undefined,
     tlsCert: options.tlsCert,
     tlsKey: options.tlsKey,
@@ -177,6 +191,12 @@ export function resolveConfig(options: SandboxOptions, defaults: { port: number 
     corsOrigins: (options.corsOrigins ?? []).map(checkOrigin),
     allowedHosts: (options.allowedHosts ?? []).map(checkHostName),
   };
+}
+
+function checkRateLimit(text: string): RateLimitSpec {
+  const spec = parseRateLimit(String(text));
+  if (!spec) throw new ConfigError(`rate-limit: ${RATE_LIMIT_HINT} (got "${text}")`);
+  return spec;
 }
 
 /** `http://localhost:3000` as browsers send it in `Origin` (scheme, host, port; no path). */

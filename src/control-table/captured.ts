@@ -2,49 +2,50 @@
  * What the sandbox captured: the outbox, the webhook delivery log (docs/webhooks.md) and the request journal.
  * Filters are query parameters; scoped, each shows only the tenant's.
  */
-import type { DeliveryView, Email, JournalEntry } from '../control/sandbox-control.js';
 import { deliveryQuery, emailQuery, journalQuery } from '../control/schemas.js';
 import { delivery, email, journalEntry } from './examples.js';
-import type { ControlTable } from './operation.js';
+import { type ControlTable, reshaped } from './operation.js';
 import { z } from 'zod';
 
 export const capturedOps = {
   'outbox.list': {
     method: 'GET',
     path: '/emails',
-    tenant: true,
     summary: 'The outbox: emails the service would have sent (signing and approval requests, signed/approved notices)',
     query: emailQuery,
     answer: { emails: [email] },
     request: (filter = {}) => ({ query: { ...filter } }),
-    handle: (r, { control, tenant }) => ({ emails: control.outbox.list(r.query, tenant) }),
-    result: (answer: { emails: Email[] }) => answer.emails,
+    ...reshaped(
+      (r, { control, tenant }) => ({ emails: control.outbox.list(r.query, tenant) }),
+      (answer) => answer.emails,
+    ),
   },
   'outbox.clear': {
     method: 'DELETE',
     path: '/emails',
-    tenant: true,
     summary: 'Empty the outbox (scoped: the tenant’s emails)',
     answer: { cleared: 3 },
     request: () => ({}),
-    handle: (_r, { control, tenant }) => ({ cleared: control.outbox.clear(tenant) }),
-    result: (answer: { cleared: number }) => answer.cleared,
+    ...reshaped(
+      (_r, { control, tenant }) => ({ cleared: control.outbox.clear(tenant) }),
+      (answer) => answer.cleared,
+    ),
   },
   'webhooks.deliveries': {
     method: 'GET',
     path: '/webhook-deliveries',
-    tenant: true,
     summary: 'The webhook delivery log: every delivery with its attempts and next retry (docs/webhooks.md)',
     query: deliveryQuery,
     answer: { deliveries: [delivery] },
     request: (filter = {}) => ({ query: { ...filter } }),
-    handle: (r, { control, tenant }) => ({ deliveries: control.webhooks.deliveries(r.query, tenant) }),
-    result: (answer: { deliveries: DeliveryView[] }) => answer.deliveries,
+    ...reshaped(
+      (r, { control, tenant }) => ({ deliveries: control.webhooks.deliveries(r.query, tenant) }),
+      (answer) => answer.deliveries,
+    ),
   },
   'webhooks.delivery': {
     method: 'GET',
     path: '/webhook-deliveries/{id}',
-    tenant: true,
     summary: 'One webhook delivery',
     answer: delivery,
     request: (id) => ({ params: { id } }),
@@ -53,7 +54,6 @@ export const capturedOps = {
   'webhooks.redeliver': {
     method: 'POST',
     path: '/webhook-deliveries/{id}/redeliver',
-    tenant: true,
     summary: 'Send a delivery again at once, with the same webhook-id',
     answer: {
       ...delivery,
@@ -68,29 +68,31 @@ export const capturedOps = {
   requests: {
     method: 'GET',
     path: '/requests',
-    tenant: true,
     summary: 'The request journal: what was asked and answered, secrets redacted',
     description:
       'Oldest first; at most the journal capacity (default 1000, `--journal-limit`) entries are kept. Bodies over 64 KiB are kept as `{"truncated": true, "bytes": N}`. Scoped: only the tenant\'s requests (its /api calls and its scoped control calls).',
     query: journalQuery,
     answer: { requests: [journalEntry], count: 1, capacity: 1000 },
     request: (filter = {}) => ({ query: { ...filter } }),
-    async handle(r, { control, tenant }) {
-      await control.journal.ready();
-      const { requests, capacity } = control.journal.list(r.query, tenant);
-      return { requests, count: requests.length, capacity };
-    },
-    result: (answer: { requests: JournalEntry[] }) => answer.requests,
+    ...reshaped(
+      async (r, { control, tenant }) => {
+        await control.journal.ready();
+        const { requests, capacity } = control.journal.list(r.query, tenant);
+        return { requests, count: requests.length, capacity };
+      },
+      (answer) => answer.requests,
+    ),
   },
   clearRequests: {
     method: 'DELETE',
     path: '/requests',
-    tenant: true,
     summary: "Empty the journal, or only one platform's entries",
     query: () => z.object({ apiKey: z.string().optional() }),
     answer: { cleared: 'all' },
     request: (options = {}) => ({ query: { apiKey: options.apiKey } }),
-    handle: (r, { control, tenant }) => control.journal.clear(r.query as { apiKey?: string }, tenant),
-    result: () => undefined,
+    ...reshaped(
+      (r, { control, tenant }) => control.journal.clear(r.query as { apiKey?: string }, tenant),
+      () => undefined,
+    ),
   },
 } satisfies Partial<ControlTable>;

@@ -8,7 +8,6 @@ export const clockOps = {
   'clock.state': {
     method: 'GET',
     path: '/clock',
-    tenant: true,
     summary: 'The clock: time, mode and pending timers (scoped: the tenant’s own clock, or the sandbox’s it follows)',
     answer: clockState,
     request: () => ({}),
@@ -17,7 +16,6 @@ export const clockOps = {
   'clock.advance': {
     method: 'POST',
     path: '/clock/advance',
-    tenant: true,
     summary:
       'Move time forward, running every timer that falls due; answers once their work has settled (scoped: only the tenant’s timers)',
     body: advanceBody,
@@ -29,7 +27,6 @@ export const clockOps = {
   'clock.freeze': {
     method: 'POST',
     path: '/clock/freeze',
-    tenant: true,
     summary: 'Stop the clock',
     answer: clockState,
     request: () => ({}),
@@ -38,7 +35,6 @@ export const clockOps = {
   'clock.unfreeze': {
     method: 'POST',
     path: '/clock/unfreeze',
-    tenant: true,
     summary: 'Let the clock follow wall time again',
     answer: { ...clockState, mode: 'real' },
     request: () => ({}),
@@ -47,7 +43,6 @@ export const clockOps = {
   'clock.set': {
     method: 'POST',
     path: '/clock/set',
-    tenant: true,
     summary: 'Jump to a time; forward jumps run the timers on the way',
     body: setBody,
     example: { to: '2026-03-02T09:00:00Z' },

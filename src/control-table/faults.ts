@@ -8,7 +8,7 @@ import type { FaultOperations } from '../control/faults.js';
 import type { Control } from '../control/control.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { receiverFault } from './examples.js';
-import type { ControlOp } from './operation.js';
+import { type ControlOp, reshaped } from './operation.js';
 
 type FaultOps<Input, View> = {
   set: ControlOp<[Input | Input[]], string[]>;
@@ -27,52 +27,56 @@ function faultList<Input, View>(
     set: {
       method: 'POST',
       path,
-      tenant: true,
       summary: doc.summary,
       body: doc.body,
       ...(doc.example !== undefined ? { example: doc.example } : {}),
       status: 201,
       answer: { ids: ['rf_1'], faults: [doc.view] },
       request: (spec) => ({ body: Array.isArray(spec) ? { faults: spec } : spec }),
-      handle(r, { control, tenant }) {
-        const faults = of(control);
-        const ids = faults.add(r.body, 'control', undefined, tenant?.platformId);
-        return { ids, faults: faults.list(undefined, tenant?.platformId) };
-      },
-      result: (answer: { ids: string[] }) => answer.ids,
+      ...reshaped(
+        (r, { control, tenant }) => {
+          const faults = of(control);
+          const ids = faults.add(r.body, 'control', undefined, tenant?.platformId);
+          return { ids, faults: faults.list(undefined, tenant?.platformId) };
+        },
+        (answer) => answer.ids,
+      ),
     },
     list: {
       method: 'GET',
       path,
-      tenant: true,
       summary: `The ${noun.many} set now`,
       answer: { faults: [doc.view] },
       request: () => ({}),
-      handle: (_r, { control, tenant }) => ({ faults: of(control).list(undefined, tenant?.platformId) }),
-      result: (answer: { faults: View[] }) => answer.faults,
+      ...reshaped(
+        (_r, { control, tenant }) => ({ faults: of(control).list(undefined, tenant?.platformId) }),
+        (answer) => answer.faults,
+      ),
     },
     clear: {
       method: 'DELETE',
       path,
-      tenant: true,
       summary: `Remove every ${noun.one} (scoped: the tenant’s)`,
       answer: { removed: 1 },
       request: () => ({}),
-      handle: (_r, { control, tenant }) => ({ removed: of(control).clear(undefined, tenant?.platformId) }),
-      result: (answer: { removed: number }) => answer.removed,
+      ...reshaped(
+        (_r, { control, tenant }) => ({ removed: of(control).clear(undefined, tenant?.platformId) }),
+        (answer) => answer.removed,
+      ),
     },
     remove: {
       method: 'DELETE',
       path: `${path}/{id}`,
-      tenant: true,
       summary: `Remove one ${noun.one}`,
       answer: { removed: 1 },
       request: (id) => ({ params: { id } }),
-      handle(r, { control, tenant }) {
-        of(control).remove(r.params.id!, tenant?.platformId);
-        return { removed: 1 };
-      },
-      result: () => undefined,
+      ...reshaped(
+        (r, { control, tenant }) => {
+          of(control).remove(r.params.id!, tenant?.platformId);
+          return { removed: 1 };
+        },
+        () => undefined,
+      ),
     },
   };
 }

@@ -4,17 +4,18 @@
  * are derived from it; `deriveControl` builds the library's nested object (`clock.advance`, `webhooks.faults.set`)
  * over any way of calling an operation: in process, or over HTTP.
  */
-import type { SandboxControl, SandboxTenant } from '../control/sandbox-control.js';
+import { type SandboxControl, type SandboxTenant, TENANT_PARTS } from '../control/sandbox-control.js';
 import { capturedOps } from './captured.js';
 import { clockOps } from './clock.js';
 import { faultOps } from './faults.js';
-import type { ControlOp, ControlTable } from './operation.js';
+import type { ControlOp, ControlRequest, ControlTable } from './operation.js';
 import { recipientOps } from './recipients.js';
 import { scenarioOps } from './scenarios.js';
 import { stateOps } from './state.js';
+import { readinessOps } from './readiness.js';
 
 export type { ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
-export { fillPath } from './operation.js';
+export { TextAnswer, fillPath, honoPath, reshaped } from './operation.js';
 
 export const controlTable: ControlTable = {
   ...stateOps,
@@ -23,25 +24,56 @@ export const controlTable: ControlTable = {
   ...capturedOps,
   ...faultOps,
   ...scenarioOps,
+  ...readinessOps,
 };
 
 export type ControlName = keyof ControlTable;
 
-/** Every entry, in the table's order, with its name. */
-export const controlEntries = Object.entries(controlTable) as [ControlName, ControlOp<unknown[]>][];
+/** An entry as the routes, the OpenAPI document and the screen read it: `tenant` when its part is a tenant's. */
+export interface ControlEntry {
+  name: ControlName;
+  op: ControlOp<unknown[]>;
+  /** Also served under `/__sandbox/platforms/{apiKey}/…` and from `sandbox.tenant(apiKey)` (TENANT_PARTS). */
+  tenant: boolean;
+}
+
+/** Whether the operation is about one tenant's world: its part (`clock` of `clock.advance`) is in TENANT_PARTS. */
+export function isTenantOperation(name: ControlName): boolean {
+  return (TENANT_PARTS as readonly string[]).includes(name.split('.')[0]!);
+}
+
+/** Every entry, in the table's order. */
+export const controlEntries: readonly ControlEntry[] = Object.entries(controlTable).map(([name, op]) => ({
+  name: name as ControlName,
+  op: op as ControlOp<unknown[]>,
+  tenant: isTenantOperation(name as ControlName),
+}));
 
 /**
  * The routes: one per path and method (`scenarios.load` and `scenarios.loadFile` share POST /scenarios; the first
  * entry of a path and method serves it).
  */
-export function controlRoutes(): [ControlName, ControlOp<unknown[]>][] {
+export function controlRoutes(): ControlEntry[] {
   const seen = new Set<string>();
-  return controlEntries.filter(([, op]) => {
+  return controlEntries.filter(({ op }) => {
     const key = `${op.method} ${op.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * One library or client call of an operation: what it sends (`op.request`), the answer's body from `send` (the
+ * operation in process, or its route over HTTP), and what the call answers (`op.result`, else the body itself).
+ */
+export async function callOperation(
+  op: ControlOp<unknown[]>,
+  args: unknown[],
+  send: (request: Partial<ControlRequest>) => Promise<unknown>,
+): Promise<unknown> {
+  const answer = await send(await op.request(...args));
+  return op.result ? op.result(answer as never) : answer;
 }
 
 /** Calls one operation with a library call's arguments, and answers what the library method answers. */
@@ -52,8 +84,8 @@ export function deriveControl(invoke: Invoke): SandboxControl;
 export function deriveControl(invoke: Invoke, tenant: string): SandboxTenant;
 export function deriveControl(invoke: Invoke, tenant?: string): SandboxControl | SandboxTenant {
   const root: Record<string, unknown> = tenant !== undefined ? { apiKey: tenant } : {};
-  for (const [name, op] of controlEntries) {
-    if (tenant !== undefined && !op.tenant) continue;
+  for (const { name, tenant: scoped } of controlEntries) {
+    if (tenant !== undefined && !scoped) continue;
     const parts = name.split('.');
     let at = root;
     for (const part of parts.slice(0, -1)) {

@@ -3,8 +3,9 @@
  * (resources/action.ts), from which the routes (http/control-api/), the OpenAPI document (openapi/control.ts),
  * `createControlClient` (client/control-client.ts), the library (`startSandbox()`, index.ts) and the dashboard's
  * forms are derived. Each entry says where it lives on HTTP, what a library call sends, what the operation does
- * with it, and what the library call answers. An operation about one tenant's world (`tenant: true`) is also
- * served under `/__sandbox/platforms/{apiKey}/…`, with the same path and body, and from `sandbox.tenant(apiKey)`.
+ * with it, and what the library call answers. An operation of a part about one tenant's world (`TENANT_PARTS`,
+ * control/sandbox-control.ts) is also served under `/__sandbox/platforms/{apiKey}/…`, with the same path and body,
+ * and from `sandbox.tenant(apiKey)`.
  */
 import type { z } from 'zod';
 import type { SandboxControl } from '../control/sandbox-control.js';
@@ -29,14 +30,13 @@ export interface ControlWorld {
 /** How the route reads the body: JSON (`{}` when empty), a scenario (JSON or raw YAML), a snapshot (larger cap). */
 export type BodyReader = 'json' | 'scenario' | 'snapshot';
 
-export interface ControlOp<Args extends unknown[] = never[], Result = unknown> {
+/** What every entry declares, whatever it answers. */
+interface ControlOpBase<Args extends unknown[], Result> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Under /__sandbox, OpenAPI form: `/recipients/{recipientKey}/sign`. */
   path: string;
   summary: string;
   description?: string;
-  /** About one tenant's world: also under /__sandbox/platforms/{apiKey}/… and `sandbox.tenant(apiKey)`. */
-  tenant?: true;
   /** The body's schema and the query's, as the operation validates them (shown in the OpenAPI document). */
   body?: () => z.ZodType;
   query?: () => z.ZodObject;
@@ -48,18 +48,57 @@ export interface ControlOp<Args extends unknown[] = never[], Result = unknown> {
   answer?: unknown;
   /** What a library or client call with these arguments sends. */
   request(...args: Args): Partial<ControlRequest> | Promise<Partial<ControlRequest>>;
-  /** The operation: the answer's body. Refusals are ApiErrors. */
-  handle(request: ControlRequest, world: ControlWorld): unknown;
-  /** What the library or client call answers, from the answer's body (default: the body itself). */
-  // biome-ignore lint/suspicious/noExplicitAny: each entry reads its own answer's shape
-  result?(answer: any): Result;
   /** In process only: the call made otherwise (a scenario file read where the library runs, with its path kept). */
   local?(world: ControlWorld, ...args: Args): Promise<Result>;
+}
+
+declare const checked: unique symbol;
+
+/** A `result` made by `reshaped`, so its argument is the very answer `handle` gives. */
+export type ResultOf<Result> = ((answer: never) => Result) & { readonly [checked]: true };
+
+/**
+ * The operation itself, `handle`: its answer's body, which is what the library or client call answers; or, where
+ * the call answers a part of it (`{emails: [...]}` → the list), `handle` and `result` made together by `reshaped`.
+ * Refusals are ApiErrors.
+ */
+type Answering<Result> =
+  | { handle(request: ControlRequest, world: ControlWorld): Result | Promise<Result>; result?: undefined }
+  | { handle(request: ControlRequest, world: ControlWorld): unknown; result: ResultOf<Result> };
+
+export type ControlOp<Args extends unknown[] = never[], Result = unknown> = ControlOpBase<Args, Result> &
+  Answering<Result>;
+
+/**
+ * `handle` and `result` of an entry whose library call answers a part of its HTTP answer: `result` reads the answer
+ * `handle` gives, checked by the compiler.
+ */
+export function reshaped<Answer, Result>(
+  handle: (request: ControlRequest, world: ControlWorld) => Answer | Promise<Answer>,
+  result: (answer: Answer) => Result,
+): { handle: typeof handle; result: ResultOf<Result> } {
+  return { handle, result: result as unknown as ResultOf<Result> };
+}
+
+/**
+ * An answer that is not JSON (the readiness report as JUnit XML or Markdown): the route sends the text with its
+ * content type. Only HTTP asks for one; library calls answer JSON.
+ */
+export class TextAnswer {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
 }
 
 /** `/recipients/{recipientKey}` with `{recipientKey: 'R1'}`: path parameters filled in, encoded. */
 export function fillPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/** `/recipients/{recipientKey}` as Hono writes a route: `/recipients/:recipientKey`. */
+export function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any function, to find the methods of the interface
@@ -71,7 +110,7 @@ type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: inf
 
 /**
  * Every method of the library's control interface by its dotted name (`clock.advance`, `webhooks.faults.set`),
- * less `clock.now`, which reads `clock.state` (see derive.ts).
+ * less `clock.now`, which reads `clock.state` (index.ts `deriveControl`).
  */
 export type ControlMethods = Omit<Intersect<Flatten<SandboxControl>>, 'clock.now'>;
 type Method<K extends keyof ControlMethods> = ControlMethods[K] extends AnyFn ? ControlMethods[K] : never;

@@ -9,7 +9,6 @@ function act(verb: Verb, summary: string): ControlOp<[string, { signature?: stri
   return {
     method: 'POST',
     path: `/recipients/{recipientKey}/${verb}`,
-    tenant: true,
     summary,
     ...(verb === 'sign'
       ? {

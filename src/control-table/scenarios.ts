@@ -11,7 +11,7 @@ import { parseWith } from '../core/validation.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import { NAME_ONLY } from '../scenarios/catalog.js';
 import { ScenarioError, scenarioRefusal } from '../scenarios/load.js';
-import type { ControlRequest, ControlTable, ControlWorld } from './operation.js';
+import { type ControlRequest, type ControlTable, type ControlWorld, reshaped } from './operation.js';
 
 /** The body a load sends: a bare lowercase name is a bundled scenario, anything else is YAML. */
 function loadRequest(nameOrYaml: string): Partial<ControlRequest> {
@@ -54,7 +54,6 @@ export const scenarioOps = {
   'scenarios.list': {
     method: 'GET',
     path: '/scenarios',
-    tenant: true,
     summary: 'The bundled scenarios and the active ones (scoped: the tenant’s)',
     answer: { bundled: [{ name: 'happy-path', description: 'Every recipient acts at once, in order' }], active: [] },
     request: () => ({}),
@@ -64,7 +63,6 @@ export const scenarioOps = {
   'scenarios.load': {
     method: 'POST',
     path: '/scenarios',
-    tenant: true,
     read: 'scenario',
     summary:
       'Load a scenario: a bundled name, or YAML text (as JSON {"yaml"}, or the raw body with a YAML content type)',
@@ -82,7 +80,6 @@ export const scenarioOps = {
   'scenarios.loadFile': {
     method: 'POST',
     path: '/scenarios',
-    tenant: true,
     read: 'scenario',
     summary: 'Load a scenario file (read by the caller, sent as YAML)',
     request: async (path) => ({ body: { yaml: await readScenarioText(path) } }),
@@ -92,7 +89,6 @@ export const scenarioOps = {
   'scenarios.get': {
     method: 'GET',
     path: '/scenarios/{name}',
-    tenant: true,
     summary: 'One active scenario: its rules, pending steps, log and expectations (met, pending or failed)',
     answer: {
       name: 'receiver-down-after-last-signature',
@@ -126,7 +122,6 @@ export const scenarioOps = {
   'scenarios.unload': {
     method: 'DELETE',
     path: '/scenarios/{name}',
-    tenant: true,
     summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay',
     request: (name) => ({ params: { name } }),
     handle: (r, { scenarios, tenant }) => scenarios.unload(r.params.name!, tenant),
@@ -134,11 +129,12 @@ export const scenarioOps = {
   'scenarios.unloadAll': {
     method: 'DELETE',
     path: '/scenarios',
-    tenant: true,
     summary: 'Unload every active scenario (scoped: the tenant’s)',
     answer: { unloaded: 0 },
     request: () => ({}),
-    handle: (_r, { scenarios, tenant }) => ({ unloaded: scenarios.unloadAll(tenant) }),
-    result: (answer: { unloaded: number }) => answer.unloaded,
+    ...reshaped(
+      (_r, { scenarios, tenant }) => ({ unloaded: scenarios.unloadAll(tenant) }),
+      (answer) => answer.unloaded,
+    ),
   },
 } satisfies Partial<ControlTable>;

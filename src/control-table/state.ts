@@ -6,7 +6,7 @@ import { expireBody, platformBody, resetBody } from '../control/schemas.js';
 import { emptyData } from '../store/records.js';
 import { snapshotSchema } from '../store/snapshot.js';
 import { NOW } from './examples.js';
-import type { ControlTable } from './operation.js';
+import { type ControlTable, reshaped } from './operation.js';
 
 export const stateOps = {
   health: {
@@ -27,7 +27,6 @@ export const stateOps = {
   reset: {
     method: 'POST',
     path: '/reset',
-    tenant: true,
     summary: 'Back to the seeded state; with apiKey (or scoped), only that platform (tenant)',
     description:
       'Without a body everything goes back to the fixtures: records, timers, emails, deliveries and the journal. With `{"apiKey": ...}`, or under /__sandbox/platforms/{apiKey}, only that platform\'s records are reset (to its fixture records, or to none for a platform made with POST /__sandbox/platforms), and its timers, emails, deliveries and journal entries dropped; other platforms are untouched. A tenant keeps its own clock.',
@@ -43,11 +42,13 @@ export const stateOps = {
       now: NOW,
     },
     request: (options = {}) => ({ body: options.apiKey !== undefined ? { apiKey: options.apiKey } : {} }),
-    async handle(r, { control, tenant }) {
-      const result = await control.state.reset(r.body as { apiKey?: string }, tenant);
-      return { status: 'reset', ...result, now: control.clock.state(tenant).now };
-    },
-    result: ({ status: _s, now: _n, ...result }) => result,
+    ...reshaped(
+      async (r, { control, tenant }) => {
+        const result = await control.state.reset(r.body as { apiKey?: string }, tenant);
+        return { status: 'reset', ...result, now: control.clock.state(tenant).now };
+      },
+      ({ status: _s, now: _n, ...result }) => result,
+    ),
   },
   createPlatform: {
     method: 'POST',
@@ -70,7 +71,6 @@ export const stateOps = {
   expireTokens: {
     method: 'POST',
     path: '/tokens/expire',
-    tenant: true,
     summary: 'Force-expire one token, or every live token when none is named (scoped: the tenant’s)',
     body: expireBody,
     example: {},
@@ -101,25 +101,26 @@ export const stateOps = {
     example: { version: 1, clock: { now: NOW, mode: 'frozen' }, store: emptyData() },
     answer: { status: 'restored', counts: { platforms: 1, clients: 1, contracts: 4 }, now: NOW },
     request: (snapshot) => ({ body: snapshot }),
-    async handle(r, { control }) {
-      const snapshot = await control.state.restore(r.body);
-      const { store } = snapshot;
-      return {
-        status: 'restored',
-        counts: {
-          platforms: Object.keys(store.platforms).length,
-          clients: Object.keys(store.clients).length,
-          contracts: Object.keys(store.contracts).length,
-        },
-        ...(snapshot.clock ? { now: snapshot.clock.now } : {}),
-      };
-    },
-    result: () => undefined,
+    ...reshaped(
+      async (r, { control }) => {
+        const snapshot = await control.state.restore(r.body);
+        const { store } = snapshot;
+        return {
+          status: 'restored',
+          counts: {
+            platforms: Object.keys(store.platforms).length,
+            clients: Object.keys(store.clients).length,
+            contracts: Object.keys(store.contracts).length,
+          },
+          ...(snapshot.clock ? { now: snapshot.clock.now } : {}),
+        };
+      },
+      () => undefined,
+    ),
   },
   contract: {
     method: 'GET',
     path: '/contracts/{contractKey}',
-    tenant: true,
     summary: 'The whole contract: status, recipients with their state and times, placeholders with values, history',
     answer: {
       contractKey: 'C1a2b3',

@@ -7,10 +7,13 @@ import { type Clock, type ClockState, TIME_RANGE, inTimeRange, parseDuration } f
 import { ApiError, quote } from '../core/errors.js';
 import type { TenantClocks } from '../core/tenant-clocks.js';
 import { parseWith } from '../core/validation.js';
+import { pause } from '../core/pause.js';
 import type { Tenant } from './deps.js';
 import { advanceBody, setBody } from './schemas.js';
 
 const LAST_TIME = new Date(TIME_RANGE.max).toISOString();
+/** Rounds of `settle()` at most: each runs what is due and waits for its work. */
+const SETTLE_ROUNDS = 100;
 
 export class ClockControl {
   constructor(private readonly clocks: TenantClocks) {}
@@ -66,6 +69,26 @@ export class ClockControl {
 
   unfreeze(tenant?: Tenant): ClockState {
     this.changing(tenant).unfreeze();
+    return this.state(tenant);
+  }
+
+  /**
+   * Waits until nothing is due now (docs/library.md, "settle"): runs the timers due at the current time (webhook
+   * retries, recipients' acts, scenario steps), waits for the work in flight (webhook attempts, reactions), and
+   * again until a round starts nothing new. The time does not move. Scoped: the tenant's clock only; unscoped: the
+   * sandbox clock and every tenant's own.
+   */
+  async settle(tenant?: Tenant): Promise<ClockState> {
+    const clocks = tenant
+      ? [this.clocks.of(tenant.platformId)]
+      : [this.clocks.sandbox, ...this.clocks.entries().map(([, clock]) => clock)];
+    // Bounded, so a timer that is always due (none should be) cannot hold the call for ever.
+    for (let round = 0; round < SETTLE_ROUNDS; round++) {
+      for (const clock of clocks) await clock.advance(0);
+      // Reactions queued as microtasks, and I/O callbacks of answers that just came in, get their turn.
+      await pause();
+      if (clocks.every((clock) => clock.idle)) break;
+    }
     return this.state(tenant);
   }
 

@@ -12,6 +12,8 @@ import { FaultControl, type FaultOperations } from './faults.js';
 import { Inspection } from './inspection.js';
 import { RecipientControl } from './recipients.js';
 import { StateControl } from './state.js';
+import { RateLimitControl } from './rate-limits.js';
+import { ReadinessControl } from './readiness.js';
 import type { ControlDeps } from './deps.js';
 
 export type { ControlDeps, Tenant } from './deps.js';
@@ -32,6 +34,10 @@ export interface Control {
   readonly journal: JournalControl;
   /** API faults (faults.ts; receiver faults are `webhooks.faults`). */
   readonly faults: FaultOperations<FaultView>;
+  /** Quotas like a test mode (rate-limits.ts). */
+  readonly rateLimits: RateLimitControl;
+  /** The go-live readiness report (readiness.ts, docs/readiness.md). */
+  readonly readiness: ReadinessControl;
 }
 
 export function createControl(deps: ControlDeps): Control {
@@ -44,5 +50,7 @@ export function createControl(deps: ControlDeps): Control {
     webhooks: new WebhookControl(deps),
     journal: new JournalControl(deps.journal),
     faults: FaultControl.forApi(deps.faults),
+    rateLimits: new RateLimitControl(deps.rateLimits),
+    readiness: new ReadinessControl(deps),
   };
 }

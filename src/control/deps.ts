@@ -8,6 +8,7 @@ import type { Outbox } from '../outbox/outbox.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ReceiverFaults } from '../webhooks/receiver-faults.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 
 export interface ControlDeps {
   services: Services;
@@ -16,6 +17,8 @@ export interface ControlDeps {
   receiverFaults: ReceiverFaults;
   faults: ApiFaults;
   journal: RequestJournal;
+  /** Quotas like a test mode (docs/readiness.md). */
+  rateLimits: RateLimits;
   version: string;
   /** The fixtures a reset seeds again, and how (same seed, same keys). */
   fixtures: FixtureFile[];

@@ -13,12 +13,18 @@ import type { faultSpec } from '../api-faults/spec.js';
 import type { z } from 'zod';
 import type { Email, EmailFilter } from '../outbox/outbox.js';
 import type { ContractInspection, inspectRecipient } from './inspection.js';
+import type { ReadinessReport } from '../readiness/report.js';
+import type { ReportOptionsInput } from '../readiness/thresholds.js';
+import type { RateLimitView } from '../rate-limits/rate-limits.js';
 
 export type { ClockState } from '../core/clock.js';
 export type { ContractInspection } from './inspection.js';
 export type { JournalEntry, JournalFilter } from '../journal/journal.js';
 export type { Snapshot } from '../store/snapshot.js';
 export type { DeliveryView } from '../webhooks/dispatcher.js';
+export type { ReadinessReport, Finding, CheckResult } from '../readiness/report.js';
+export type { Evidence, RequestEvidence, DeliveryEvidence, Severity } from '../readiness/check.js';
+export type { RateLimitView } from '../rate-limits/rate-limits.js';
 
 export type { Email, EmailFilter } from '../outbox/outbox.js';
 
@@ -178,6 +184,8 @@ export interface Platform {
   secret: string;
   /** The tenant's own clock, when it was created with one. */
   clock?: ClockState;
+  /** The tenant's quota, when it was created with one (docs/readiness.md). */
+  rateLimit?: string;
 }
 
 /** A new platform (tenant); with `clock`, its own clock, starting at `start` (default: the sandbox clock's time). */
@@ -187,6 +195,8 @@ export interface NewPlatform {
   name?: string;
   clock?: 'frozen' | 'real';
   start?: string;
+  /** A quota like a test mode for this tenant: "10/min", "2/s", "500/h" (docs/readiness.md). */
+  rateLimit?: string;
 }
 
 export interface SandboxClock {
@@ -228,21 +238,50 @@ export interface SandboxControl {
   outbox: SandboxOutbox;
   /** Webhook deliveries: the log, redelivery, receiver faults (docs/webhooks.md). */
   webhooks: SandboxWebhooks;
+  /**
+   * The go-live readiness report (docs/readiness.md): a verdict, findings with evidence, what was never tried, and
+   * coverage, from the /api requests and webhook deliveries the sandbox saw. Options: thresholds, checks to ignore.
+   */
+  report(options?: ReportOptions): Promise<ReadinessReport>;
+  /**
+   * Waits until nothing is due now: timers due at this instant run, webhook attempts and reactions in flight finish.
+   * Time does not move (docs/library.md, "settle").
+   */
+  settle(): Promise<ClockState>;
+  /** Quotas like a test mode (docs/readiness.md): per API key, on the sandbox clock. */
+  rateLimit: {
+    get(): Promise<RateLimitView>;
+    /** `"10/min"`, `"2/s"`, `"500/h"`, or null to turn it off. */
+    set(rateLimit: string | null): Promise<RateLimitView>;
+  };
 }
 
-/** The operations about one tenant's world, as `sandbox.tenant(apiKey)` offers them (docs/library.md). */
-export type TenantPart =
-  | 'clock'
-  | 'reset'
-  | 'expireTokens'
-  | 'recipients'
-  | 'contract'
-  | 'outbox'
-  | 'webhooks'
-  | 'requests'
-  | 'clearRequests'
-  | 'scenarios'
-  | 'faults';
+/** A report's options: thresholds (docs/readiness.md, "Thresholds") and check ids to leave out. */
+export type ReportOptions = ReportOptionsInput;
+
+/**
+ * The parts of the control API about one tenant's world, declared once: `sandbox.tenant(apiKey)` offers them
+ * (`SandboxTenant`), and every operation of these parts is also served under `/__sandbox/platforms/{apiKey}/…`
+ * (control-table/index.ts `isTenantOperation`; docs/library.md).
+ */
+export const TENANT_PARTS = [
+  'clock',
+  'reset',
+  'expireTokens',
+  'recipients',
+  'contract',
+  'outbox',
+  'webhooks',
+  'requests',
+  'clearRequests',
+  'scenarios',
+  'faults',
+  'report',
+  'settle',
+  'rateLimit',
+] as const satisfies readonly (keyof SandboxControl)[];
+
+export type TenantPart = (typeof TENANT_PARTS)[number];
 
 /**
  * One tenant's world: its clock (its own, given by the first clock operation if it had none), its records, emails,

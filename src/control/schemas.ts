@@ -4,6 +4,7 @@
  * document shows the same schemas (openapi/control.ts).
  */
 import { z } from 'zod';
+import { rateLimit } from '../core/rate-limit.js';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';
 import { apiKeyName } from '../core/schemas.js';
@@ -33,6 +34,9 @@ export const platformBody = lazy(() =>
       apiKey: apiKeyName().optional(),
       secret: z.string().min(1).max(500).optional(),
       name: z.string().max(200).optional(),
+      rateLimit: rateLimit()
+        .optional()
+        .describe('A quota like a test mode for this tenant, e.g. "10/min" (docs/readiness.md)'),
       clock: z
         .enum(['frozen', 'real'], 'Must be "frozen" or "real"')
         .optional()

@@ -107,17 +107,19 @@ export class StateControl {
 
   /** A new isolated platform account (give each test its own); with `clock`, its own clock (docs/library.md). */
   createPlatform(input: z.input<ReturnType<typeof platformBody>> = {}): Platform {
-    const { clock, start, ...fields } = parseWith(platformBody(), input);
+    const { clock, start, rateLimit, ...fields } = parseWith(platformBody(), input);
     const platform = createPlatform(systemContext(this.services, 'control'), fields);
     const { platformId, apiKey, secret } = platform;
-    if (clock === undefined) return { platformId, apiKey, secret };
+    if (rateLimit !== undefined) this.deps.rateLimits.set(rateLimit, 'control', platformId);
+    const limited = rateLimit ? { rateLimit: rateLimit.text } : {};
+    if (clock === undefined) return { platformId, apiKey, secret, ...limited };
     const own = this.services.clocks.give(platformId, {
       mode: clock,
       start: start !== undefined ? Date.parse(start) : undefined,
     });
     // Made before its clock was: the tenant's own record is dated by its own clock too.
     this.services.store.platforms.update(platformId, { createTime: own.now() });
-    return { platformId, apiKey, secret, clock: { ...own.state(), own: true } };
+    return { platformId, apiKey, secret, ...limited, clock: { ...own.state(), own: true } };
   }
 
   /**

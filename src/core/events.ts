@@ -3,6 +3,7 @@
  * the outbox and scenario rules subscribe to the bus; request handlers never call them directly. The event kinds
  * and the webhook flags that subscribe to them are words of the vocabulary (vocabulary.ts).
  */
+import type { TraceContext } from './trace-context.js';
 import type { ContractStatus, ContractEventType } from './vocabulary.js';
 
 /** The payload's `data` (docs/compatibility.md lists what the real service's payload is reported to carry). */
@@ -31,6 +32,8 @@ export interface ContractEvent {
   platformId: string;
   /** What caused it: `api`, `control`, or a scenario rule or step. */
   cause?: string;
+  /** The trace of the /api request that caused it (docs/webhooks.md, "Traces"); its deliveries carry it. */
+  trace?: TraceContext;
 }
 
 /** Sandbox-internal signals (not webhook events). */

@@ -33,10 +33,14 @@ export const duration = () =>
       description: 'A span of sandbox time: "90s", "30m", "2h", "3d", "1h30m", "500ms", or a number of seconds.',
     });
 
+/** A glob's longest: as long as the longest name or email it is matched against (docs/scenarios.md, "Globs"). */
+export const MAX_GLOB_LENGTH = 500;
+
 export const glob = () =>
   z
     .string()
     .min(1)
+    .max(MAX_GLOB_LENGTH)
     .meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' });
 export const statusCode = () => z.number().int().min(100).max(599);
 

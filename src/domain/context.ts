@@ -7,6 +7,7 @@ import type { ContractEventType } from '../core/vocabulary.js';
 import type { ClientRecord } from '../store/records.js';
 import type { Services } from '../store/services.js';
 import { isoTime } from '../core/time-format.js';
+import type { TraceContext } from '../core/trace-context.js';
 
 export type Principal =
   | { kind: 'platform-token'; platformId: string; token: string }
@@ -27,6 +28,8 @@ export interface OpContext extends Services {
   readonly client?: ClientRecord | undefined;
   /** `api` for API requests, `control` for the control API, `page` for the recipient page, or a scenario's id. */
   readonly cause: string;
+  /** An /api request's trace (docs/webhooks.md, "Traces"): the events it emits, and so their deliveries, carry it. */
+  readonly trace?: TraceContext | undefined;
 }
 
 /**
@@ -45,6 +48,7 @@ export function apiContext(
   services: Services,
   tenant: string | undefined,
   caller: { principal?: Principal | undefined; client?: ClientRecord | undefined } = {},
+  trace?: TraceContext,
 ): OpContext {
   return {
     ...services,
@@ -53,6 +57,7 @@ export function apiContext(
     cause: 'api',
     principal: caller.principal,
     client: caller.client,
+    trace,
   };
 }
 
@@ -74,6 +79,7 @@ export function emitContractEvent(
     data,
     platformId,
     cause: ctx.cause,
+    ...(ctx.trace ? { trace: ctx.trace } : {}),
   };
   ctx.bus.emit(event);
   return event;

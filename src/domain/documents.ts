@@ -15,7 +15,7 @@ import { HISTORY, STATUS, contractTypeOf } from '../core/vocabulary.js';
 import { placementErrors } from './pdf-contracts.js';
 import { documentPath } from './links.js';
 import type { AuditTrail, Renderer, Stamp } from '../render/renderer.js';
-import { type DocumentStore, sha256Hex } from '../store/documents.js';
+import type { DocumentStore, PdfFile } from '../store/documents.js';
 import type { ClientRecord, ContractRecord, DocumentRef, TemplateRecord } from '../store/records.js';
 import { assertShownSize, documentFills, shownPlaceholders, shownTags, stampContent } from './shown-contract.js';
 
@@ -34,12 +34,12 @@ export async function uploadPdf(
   client: ClientRecord,
   owner: DocumentOwner,
   renderer: Renderer,
-  bytes: Uint8Array,
+  { bytes, sha256 }: PdfFile,
 ): Promise<ContractRecord | TemplateRecord> {
   takingUpload(ctx, client, owner);
   const { pages } = await renderer.inspectPdf(bytes);
   takingUpload(ctx, client, owner);
-  const document: DocumentRef = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, pages };
+  const document: DocumentRef = { sha256, bytes: bytes.byteLength, pages };
   // Fields already placed must still fit the new file.
   const errors = placeholdersOf(ctx, owner).flatMap((p) =>
     p.insertion.flatMap((x) => placementErrors(document, x, `placeholders.${p.placeholderKey}.insertion.${x.id}`)),
@@ -50,7 +50,7 @@ export async function uploadPdf(
       errors,
     );
   }
-  await documents.put(client.platformId, bytes);
+  await documents.put(client.platformId, bytes, sha256);
   // The record may have changed while the file was written: checked again, and updated without another wait.
   const fresh = takingUpload(ctx, client, owner);
   const patch = {
@@ -139,7 +139,7 @@ export async function contractPdf(
         `the file ${contract.document.sha256} of contract ${contract.contractKey} is missing from the document store`,
       );
     uploadSha256 = contract.document.sha256;
-    content = { kind: 'upload', bytes, stamps: stampsOf(ctx, contract.contractKey) };
+    content = { kind: 'upload', bytes, sha256: uploadSha256, stamps: stampsOf(ctx, contract.contractKey) };
   } else {
     content = { kind: 'html', html: contract.value, fills: htmlFills(ctx, contract) };
   }

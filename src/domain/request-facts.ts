@@ -12,6 +12,8 @@ import { type Credentials, REAL_SERVICE_KEY_HEADER, bearerToken } from '../core/
 import { ApiError } from '../core/errors.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
+import type { TraceContext } from '../core/trace-context.js';
+import { tenantKeyOfPath } from '../core/tenant-path.js';
 import type { Services } from '../store/services.js';
 import type { Principal } from './context.js';
 import { platformByApiKey } from './platforms.js';
@@ -71,13 +73,12 @@ export interface RequestVariables {
   bodyText: string | undefined;
   /** The answer's compatibility warnings (docs/compatibility.md), which the journal lists beside the headers. */
   warnings: readonly string[] | undefined;
+  /** Where an /api request's work hangs in a trace (http/trace.ts): carried into the deliveries it causes. */
+  trace: TraceContext | undefined;
 }
 
 /** A Hono environment with these variables: every route and middleware of the sandbox's app. */
 export type RequestEnv = { Variables: RequestVariables };
-
-/** The path of a scoped control call names its tenant by API key: `/__sandbox/platforms/{apiKey}/…`. */
-const TENANT_PATH = /^\/__sandbox\/platforms\/([^/]+)\//;
 
 /** The facts of a request as it arrives: `api` when it is an /api request, whose caller is worked out. */
 export function arrivalFacts(
@@ -85,10 +86,9 @@ export function arrivalFacts(
   request: { method: string; path: string; started: number; credentials: Credentials; api: boolean },
 ): RequestFacts {
   const { credentials, path } = request;
-  const scoped = TENANT_PATH.exec(path)?.[1];
   const tenant = requestTenant(services, {
     authorization: credentials.authorization,
-    apiKey: scoped !== undefined ? decoded(scoped) : credentials.apiKey,
+    apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
   });
   const clock = services.clocks.of(tenant);
   return {
@@ -117,6 +117,20 @@ export function bodyFacts(
     operation: operationOf(json),
     tenant: facts.tenant ?? requestTenant(services, { body: json, query: query() }),
   };
+}
+
+/**
+ * The tenant of an answered request, as the journal and the scenarios both see it (docs/scenarios.md, "expect"): the
+ * one it named as it arrived (its credentials, an expired or revoked token's too, or its tenant path), else what its
+ * body or query named (as the route read it, else `json()`, the body parsed by the caller).
+ */
+export function answeredTenant(
+  services: Pick<Services, 'store'>,
+  facts: RequestFacts,
+  body: RequestBody | undefined,
+  json: () => unknown,
+): string | undefined {
+  return facts.tenant ?? (body ? body.tenant : requestTenant(services, { body: json() }));
 }
 
 /** What tells a request's tenant: its credentials, or what its body or query names. */
@@ -183,13 +197,4 @@ function callerOf(services: Services, credentials: Credentials): Principal | Api
   return ApiError.unauthorized(
     `Missing credentials: send "Authorization: Bearer <access_token>" or the "${credentials.apiKeyHeader}: <apiKey>" header (or "${REAL_SERVICE_KEY_HEADER}")`,
   );
-}
-
-/** A path segment decoded; a malformed one stays as it is. */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -12,6 +12,8 @@ import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './doc
 import { NOT_EMULATED_PATHS, mountNotEmulated } from './not-emulated.js';
 import { readUnreadBody } from './body.js';
 import { apiCors } from './cors.js';
+import { traceRequests } from './trace.js';
+import type { Tracer } from '../core/trace-context.js';
 import { type HostOptions, hostGuard } from './hosts.js';
 import { controlContentTypes, sameOriginOnly } from './same-origin.js';
 import type { RequestEnv } from '../domain/request-facts.js';
@@ -34,6 +36,10 @@ export interface AppOptions {
   recorders?: MiddlewareHandler[];
   /** The `faults` stage: runs on /api/* before the resources (API faults), known paths or not. */
   apiFaults?: MiddlewareHandler;
+  /** The `rate-limit` stage: the tenant's quota on /api/* (docs/readiness.md). */
+  rateLimits?: MiddlewareHandler;
+  /** The `trace` stage: each /api request's `traceparent`, and its span when tracing is on (http/trace.ts). */
+  tracer?: Tracer;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
   documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
   /** Reports errors that are the sandbox's own fault (500s). */
@@ -64,7 +70,9 @@ export function createApp(options: AppOptions): Hono {
     ],
     'content-types': [['/__sandbox/*', controlContentTypes({ pages: '/__sandbox/ui' })]],
     cors: [['/api/*', apiCors({ origins: options.corsOrigins ?? [], apiKeyHeader: options.apiKeyHeader })]],
+    trace: options.tracer ? [['/api/*', traceRequests(options.tracer)]] : [],
     faults: options.apiFaults ? [['/api/*', options.apiFaults]] : [],
+    'rate-limit': options.rateLimits ? [['/api/*', options.rateLimits]] : [],
   };
   for (const stage of REQUEST_STAGES)
     if (stage !== 'route') for (const [path, middleware] of stages[stage]) app.use(path, middleware);

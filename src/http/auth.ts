@@ -54,5 +54,5 @@ export function operationContext(
 ): OpContext {
   const services = c.get('services');
   const tenant = principal ? principal.platformId : requestTenant(services, { body: input });
-  return apiContext(services, tenant, { principal, client });
+  return apiContext(services, tenant, { principal, client }, c.get('trace'));
 }

@@ -12,18 +12,18 @@
  */
 import type { Context, Hono } from 'hono';
 import { admit, identify, operationContext } from './auth.js';
-import { readBytes, refuseUnread } from './body.js';
 import type { OpContext } from '../domain/context.js';
 import { findContract } from '../domain/contracts.js';
 import { resolveShareLink } from '../domain/share-links.js';
 import { contractDocx, contractPdf, type DocumentOwner, uploadedFile, uploadPdf } from '../domain/documents.js';
-import { ApiError, quote } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
 import { contentValue } from '../domain/links.js';
 import { ownerConfirm } from '../domain/owner-acts.js';
 import { publicBase } from './public-url.js';
+import { readPdfUpload } from './upload.js';
 import type { Renderer } from '../render/renderer.js';
 import type { RequestEnv } from '../domain/request-facts.js';
 
@@ -36,9 +36,6 @@ export interface DocumentRouteOptions {
   /** Draws the documents (render/renderer.ts): on a worker thread, its libraries loaded by the first job. */
   renderer: Renderer;
 }
-
-/** Room the multipart wrapping (boundaries, part headers) may take beyond the file itself. */
-const MULTIPART_SLACK = 64 * 1024;
 
 export const DOCUMENT_PATHS = [
   '/api/upload_pdf',
@@ -94,8 +91,8 @@ export function mountDocuments(app: Hono<RequestEnv>, options: DocumentRouteOpti
 
   route('/api/upload_pdf', 'POST', async (c, ctx) => {
     const owner = ownerFromQuery(c);
-    const bytes = await readPdfField(c, options.maxUploadBytes);
-    const record = await uploadPdf(ctx, documents, ctx.client!, owner, renderer, bytes);
+    const file = await readPdfUpload(c, options.maxUploadBytes);
+    const record = await uploadPdf(ctx, documents, ctx.client!, owner, renderer, file);
     const noun = 'contractKey' in owner ? 'contract' : 'template';
     // The real service's answer is undocumented; it follows the pattern of its other writes (docs/compatibility.md).
     return c.json(
@@ -121,7 +118,7 @@ export function mountDocuments(app: Hono<RequestEnv>, options: DocumentRouteOpti
   // the contract's state), and the confirmation email goes to the outbox as contract_email_sign's does.
   route('/api/contract_email_sign_pdf', 'POST', async (c, ctx) => {
     const contract = findContract(ctx, ctx.client!, requiredQuery(c, 'contractKey'));
-    await renderer.inspectPdf(await readPdfField(c, options.maxUploadBytes));
+    await renderer.inspectPdf((await readPdfUpload(c, options.maxUploadBytes)).bytes);
     ownerConfirm(ctx, contract, 'sign');
     return c.json({ result: true, code: '201', message: 'Email sent' }, 201);
   });
@@ -207,62 +204,6 @@ function ownerFromQuery(c: Context): DocumentOwner {
     );
   }
   return contractKey !== undefined ? { contractKey } : { templateKey: templateKey! };
-}
-
-/** The `pdf` file of a multipart/form-data body, within the upload limit (413 past it). */
-async function readPdfField(c: Context, maxUploadBytes: number): Promise<Uint8Array> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
-    throw new ApiError(
-      415,
-      `Content-Type must be multipart/form-data with the file in field "pdf" (got ${type ? quote(type, 100) : 'none'})`,
-    );
-  }
-  const body = await readLimited(c.req.raw, maxUploadBytes + MULTIPART_SLACK, maxUploadBytes);
-  let form: FormData;
-  try {
-    // Node's own multipart parser (undici, behind Response.formData).
-    form = await new Response(body, { headers: { 'content-type': type } }).formData();
-  } catch {
-    throw ApiError.badRequest(
-      'Request body is not valid multipart/form-data (check the boundary and that the body is complete)',
-    );
-  }
-  const field = form.get('pdf');
-  if (field === null) {
-    const names = [...new Set([...form.keys()])];
-    throw ApiError.badRequest(
-      `No field "pdf" in the form${names.length ? ` (got ${names.map((n) => quote(n, 40)).join(', ')})` : ''}; send the file as pdf=@file.pdf`,
-      [{ path: 'pdf', message: 'Required' }],
-    );
-  }
-  if (typeof field === 'string') {
-    throw ApiError.badRequest(
-      'Field "pdf" must be a file (a part with a filename), not a text value; send it as pdf=@file.pdf',
-      [{ path: 'pdf', message: 'Not a file' }],
-    );
-  }
-  if (field.size > maxUploadBytes) throw tooLarge(maxUploadBytes, field.size);
-  return new Uint8Array(await field.arrayBuffer());
-}
-
-async function readLimited(request: Request, maxBody: number, maxFile: number): Promise<Uint8Array> {
-  // An API fault that matches on bodies reads the body as text first, which a binary upload does not survive.
-  if (request.bodyUsed)
-    throw ApiError.badRequest(
-      'The upload was already read as text by an API fault that matches request bodies; such faults cannot cover /api/upload_pdf',
-    );
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBody) return refuseUnread(request, declared, tooLarge(maxFile));
-  return new Uint8Array(await readBytes(request, maxBody, () => tooLarge(maxFile)));
-}
-
-function tooLarge(maxFile: number, size?: number): ApiError {
-  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return new ApiError(
-    413,
-    `The file is larger than the upload limit of ${maxFile} bytes (${mb(maxFile)})${size ? `: it is ${size} bytes` : ''}; start the sandbox with --max-upload to change it`,
-  );
 }
 
 function file(

@@ -5,8 +5,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EventBus } from '../core/event-bus.js';
 import { operationOf } from '../core/operation.js';
-import { ApiError } from '../core/errors.js';
-import type { RequestEnv } from '../domain/request-facts.js';
+import { type RequestEnv, answeredTenant } from '../domain/request-facts.js';
 
 export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
@@ -14,10 +13,10 @@ export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareH
     if (!wanted() || !c.req.path.startsWith('/api')) return next();
     await next();
     const body = c.get('body');
-    const action = body ? body.operation : operationOf(parseJson(c.get('bodyText')));
-    // The tenant of a caller whose credentials hold (the travel object's `caller`, worked out as it arrived).
-    const caller = c.get('request').caller;
-    const platformId = caller instanceof ApiError ? undefined : caller?.platformId;
+    const json = () => parseJson(c.get('bodyText'));
+    const action = body ? body.operation : operationOf(json());
+    // The tenant the journal files it under: a 401 for an expired token is that token's tenant's answer too.
+    const platformId = answeredTenant(c.get('services'), c.get('request'), body, json);
     bus.emit({
       type: 'api.requested',
       method: c.req.method,

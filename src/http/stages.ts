@@ -11,7 +11,9 @@
  * | `same-origin` | /__sandbox, /sharing | no other site posts to the control API or the pages (http/same-origin.ts) |
  * | `content-types` | /__sandbox | the control API's bodies are JSON (or the dashboard's forms) |
  * | `cors` | /api | CORS, before the faults, so an injected refusal still reaches the page (http/cors.ts) |
+ * | `trace` | /api | the request's W3C `traceparent`, and its span when tracing is on (http/trace.ts) |
  * | `faults` | /api | API faults: latency and refusals set for the request (http/api-faults.ts) |
+ * | `rate-limit` | /api | the tenant's quota like a test mode: 429 past it, X-RateLimit-* while on (http/rate-limit.ts) |
  * | `route` | | the /api operation (http/router.ts: body, operation, caller, input, client, handler), a page or a control route |
  *
  * An /api route's own steps are named in http/router.ts; every refusal on the way is an ApiError, rendered once
@@ -31,7 +33,9 @@ export const REQUEST_STAGES = [
   'same-origin',
   'content-types',
   'cors',
+  'trace',
   'faults',
+  'rate-limit',
   'route',
 ] as const;
 

@@ -4,13 +4,14 @@
  * the journal holds at most `limit` entries (oldest dropped first) and each body at most MAX_BODY_CHARS, so
  * memory stays bounded however long the sandbox runs.
  */
+import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
+import { DEFAULT_API_KEY_HEADER, bearerToken } from '../core/credentials.js';
 import type { MiddlewareHandler } from 'hono';
-import { elapsedSince } from '../core/clock.js';
+import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
-import { type RequestBody, type RequestEnv, requestTenant } from '../domain/request-facts.js';
+import { type RequestEnv, answeredTenant, requestTenant } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
@@ -38,6 +39,11 @@ export interface JournalEntry {
   response: { body?: unknown };
   /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (docs/compatibility.md). */
   warnings?: string[];
+  /**
+   * Where the request's work hangs in a trace, as its deliveries' parent (docs/webhooks.md, "Traces"): the
+   * caller's `traceparent`, or with tracing on the request's own span.
+   */
+  trace?: { traceparent: string; tracestate?: string };
 }
 
 export interface JournalFilter {
@@ -63,6 +69,11 @@ export interface JournalFilter {
 interface Stored {
   id: number;
   atMs: number;
+  /** Wall time of arrival: what the readiness report judges Retry-After in (docs/readiness.md). */
+  wallMs: number;
+  /** Places on one counter of arrivals and answers: whether a request was sent after another was answered. */
+  arrived: number;
+  answered: number;
   method: string;
   path: string;
   /** The raw query string, '' when none. */
@@ -76,6 +87,34 @@ interface Stored {
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
+  /** The answer's `Retry-After` (seconds) and `X-Sandbox-Fault`, kept for the readiness report. */
+  retryAfter: number | undefined;
+  fault: string | undefined;
+  trace: TraceContext | undefined;
+}
+
+/**
+ * An entry as the readiness report reads it (readiness/sources.ts): unredacted, never shown as it is. The bearer
+ * token lets the report tell tokens apart; the report names them by number only.
+ */
+export interface JournalRecord {
+  id: number;
+  atMs: number;
+  wallMs: number;
+  arrived: number;
+  answered: number;
+  durationMs: number;
+  method: string;
+  path: string;
+  status: number;
+  platformId: string | undefined;
+  /** The request's JSON body, parsed (undefined when none or not JSON). */
+  body: unknown;
+  token: string | undefined;
+  /** The error answer's message. */
+  message: string | undefined;
+  retryAfter: number | undefined;
+  fault: string | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -94,6 +133,8 @@ export class RequestJournal {
   private ring: Stored[] = [];
   private first = 0;
   private nextId = 1;
+  /** Counts arrivals and answers (`Stored.arrived`, `answered`). */
+  private order = 0;
   /** The entries by id, for the keeper. */
   private readonly byId = new Map<string, Stored>();
   private readonly keeper: Keeper;
@@ -102,6 +143,7 @@ export class RequestJournal {
     private readonly services: Services,
     readonly limit: number = DEFAULT_JOURNAL_LIMIT,
     private readonly apiKeyHeader = DEFAULT_API_KEY_HEADER.toLowerCase(),
+    private readonly wall: WallClock = wallNow,
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
     // Kept as shown, redacted: the data file never holds a credential the journal would not show.
@@ -120,7 +162,8 @@ export class RequestJournal {
       restore: (_id, record) => {
         const { atMs, platformId, entry } = record as KeptEntry;
         this.nextId = Math.max(this.nextId, entry.id + 1);
-        if (this.limit > 0) this.add(restoredEntry(entry, atMs, platformId));
+        if (this.limit > 0)
+          this.add({ ...restoredEntry(entry, atMs, platformId), arrived: this.order++, answered: this.order++ });
       },
       clear: () => this.clear(),
     });
@@ -193,6 +236,8 @@ export class RequestJournal {
       // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
       const arrival = c.get('request');
       const early = arrival.tenant;
+      const wallMs = this.wall();
+      const arrived = this.order++;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
@@ -208,17 +253,23 @@ export class RequestJournal {
       await next();
       const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
+      const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
       const headers = c.req.raw.headers;
       const status = c.res.status;
       const url = c.req.url;
       const mark = url.indexOf('?');
-      const platformId = early ?? this.platformOf(c.get('body'), requestBody, c.req.path, sent);
+      const platformId =
+        answeredTenant(this.services, arrival, c.get('body'), () => parseBody(requestBody)) ??
+        this.createdPlatform(c.req.path, sent);
       const entry: Stored = {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
         atMs: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
+        wallMs,
+        arrived,
+        answered,
         method: c.req.method,
         path: c.req.path,
         query: mark >= 0 ? url.slice(mark + 1) : '',
@@ -231,6 +282,9 @@ export class RequestJournal {
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
         warnings: c.get('warnings'),
+        retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
+        fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
+        trace: c.get('trace'),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -240,6 +294,49 @@ export class RequestJournal {
         for (const listener of this.listeners) listener(shown);
       }
     };
+  }
+
+  /**
+   * The kept entries of one tenant (or all), oldest first, as the readiness report reads them: their bodies parsed
+   * a slice at a time with a turn of the event loop between slices, like `showAll`.
+   */
+  async records(platformId?: string): Promise<JournalRecord[]> {
+    const out: JournalRecord[] = [];
+    let chars = 0;
+    for (const e of this.entries()) {
+      if (platformId !== undefined && e.platformId !== platformId) continue;
+      const authorization = headerValue(e.headers, 'authorization');
+      // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
+      const answer =
+        e.status >= 400
+          ? e.responseBody !== undefined
+            ? parseBody(e.responseBody)
+            : e.shown?.response.body
+          : undefined;
+      out.push({
+        id: e.id,
+        atMs: e.atMs,
+        wallMs: e.wallMs,
+        arrived: e.arrived,
+        answered: e.answered,
+        durationMs: e.durationMs,
+        method: e.method,
+        path: e.path,
+        status: e.status,
+        platformId: e.platformId,
+        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body,
+        token: authorization !== undefined ? bearerToken(authorization) : undefined,
+        message: stringAt(answer, 'message'),
+        retryAfter: e.retryAfter,
+        fault: e.fault,
+      });
+      chars += charsOf(e.requestBody) + 200;
+      if (chars >= SHOW_SLICE_CHARS / 4) {
+        chars = 0;
+        await pause();
+      }
+    }
+    return out;
   }
 
   /**
@@ -283,6 +380,14 @@ export class RequestJournal {
       },
       response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
       ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
+      ...(stored.trace
+        ? {
+            trace: {
+              traceparent: traceparent(stored.trace),
+              ...(stored.trace.tracestate ? { tracestate: stored.trace.tracestate } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -302,33 +407,33 @@ export class RequestJournal {
   }
 
   /**
-   * The tenant a request belongs to, so one platform's reset drops only its own entries. Taken when the
-   * request is recorded (a reset may remove the token that tells it later); for requests without credential headers
-   * (token create, platform create), what the body names: as the route read it (the travel object's body), else
-   * parsed here.
+   * A platform made with POST /__sandbox/platforms: the answer names it, so its own creation is filed under it. Only
+   * that answer is parsed (parsing every answer without credentials was a tenth of the server's CPU on the health
+   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `answeredTenant`), taken when the
+   * request is recorded: a reset may remove the token that tells it later.
    */
-  private platformOf(
-    read: RequestBody | undefined,
-    requestBody: Captured,
-    path: string,
-    sent: string | undefined,
-  ): string | undefined {
-    return (
-      (read ? read.tenant : requestTenant(this.services, { body: parseBody(requestBody) })) ??
-      // A platform made with POST /__sandbox/platforms: the answer names it. Only that answer is parsed (parsing
-      // every answer without credentials was a tenth of the server's CPU on the health route).
-      (path === PLATFORM_CREATE_PATH
-        ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
-        : undefined)
-    );
+  private createdPlatform(path: string, sent: string | undefined): string | undefined {
+    return path === PLATFORM_CREATE_PATH
+      ? requestTenant(this.services, { apiKey: stringAt(parseBody(sent), 'apiKey') })
+      : undefined;
   }
 }
 
-/** A kept entry back in the ring: shown already, its raw strings gone. */
-function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | undefined): Stored {
+/**
+ * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
+ * stands in, and its place in the order of arrivals is given by the caller.
+ */
+function restoredEntry(
+  entry: JournalEntry,
+  atMs: number,
+  platformId: string | undefined,
+): Omit<Stored, 'arrived' | 'answered'> {
   return {
     id: entry.id,
     atMs,
+    wallMs: atMs,
+    retryAfter: undefined,
+    fault: undefined,
     method: entry.method,
     path: entry.path,
     query: entry.query ?? '',
@@ -340,6 +445,7 @@ function restoredEntry(entry: JournalEntry, atMs: number, platformId: string | u
     responseBody: undefined,
     shown: entry,
     warnings: entry.warnings,
+    trace: undefined,
   };
 }
 
@@ -362,6 +468,17 @@ function charsOf(body: Captured): number {
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
+}
+
+/** A header's first value in node's flat name/value list. */
+function headerValue(pairs: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === name) return pairs[i + 1];
+  return undefined;
+}
+
+/** `Retry-After` in seconds (the sandbox sends seconds, never a date). */
+function retryAfterOf(value: string | null): number | undefined {
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
 
 /** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */

@@ -7,19 +7,20 @@
 import { API_KEY_RULE } from '../core/credentials.js';
 import { controlRoutes } from '../control-table/index.js';
 import { lazy } from '../core/lazy.js';
+import { TENANT_PREFIX } from '../core/tenant-path.js';
 import type { ControlOperation } from './control-operation.js';
 import { pageOperations } from './pages.js';
 
 export type { ControlOperation } from './control-operation.js';
 
 /** Where tenant-scoped operations live (http/control-api/index.ts mounts them there). */
-const TENANT_PREFIX = '/__sandbox/platforms/{apiKey}';
+const TENANT_OPERATIONS = `/__sandbox${TENANT_PREFIX}`;
 
 /** The table's operations, each at its path, and the tenant's ones again under the tenant's prefix. */
 function tableOperations(): ControlOperation[] {
   const out: ControlOperation[] = [];
   const scoped: ControlOperation[] = [];
-  for (const [, op] of controlRoutes()) {
+  for (const { op, tenant } of controlRoutes()) {
     const entry: ControlOperation = {
       method: op.method.toLowerCase() as ControlOperation['method'],
       path: `/__sandbox${op.path}`,
@@ -31,10 +32,10 @@ function tableOperations(): ControlOperation[] {
       ...(op.answer !== undefined ? { response: { status: op.status ?? 200, example: op.answer } } : {}),
     };
     out.push(entry);
-    if (op.tenant)
+    if (tenant)
       scoped.push({
         ...entry,
-        path: `${TENANT_PREFIX}${op.path}`,
+        path: `${TENANT_OPERATIONS}${op.path}`,
         summary: `One tenant: ${entry.summary}`,
         description: `As ${entry.method.toUpperCase()} ${entry.path}, for the tenant (platform) with this API key only: its clock, records, emails, deliveries, requests, scenarios and faults (docs/library.md, "Parallel tests"). 400 when the key is no name (${API_KEY_RULE}), 404 when no platform has it.${entry.description ? `\n\n${entry.description}` : ''}`,
       });
@@ -64,7 +65,7 @@ export const controlOperations = lazy((): ControlOperation[] => [
     },
   },
   ...tableOperations(),
-  ...['/__sandbox', TENANT_PREFIX].map(
+  ...['/__sandbox', TENANT_OPERATIONS].map(
     (prefix): ControlOperation => ({
       method: 'post',
       path: `${prefix}/recipients/{recipientKey}/{verb}`,

@@ -1,4 +1,9 @@
-/** The dashboard's routes (/__sandbox/ui, docs/pages.md) as the OpenAPI document lists them: HTML, forms that post. */
+/**
+ * The dashboard's routes (/__sandbox/ui, docs/pages.md) as the OpenAPI document lists them: HTML, and its forms that
+ * post, derived from their list (control-table/forms.ts).
+ */
+import { controlTable } from '../control-table/index.js';
+import { dashboardForms } from '../control-table/forms.js';
 import type { ControlOperation } from './control-operation.js';
 
 export const pageOperations: ControlOperation[] = [
@@ -15,46 +20,12 @@ export const pageOperations: ControlOperation[] = [
     summary: "The pages' stylesheet and scripts, served by the sandbox (no CDN)",
     html: true,
   },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/advance',
-    summary: 'Dashboard form: advance the clock (form field by), then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/set',
-    summary: 'Dashboard form: set the clock (form field to), then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/freeze',
-    summary: 'Dashboard form: freeze the clock, then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/clock/unfreeze',
-    summary: 'Dashboard form: unfreeze the clock, then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/webhook-deliveries/{id}/redeliver',
-    summary: 'Dashboard form: redeliver a webhook delivery, then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/reset',
-    summary: 'Dashboard form: reset the sandbox (after its confirmation), then back to the dashboard (303)',
-    html: true,
-  },
-  {
-    method: 'post',
-    path: '/__sandbox/ui/scenarios/load',
-    summary: 'Dashboard form: load a bundled scenario (name) or pasted YAML (yaml), then back to the dashboard (303)',
-    html: true,
-  },
+  ...dashboardForms.map(
+    (form): ControlOperation => ({
+      method: 'post',
+      path: `/__sandbox/ui${form.path ?? controlTable[form.operation].path}`,
+      summary: `Dashboard form: ${form.summary}, then back to the dashboard (303)`,
+      html: true,
+    }),
+  ),
 ];

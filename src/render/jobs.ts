@@ -47,7 +47,9 @@ export interface PdfJob {
   title: string;
   /** The file's dates (the contract's last change, sandbox time, ms). */
   at: number;
-  content: { kind: 'html'; html: string; fills: Fills } | { kind: 'upload'; bytes: Uint8Array; stamps: Stamp[] };
+  content:
+    | { kind: 'html'; html: string; fills: Fills }
+    | { kind: 'upload'; bytes: Uint8Array; sha256: string; stamps: Stamp[] };
   /**
    * Appended on pages of the document's own page size, with the SHA-256 of the file made of the document's
    * pages only (the file the trail certifies).

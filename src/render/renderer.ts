@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { Renderer } from './jobs.js';
 import { type QueueBounds, RENDER_QUEUE, queuedRenderer } from './queue.js';
+import { sharedRenderer } from './shared.js';
 import { threadRenderer } from './thread.js';
 
 export type * from './jobs.js';
@@ -17,15 +18,20 @@ export type ClosableRenderer = Renderer & { close(): Promise<void> };
 
 /**
  * The sandbox's renderer: on a worker thread (thread.ts) when the compiled worker is beside this file (the built
- * package), else in this thread (the TypeScript sources under test, which a worker cannot load); either way its
- * jobs go through one bounded queue (queue.ts).
+ * package), else in this thread (the TypeScript sources under test, which a worker cannot load), or `draw` when
+ * given (a test's); either way its jobs go through one bounded queue (queue.ts), and requests for one document at
+ * once share one render, the last files made kept for repeats (shared.ts).
  */
-export function createRenderer(bounds: QueueBounds = RENDER_QUEUE): ClosableRenderer {
+export function createRenderer(bounds: QueueBounds = RENDER_QUEUE, draw?: ClosableRenderer): ClosableRenderer {
+  return sharedRenderer(queuedRenderer(draw ?? drawingRenderer(), bounds));
+}
+
+function drawingRenderer(): ClosableRenderer {
   for (const path of ['./worker.js', './render/worker.js']) {
     const file = new URL(path, import.meta.url);
-    if (import.meta.url.endsWith('.js') && existsSync(file)) return queuedRenderer(threadRenderer(file), bounds);
+    if (import.meta.url.endsWith('.js') && existsSync(file)) return threadRenderer(file);
   }
-  return queuedRenderer({ ...inProcessRenderer(), close: async () => {} }, bounds);
+  return { ...inProcessRenderer(), close: async () => {} };
 }
 
 /** A renderer in this thread whose drawing code is imported by its first job (none at start). */

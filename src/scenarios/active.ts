@@ -8,6 +8,7 @@ import type { ScenarioLogEntry } from '../control/sandbox-control.js';
 import type { Tenant } from '../control/control.js';
 import type { Scenario } from './schema.js';
 import { Expectations } from './expectations.js';
+import type { ReactionChain } from './reaction-chain.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */
 const LOG_LIMIT = 2000;
@@ -38,6 +39,8 @@ export class ActiveScenario {
     readonly notes: string[],
     /** The clock a tenant follows (its own, or the sandbox's), asked each time: a tenant may get its own later. */
     private readonly clockOf: (platformId: string | undefined) => Clock,
+    /** What the scenario plans while a reaction runs carries the chain's depth along (reaction-chain.ts). */
+    private readonly chain: ReactionChain,
     /** The tenant it was loaded for: it plays for that platform only. */
     readonly tenant?: Tenant,
     /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
@@ -79,10 +82,10 @@ export class ActiveScenario {
     };
     pending.timer = this.clockOf(owner).schedule(
       at,
-      () => {
+      this.chain.carry(() => {
         this.timers.delete(pending);
         fn();
-      },
+      }),
       label,
       owner,
       rank,

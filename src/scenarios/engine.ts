@@ -25,7 +25,9 @@ import { applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
 import { runStep, stepId } from './timeline.js';
 import { landsPastClock, momentOf } from './matching.js';
+import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
+import { TenantNames } from './tenant-names.js';
 import type { Happening } from './happenings.js';
 import { TIME_RANGE, TIMER_RANK } from '../core/clock.js';
 
@@ -47,6 +49,8 @@ export interface ScenarioEngineDeps {
 
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
+  private readonly chain = new ReactionChain();
+  private readonly names = new TenantNames();
   private readonly reactions: Reactions;
   private loads = 0;
 
@@ -54,6 +58,7 @@ export class ScenarioEngine {
     const { bus } = deps.services;
     this.reactions = new Reactions(
       deps.services,
+      this.chain,
       (active, step, index, reason) => this.runStep(active, step, index, reason),
       (active) => this.active.includes(active),
     );
@@ -112,14 +117,17 @@ export class ScenarioEngine {
    * clock; names are the tenant's own (two tenants may each load `happy-path`).
    */
   async activate(
-    scenario: Scenario,
+    given: Scenario,
     source: string,
     options: { atStart?: boolean; skipData?: boolean; tenant?: Tenant | undefined } = {},
   ): Promise<ScenarioSummary> {
     const { tenant } = options;
-    if (!options.atStart) checkGenerated(scenario);
-    const { clocks } = this.deps.services;
-    const notes: string[] = [];
+    if (!options.atStart) checkGenerated(given);
+    const { clocks, store, ids } = this.deps.services;
+    // In a tenant, the scenario's keys are names of the tenant's own (tenant-names.ts).
+    const { scenario, notes } = tenant
+      ? this.names.resolve(given, tenant.platformId, store, ids)
+      : { scenario: given, notes: [] as string[] };
     if (this.active.some((a) => a.name === scenario.name && sameTenant(a, tenant))) {
       this.unload(scenario.name, tenant);
       notes.push(`replaced the active scenario "${scenario.name}"`);
@@ -130,10 +138,20 @@ export class ScenarioEngine {
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
     if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
-    const active = new ActiveScenario(scenario, source, clock.now(), notes, (p) => clocks.of(p), tenant, ++this.loads);
+    const active = new ActiveScenario(
+      scenario,
+      source,
+      clock.now(),
+      notes,
+      (p) => clocks.of(p),
+      this.chain,
+      tenant,
+      ++this.loads,
+    );
     this.active.push(active);
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
+      if (scenario.rateLimit) this.deps.control.rateLimits.apply(scenario.rateLimit, active.cause(), tenant);
       if (scenario.receiverFaults?.length) {
         const specs = scenario.receiverFaults.map((f) => active.ownFault(f));
         this.deps.control.webhooks.faults.add(
@@ -162,6 +180,7 @@ export class ScenarioEngine {
     const platformId = active.tenant?.platformId;
     faults.clear(active.cause(), platformId);
     webhooks.faults.clear(active.cause(), platformId);
+    this.deps.control.rateLimits.clear(active.cause(), active.tenant);
     for (const id of active.outages.values()) webhooks.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);
@@ -311,14 +330,16 @@ export class ScenarioEngine {
   }
 
   /**
-   * Every scenario hears every event of its tenant (and its own steps running), in load order: expectations, then
-   * reactions. A request without credentials belongs to no tenant: only scenarios loaded for the sandbox hear it.
+   * Every scenario hears every event of its tenant (and its own steps running: `only`, whatever its tenant), in
+   * load order: expectations, then reactions. A request without credentials belongs to no tenant: only scenarios
+   * loaded for the sandbox hear it.
    */
   private hear(h: Happening, only?: ActiveScenario): void {
     if (this.active.length === 0) return;
     const platformId = 'platformId' in h ? h.platformId : undefined;
     for (const active of only ? [only] : [...this.active]) {
-      if (platformId !== undefined ? !active.covers(platformId) : active.tenant !== undefined) continue;
+      const theirs = platformId !== undefined ? active.covers(platformId) : active.tenant === undefined;
+      if (!only && !theirs) continue;
       const now = active.clock.now();
       active.expectations.observe(h, now, this.deps.services.store);
       this.reactions.hear(active, h, now);
@@ -354,6 +375,7 @@ export class ScenarioEngine {
    * their rules and faults keep applying to what happens next; load a scenario again to replay its timeline.
    */
   private onReset(platformId: string | undefined): void {
+    this.names.forget(platformId);
     for (const active of this.active) {
       if (platformId !== undefined && !active.covers(platformId)) continue;
       active.cancelTimers(platformId);

@@ -15,19 +15,22 @@ import type { Services } from '../store/services.js';
 import type { ActiveScenario } from './active.js';
 import { type Happening, describe, triggerMatches } from './happenings.js';
 import type { TimelineStep } from './schema.js';
+import type { ReactionChain } from './reaction-chain.js';
 import { stepId } from './timeline.js';
 
-/** Reactions that trigger reactions stop here: a scenario whose reactions feed each other would never end. */
+/**
+ * Reactions caused by reactions stop here: a scenario whose reactions feed each other would never end, at once or
+ * a delay at a time (a periodic step over a 100-year advance ran 876,600 times). Reactions that only share an
+ * instant (1,200 signatures in one advance, each with its reaction) are no chain and all run.
+ */
 const CHAIN_LIMIT = 1000;
 
 export type RunReaction = (active: ActiveScenario, step: TimelineStep, index: number, reason: string) => void;
 
 export class Reactions {
-  /** Reactions run since the event loop last turned: CHAIN_LIMIT caps it. */
-  private chain = 0;
-
   constructor(
     private readonly services: Services,
+    private readonly chain: ReactionChain,
     private readonly run: RunReaction,
     private readonly isActive: (active: ActiveScenario) => boolean,
   ) {}
@@ -41,39 +44,32 @@ export class Reactions {
       const fired = active.fired.get(index) ?? 0;
       const times = step.times ?? 1;
       if (times !== 'every' && fired >= times) continue;
-      active.fired.set(index, fired + 1);
       const reason = describe(h, this.services.store);
-      const delay = step.after !== undefined ? durationMs(step.after) : 0;
       const cause = active.cause(stepId(step, index));
+      const depth = this.chain.depth + 1;
+      if (depth > CHAIN_LIMIT) {
+        active.record(
+          cause,
+          `reacting to ${reason}`,
+          'failed',
+          `more than ${CHAIN_LIMIT} reactions in a row, each caused by the one before; this one was dropped`,
+        );
+        continue;
+      }
+      active.fired.set(index, fired + 1);
+      const run = this.chain.carry(() => {
+        if (this.isActive(active)) this.run(active, step, index, reason);
+      }, depth);
+      const delay = step.after !== undefined ? durationMs(step.after) : 0;
       if (delay === 0) {
         // A microtask queued now runs once the operation that emitted the event has finished, before anything
         // queued after it: the event's webhook deliveries, later events' reactions, the clock's next timer.
-        void active.clock.work.track(Promise.resolve().then(() => this.runNow(active, step, index, reason)));
+        void active.clock.work.track(Promise.resolve().then(run));
         continue;
       }
       const at = later(now, delay);
-      active.schedule(at, () => this.run(active, step, index, reason), cause, [
-        ...TIMER_RANK.scenarioStep,
-        active.loadSeq,
-        index,
-      ]);
+      active.schedule(at, run, cause, [...TIMER_RANK.scenarioStep, active.loadSeq, index]);
       active.record(cause, `reacting to ${reason}: runs at ${isoTime(at)}`, 'scheduled');
     }
-  }
-
-  private runNow(active: ActiveScenario, step: TimelineStep, index: number, reason: string): void {
-    if (!this.isActive(active)) return;
-    if (this.chain === 0) setImmediate(() => (this.chain = 0));
-    if (++this.chain > CHAIN_LIMIT) {
-      if (this.chain === CHAIN_LIMIT + 1)
-        active.record(
-          active.cause(stepId(step, index)),
-          `reacting to ${reason}`,
-          'failed',
-          `more than ${CHAIN_LIMIT} reactions triggered each other at once; the rest were dropped`,
-        );
-      return;
-    }
-    this.run(active, step, index, reason);
   }
 }

@@ -7,6 +7,7 @@
  * JSON Schema does not carry; the loader reports them with the same line:column messages.
  */
 import { z } from 'zod';
+import { rateLimit } from '../core/rate-limit.js';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { duration, keyPattern, statusCode } from '../core/schemas.js';
 import { isoTime, moment, recipientMatch } from './matching.js';
@@ -259,6 +260,10 @@ export const scenarioSchema = lazy(() =>
         .optional()
         .meta({ description: 'Steps at sandbox times, or in reaction to what happens.' }),
       faults: z.array(faultSpec()).optional().meta({ description: 'API faults active while the scenario is loaded.' }),
+      rateLimit: rateLimit().optional().meta({
+        description:
+          'A quota like a test mode while the scenario is loaded, per API key: "10/min", "2/s", "500/h" (docs/readiness.md).',
+      }),
       receiverFaults: z.array(receiverFaultSpec()).optional().meta({
         description:
           'Receiver faults (bad signature, stale timestamp, duplicate, out of order, slow) active while the scenario is loaded.',

@@ -27,6 +27,12 @@ export interface DocumentFiles {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/** An uploaded file and its address, its SHA-256 taken as it was read (http/upload.ts). */
+export interface PdfFile {
+  bytes: Uint8Array;
+  sha256: string;
+}
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -50,9 +56,11 @@ export class DocumentStore {
     return store;
   }
 
-  /** Keeps a file for a platform; answers its address (SHA-256). Resolves once it is on disk when persistent. */
-  async put(platformId: string, bytes: Uint8Array): Promise<string> {
-    const sha = sha256Hex(bytes);
+  /**
+   * Keeps a file for a platform; answers its address (SHA-256, `sha` when the caller took it already). Resolves once
+   * it is on disk when persistent.
+   */
+  async put(platformId: string, bytes: Uint8Array, sha = sha256Hex(bytes)): Promise<string> {
     const own = this.tenant(platformId);
     if (own.has(sha)) return sha;
     if (this.kept) {

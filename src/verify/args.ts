@@ -26,6 +26,7 @@ Options
       --send              Also run the recipient flow, which makes the target EMAIL the --email address
       --email <address>   Where the recipient flow's emails go: your own address (plus-addressing works well,
                           e.g. you+esign-verify@example.com); needed by --send, refused without it
+      --timeout <seconds> How long one step waits for the target's whole answer (default 30)
   -h, --help              Show this help
 
 Safety
@@ -34,15 +35,18 @@ Safety
     it could not clean up: the service has no delete for clients, users or contracts.
   - No email goes to anyone by default: addresses the run invents are at example.com, webhooks have every event
     off. Only --send --email <address> runs the recipient flow, which sends a signing request to that address.
-  - Credentials are read from the flags or the environment, sent only to --target, and never written: the
-    transcripts of --record hold placeholders instead.
+  - Credentials are read from the flags or the environment and sent only to --target's origin: a redirect to
+    another origin ends the run (exit 2). They are never printed or written, in any encoding (as they are,
+    URL-encoded, base64, in a Basic header): the output and the transcripts of --record hold placeholders.
 
 Every option can also be set as an environment variable: ESIGN_SANDBOX_VERIFY_TARGET,
 ESIGN_SANDBOX_VERIFY_API_KEY, ESIGN_SANDBOX_VERIFY_SECRET, ESIGN_SANDBOX_VERIFY_JSON, ESIGN_SANDBOX_VERIFY_RECORD,
-ESIGN_SANDBOX_VERIFY_ONLY, ESIGN_SANDBOX_VERIFY_SEND (true/false), ESIGN_SANDBOX_VERIFY_EMAIL. Flags win.
+ESIGN_SANDBOX_VERIFY_ONLY, ESIGN_SANDBOX_VERIFY_SEND (true/false), ESIGN_SANDBOX_VERIFY_EMAIL,
+ESIGN_SANDBOX_VERIFY_TIMEOUT. Flags win.
 
 Exit status: 0 when every step matched, 1 when a step drifted, 2 when the run could not go on (target down,
-not the API, credentials refused, a bad option), with one sentence saying which.
+not the API, credentials refused, a redirect to another origin, no whole answer in time, a bad option), with one
+sentence saying which.
 
 Example
   esign-sandbox verify --target https://api.sendforsign.com --api-key "$KEY" --secret "$SECRET" \\
@@ -57,6 +61,7 @@ const FLAGS = {
   only: { type: 'string' },
   send: { type: 'boolean' },
   email: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -80,6 +85,8 @@ export interface VerifyOptions {
   only?: Set<Resource>;
   send: boolean;
   email?: string;
+  /** How long one step waits for the target's whole answer, in milliseconds. */
+  timeoutMs: number;
 }
 
 export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyOptions {
@@ -91,7 +98,7 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyO
       `${(error as Error).message.replace(/\. To specify.*$/s, '')}; see esign-sandbox verify --help.`,
     );
   }
-  if (values.help) return { help: true, target: '', apiKey: '', secret: '', send: false };
+  if (values.help) return { help: true, target: '', apiKey: '', secret: '', send: false, timeoutMs: 0 };
   const get = (name: FlagName): string | undefined => {
     const flag = values[name];
     if (typeof flag === 'string') return flag;
@@ -114,12 +121,16 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyO
     throw new VerifyUsageError('--email is used only with --send, which runs the recipient flow that emails it.');
   if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     throw new VerifyUsageError(`--email takes an email address (got "${email}").`);
+  const timeout = get('timeout') ?? '30';
+  if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0 || Number(timeout) > 3600)
+    throw new VerifyUsageError(`--timeout takes a number of seconds above 0, at most 3600 (got "${timeout}").`);
   const options: VerifyOptions = {
     // Given as …/api or …/api/, the base is what comes before.
     target: target!.replace(/\/+$/, '').replace(/\/api$/, ''),
     apiKey: apiKey!,
     secret: secret!,
     send,
+    timeoutMs: Number(timeout) * 1000,
   };
   const only = get('only');
   if (only !== undefined) {

@@ -9,7 +9,8 @@ import { wallNow } from '../core/clock.js';
 import { VERIFY_HELP, parseVerifyArgs } from './args.js';
 import { probeSteps } from './flows.js';
 import { reportJson, reportTable } from './report.js';
-import { CannotRun, runProbes } from './runner.js';
+import type { Redactor } from './redact.js';
+import { CannotRun, runProbes, secretsOf } from './runner.js';
 
 /** A sandbox to compare with: where it listens, its platform's credentials, and how to stop it. */
 export interface LocalSandbox {
@@ -32,12 +33,14 @@ export function runName(now = wallNow()): string {
 
 export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, io: VerifyIo): Promise<0 | 1 | 2> {
   let local: LocalSandbox | undefined;
+  let secrets: Redactor | undefined;
   try {
     const options = parseVerifyArgs(argv, env);
     if (options.help) {
       io.out(VERIFY_HELP);
       return 0;
     }
+    secrets = secretsOf({ url: options.target, apiKey: options.apiKey, secret: options.secret }, options.email);
     local = await io.startLocal();
     if (!local.apiKey || !local.secret) throw new CannotRun('the local sandbox has no platform to compare with.');
     const report = await runProbes({
@@ -47,9 +50,12 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, io: Veri
       clientName: runName(),
       ...(options.email ? { email: options.email } : {}),
       record: options.record !== undefined,
+      timeoutMs: options.timeoutMs,
+      secrets,
     });
-    io.out(reportTable(report));
-    const json = reportJson(report);
+    // Whatever a target echoed (a secret in a message, a token in a key) is hidden before it is printed or written.
+    io.out(secrets.text(reportTable(report)));
+    const json = secrets.redact(reportJson(report));
     if (options.json) {
       mkdirSync(dirname(options.json), { recursive: true });
       writeFileSync(options.json, `${JSON.stringify(json, null, 2)}\n`);
@@ -63,7 +69,8 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, io: Veri
     return json.summary.drifts > 0 ? 1 : 0;
   } catch (error) {
     // CannotRun and VerifyUsageError carry their sentence; anything else (a folder --json cannot write) its message.
-    io.err(`esign-sandbox verify: cannot run: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    io.err(`esign-sandbox verify: cannot run: ${secrets ? secrets.text(message) : message}`);
     return 2;
   } finally {
     await local?.close();

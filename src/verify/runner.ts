@@ -61,30 +61,82 @@ function headersFor(auth: Auth, vars: Vars): Record<string, string> {
   return { 'Content-Type': 'application/json', ...by[auth] };
 }
 
+/** Same-origin redirects (307, 308: method and body kept) followed before the run gives up. */
+const MAX_REDIRECTS = 5;
+
 async function send(side: Side, step: Step, timeoutMs: number): Promise<Exchange & { contentType: string }> {
   const path = `/api/${step.entity}`;
   const headers = headersFor(step.auth, side.vars);
   const body = step.body(side.vars);
-  let response: Response;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const seconds = `${timeoutMs / 1000} s`;
+  let url = side.config.url + path;
+  let response: Response | undefined;
+  let received = 0;
+  let text = '';
   try {
-    response = await fetch(side.config.url + path, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    for (let hop = 0; ; hop++) {
+      // Never followed by fetch: a redirect would carry the credentials wherever it points (docs/verify.md).
+      response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
+      const next = redirectOf(side.config.url, step, url, response);
+      if (next === undefined) break;
+      await response.body?.cancel();
+      if (hop === MAX_REDIRECTS)
+        throw new CannotRun(`${side.config.url} redirected ${step.name} more than ${MAX_REDIRECTS} times.`);
+      url = next;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body ?? []) {
+      chunks.push(Buffer.from(chunk));
+      received += chunk.byteLength;
+    }
+    text = Buffer.concat(chunks).toString('utf8');
   } catch (error) {
+    if (error instanceof CannotRun) throw error;
+    if (signal.aborted)
+      throw new CannotRun(
+        response === undefined
+          ? `${side.config.url} did not answer ${step.name} within ${seconds} (no status line or headers came); raise --timeout if it is only slow.`
+          : `${side.config.url} sent the headers of its answer to ${step.name} (HTTP ${response.status}) but not the whole body within ${seconds} (${received} bytes came${lengthOf(response)}); raise --timeout if it is only slow.`,
+      );
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
     throw new CannotRun(`${side.config.url} did not answer ${step.name} (${why}).`);
   }
-  const text = await response.text();
   return {
     name: step.name,
     request: { method: 'POST', path, headers, body },
     response: { status: response.status, body: parseJson(text) },
     contentType: response.headers.get('content-type') ?? 'no content type',
   };
+}
+
+/** ", of N declared" when the answer declared its length. */
+function lengthOf(response: Response): string {
+  const length = response.headers.get('content-length');
+  return length === null ? '' : ` of ${length} declared`;
+}
+
+/**
+ * Where a redirect points, when the answer is one the run follows: a 307 or 308 within the target's origin. A
+ * redirect to another origin ends the run, naming both, before anything is sent there; any other redirect too.
+ */
+function redirectOf(base: string, step: Step, from: string, response: Response): string | undefined {
+  if (response.status < 300 || response.status > 399) return undefined;
+  const location = response.headers.get('location');
+  const origin = new URL(base).origin;
+  const to = location === null ? undefined : URL.canParse(location, from) ? new URL(location, from) : undefined;
+  if (to === undefined)
+    throw new CannotRun(`${origin} answered ${step.name} with HTTP ${response.status} but no usable Location.`);
+  if (to.origin !== origin)
+    throw new CannotRun(
+      `${origin} redirected ${step.name} (HTTP ${response.status}) to another origin, ${to.origin}: verify sends credentials to the target's origin only; if that is the API, give it as --target.`,
+    );
+  if (response.status !== 307 && response.status !== 308)
+    throw new CannotRun(
+      `${origin} answered ${step.name} with HTTP ${response.status} to ${to.pathname}: a POST to the API is not redirected; check --target.`,
+    );
+  return to.href;
 }
 
 /** The first answer of the target says whether it is the API at all and takes the credentials. */
@@ -103,11 +155,15 @@ function checkFirst(url: string, exchange: Exchange & { contentType: string }): 
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-function keep(side: Side, step: Step, exchange: Exchange): void {
+/** What a step's answer gives for later steps; the target's tokens are secrets from then on (`secrets`). */
+function keep(side: Side, step: Step, exchange: Exchange, secrets?: Redactor): void {
   const body = exchange.response.body;
   if (!ok(exchange.response.status) || !body || typeof body !== 'object') return;
   for (const [name, value] of Object.entries(step.keep?.(body) ?? {}))
-    if (typeof value === 'string' && value) side.vars[name] = value;
+    if (typeof value === 'string' && value) {
+      side.vars[name] = value;
+      if (/token/i.test(name)) secrets?.registerSecret(value, name);
+    }
   const key = (ref: { key: string } | undefined) => (ref ? side.vars[ref.key] : undefined);
   const made = key(step.makes);
   if (step.makes && made) side.made.push({ kind: step.makes.kind, key: made });
@@ -124,6 +180,21 @@ export interface RunOptions {
   email?: string;
   record: boolean;
   timeoutMs?: number;
+  /**
+   * Everything secret the run knows (the target's credentials, then each token it hands out): what the run prints
+   * or writes goes through it (command.ts).
+   */
+  secrets: Redactor;
+}
+
+/** A redactor of the target's credentials, in every form (redact.ts); the run adds the tokens it is given. */
+export function secretsOf(target: SideConfig, email?: string): Redactor {
+  const secrets = new Redactor(false);
+  secrets.registerSecret(`${target.apiKey}:${target.secret}`, 'basic');
+  secrets.registerSecret(target.apiKey, 'apiKey');
+  secrets.registerSecret(target.secret, 'secret');
+  if (email) secrets.registerSecret(email, 'email');
+  return secrets;
 }
 
 export async function runProbes(options: RunOptions): Promise<RunReport> {
@@ -167,7 +238,7 @@ export async function runProbes(options: RunOptions): Promise<RunReport> {
     if (report.steps.length === 0) checkFirst(options.target.url, fromTarget);
     const { contentType: _type, ...exchange } = fromTarget;
     target.exchanges.push({ step, exchange });
-    keep(target, step, fromTarget);
+    keep(target, step, fromTarget, options.secrets);
     keep(sandbox, step, fromSandbox);
     const drifts = compareAnswers(fromSandbox.response as Answer, fromTarget.response as Answer);
     report.steps.push({ ...base, result: drifts.length ? 'drift' : 'same', drifts });
@@ -208,9 +279,10 @@ async function cleanUp(target: Side, report: RunReport, timeoutMs: number): Prom
 function transcripts(target: Side, options: RunOptions): Transcript[] {
   const redactor = new Redactor();
   redactor.allow(BAD_TOKEN);
-  redactor.register(options.target.apiKey, 'apiKey');
-  redactor.register(options.target.secret, 'secret');
-  if (options.email) redactor.register(options.email, 'email');
+  redactor.registerSecret(`${options.target.apiKey}:${options.target.secret}`, 'basic');
+  redactor.registerSecret(options.target.apiKey, 'apiKey');
+  redactor.registerSecret(options.target.secret, 'secret');
+  if (options.email) redactor.registerSecret(options.email, 'email');
   for (const { exchange } of target.exchanges) redactor.collect(exchange);
   const setup = target.exchanges.filter((e) =>
     ['token create (platform)', 'client create', 'token create (client)'].includes(e.step.name),

@@ -3,6 +3,7 @@
  * control API shows (docs/webhooks.md, "The delivery log").
  */
 import { isoTime } from '../core/time-format.js';
+import type { TraceContext } from '../core/trace-context.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
 
@@ -13,6 +14,8 @@ export type AttemptTrigger = 'first' | 'retry' | 'redeliver' | 'duplicate';
 export interface DeliveryAttempt {
   /** Sandbox time of the attempt. */
   at: number;
+  /** Wall time it was sent (or an outage answered), for the readiness report (docs/readiness.md); not shown. */
+  wallAt: number;
   trigger: AttemptTrigger;
   /** The `webhook-timestamp` sent (unix seconds of wall time); absent when an outage answered and nothing was sent. */
   webhookTimestamp?: number;
@@ -26,6 +29,8 @@ export interface DeliveryAttempt {
   faults?: ReceiverFaultHit[];
   /** Real time a `slow` fault held the attempt back before sending, ms. */
   delayMs?: number;
+  /** The `traceparent` sent: the delivery's trace, this attempt's own span (docs/webhooks.md, "Traces"). */
+  traceparent?: string;
 }
 
 /**
@@ -48,6 +53,8 @@ export interface Delivery {
   contractKey: string;
   event: ContractEventType;
   cause?: string;
+  /** Where its attempts hang in a trace: the causing request's, or (tracing on) its first attempt's span. */
+  trace?: TraceContext | undefined;
   body: string;
   createdAt: number;
   status: DeliveryStatus;
@@ -83,7 +90,7 @@ export function restoredDelivery(kept: KeptDelivery): Delivery {
 }
 
 /** An attempt as the delivery log shows it: its time in ISO 8601, the outage's id left out. */
-export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'outageId'> & { at: string };
+export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'wallAt' | 'outageId'> & { at: string };
 
 export interface DeliveryView {
   id: string;
@@ -95,6 +102,8 @@ export interface DeliveryView {
   contractKey: string;
   clientKey: string;
   cause?: string;
+  /** The trace its attempts carry (each attempt's `traceparent` names its own span). */
+  traceId?: string;
   createdAt: string;
   attempts: DeliveryAttemptView[];
   nextAttemptAt?: string;
@@ -148,6 +157,7 @@ export function view(d: Delivery): DeliveryView {
     contractKey: d.contractKey,
     clientKey: d.clientKey,
     ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    ...(d.trace !== undefined ? { traceId: d.trace.traceId } : {}),
     createdAt: isoTime(d.createdAt),
     attempts: d.attempts.map((a) => ({
       at: isoTime(a.at),
@@ -159,6 +169,7 @@ export function view(d: Delivery): DeliveryView {
       ...(a.cause !== undefined ? { cause: a.cause } : {}),
       ...(a.faults !== undefined ? { faults: a.faults.map((f) => ({ ...f })) } : {}),
       ...(a.delayMs !== undefined ? { delayMs: a.delayMs } : {}),
+      ...(a.traceparent !== undefined ? { traceparent: a.traceparent } : {}),
     })),
     ...(d.nextAttemptAt !== undefined ? { nextAttemptAt: isoTime(d.nextAttemptAt) } : {}),
     ...(d.held !== undefined ? { held: { faultId: d.held.hit.id, until: isoTime(d.held.until) } } : {}),

@@ -12,7 +12,7 @@
  * instead of the receiver, and the receiver faults hook (receiver-faults.ts) may hold, delay, spoil or repeat it.
  * Each fault hit is logged on the attempt it affected.
  */
-import { type Clock, TIMER_RANK, later, wallDelay, wallNow } from '../core/clock.js';
+import { type Clock, TIMER_RANK, type WallClock, later, wallDelay, wallNow } from '../core/clock.js';
 import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
@@ -37,6 +37,7 @@ import { type OutageSpec, Outages, simulatedOutcome } from './outages.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
 import { type AttemptOutcome, postSigned } from './sender.js';
 import { DEFAULT_WEBHOOK_CONCURRENCY } from '../config/options.js';
+import { type Tracer, traceparent } from '../core/trace-context.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './schedule.js';
 
 export type {
@@ -57,6 +58,10 @@ export interface DispatcherOptions {
   userAgent: string;
   /** The receiver faults hook (receiver-faults.ts): asked at each step of a delivery. */
   receiverFaults: ReceiverFaultHook;
+  /** What dates attempts in wall time for the readiness report (default: the system's; tests inject one). */
+  wall?: WallClock;
+  /** Makes each attempt's span (docs/webhooks.md, "Traces"); the plain tracer when tracing is off. */
+  tracer?: Tracer;
 }
 
 /** The kinds of kept timers the dispatcher sets (core/timers.ts), each with a delivery's id as its ref. */
@@ -145,6 +150,13 @@ export class WebhookDispatcher {
     return out;
   }
 
+  /** The deliveries as kept (of one tenant, or all), oldest first, for the readiness report: read, never changed. */
+  kept(platformId?: string): readonly Readonly<Delivery>[] {
+    const out: Delivery[] = [];
+    for (const d of this.log.values()) if (platformId === undefined || d.platformId === platformId) out.push(d);
+    return out;
+  }
+
   /** One delivery (of this tenant only, when `platformId` is given). */
   delivery(id: string, platformId?: string): DeliveryView | undefined {
     const d = this.log.get(id);
@@ -206,6 +218,7 @@ export class WebhookDispatcher {
         contractKey: event.data.contractKey,
         event: event.type,
         ...(event.cause !== undefined ? { cause: event.cause } : {}),
+        ...(event.trace !== undefined ? { trace: event.trace } : {}),
         body,
         createdAt: this.clockOf(webhook).now(),
         status: 'pending',
@@ -220,6 +233,33 @@ export class WebhookDispatcher {
       this.enforceCap();
       this.lanes.enqueue(d);
     }
+  }
+
+  /**
+   * An attempt's span, a child of the delivery's trace, and the headers that name it; none for a delivery without a
+   * trace while tracing is off. With tracing on, a delivery no traced request caused starts a trace at its first
+   * attempt, and its later attempts hang under that one.
+   */
+  private attemptSpan(d: Delivery, trigger: AttemptTrigger) {
+    const tracer = this.options.tracer;
+    if (!tracer || (!d.trace && !tracer.exporting)) return undefined;
+    const handle = tracer.startSpan({
+      name: `webhook ${d.event}`,
+      kind: 'client',
+      parent: d.trace,
+      attributes: {
+        'esign_sandbox.delivery.id': d.id,
+        'esign_sandbox.delivery.attempt': d.attempts.length + 1,
+        'esign_sandbox.delivery.trigger': trigger,
+        'esign_sandbox.event': d.event,
+        'url.full': withoutSecrets(d.url),
+      },
+    });
+    const flags = d.trace?.flags ?? '01';
+    d.trace ??= { traceId: handle.traceId, spanId: handle.spanId, flags };
+    const headers: Record<string, string> = { traceparent: traceparent({ ...handle, flags }) };
+    if (d.trace.tracestate) headers.tracestate = d.trace.tracestate;
+    return { handle, headers };
   }
 
   /** The first attempt, and the second copy a `duplicate` fault asks for right after it. */
@@ -237,7 +277,9 @@ export class WebhookDispatcher {
     let outage = this.outages.for(d, at);
     let delayMs: number | undefined;
     let signedAt: number | undefined;
+    let wallAt = 0;
     let outcome: AttemptOutcome;
+    const span = this.attemptSpan(d, trigger);
     d.inFlight++;
     try {
       if (!outage && trigger === 'first') {
@@ -251,6 +293,7 @@ export class WebhookDispatcher {
           outage = this.outages.for(d, at);
         }
       }
+      wallAt = (this.options.wall ?? wallNow)();
       if (outage) {
         outcome = simulatedOutcome(outage, at);
       } else {
@@ -268,14 +311,21 @@ export class WebhookDispatcher {
           timeoutMs: this.timeoutMs,
           signal: this.abort.signal,
           userAgent: this.options.userAgent,
+          traceHeaders: span?.headers,
         });
       }
     } finally {
       d.inFlight--;
     }
+    span?.handle.end({
+      ...(outcome.statusCode !== undefined ? { status: outcome.statusCode } : {}),
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      attributes: outage ? { 'esign_sandbox.outage': true } : {},
+    });
     if (d.removed || this.closed) return;
     d.attempts.push({
       at,
+      wallAt,
       trigger,
       ...(signedAt !== undefined ? { webhookTimestamp: Math.floor(signedAt / 1000) } : {}),
       ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
@@ -284,6 +334,7 @@ export class WebhookDispatcher {
       ...(outage ? { outageId: outage.id, ...(outage.cause !== undefined ? { cause: outage.cause } : {}) } : {}),
       ...(faults.length > 0 ? { faults } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
+      ...(span && !outage ? { traceparent: span.headers.traceparent } : {}),
     });
     this.changed(d);
     this.services.bus.emit({
@@ -411,4 +462,10 @@ export class WebhookDispatcher {
     );
     return this.clockOf(d).work.track(work);
   }
+}
+
+/** A receiver URL as a span shows it: no credentials, no query (a token may sit there), to a collector. */
+function withoutSecrets(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }

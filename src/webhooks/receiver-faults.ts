@@ -5,6 +5,7 @@
  * dispatcher logs on the attempt it affected. Probabilities draw from a random source seeded per fault (the given
  * seed, default 1, mixed with the fault's id), so runs repeat exactly. The spec is in receiver-fault-spec.ts.
  */
+import { IdSpaces } from '../core/id-space.js';
 import { parseDuration } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { EventBus } from '../core/event-bus.js';
@@ -65,7 +66,8 @@ interface ActiveReceiverFault {
 
 export class ReceiverFaults implements ReceiverFaultHook {
   private readonly active: ActiveReceiverFault[] = [];
-  private counter = 0;
+  /** Each tenant, and the sandbox, has its own ids (core/id-space.ts): `rf_1` may be set in each. */
+  private readonly ids = new IdSpaces();
 
   /** `defaultSeed`: the sandbox's --seed (default 1), for faults added without a seed of their own. */
   constructor(
@@ -81,12 +83,9 @@ export class ReceiverFaults implements ReceiverFaultHook {
 
   /** Adds a checked spec (control/faults.ts checks it); returns its id (409 if the id is taken). */
   add(spec: ReceiverFaultSpec, source = 'control', seed?: number, platformId?: string): string {
-    let id = spec.id;
-    if (id === undefined) {
-      do id = `rf_${++this.counter}`;
-      while (this.active.some((f) => f.id === id));
-    }
-    if (this.active.some((f) => f.id === id))
+    const taken = (id: string) => this.active.some((f) => f.id === id && f.platformId === platformId);
+    const id = spec.id ?? this.ids.next('rf_', platformId, taken);
+    if (taken(id))
       throw ApiError.conflict(`A receiver fault with id "${id}" is already set; remove it first or pick another id`);
     this.active.push({
       id,
@@ -98,9 +97,9 @@ export class ReceiverFaults implements ReceiverFaultHook {
     return id;
   }
 
-  /** Removes one fault (of this tenant only, when `platformId` is given). */
+  /** Removes one fault of this tenant's ids (`platformId`), or of the sandbox's own. */
   remove(id: string, platformId?: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id && (platformId === undefined || f.platformId === platformId));
+    const i = this.active.findIndex((f) => f.id === id && f.platformId === platformId);
     if (i < 0) return false;
     this.active.splice(i, 1);
     return true;

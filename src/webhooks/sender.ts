@@ -29,6 +29,8 @@ export interface SignedRequest {
   /** Aborted when the sandbox closes. */
   signal: AbortSignal;
   userAgent: string;
+  /** `traceparent` and `tracestate`, when the delivery has a trace. */
+  traceHeaders?: Record<string, string> | undefined;
 }
 
 export interface AttemptOutcome {
@@ -85,6 +87,7 @@ export async function postSigned(req: SignedRequest): Promise<AttemptOutcome> {
       headers: {
         'content-type': 'application/json',
         'user-agent': req.userAgent,
+        ...req.traceHeaders,
         ...(req.badSignature
           ? faultySignatureHeaders(req.secret, req.webhookId, req.signedAt, req.body, req.badSignature)
           : signatureHeaders(req.secret, req.webhookId, req.signedAt, req.body)),

@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import type { ResolvedConfig } from '../config/options.js';
 import { faultMiddleware } from '../http/api-faults.js';
+import { rateLimitMiddleware } from '../http/rate-limit.js';
 import { createApp } from '../http/app.js';
 import { CONTROL_API_NOT_JOURNALED, controlApiRoutes } from '../http/control-api/index.js';
 import { PAGES_NOT_JOURNALED, pageRoutes } from '../http/pages/index.js';
@@ -23,10 +24,12 @@ export function createSandboxApp(
   renderer: Renderer,
 ): Hono {
   const { services, documents, defaultAccount } = state;
-  const { faults, control, scenarios, journal } = subsystems;
+  const { faults, rateLimits, control, scenarios, journal } = subsystems;
   const app = createApp({
     apiFaults: faultMiddleware(faults, { maxBodyBytes: config.maxBodyBytes }),
+    rateLimits: rateLimitMiddleware(rateLimits, { maxBodyBytes: config.maxBodyBytes }),
     services,
+    tracer: subsystems.tracer,
     maxBodyBytes: config.maxBodyBytes,
     apiKeyHeader: config.apiKeyHeader,
     corsOrigins: config.corsOrigins,
@@ -38,8 +41,7 @@ export function createSandboxApp(
       services,
       control,
       renderer,
-      scenarios: () => scenarios.list(),
-      loadScenario: (input) => ('name' in input ? scenarios.loadBundled(input.name) : scenarios.loadText(input.yaml)),
+      scenarios,
       connection: { ...defaultAccount, apiKeyHeader: config.apiKeyHeader },
       maxBodyBytes: config.maxBodyBytes,
     }),

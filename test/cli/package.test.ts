@@ -163,6 +163,39 @@ describe('the packed package', () => {
     expect(Number(stdout.split(/\s/)[0]) / 1024).toBeLessThanOrEqual(25);
   });
 
+  it('starts without the on-demand parts: no interceptor, no OpenTelemetry, no MCP SDK in what the CLI and the library load at start', () => {
+    const dist = join(project, 'node_modules', 'esign-sandbox', 'dist');
+    /** A bundle file and every chunk it imports statically, transitively. */
+    const startPath = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const [, chunk] of readFileSync(join(dist, file), 'utf8').matchAll(
+        /import\s*(?:[\w{}\s,*$]+from\s*)?"\.\/([^"]+)"/g,
+      ))
+        startPath(chunk!, seen);
+      return seen;
+    };
+    const markers = [
+      /from\s*"@opentelemetry\//, // OpenTelemetry: imported by the export chunk only, once an endpoint is set
+      /Symbol\.for\("(client-request|fetch)-interceptor"\)/, // @mswjs/interceptors: dist/register.js only
+      /from\s*"msw"/,
+      /notifications\/initialized/, // the MCP SDK: loaded by `esign-sandbox mcp` and /__sandbox/mcp
+    ];
+    for (const entry of ['cli.js', 'index.js']) {
+      const files = [...startPath(entry)];
+      expect(files.length).toBeGreaterThan(1);
+      for (const file of files) {
+        const text = readFileSync(join(dist, file), 'utf8');
+        expect(markers.filter((m) => m.test(text)).map(String), `${entry} → ${file}`).toEqual([]);
+      }
+    }
+    // They are shipped, in files of their own.
+    const all = readdirSync(dist).filter((f) => f.endsWith('.js'));
+    const holding = (m: RegExp) => all.filter((f) => m.test(readFileSync(join(dist, f), 'utf8')));
+    expect(holding(markers[0]!).length).toBe(1);
+    expect(holding(markers[1]!)).toContain('register.js');
+  });
+
   it('runs with npx esign-sandbox in the project it was installed into', async () => {
     const args = ['--no-install', 'esign-sandbox', '--port', '0', '--log-format', 'json', '--scenario', 'happy-path'];
     const child: ChildProcess = spawn('npx', args, {

@@ -10,7 +10,7 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { createApp } from '../../src/http/app.js';
-import { DocumentStore } from '../../src/store/documents.js';
+import { DocumentStore, sha256Hex } from '../../src/store/documents.js';
 import { uploadPdf } from '../../src/domain/documents.js';
 import { inProcessRenderer } from '../../src/render/renderer.js';
 import { apiContext } from '../../src/domain/context.js';
@@ -207,7 +207,9 @@ describe('uploads racing a send or each other (§6, §7)', () => {
     const client = t.sandbox.services.store.clients.get(DEMO.clientKey)!;
     const ctx = apiContext(t.sandbox.services, client.platformId, { client });
     const documents = await DocumentStore.open();
-    const uploading = uploadPdf(ctx, documents, client, { contractKey: key }, renderer, await makePdf(2)).then(
+    const bytes = await makePdf(2);
+    const file = { bytes, sha256: sha256Hex(bytes) };
+    const uploading = uploadPdf(ctx, documents, client, { contractKey: key }, renderer, file).then(
       () => 'kept',
       (error: { status?: number }) => error.status,
     );

@@ -136,3 +136,43 @@ describe('the Scenarios tab', () => {
     );
   });
 });
+
+describe("the dashboard's forms obey the control API's limits", () => {
+  const rules = (n: number) =>
+    `name: long\nrecipients:\n${Array.from({ length: n }, (_, i) => `  - { match: { email: "r${i}@example.com" }, sign: 5m }\n`).join('')}`;
+
+  it('refuses scenario YAML over 16 KiB, as the control API does, and loads nothing', async () => {
+    const yaml = rules(400);
+    expect(yaml.length).toBeGreaterThan(16 * 1024);
+    const api = await t.control('/scenarios', { yaml });
+    expect(api.status).toBe(400);
+    const res = await postForm('/scenarios/load', { yaml, back: '/__sandbox/ui?tab=scenarios' });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location')!, 'http://localhost').searchParams.get('error')).toBe(api.body.message);
+    expect((await t.sandbox.scenarios.list()).active.map((s) => s.name)).not.toContain('long');
+  });
+
+  it("refuses a form body over the body limit with the control API's 413", async () => {
+    const small = await testSandbox({ clock: 'frozen', maxBody: '1kb' });
+    try {
+      const res = await small.sandbox.app.request('http://localhost/__sandbox/ui/clock/advance', {
+        method: 'POST',
+        headers: { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+        body: new URLSearchParams({ by: '1h', padding: 'x'.repeat(4096) }),
+      });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ code: 413, message: 'Request body is larger than the limit of 1024 bytes' });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("advances a tenant's clock through the same operation as the control API's scoped route", async () => {
+    const tenant = (await t.control('/platforms', { clock: 'frozen', start: '2026-11-21T09:00:00Z' })).body;
+    const res = await postForm('/clock/advance', { by: '99999999999999999999d', tenant: tenant.apiKey });
+    const error = new URL(res.headers.get('location')!, 'http://localhost').searchParams.get('error');
+    const api = await t.control(`/platforms/${tenant.apiKey}/clock/advance`, { by: '99999999999999999999d' });
+    expect(api.status).toBe(400);
+    expect(error).toBe(api.body.message);
+  });
+});

@@ -1,12 +1,13 @@
 /**
- * The render queue (issue 28 §5, docs/documents.md "Work limits"): jobs run one at a time in the order they came,
- * 32 more wait, and one past that is refused with a 503 and Retry-After; a burst of downloads of one signed
- * contract gets the same file for every job taken and a clear refusal for the others.
+ * The render queue (docs/documents.md "Work limits"): jobs run one at a time in the order they came,
+ * 32 more wait, and one past that is refused with a 503 and Retry-After; downloads of one document at once share
+ * one render, and only distinct documents past the queue's bound are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { RENDER_QUEUE, queuedRenderer } from '../../src/render/queue.js';
-import { type Renderer, inProcessRenderer } from '../../src/render/renderer.js';
+import { sharedRenderer } from '../../src/render/shared.js';
+import { type Renderer, createRenderer, inProcessRenderer } from '../../src/render/renderer.js';
 import { download } from '../support/documents-kit.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
@@ -96,116 +97,125 @@ describe('the render queue', () => {
   });
 });
 
-describe('a burst of downloads of one signed contract', () => {
+/** The in-process renderer under the sandbox's queue and sharing (createRenderer), counting the jobs it draws. */
+function countedSandbox() {
+  const drawing = { now: 0, most: 0, jobs: 0 };
+  const inner = inProcessRenderer();
+  const count =
+    <A, R>(draw: (arg: A) => Promise<R>) =>
+    async (arg: A): Promise<R> => {
+      drawing.now++;
+      drawing.jobs++;
+      drawing.most = Math.max(drawing.most, drawing.now);
+      try {
+        return await draw(arg);
+      } finally {
+        drawing.now--;
+      }
+    };
+  const draw = {
+    inspectPdf: count(inner.inspectPdf),
+    pdf: count(inner.pdf),
+    docx: count(inner.docx),
+    sanitise: count(inner.sanitise),
+    close: async () => {},
+  };
+  return { drawing, start: () => testSandbox(FROZEN, { port: 0, renderer: createRenderer(RENDER_QUEUE, draw) }) };
+}
+
+const LEASE = `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month.</p>'.repeat(200)}`;
+
+describe('downloads of one document at once (docs/documents.md, "One render per document")', () => {
+  const { drawing, start } = countedSandbox();
   let t: TestSandbox;
   let contractKey: string;
-  const API = { apiKey: DEMO.apiKey } as const;
   beforeAll(async () => {
-    t = await testSandbox(FROZEN);
-    contractKey = await signedContract(
-      t,
-      'Burst',
-      `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month. '.repeat(40)}</p>`.repeat(3),
-    );
+    t = await start();
+    contractKey = await signedContract(t, 'Two hundred', LEASE);
   });
   afterAll(() => t.close());
 
-  it('40 at once: the queue takes 33, every one answers the same PDF, the others a 503 with Retry-After', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, () =>
-        download(t, `/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, API),
-      ),
-    );
-    const files = answers.filter((a) => a.status === 200);
-    const refused = answers.filter((a) => a.status === 503);
-    expect(files.length + refused.length).toBe(40);
-    expect(files.length).toBeGreaterThanOrEqual(1 + RENDER_QUEUE.waiting);
-    expect(refused.length).toBeGreaterThan(0);
-    for (const file of files) expect(Buffer.from(file.bytes).equals(Buffer.from(files[0]!.bytes))).toBe(true);
-    expect(Buffer.from(files[0]!.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
-    for (const answer of refused) {
-      expect(answer.json).toMatchObject({ code: 503, message: expect.stringMatching(/renderer is busy/) });
-    }
-    // Then the queue is free again.
-    const after = await download(t, `/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, API);
-    expect(after.status).toBe(200);
+  it('200 at once: 200 answers, the same PDF, one render; a repeat of the unchanged document renders nothing', async () => {
+    const path = `/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`;
+    const before = drawing.jobs;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => download(t, path, { apiKey: DEMO.apiKey })));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    for (const answer of answers) expect(Buffer.from(answer.bytes).equals(Buffer.from(answers[0]!.bytes))).toBe(true);
+    expect(Buffer.from(answers[0]!.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+    expect(drawing.jobs - before).toBe(1);
+    expect((await download(t, path, { apiKey: DEMO.apiKey })).status).toBe(200);
+    expect(drawing.jobs - before).toBe(1);
+    // The DOCX is another document: one render of its own.
+    const docx = `/api/download_docx?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`;
+    const docs = await Promise.all(Array.from({ length: 20 }, () => download(t, docx, { apiKey: DEMO.apiKey })));
+    expect(docs.map((a) => a.status)).toEqual(docs.map(() => 200));
+    expect(drawing.jobs - before).toBe(2);
   });
 
-  it('answers Retry-After on a refusal', async () => {
-    const responses = await Promise.all(
-      Array.from({ length: 45 }, () =>
-        t.sandbox.app.request(`/api/download_docx?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, {
-          headers: { 'x-service-key': DEMO.apiKey },
-        }),
-      ),
+  it('a changed document is drawn again', async () => {
+    const path = `/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`;
+    expect((await download(t, path, { apiKey: DEMO.apiKey })).status).toBe(200);
+    const before = drawing.jobs;
+    await t.control('/clock/advance', { by: '1m' });
+    await t.post(
+      '/api/contract',
+      { data: { action: 'update', clientKey: DEMO.clientKey, contract: { contractKey, name: 'Renamed' } } },
+      { apiKey: DEMO.apiKey },
     );
-    const refused = responses.filter((r) => r.status === 503);
-    expect(refused.length).toBeGreaterThan(0);
-    for (const r of refused) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    await Promise.all(responses.map((r) => r.arrayBuffer()));
+    expect((await download(t, path, { apiKey: DEMO.apiKey })).status).toBe(200);
+    expect(drawing.jobs - before).toBe(1);
   });
 });
 
-describe('50 downloads at once of a signed contract (issue 28, item 5)', () => {
-  /** The in-process renderer, counting the jobs that draw at once. */
-  const drawing = { now: 0, most: 0, jobs: 0 };
-  const counted = (): Renderer => {
-    const inner = inProcessRenderer();
-    const count =
-      <A, R>(draw: (arg: A) => Promise<R>) =>
-      async (arg: A): Promise<R> => {
-        drawing.now++;
-        drawing.jobs++;
-        drawing.most = Math.max(drawing.most, drawing.now);
-        try {
-          return await draw(arg);
-        } finally {
-          drawing.now--;
-        }
-      };
-    return {
-      inspectPdf: count(inner.inspectPdf),
-      pdf: count(inner.pdf),
-      docx: count(inner.docx),
-      sanitise: count(inner.sanitise),
-    };
-  };
+describe('50 distinct documents at once', () => {
+  const { drawing, start } = countedSandbox();
   let t: TestSandbox;
-  let contractKey: string;
+  const keys: string[] = [];
   beforeAll(async () => {
-    t = await testSandbox(FROZEN, { port: 0, renderer: { ...queuedRenderer(counted()), close: async () => {} } });
-    contractKey = await signedContract(
-      t,
-      'Fifty',
-      `<h1>Lease</h1>${'<p>The tenant pays the rent on the first day of each month.</p>'.repeat(200)}`,
-    );
+    t = await start();
+    for (let i = 0; i < 50; i++) keys.push(await signedContract(t, `Lease ${i}`, LEASE));
   });
   afterAll(() => t.close());
 
-  it('each answers its PDF or a 503 with Retry-After, and the renderer never draws two at once', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        t.sandbox.app.request(`/api/download_pdf?contractKey=${contractKey}&clientKey=${DEMO.clientKey}`, {
-          headers: { 'x-service-key': DEMO.apiKey },
-        }),
-      ),
-    );
-    const files: Buffer[] = [];
-    for (const answer of answers) {
-      const bytes = Buffer.from(await answer.arrayBuffer());
-      if (answer.status === 200) files.push(bytes);
-      else {
-        expect(answer.status).toBe(503);
-        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        expect(JSON.parse(bytes.toString())).toMatchObject({ code: 503, message: expect.stringMatching(/busy/) });
-      }
+  it('each answers its PDF or a 503 with Retry-After; every retry after it succeeds; never two drawn at once', async () => {
+    const path = (key: string) => `/api/download_pdf?contractKey=${key}&clientKey=${DEMO.clientKey}`;
+    const answers = await Promise.all(keys.map((key) => download(t, path(key), { apiKey: DEMO.apiKey })));
+    const refused = keys.filter((_, i) => answers[i]!.status === 503);
+    // The queue takes one running and RENDER_QUEUE.waiting waiting (more if the first ends before the last arrive).
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1 + RENDER_QUEUE.waiting);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBe(503);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(answer.json).toMatchObject({ code: 503, message: expect.stringMatching(/renderer is busy/) });
     }
-    // The queue takes one running and RENDER_QUEUE.waiting waiting (more if the first ends before the last arrive);
-    // the rest are refused.
-    expect(files.length).toBeGreaterThanOrEqual(1 + RENDER_QUEUE.waiting);
-    for (const file of files) expect(file.equals(files[0]!)).toBe(true);
-    expect(files[0]!.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(drawing.jobs).toBe(files.length);
+    const retries = await Promise.all(refused.map((key) => download(t, path(key), { apiKey: DEMO.apiKey })));
+    expect(retries.map((a) => a.status)).toEqual(retries.map(() => 200));
     expect(drawing.most).toBe(1);
+  });
+});
+
+describe('the files kept for repeats', () => {
+  it('are the last ones made, within the bounds in files and bytes; a large file is shared but not kept', async () => {
+    const drawn: string[] = [];
+    const renderer = sharedRenderer(
+      {
+        inspectPdf: async () => ({ pages: [] }),
+        pdf: async (job) => {
+          drawn.push(job.title);
+          return new Uint8Array(job.title === 'large' ? 300 : 100);
+        },
+        docx: async () => new Uint8Array(0),
+        sanitise: async (html) => html,
+      },
+      { files: 2, bytes: 1000 },
+    );
+    const pdf = (title: string) =>
+      renderer.pdf({ title, at: 0, content: { kind: 'html', html: '', fills: new Map() } });
+    for (const title of ['a', 'b', 'c', 'b', 'a', 'large', 'large']) await pdf(title);
+    // a, b, c drawn; b kept; a was pushed out by c; large (over a quarter of the bytes) is drawn each time.
+    expect(drawn).toEqual(['a', 'b', 'c', 'a', 'large', 'large']);
+    await Promise.all([pdf('large'), pdf('large'), pdf('large')]);
+    expect(drawn.filter((t) => t === 'large')).toHaveLength(3);
   });
 });

@@ -163,3 +163,22 @@ data:
     );
   });
 });
+
+describe('expectations of a scenario loaded for a tenant', () => {
+  it('open on the scenario’s own steps', async () => {
+    t = await testSandbox(FROZEN);
+    const yaml = `
+name: steps
+timeline:
+  - { id: tokens-expire, at: 10m, expireTokens: all }
+expect:
+  - { id: read-after-expiry, request: { path: /api/contract, action: list }, after: { step: tokens-expire } }
+`;
+    expect((await t.control('/platforms/sandboxApiKey/scenarios', { yaml })).status).toBe(201);
+    await t.control('/platforms/sandboxApiKey/clock/advance', { by: '10m' });
+    const auth = { bearer: await t.clientToken() };
+    expect((await t.post('/api/contract', { data: { action: 'list' } }, auth)).status).toBe(200);
+    const [expectation] = (await t.control('/platforms/sandboxApiKey/scenarios/steps')).body.expectations;
+    expect(expectation).toMatchObject({ id: 'read-after-expiry', status: 'met' });
+  });
+});

@@ -4,18 +4,14 @@
  * leave after everything else due then. The example from that page: signer B signs at 2d, and at 2d the receiver
  * goes down for 6 h; B's `contract.seen`, `contract.signed` and `contract.fully_signed` fall inside the outage.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { FROZEN, type TestSandbox, closeAfterEach, testSandbox } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
 
+const opened = closeAfterEach();
 let t: TestSandbox | undefined;
 let receiver: WebhookReceiver | undefined;
-afterEach(async () => {
-  await t?.close();
-  await receiver?.close();
-  t = receiver = undefined;
-});
 
 /** A signs an hour after the send; B two days after it, unless `b` says otherwise. */
 const rules = (b = 'sign: 2d') => `
@@ -27,8 +23,8 @@ const OUTAGE = 'webhookOutage: { for: 6h, status: 503 }';
 
 /** The scenario loaded, a webhook registered, a contract sent to A and B (both notified at once) at 09:00. */
 async function twoSigners(yaml: string): Promise<{ bKey: string }> {
-  t = await testSandbox(FROZEN);
-  receiver = await createWebhookReceiver();
+  t = opened(await testSandbox(FROZEN));
+  receiver = opened(await createWebhookReceiver());
   expect((await t.control('/scenarios', { yaml })).status).toBe(201);
   const auth = await t.demoAuth();
   await subscribe(t, receiver, auth);
@@ -141,9 +137,6 @@ describe('a receiver outage whose window starts at an instant covers every deliv
       expect((await firstAttempts()).slice(4), steps.join(' + ')).toEqual(
         insideOutage('scenario:down-at-2d:receiver-down'),
       );
-      await t!.close();
-      await receiver!.close();
-      t = receiver = undefined;
     }
   });
 

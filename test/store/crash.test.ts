@@ -210,7 +210,7 @@ describe('crash safety of --data', () => {
     expect(existsSync(setAside)).toBe(false);
     expect(readFileSync(`${file}.journal`, 'utf8')).toBe('');
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).contracts).length).toBe(stored.size);
-  }, 90_000);
+  }, 240_000);
 
   it('loses nothing on a graceful stop (SIGTERM) under write load', async () => {
     const first = await start();

@@ -53,13 +53,14 @@ export async function download(
   t: TestSandbox,
   path: string,
   auth?: Credentials,
-): Promise<{ status: number; type: string | null; bytes: Uint8Array; json?: any }> {
+): Promise<{ status: number; type: string | null; headers: Headers; bytes: Uint8Array; json?: any }> {
   const res = await t.sandbox.app.request(path, { headers: authHeaders(auth) });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const type = res.headers.get('content-type');
   return {
     status: res.status,
     type,
+    headers: res.headers,
     bytes,
     ...(type?.includes('json') ? { json: JSON.parse(Buffer.from(bytes).toString('utf8')) } : {}),
   };

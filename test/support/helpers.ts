@@ -2,6 +2,7 @@
  * Test harness: an in-process sandbox answered through `app.request()` (no port), with small helpers to
  * call the API the way a client would.
  */
+import { afterEach } from 'vitest';
 import type { SandboxOptions } from '../../src/config/options.js';
 import { type Sandbox, type StartDefaults, createSandbox } from '../../src/sandbox.js';
 import { checkApiResponse } from './openapi-check.js';
@@ -96,3 +97,18 @@ export async function testSandbox(
 
 /** A frozen sandbox at a fixed time, for exact timestamps. */
 export const FROZEN = { clock: 'frozen', start: '2026-03-01T09:00:00.000Z' } as const satisfies SandboxOptions;
+
+/**
+ * Closes what a test opened after it, passed or failed, newest first: `const opened = closeAfterEach();` at the top of
+ * a file, then `t = opened(await testSandbox())` in a test.
+ */
+export function closeAfterEach(): <T extends { close(): unknown }>(thing: T) => T {
+  const open: { close(): unknown }[] = [];
+  afterEach(async () => {
+    for (const thing of open.splice(0).reverse()) await thing.close();
+  });
+  return (thing) => {
+    open.push(thing);
+    return thing;
+  };
+}

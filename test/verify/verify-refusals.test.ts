@@ -62,6 +62,7 @@ describe('verify exits 2 with one sentence when it cannot run', () => {
     [['--only', 'contracts'], '--only takes some of token, client'],
     [['--target', 'api.example.com', '--api-key', 'k', '--secret', 's'], '--target takes a base URL'],
     [['--frob'], "Unknown option '--frob'"],
+    [['--timeout', '0'], '--timeout takes a number of seconds above 0, at most 3600'],
   ])('for a bad option %j', async (args, expected) => {
     const full = args.includes('--target') || !args.length ? args : [...targetArgs(second), ...args];
     const run = await verify(full);
@@ -81,6 +82,7 @@ describe('verify options', () => {
       ESIGN_SANDBOX_VERIFY_ONLY: 'contract,recipient',
       ESIGN_SANDBOX_VERIFY_SEND: 'true',
       ESIGN_SANDBOX_VERIFY_EMAIL: 'me+esign@example.com',
+      ESIGN_SANDBOX_VERIFY_TIMEOUT: '2.5',
     };
     expect(Object.keys(env).sort()).toEqual(VERIFY_FLAG_NAMES.map(verifyEnvName).sort());
     const options = parseVerifyArgs([], env);
@@ -92,6 +94,7 @@ describe('verify options', () => {
       record: 'transcripts',
       send: true,
       email: 'me+esign@example.com',
+      timeoutMs: 2500,
     });
     expect([...options.only!]).toEqual(['contract', 'recipient']);
     expect(parseVerifyArgs(['--secret', 'flag'], env).secret).toBe('flag');

@@ -6,9 +6,17 @@
  */
 import { type Context, Hono } from 'hono';
 import type { Control } from '../../control/control.js';
-import { type ControlOp, type ControlRequest, type ControlWorld, controlRoutes } from '../../control-table/index.js';
+import {
+  type ControlOp,
+  type ControlRequest,
+  type ControlWorld,
+  TextAnswer,
+  controlRoutes,
+  honoPath,
+} from '../../control-table/index.js';
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
+import { TENANT_PREFIX } from '../../core/tenant-path.js';
 import { VERBS } from '../../domain/lifecycle-rules.js';
 import type { NotJournaled } from '../../journal/not-journaled.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
@@ -24,9 +32,6 @@ export interface ControlApiDeps {
 /** A snapshot can be far larger than an API request; it still has a ceiling so a runaway upload is refused. */
 export const MIN_STATE_BODY_BYTES = 256 * 1024 * 1024;
 
-/** Where a tenant's operations live: `/__sandbox/platforms/{apiKey}/…`. */
-export const TENANT_PREFIX = '/platforms/{apiKey}';
-
 /**
  * The dashboard polls the journal itself (GET /__sandbox/requests): journaling that would push the requests it
  * shows out. A snapshot (/__sandbox/state) is the whole store: far over the body cap, and costly to copy for nothing.
@@ -41,9 +46,9 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
   const app = new Hono();
   // First contact: where everything is (GET / leads to the dashboard).
   app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
-  for (const [, op] of controlRoutes()) {
+  for (const { op, tenant } of controlRoutes()) {
     app.on(op.method, honoPath(op.path), (c) => answer(c, op, deps, { control, scenarios, tenant: undefined }));
-    if (op.tenant)
+    if (tenant)
       app.on(op.method, honoPath(`${TENANT_PREFIX}${op.path}`), (c) =>
         answer(c, op, deps, { control, scenarios, tenant: control.state.tenant(c.req.param('apiKey')!) }),
       );
@@ -71,6 +76,8 @@ async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps
   };
   const handled = op.handle(request, world);
   const result = handled instanceof Promise ? await handled : handled;
+  if (result instanceof TextAnswer)
+    return c.body(result.text, op.status ?? 200, { 'Content-Type': result.contentType });
   if (worthStreaming(result))
     return c.body(jsonStream(result), op.status ?? 200, { 'Content-Type': 'application/json' });
   return c.json(result, op.status ?? 200);
@@ -87,11 +94,6 @@ async function readBody(c: Context, reader: BodyReader | undefined, deps: Contro
   if (reader === 'scenario' && /yaml/i.test(c.req.header('content-type') ?? ''))
     return readBodyText(c, deps.maxBodyBytes);
   return controlJson(c, deps.maxBodyBytes);
-}
-
-/** `/recipients/{recipientKey}` as Hono writes it: `/recipients/:recipientKey`. */
-function honoPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 /** What `GET /__sandbox` answers: pointers to the dashboard, the API, the control API and the docs. */

@@ -6,8 +6,8 @@
  * and come back (303), so they work from the keyboard and without script.
  */
 import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
-import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control, Tenant } from '../../control/control.js';
 import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
 import { readForm } from './form.js';
@@ -18,7 +18,9 @@ import type { JournalEntry } from '../../journal/journal.js';
 import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
 import { isDone } from '../../domain/lifecycle-rules.js';
-import { ScenarioError, scenarioRefusal } from '../../scenarios/load.js';
+import type { ScenarioEngine } from '../../scenarios/engine.js';
+import { type ControlOp, controlTable, honoPath } from '../../control-table/index.js';
+import { dashboardForms, formBody } from '../../control-table/forms.js';
 import { type Connection, connectionCard } from './connection.js';
 import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
@@ -29,11 +31,12 @@ export type { Connection };
 export interface DashboardDeps {
   services: Services;
   control: Control;
-  scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
-  /** Loads a scenario: a bundled one by name, or YAML text (the Scenarios tab's forms). */
-  loadScenario(input: { name: string } | { yaml: string }): Promise<ScenarioSummary>;
+  /** The scenario engine: the Scenarios tab lists what it holds, its forms load into it. */
+  scenarios: ScenarioEngine;
   /** What a client needs to connect, as the start banner prints it. */
   connection: Connection;
+  /** The control API's body limit: the forms run its operations, so they obey its limits, this one included. */
+  maxBodyBytes: number;
 }
 
 const TABS = [
@@ -47,13 +50,16 @@ type Tab = (typeof TABS)[number][0];
 const PAGE_SIZE = 25;
 
 export function dashboardRoutes(deps: DashboardDeps): Hono {
-  const { control } = deps;
+  const { control, scenarios } = deps;
   const app = new Hono();
   app.get('/', async (c) => sendPage(c, await dashboard(c, deps)));
 
   // Each action acts through the control operations, then goes back where the form was (or shows why it could not).
-  const act = (path: string, run: (form: Record<string, string>) => Promise<unknown> | unknown) =>
-    app.post(path, async (c) => {
+  const act = (
+    path: string,
+    run: (form: Record<string, string>, params: Record<string, string>) => Promise<unknown> | unknown,
+  ) =>
+    app.post(path, refuseLargeBody(deps.maxBodyBytes), async (c) => {
       // Only the dashboard's own forms: any other body is refused (415, JSON) before anything is done.
       if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '')) {
         throw new ApiError(
@@ -67,30 +73,34 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
       // Checked before acting: a refusal after the act would hide that the act ran.
       const back = backPath(form.back);
       try {
-        await run({ ...form, ...c.req.param() });
+        await run(form, c.req.param());
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return c.redirect(withParam(back, 'error', error.message), 303);
       }
       return c.redirect(back, 303);
     });
-  // With `tenant` (the picked one), the tenant's clock moves.
-  act('/clock/advance', (f) => control.clock.advance({ by: f.by ?? '' }, pickedTenant(control, f.tenant)));
-  act('/clock/set', (f) => control.clock.set({ to: f.to ?? '' }, pickedTenant(control, f.tenant)));
-  act('/clock/freeze', (f) => control.clock.freeze(pickedTenant(control, f.tenant)));
-  act('/clock/unfreeze', (f) => control.clock.unfreeze(pickedTenant(control, f.tenant)));
-  act('/webhook-deliveries/:id/redeliver', (f) => control.webhooks.redeliver(f.id ?? ''));
-  act('/reset', () => control.state.reset());
-  act('/scenarios/load', async (f) => {
-    const yaml = f.yaml ?? '';
-    if (!f.name && yaml.trim() === '') throw ApiError.badRequest('Paste a scenario (YAML) first');
-    try {
-      await deps.loadScenario(f.name ? { name: f.name } : { yaml });
-    } catch (error) {
-      throw error instanceof ScenarioError ? scenarioRefusal(error) : error;
-    }
-  });
+  // Each form runs its control operation (control-table/forms.ts); a picked tenant's form acts for that tenant.
+  for (const form of dashboardForms) {
+    const op = controlTable[form.operation] as ControlOp<unknown[]>;
+    act(honoPath(form.path ?? op.path), (fields, params) =>
+      op.handle(
+        { params, query: {}, body: formBody(form, fields) },
+        { control, scenarios, tenant: form.picked ? pickedTenant(control, fields.tenant) : undefined },
+      ),
+    );
+  }
   return app;
+}
+
+/** A form's body past the control API's limit: 413, as the control API answers (docs/errors.md, "The body limit"). */
+function refuseLargeBody(maxBytes: number) {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes`);
+    },
+  });
 }
 
 /**
@@ -159,7 +169,7 @@ function section(
     case 'requests':
       return requests(q, deps.control, tenant);
     case 'scenarios':
-      return deps.scenarios().then((list) => scenariosTab(list, here));
+      return deps.scenarios.list().then((list) => scenariosTab(list, here));
   }
 }
 

@@ -3,7 +3,6 @@
  * leads there) and the assets both use. Like the control API, they act through the control operations.
  */
 import { Hono } from 'hono';
-import type { BundledScenario, ScenarioSummary } from '../../control/sandbox-control.js';
 import type { Control } from '../../control/control.js';
 import type { Services } from '../../store/services.js';
 import { serveAsset } from './assets.js';
@@ -18,8 +17,7 @@ export interface PageDeps {
   control: Control;
   /** The renderer (render/renderer.ts): its worker sanitises the recipient page's contract. */
   renderer: Renderer;
-  scenarios(): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }>;
-  loadScenario: DashboardDeps['loadScenario'];
+  scenarios: DashboardDeps['scenarios'];
   connection: Connection;
   maxBodyBytes: number;
 }

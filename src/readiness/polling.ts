@@ -1,0 +1,139 @@
+/**
+ * `polling` (docs/readiness.md): one thing's status read again and again while a webhook would tell. A read that
+ * follows a delivery about the same thing is a webhook-driven refresh, which is what a careful integration does; only
+ * reads with no delivery about their subject since the previous read count towards the bound.
+ */
+import { type Check, type Evidence, type Indexed, outcome, requestEvidence, seconds } from './check.js';
+import type { RequestSeen, StatusRead } from './observed.js';
+import type { Thresholds } from './thresholds.js';
+
+/** The /api reads a webhook makes unneeded, by path and action: what each reads (docs/readiness.md). */
+const STATUS_READS: Record<string, (data: Record<string, unknown>) => StatusRead | undefined> = {
+  'POST /api/contract read': (d) => {
+    const key = (d.contract as { contractKey?: unknown } | undefined)?.contractKey;
+    return typeof key === 'string' ? { subject: `contract ${key}`, contractKey: key } : undefined;
+  },
+  'POST /api/recipient list': (d) =>
+    typeof d.contractKey === 'string'
+      ? { subject: `recipients of contract ${d.contractKey}`, contractKey: d.contractKey }
+      : undefined,
+  'POST /api/contract list': (d) =>
+    typeof d.clientKey === 'string'
+      ? { subject: `contracts of client ${d.clientKey}`, clientKey: d.clientKey }
+      : { subject: 'contracts of the client' },
+};
+
+/** What a request reads whose status a webhook would tell, from its method, path, action and body. */
+export function statusRead(
+  method: string,
+  path: string,
+  action: string | undefined,
+  body: unknown,
+): StatusRead | undefined {
+  const reader = STATUS_READS[`${method} ${path} ${action ?? ''}`];
+  if (!reader || body === null || typeof body !== 'object') return undefined;
+  const data = (body as { data?: unknown }).data;
+  return reader(data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {});
+}
+
+export const polling: Check = {
+  id: 'polling',
+  severity: 'error',
+  title: 'Polls for a status a webhook would tell',
+  looksFor:
+    'pollingReads (10) or more reads of one contract, its recipients or a client’s contracts within pollingWindow (1m) of wall time, none after a delivery about it, while the tenant has a webhook',
+  advice:
+    'React to the contract.* webhooks instead: read a contract again when a delivery about it arrives, not on a timer. If you must poll, poll minutes apart.',
+  run(o, t) {
+    const prompts = promptTimes(o);
+    const groups = new Map<string, RequestSeen[]>();
+    for (const r of o.byArrival) {
+      if (!r.reads || r.platformId === undefined || !o.tenantsWithWebhooks.has(r.platformId)) continue;
+      if (r.status >= 400) continue;
+      const key = `${r.platformId} ${r.reads.subject}`;
+      const group = groups.get(key);
+      if (group) group.push(r);
+      else groups.set(key, [r]);
+    }
+    let count = 0;
+    const evidence: Evidence[] = [];
+    for (const reads of groups.values()) {
+      const window = pollingWindow(reads, prompts, t);
+      if (!window) continue;
+      count += window.length;
+      const first = window[0]!;
+      const last = window.at(-1)!;
+      const detail = `${window.length} reads of ${first.reads!.subject} within ${seconds(last.wall - first.wall)}, none after a delivery about it`;
+      evidence.push(requestEvidence(first, detail), requestEvidence(last, `the last of those ${window.length} reads`));
+    }
+    return outcome(count, evidence);
+  },
+};
+
+/** Wall times of delivery attempts, by what they tell about: a contract, a client's contracts, any of the tenant's. */
+function promptTimes(o: Indexed): Map<string, number[]> {
+  const times = new Map<string, number[]>();
+  const add = (key: string, wall: number) => {
+    const list = times.get(key);
+    if (list) list.push(wall);
+    else times.set(key, [wall]);
+  };
+  for (const d of o.deliveries)
+    for (const a of d.attempts) {
+      add(`${d.platformId} contract ${d.contractKey}`, a.wall);
+      add(`${d.platformId} client ${d.clientKey}`, a.wall);
+      add(`${d.platformId} any`, a.wall);
+    }
+  for (const list of times.values()) list.sort((a, b) => a - b);
+  return times;
+}
+
+/**
+ * The longest run of reads within the window in which no read followed a delivery about its subject, when it
+ * reaches the bound; otherwise undefined.
+ */
+function pollingWindow(reads: RequestSeen[], prompts: Map<string, number[]>, t: Thresholds): RequestSeen[] | undefined {
+  const first = reads[0]!;
+  const { contractKey, clientKey } = first.reads!;
+  const about = prompts.get(
+    contractKey !== undefined
+      ? `${first.platformId} contract ${contractKey}`
+      : clientKey !== undefined
+        ? `${first.platformId} client ${clientKey}`
+        : `${first.platformId} any`,
+  );
+  let best: RequestSeen[] | undefined;
+  let start = 0;
+  for (let i = 1; i <= reads.length; i++) {
+    // A delivery about the subject between two reads (or at the instant of the second) ends a run of unprompted reads.
+    const broken = i === reads.length || (about !== undefined && anyIn(about, reads[i - 1]!.wall, reads[i]!.wall));
+    if (!broken) continue;
+    const run = longestWithin(reads.slice(start, i), t.pollingWindowMs);
+    if (run.length >= t.pollingReads && run.length > (best?.length ?? 0)) best = run;
+    start = i;
+  }
+  return best;
+}
+
+/** Whether a sorted list holds a time in (after, until]. */
+function anyIn(sorted: number[], after: number, until: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! <= until;
+}
+
+/** The longest stretch of reads (sorted by arrival) that fits in `windowMs`. */
+function longestWithin(reads: RequestSeen[], windowMs: number): RequestSeen[] {
+  let best: [number, number] = [0, 0];
+  let from = 0;
+  for (let to = 0; to < reads.length; to++) {
+    while (reads[to]!.wall - reads[from]!.wall > windowMs) from++;
+    if (to + 1 - from > best[1] - best[0]) best = [from, to + 1];
+  }
+  return reads.slice(best[0], best[1]);
+}

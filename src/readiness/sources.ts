@@ -1,0 +1,81 @@
+/**
+ * Where the report's observations come from (docs/readiness.md): the request journal (only `/api` requests: the
+ * integration's; control API calls and the pages never count), the webhook delivery log with the faults and
+ * outages that shaped each attempt, and the webhooks registered now. A tenant's report reads only what was
+ * attributed to it.
+ */
+import { operationOf } from '../core/operation.js';
+import type { Services } from '../store/services.js';
+import type { JournalRecord, RequestJournal } from '../journal/journal.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { WEBHOOK_FLAGS } from '../core/vocabulary.js';
+import type { AttemptShaping, DeliverySeen, Observed, RequestSeen } from './observed.js';
+import { statusRead } from './polling.js';
+
+export interface ReadinessSources {
+  services: Services;
+  journal: RequestJournal;
+  webhooks: WebhookDispatcher;
+}
+
+/** Only the integration's own traffic: the `/api` routes (docs/readiness.md). */
+const isApi = (r: JournalRecord) => r.path === '/api' || r.path.startsWith('/api/');
+
+export async function observe(sources: ReadinessSources, platformId?: string): Promise<Observed> {
+  const records = await sources.journal.records(platformId);
+  const requests: RequestSeen[] = [];
+  for (const r of records) if (isApi(r)) requests.push(requestSeen(r));
+  const deliveries: DeliverySeen[] = sources.webhooks.kept(platformId).map((d) => ({
+    id: d.id,
+    event: d.event,
+    platformId: d.platformId,
+    clientKey: d.clientKey,
+    contractKey: d.contractKey,
+    webhookKey: d.webhookKey,
+    attempts: d.attempts.map((a) => ({
+      at: a.at,
+      // A delivery kept by a data file of an earlier version has no wall time: its sandbox time stands in.
+      wall: a.wallAt ?? a.at,
+      trigger: a.trigger,
+      statusCode: a.statusCode,
+      error: a.error,
+      durationMs: a.durationMs,
+      shaping: [
+        ...(a.outageId !== undefined ? (['outage'] as const) : []),
+        ...(a.faults ?? []).map((f): AttemptShaping => f.kind),
+      ],
+    })),
+  }));
+  const webhooks = sources.services.store.webhooks
+    .all()
+    .filter((w) => platformId === undefined || w.platformId === platformId)
+    .map((w) => ({
+      platformId: w.platformId,
+      clientKey: w.clientKey,
+      webhookKey: w.webhookKey,
+      subscribed: WEBHOOK_FLAGS.some((flag) => w[flag]),
+    }));
+  return { requests, deliveries, webhooks };
+}
+
+function requestSeen(r: JournalRecord): RequestSeen {
+  const action = operationOf(r.body)?.slice(0, 100);
+  return {
+    id: r.id,
+    at: r.atMs,
+    wall: r.wallMs,
+    arrived: r.arrived,
+    answered: r.answered,
+    durationMs: r.durationMs,
+    method: r.method,
+    path: r.path,
+    action,
+    status: r.status,
+    platformId: r.platformId,
+    token: r.token,
+    message: r.message,
+    retryAfter: r.retryAfter,
+    fault: r.fault,
+    reads: statusRead(r.method, r.path, action, r.body),
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * docs/control-api.md lists every control operation on one screen, generated from the control table
+ * (control-table/screen.ts): this fails when the table and the page differ. `UPDATE_DOCS=1 npx vitest run
+ * test/docs/control-screen.test.ts` writes the page's generated block again.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { controlRoutes } from '../../src/control-table/index.js';
+import { controlScreen } from '../../src/control-table/screen.js';
+
+const PAGE = new URL('../../docs/control-api.md', import.meta.url);
+const BLOCK = /(<!-- generated from the control table[^\n]*-->\n```text\n)([\s\S]*?)(\n```)/;
+
+describe('the control API on one screen', () => {
+  it('is the control table as it is now', () => {
+    const page = readFileSync(PAGE, 'utf8');
+    expect(page).toMatch(BLOCK);
+    const generated = controlScreen();
+    if (process.env.UPDATE_DOCS === '1')
+      writeFileSync(
+        PAGE,
+        page.replace(BLOCK, (_m, a, _b, c) => `${a}${generated}${c}`),
+      );
+    expect(BLOCK.exec(readFileSync(PAGE, 'utf8'))![2]).toBe(generated);
+  });
+
+  it('has one line per route, each fitting a screen', () => {
+    const lines = controlScreen().split('\n');
+    for (const { op } of controlRoutes())
+      expect(lines.some((l) => l.startsWith(`${op.method} /__sandbox${op.path} `))).toBe(true);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(120);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Reactions that cause reactions (docs/scenarios.md, "Reactions"): a chain of them stops after 1,000, whether it runs
+ * at once or a delay at a time (a periodic step over a long advance); reactions that only share an instant are no
+ * chain and all run. The clock gives the event loop a turn between slices of a long advance.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Clock } from '../../src/core/clock.js';
+import type { BusEvent } from '../../src/core/events.js';
+import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+
+let t: TestSandbox;
+let events: BusEvent[];
+beforeEach(async () => {
+  t = await testSandbox(FROZEN);
+  events = [];
+  t.sandbox.services.bus.onAny((e) => events.push(e));
+});
+afterEach(() => t.close());
+
+async function load(yaml: string): Promise<void> {
+  const answer = await t.request('/__sandbox/scenarios', {
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml' },
+    body: yaml,
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+}
+
+const LEASE = [
+  'data:',
+  '  clients:',
+  '    - clientKey: demoClient',
+  '      contracts:',
+  '        - { name: Lease, value: <p>x</p>, send: true, recipients: [{ email: a@example.com, action: sign }] }',
+];
+
+describe('a chain of reactions', () => {
+  it('a periodic step (it sends again, and reacts to the send an hour later) runs 1,000 times over a 100-year advance, then stops with a failed line', async () => {
+    await load(
+      [
+        'name: ticker',
+        'timeline:',
+        '  - { id: resend, when: contract.sent, after: 1h, times: every, sendContract: { contract: Lease } }',
+        ...LEASE,
+      ].join('\n'),
+    );
+    const advanced = await t.control('/clock/advance', { by: `${100 * 365}d` });
+    expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
+    const resent = events.filter((e) => e.type === 'contract.sent' && e.cause === 'scenario:ticker:resend');
+    expect(resent).toHaveLength(1000);
+    const log = (await t.control('/scenarios/ticker')).body.log as { outcome: string; detail?: string }[];
+    expect(log.filter((l) => l.outcome === 'failed').map((l) => l.detail)).toEqual([
+      expect.stringMatching(/more than 1000 reactions in a row/),
+    ]);
+  });
+
+  it('a reaction that triggers itself at once stops after 1,000 too', async () => {
+    await load(
+      [
+        'name: echo',
+        'timeline:',
+        '  - { id: again, when: contract.sent, times: every, sendContract: { contract: Lease } }',
+        ...LEASE,
+      ].join('\n'),
+    );
+    const resent = events.filter((e) => e.type === 'contract.sent' && e.cause === 'scenario:echo:again');
+    expect(resent).toHaveLength(1000);
+  });
+
+  it('1,200 reactions to 1,200 things that happen in one advance are no chain: every one runs', async () => {
+    await load(
+      ['name: each', 'timeline:', '  - { id: each, when: token.created, times: every, clearFaults: true }'].join('\n'),
+    );
+    const { clocks, bus, store } = t.sandbox.services;
+    const clock = clocks.sandbox;
+    const platformId = store.platforms.all()[0]!.platformId;
+    for (let i = 0; i < 1200; i++)
+      clock.after(3_600_000, () => bus.emit({ type: 'token.created', platformId, kind: 'platform' }));
+    expect((await t.control('/clock/advance', { by: '1h' })).status).toBe(200);
+    const log = (await t.control('/scenarios/each')).body.log as { outcome: string; cause: string }[];
+    expect(log.filter((l) => l.outcome === 'failed')).toEqual([]);
+    expect(log.filter((l) => l.cause === 'scenario:each:each' && l.outcome === 'done')).toHaveLength(1200);
+  });
+});
+
+describe('a long advance', () => {
+  it('gives the event loop a turn between slices of timers', async () => {
+    const clock = new Clock({ mode: 'frozen', start: 0 });
+    let turned = false;
+    let turnedBeforeLast = false;
+    for (let i = 1; i <= 1000; i++) clock.schedule(i * 1000, () => undefined);
+    clock.schedule(1_000_001, () => {
+      turnedBeforeLast = turned;
+    });
+    setImmediate(() => {
+      turned = true;
+    });
+    await clock.advance(2_000_000);
+    expect(turnedBeforeLast).toBe(true);
+    clock.close();
+  });
+});
