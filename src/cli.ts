@@ -24,7 +24,9 @@ async function main(): Promise<void> {
   if (parsed.version) return void console.log(VERSION);
   const { files } = parsed;
   try {
-    if (parsed.team) await runTeam(parsed.options, parsed.team, files);
+    const store = parsed.team?.store;
+    if (store !== undefined) await runTeam(parsed.options, { store, advertiseUrl: parsed.team?.advertiseUrl }, files);
+    else if (parsed.team) throw new ConfigError('--advertise-url is for team mode: give --store postgres://… too');
     else await run(parsed.options, files, started);
   } catch (error) {
     removeProcessFiles(files);

@@ -130,8 +130,8 @@ export function parseCli(
   version?: true;
   options: SandboxOptions;
   files: ProcessFiles;
-  /** Team mode (docs/team-sandbox.md): the state in PostgreSQL, this replica one of several. */
-  team?: { store: string; advertiseUrl?: string | undefined };
+  /** Team mode (docs/team-sandbox.md): the state in PostgreSQL (`store`), this replica one of several. */
+  team?: { store?: string | undefined; advertiseUrl?: string | undefined };
 } {
   let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
@@ -205,13 +205,12 @@ export function parseCli(
   if (readyFile !== undefined) files.readyFile = readyFile;
   const store = get('store');
   const advertiseUrl = get('advertise-url');
-  if (advertiseUrl !== undefined && store === undefined)
-    throw new ConfigError('--advertise-url is for team mode: give --store postgres://… too');
   if (store !== undefined && options.data !== undefined) {
     // The container image sets ESIGN_SANDBOX_DATA; a replica given a store keeps its state there instead.
     if (typeof values.data === 'string')
       throw new ConfigError('--store and --data both say where the state lives: pick one');
     delete options.data;
   }
-  return { options, files, ...(store !== undefined ? { team: { store, advertiseUrl } } : {}) };
+  const team = store !== undefined || advertiseUrl !== undefined ? { team: { store, advertiseUrl } } : {};
+  return { options, files, ...team };
 }
