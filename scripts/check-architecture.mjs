@@ -14,6 +14,7 @@ export const LAYERS = [
   ['wiring', 'team'], // the parts sandbox.ts composes: state, subsystems, HTTP app, listener; a team replica's election and forwarding
   ['verify', 'report'], // esign-sandbox verify and report: users of the HTTP API, started by cli.ts
   ['http', 'client', 'testing', 'intercept'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers; the service's host redirected (register, MSW)
+  ['mcp'], // the MCP server: the control table as tools (stdio for `esign-sandbox mcp`, HTTP at /__sandbox/mcp)
   ['openapi'],
   ['control-table'], // the control API declared once: a table of operations (routes, OpenAPI, client, library derive from it)
   ['resources'], // thin /api handlers: zod schema + one domain call

@@ -18,6 +18,7 @@ import { VERSION } from './config/version.js';
 async function main(): Promise<void> {
   const started = monotonicNow();
   if (process.argv[2] === 'verify') return verify(process.argv.slice(3));
+  if (process.argv[2] === 'mcp') return mcp(process.argv.slice(3));
   if (process.argv[2] === 'report') return report(process.argv.slice(3));
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.help) return void console.log(HELP);
@@ -117,6 +118,36 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
     ];
     console.log(lines.join('\n'));
   }
+}
+
+const MCP_HELP = `esign-sandbox mcp [--url <url>]
+
+An MCP server on stdin/stdout for coding agents (docs/mcp.md): every control operation of the sandbox at <url> as
+a tool (create_tenant, advance_clock, act_as_recipient, list_deliveries, load_scenario, …).
+
+  --url <url>   the sandbox to drive (default: $ESIGN_SANDBOX_URL, else http://127.0.0.1:4010)
+  -h, --help    this text`;
+
+/** `esign-sandbox mcp` (docs/mcp.md): loaded only when asked for; stdout carries the protocol and nothing else. */
+async function mcp(argv: string[]): Promise<void> {
+  let url = process.env.ESIGN_SANDBOX_URL || 'http://127.0.0.1:4010';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h' || arg === '--help') return void console.log(MCP_HELP);
+    if (arg === '--url' && argv[i + 1] !== undefined) url = argv[++i]!;
+    else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
+    else {
+      console.error(`esign-sandbox mcp: unknown argument ${JSON.stringify(arg)}\n\n${MCP_HELP}`);
+      process.exitCode = 2;
+      return;
+    }
+  }
+  const [{ serveStdio }, { createControlClient }] = await Promise.all([
+    import('./mcp/server.js'),
+    import('./client/control-client.js'),
+  ]);
+  const client = createControlClient(url);
+  await serveStdio((entry, request, apiKey) => client.send(entry.op, request, apiKey));
 }
 
 /**

@@ -12,6 +12,7 @@ import { SandboxControlError } from '../control/sandbox-control.js';
 import {
   type ControlName,
   type ControlOp,
+  type ControlRequest,
   callOperation,
   controlTable,
   deriveControl,
@@ -34,6 +35,11 @@ export interface ControlClient extends SandboxControl {
   tenant(apiKey: string): SandboxTenant;
   /** Resolves once GET /__sandbox/health answers 200, polling until `timeoutMs` (default 10 s) runs out. */
   waitUntilReady(options?: { timeoutMs?: number; intervalMs?: number }): Promise<Health>;
+  /**
+   * One control operation's request as it is, over HTTP (scoped to a tenant with `apiKey`): its answer's body, or
+   * a SandboxControlError with the API's message. What `esign-sandbox mcp --url` sends its tool calls with.
+   */
+  send(op: ControlOp<unknown[]>, request: Partial<ControlRequest>, apiKey?: string): Promise<unknown>;
 }
 
 export function createControlClient(url: string, options: ControlClientOptions = {}): ControlClient {
@@ -100,6 +106,13 @@ export function createControlClient(url: string, options: ControlClientOptions =
 
   return {
     url: base,
+    send: (op, request, apiKey) =>
+      call(
+        op.method,
+        `${apiKey === undefined ? '' : tenantPrefix(apiKey)}${fillPath(op.path, request.params)}`,
+        request.body,
+        request.query as Record<string, unknown> | undefined,
+      ),
     ...control,
     tenant: (apiKey: string) => deriveControl(invoke(tenantPrefix(apiKey)), apiKey),
     async waitUntilReady({ timeoutMs = 10_000, intervalMs = 100 } = {}) {

@@ -11,6 +11,9 @@ Usage
   esign-sandbox [options]
   esign-sandbox verify --target <url> --api-key <key> --secret <secret> [options]
                             compare the sandbox with a real account (esign-sandbox verify --help)
+  esign-sandbox mcp [--url <url>]
+                            an MCP server on stdio for coding agents, driving the sandbox at <url>
+                            (default $ESIGN_SANDBOX_URL or http://127.0.0.1:4010; docs/mcp.md)
   esign-sandbox report [--url <url>] [--tenant <apiKey>] [--junit <file>] [--markdown <file>]
                             is the integration ready to go live? (esign-sandbox report --help)
 

@@ -25,6 +25,7 @@ export const delivery = {
 export const journalEntry = {
   id: 7,
   at: NOW,
+  kind: 'api',
   method: 'POST',
   path: '/api/contract',
   action: 'create',

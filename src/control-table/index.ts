@@ -15,7 +15,7 @@ import { stateOps } from './state.js';
 import { readinessOps } from './readiness.js';
 
 export type { ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
-export { TextAnswer, fillPath, honoPath, reshaped } from './operation.js';
+export { TextAnswer, fillPath, reshaped } from './operation.js';
 
 export const controlTable: ControlTable = {
   ...stateOps,

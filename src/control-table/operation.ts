@@ -96,11 +96,6 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
-/** `/recipients/{recipientKey}` as Hono writes a route: `/recipients/:recipientKey`. */
-export function honoPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: any function, to find the methods of the interface
 type AnyFn = (...args: any[]) => Promise<unknown>;
 type Flatten<T, P extends string = ''> = {

@@ -1,6 +1,7 @@
 /**
- * Acting as a recipient (docs/lifecycle.md): view, sign, approve, lock. The same domain operation whichever way a
- * recipient acts: the control API, the library, the recipient page, a scenario rule or step.
+ * Acting as a recipient by its key (docs/lifecycle.md): view, sign, approve, lock, for the control API, the library
+ * and scenarios. The same domain operation (`actAsRecipient`) as the holder of a share link reaches through the
+ * recipient page and the API's recipient side (domain/recipient-acts.ts `actByLink`).
  */
 import type { z } from 'zod';
 import { parseWith } from '../core/validation.js';
@@ -12,34 +13,26 @@ import type { ControlDeps, Tenant } from './deps.js';
 import { ApiError } from '../core/errors.js';
 import { inspectRecipient } from './inspection.js';
 import { actBody } from './schemas.js';
+import type { RecipientRecord } from '../store/records.js';
 
 export class RecipientControl {
   constructor(private readonly deps: Pick<ControlDeps, 'services' | 'baseUrl'>) {}
 
-  /**
-   * Acts as the recipient. `ip` is the address of the request that acted (the recipient page passes the
-   * browser's); the control API and scenarios act from the sandbox itself, `127.0.0.1` (docs/lifecycle.md).
-   */
+  /** Acts as the recipient, from the sandbox itself (`127.0.0.1` in the audit trail, docs/lifecycle.md). */
   act(
     recipientKey: string,
     verb: Verb,
     input: z.input<ReturnType<typeof actBody>> = {},
     cause = 'control',
-    options: { ip?: string | undefined } = {},
-  ): RecipientActResult {
+  ): RecipientRecord {
     const { signature } = parseWith(actBody(), input);
     const { services } = this.deps;
     // The act is dated by the clock of the recipient's tenant.
     const platformId = services.store.recipients.get(recipientKey)?.platformId;
-    const recipient = actAsRecipient(systemContext(services, cause, platformId), recipientKey, verb, {
+    return actAsRecipient(systemContext(services, cause, platformId), recipientKey, verb, {
       signature,
-      ip: options.ip ?? '127.0.0.1',
+      ip: '127.0.0.1',
     });
-    const contract = services.store.contracts.get(recipient.contractKey)!;
-    return {
-      recipient: inspectRecipient(recipient, this.deps.baseUrl()),
-      contract: { contractKey: contract.contractKey, status: contract.status },
-    };
   }
 
   /**
@@ -56,7 +49,13 @@ export class RecipientControl {
     const owner = store.recipients.get(recipientKey)?.platformId;
     // Scoped, another tenant's recipient is not there: the same 404 as for an unknown key.
     if (tenant && owner !== tenant.platformId) throw ApiError.notFound('Recipient not found');
-    const result = this.act(recipientKey, verb, input);
+    const recipient = this.act(recipientKey, verb, input);
+    // As the act left them, before the work it caused runs.
+    const contract = store.contracts.get(recipient.contractKey)!;
+    const result: RecipientActResult = {
+      recipient: inspectRecipient(recipient, this.deps.baseUrl()),
+      contract: { contractKey: contract.contractKey, status: contract.status },
+    };
     await clocks.of(owner).work.settled();
     return result;
   }

@@ -10,6 +10,7 @@ import { lazy } from '../core/lazy.js';
 import { apiKeyName } from '../core/schemas.js';
 import { faultSpec } from '../api-faults/spec.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
+import { REQUEST_KINDS } from '../journal/journal.js';
 
 export const advanceBody = lazy(() =>
   z.object({
@@ -80,6 +81,10 @@ export const loadBody = lazy(() =>
 
 export const journalQuery = lazy(() =>
   z.object({
+    kind: z
+      .enum(REQUEST_KINDS, `Must be one of ${REQUEST_KINDS.join(', ')}`)
+      .optional()
+      .describe('Only requests through this door: api (/api), control (/__sandbox) or page (the recipient page)'),
     path: z.string().optional().describe('Exact path, or a prefix ending in * (/api/*)'),
     method: z.string().optional(),
     action: z.string().optional().describe('data.action, data.type or the top-level action of the request'),

@@ -9,7 +9,8 @@
 import type { OpContext } from './context.js';
 import { type NewHistoryEntry, recordHistory } from './contracts.js';
 import { acceptedIpInfo } from './audit-trail.js';
-import { actAsRecipient } from './lifecycle.js';
+import { type ActOptions, actAsRecipient } from './lifecycle.js';
+import type { Verb } from './lifecycle-rules.js';
 import { checkSignatureImage } from './signature-image.js';
 import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-reads.js';
@@ -34,11 +35,22 @@ export interface ActingPerson {
  * once, as opening its page does; a recipient that has already seen it, is done, or whose turn has not come is left
  * as it is (RecipientView posts this on every opening), and the answer says whether it counted.
  */
-export function viewByLink(ctx: OpContext, link: ResolvedShareLink): boolean {
+export function viewByLink(ctx: OpContext, link: ResolvedShareLink, options: ActOptions = {}): boolean {
   const { recipient, contract } = link;
   if (recipient.state !== 'notified' || contract.status === STATUS.archived) return false;
-  actAsRecipient(ctx, recipient.recipientKey, 'view');
+  actByLink(ctx, link, 'view', options);
   return true;
+}
+
+/**
+ * The one door through which the holder of a share link acts (docs/architecture.md, "The path of one signing"): the
+ * recipient page and the API's recipient side (`recipient_sign`, `recipient_approve`, opening the contract). The link
+ * acts in its recipient's role (`assertLinkActs`; viewing needs no role), then the lifecycle's rules decide
+ * (`actAsRecipient`).
+ */
+export function actByLink(ctx: OpContext, link: ResolvedShareLink, verb: Verb, options: ActOptions = {}) {
+  if (verb !== 'view') assertLinkActs(link, verb);
+  return actAsRecipient(ctx, link.recipient.recipientKey, verb, options);
 }
 
 /**
@@ -53,8 +65,7 @@ export function signByLink(ctx: OpContext, link: ResolvedShareLink, person: Acti
   }
   // Decoded at the door, bounded, as every drawn signature (domain/signature-image.ts).
   checkSignatureImage('png', person.base64.slice(person.base64.indexOf(',') + 1), 'base64');
-  assertLinkActs(link, 'sign');
-  const signed = actAsRecipient(ctx, link.recipient.recipientKey, 'sign', {
+  const signed = actByLink(ctx, link, 'sign', {
     signature: person.base64,
     signer: { fullName: person.fullName, email: person.email },
     ...acceptedIpInfo(person.ipInfo),
@@ -69,8 +80,7 @@ export function signByLink(ctx: OpContext, link: ResolvedShareLink, person: Acti
 
 /** POST `recipient_approve`: the recipient approves, under the name and email it typed. */
 export function approveByLink(ctx: OpContext, link: ResolvedShareLink, person: ActingPerson) {
-  assertLinkActs(link, 'approve');
-  const approved = actAsRecipient(ctx, link.recipient.recipientKey, 'approve', {
+  const approved = actByLink(ctx, link, 'approve', {
     signer: { fullName: person.fullName, email: person.email },
     ...acceptedIpInfo(person.ipInfo),
   });

@@ -86,10 +86,11 @@ export function arrivalFacts(
   request: { method: string; path: string; started: number; credentials: Credentials; api: boolean },
 ): RequestFacts {
   const { credentials, path } = request;
-  const tenant = requestTenant(services, {
-    authorization: credentials.authorization,
-    apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
-  });
+  const tenant =
+    requestTenant(services, {
+      authorization: credentials.authorization,
+      apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
+    }) ?? recipientPageTenant(services, path);
   const clock = services.clocks.of(tenant);
   return {
     method: request.method,
@@ -157,6 +158,14 @@ export function requestTenant(services: Pick<Services, 'store'>, marks: RequestM
   if (apiKey) return platformByApiKey(services, apiKey.trim())?.platformId;
   const link = stringAt(marks.body, 'shareLink') ?? marks.query?.shareLink;
   return link ? shareLinkTenant(services, link) : undefined;
+}
+
+/** The recipient page names its share link in the path (`/sharing/<link>…`): its requests are the link's tenant's. */
+const RECIPIENT_PAGE = /^\/sharing\/([^/]+)/;
+
+function recipientPageTenant(services: Pick<Services, 'store'>, path: string): string | undefined {
+  const link = RECIPIENT_PAGE.exec(path)?.[1];
+  return link === undefined ? undefined : shareLinkTenant(services, link);
 }
 
 /** The tenant of a share link: its recipient's, or an extra link's (domain/share-links.ts). */

@@ -8,8 +8,10 @@ import type { Services } from '../store/services.js';
 import { ApiError, errorBody } from '../core/errors.js';
 import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
-import { type DocumentRouteOptions, DOCUMENT_PATHS, mountDocuments } from './documents.js';
-import { NOT_EMULATED_PATHS, mountNotEmulated } from './not-emulated.js';
+import { type DocumentRouteOptions, mountDocuments } from './documents.js';
+import { mountNotEmulated } from './not-emulated.js';
+import { documentEndpoints } from '../resources/documents.js';
+import { NOT_EMULATED_PATHS } from '../resources/not-emulated.js';
 import { readUnreadBody } from './body.js';
 import { apiCors } from './cors.js';
 import { traceRequests } from './trace.js';
@@ -81,7 +83,7 @@ export function createApp(options: AppOptions): Hono {
   const routing = { maxBodyBytes: options.maxBodyBytes, publicUrl: options.publicUrl };
   for (const resource of resources) mountResource(api, resource, routing);
   for (const resource of plainResources) mountEndpoints(api, resource, routing);
-  if (options.documents) mountDocuments(api, { ...options.documents, publicUrl: options.publicUrl });
+  if (options.documents) mountDocuments(api, documentEndpoints, { ...options.documents, publicUrl: options.publicUrl });
   mountNotEmulated(api);
   app.route('/', api);
   if (options.pages) app.route('/', options.pages);
@@ -110,7 +112,7 @@ export function createApp(options: AppOptions): Hono {
     }
     const paths = [
       ...[...resources, ...plainResources].map((r) => r.path),
-      ...(options.documents ? DOCUMENT_PATHS : []),
+      ...(options.documents ? documentEndpoints.map((e) => e.path) : []),
       ...NOT_EMULATED_PATHS,
     ];
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';

@@ -10,8 +10,6 @@ import { ApiError } from '../core/errors.js';
 import { operationValue } from '../core/operation.js';
 import {
   type PlainResource,
-  RawJson,
-  type Reply,
   type RequestInfo,
   type ResourceSpec,
   matchOperation,
@@ -22,6 +20,7 @@ import { parseWith } from '../core/validation.js';
 import { checkTextLimits } from '../core/text-limits.js';
 import type { RequestEnv } from '../domain/request-facts.js';
 import { publicBase } from './public-url.js';
+import { send } from './reply.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;
@@ -86,24 +85,6 @@ export function mountEndpoints(app: Hono<RequestEnv>, resource: PlainResource, o
 function requestInfo(c: Context<RequestEnv>, options: RouterOptions): RequestInfo {
   return { header: (name) => c.req.header(name), publicBase: () => publicBase(c, options.publicUrl) };
 }
-
-function send(c: Context<RequestEnv>, result: Reply): Response {
-  if (result.warnings?.length) warn(c, result.warnings);
-  if (result.body instanceof RawJson)
-    return c.body(result.body.bytes, result.status as 200, { 'Content-Type': 'application/json' });
-  return c.json(result.body, result.status as 200);
-}
-
-/**
- * Compatibility warnings (docs/compatibility.md) as `X-Sandbox-Warning` headers, one per warning, and in the
- * request's variables for the request journal's entry.
- */
-function warn(c: Context<RequestEnv>, warnings: readonly string[]): void {
-  for (const w of warnings) c.header(SANDBOX_WARNING, w, { append: true });
-  c.set('warnings', warnings);
-}
-
-export const SANDBOX_WARNING = 'X-Sandbox-Warning';
 
 function describeAction(resource: ResourceSpec, name: string): string {
   return `${wireName(resource, name)} on ${resource.path}`;

@@ -22,11 +22,27 @@ import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
 
+/**
+ * Which door a request came through (docs/library.md, "The request journal"): `api` (/api, what an integration
+ * calls), `control` (/__sandbox, the control API, scoped routes included) or `page` (the recipient page and the
+ * other pages a browser opens).
+ */
+export const REQUEST_KINDS = ['api', 'control', 'page'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+export function requestKind(path: string): RequestKind {
+  if (path === '/api' || path.startsWith('/api/')) return 'api';
+  if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return 'control';
+  return 'page';
+}
+
 export interface JournalEntry {
   /** Increasing number, unique within this sandbox's lifetime (also across resets). */
   id: number;
   /** Sandbox time when the request arrived. */
   at: string;
+  /** The door it came through: /api, the control API, or a page. */
+  kind: RequestKind;
   method: string;
   path: string;
   query?: string;
@@ -47,6 +63,8 @@ export interface JournalEntry {
 }
 
 export interface JournalFilter {
+  /** Only requests that came through this door. */
+  kind?: RequestKind;
   /** Exact path, or a prefix ending in `*` (`/api/*`). */
   path?: string;
   method?: string;
@@ -368,6 +386,7 @@ export class RequestJournal {
     return {
       id: stored.id,
       at: isoTime(stored.atMs),
+      kind: requestKind(stored.path),
       method: stored.method,
       path: stored.path,
       ...(query !== '' ? { query } : {}),
@@ -514,6 +533,10 @@ function matcher(
   shown: (entry: Stored) => JournalEntry,
 ): (entry: Stored) => boolean {
   const tests: ((entry: Stored) => boolean)[] = [];
+  if (filter.kind) {
+    const kind = filter.kind;
+    tests.push((e) => requestKind(e.path) === kind);
+  }
   if (filter.path) {
     const path = filter.path;
     tests.push(path.endsWith('*') ? (e) => e.path.startsWith(path.slice(0, -1)) : (e) => e.path === path);

@@ -7,19 +7,28 @@
  * path has one POST whose request body is a `oneOf` of the actions' schemas, each titled with its action,
  * with one named example per action; the description tables the actions and the credentials each takes.
  */
-import type { ActionSpec, EndpointSpec, PlainResource, ResourceSpec, Scope } from '../resources/action.js';
+import type {
+  ActionSpec,
+  DocumentEndpoint,
+  EndpointSpec,
+  PlainResource,
+  ResourceSpec,
+  Scope,
+} from '../resources/action.js';
+import { documentEndpoints } from '../resources/documents.js';
+import { NOT_EMULATED_PATHS } from '../resources/not-emulated.js';
 import { plainResources, resources } from '../resources/index.js';
 import { VERSION } from '../config/version.js';
 import { DEFAULT_API_KEY_HEADER, REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
 import { pause } from '../core/pause.js';
 import { type ControlOperation, controlOperations } from './control.js';
-import { documentOperations } from './files.js';
 import {
   API_SECURITY,
   INJECTED,
   type Json,
   errorResponses,
   jsonSchema,
+  renderBusyResponse,
   outputSchema,
   successResponses,
 } from './responses.js';
@@ -151,6 +160,70 @@ function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Jso
   };
 }
 
+/**
+ * A document endpoint (resources/documents.ts): not an envelope, and not JSON on success but a file (or a JSON 201
+ * for an upload); those whose work goes through the render queue declare the queue's 503.
+ */
+function documentOperation(endpoint: DocumentEndpoint): Json {
+  const { success } = endpoint;
+  const content = 'file' in success ? { [success.file]: { schema: { type: 'string', format: 'binary' } } } : undefined;
+  return {
+    operationId: endpoint.operationId,
+    tags: ['API'],
+    summary: endpoint.summary,
+    security: endpoint.scope === 'public' ? [] : API_SECURITY,
+    parameters: endpoint.parameters.map(({ name, in: where, required, description }) => ({
+      name,
+      in: where,
+      required,
+      schema: { type: 'string' },
+      ...(description !== undefined ? { description } : {}),
+    })),
+    ...(endpoint.upload ? { requestBody: PDF_FORM } : {}),
+    responses: {
+      ...('file' in success
+        ? { '200': { description: success.description, content } }
+        : {
+            [String(success.status)]: {
+              description: success.description,
+              content: { 'application/json': { schema: success.schema } },
+            },
+          }),
+      ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
+      ...(endpoint.renders ? renderBusyResponse() : {}),
+      ...INJECTED,
+    },
+  };
+}
+
+/** A multipart body with the file in field `pdf` (upload_pdf, contract_email_sign_pdf). */
+const PDF_FORM = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: { type: 'object', required: ['pdf'], properties: { pdf: { type: 'string', format: 'binary' } } },
+    },
+  },
+};
+
+/** An AI endpoint the sandbox does not emulate (resources/not-emulated.ts): it answers 501. */
+function notEmulatedOperation(path: string): Json {
+  const name = path.replace('/api/', '');
+  return {
+    operationId: name,
+    tags: ['API'],
+    summary: `The AI assistant's ${name}: not emulated, answers 501`,
+    security: API_SECURITY,
+    responses: {
+      '501': {
+        description: 'Not emulated: the sandbox answers no AI requests',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+      ...INJECTED,
+    },
+  };
+}
+
 function controlOperation(op: ControlOperation): Json {
   const parameters: Json[] = [];
   for (const match of op.path.matchAll(/\{(\w+)\}/g))
@@ -215,7 +288,11 @@ type Paths = Record<string, Json>;
 /** The document's paths as steps of work, one per resource or control operation, in the order they are written. */
 function pathSteps(options: DocumentOptions): ((paths: Paths) => void)[] {
   return [
-    (paths) => Object.assign(paths, documentOperations()),
+    (paths) => {
+      for (const endpoint of documentEndpoints)
+        paths[endpoint.path] = { [endpoint.method.toLowerCase()]: documentOperation(endpoint) };
+      for (const path of NOT_EMULATED_PATHS) paths[path] = { post: notEmulatedOperation(path) };
+    },
     ...resources.map((resource) => (paths: Paths) => {
       paths[resource.path] = { post: resourceOperation(resource) };
     }),

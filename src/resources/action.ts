@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { ApiError, quote } from '../core/errors.js';
 import type { OpContext } from '../domain/context.js';
 import { lazy } from '../core/lazy.js';
+import type { Renderer } from '../render/renderer.js';
+import type { DocumentStore, PdfFile } from '../store/documents.js';
 
 /**
  * Who may call an operation (http/auth.ts checks it):
@@ -19,8 +21,8 @@ export type Scope = 'public' | 'authenticated' | 'platform' | 'client';
 
 export interface Reply {
   status: number;
-  /** An object (every envelope operation), raw bytes (long lists), or an array (the plain endpoints' lists). */
-  body: Record<string, unknown> | RawJson | unknown[];
+  /** An object (every envelope operation), raw bytes (long lists), an array (the plain endpoints' lists) or a file. */
+  body: Record<string, unknown> | RawJson | unknown[] | FileBody;
   /**
    * Compatibility warnings (docs/compatibility.md): the sandbox accepted what a source says the real service treats
    * differently. Sent as `X-Sandbox-Warning` and kept in the request journal.
@@ -45,6 +47,19 @@ export interface RequestInfo {
  */
 export class RawJson {
   constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
+}
+
+/**
+ * A file as an answer (the document endpoints): sent with its type, its length and a Content-Disposition naming it
+ * (`inline`: shown in the browser rather than saved), never cached.
+ */
+export class FileBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly type: string,
+    readonly filename: string,
+    readonly disposition: 'attachment' | 'inline' = 'attachment',
+  ) {}
 }
 
 export interface ActionSpec<S extends z.ZodType = z.ZodType> {
@@ -74,26 +89,6 @@ export interface ResourceSpec {
   actions: Record<string, ActionSpec<any>>;
 }
 
-/** An action as a resource file writes it: the schemas come as functions, each called once on first use. */
-export type ActionDefinition<S extends z.ZodType> = Omit<ActionSpec<S>, 'schema' | 'response'> & {
-  schema: () => S;
-  response: () => z.ZodType;
-};
-
-export function defineAction<S extends z.ZodType>(definition: ActionDefinition<S>): ActionSpec<S> {
-  const schema = lazy(definition.schema);
-  const response = lazy(definition.response);
-  return {
-    ...definition,
-    get schema() {
-      return schema();
-    },
-    get response() {
-      return response();
-    },
-  };
-}
-
 /**
  * A plain endpoint: the real service's component-only paths that take no `{data: {action}}` envelope
  * (`/api/contract_event`, `/api/event_status`, `/api/contract_share_link`) [C]. One spec per method; the input is the
@@ -120,12 +115,17 @@ export interface PlainResource {
   endpoints: EndpointSpec<any>[];
 }
 
-export type EndpointDefinition<S extends z.ZodType> = Omit<EndpointSpec<S>, 'schema' | 'response'> & {
-  schema: () => S;
+/** An operation as a resource file writes it: the schemas come as functions, each called once on first use. */
+export type Definition<Spec extends { schema: z.ZodType; response: z.ZodType }> = Omit<Spec, 'schema' | 'response'> & {
+  schema: () => Spec['schema'];
   response: () => z.ZodType;
 };
 
-export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointSpec<S> {
+/**
+ * An action or an endpoint from its definition: the one kit of every /api operation. Its schemas are built on first
+ * read (lazy.ts), so a start that serves no /api request builds none.
+ */
+function defineOperation<Spec extends { schema: z.ZodType; response: z.ZodType }>(definition: Definition<Spec>): Spec {
   const schema = lazy(definition.schema);
   const response = lazy(definition.response);
   return {
@@ -136,8 +136,14 @@ export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefiniti
     get response() {
       return response();
     },
-  };
+  } as unknown as Spec;
 }
+
+export const defineAction = <S extends z.ZodType>(definition: Definition<ActionSpec<S>>): ActionSpec<S> =>
+  defineOperation(definition);
+
+export const defineEndpoint = <S extends z.ZodType>(definition: Definition<EndpointSpec<S>>): EndpointSpec<S> =>
+  defineOperation(definition);
 
 /**
  * A success body. Resource fields sit at the top level beside `code` and `message` (docs/compatibility.md, "Codes"); `code` is a
@@ -225,3 +231,51 @@ export const signerFields = lazy(() => ({
   email: z.string().trim().min(1, 'Must not be empty').max(320),
   ipInfo: z.string().optional(),
 }));
+
+/** A parameter of a document endpoint, as the OpenAPI document lists it. */
+export interface EndpointParameter {
+  name: string;
+  in: 'query' | 'path';
+  required: boolean;
+  description?: string;
+}
+
+/** What a document endpoint's handler reads of the request: its parameters, the uploaded PDF, the adapters. */
+export interface DocumentRequest extends RequestInfo {
+  /** A query parameter; an empty one is absent. */
+  query(name: string): string | undefined;
+  /** A path parameter. */
+  param(name: string): string;
+  /** A query parameter the endpoint needs: 400 naming it, with an example, when absent. */
+  required(name: string): string;
+  /** The PDF in the multipart body's field `pdf`, within the upload limit (415, 400 or 413 otherwise). */
+  pdf(): Promise<PdfFile>;
+  /** Where uploaded files are kept, and what draws documents (render/renderer.ts). */
+  documents: DocumentStore;
+  renderer: Renderer;
+}
+
+/**
+ * A document endpoint (docs/documents.md): files in (a multipart upload) or out (a PDF or DOCX), keys in the query
+ * string or the path, credentials as on every /api call. Mounted by http/router.ts and described in the OpenAPI
+ * document (openapi/document.ts) from this one declaration.
+ */
+export interface DocumentEndpoint {
+  method: 'GET' | 'POST';
+  /** OpenAPI form: `/api/contract_pdf/{contractKey}/{file}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** `client` (the client named by `clientKey` in the query, or the client token's) or `public` (no credentials). */
+  scope: 'client' | 'public';
+  parameters: readonly EndpointParameter[];
+  /** Its body is multipart/form-data with the PDF in field `pdf`. */
+  upload?: true;
+  /** A success: a file of this type, or JSON with this status and schema (OpenAPI form). */
+  success:
+    | { file: string; description: string }
+    | { status: 201; description: string; schema: Record<string, unknown> };
+  /** Its work goes through the render queue, which may answer 503 (render/queue.ts). */
+  renders: boolean;
+  handle(request: DocumentRequest, ctx: OpContext): Promise<Reply>;
+}

@@ -39,6 +39,15 @@ describe('JSON bodies with too much structure', () => {
     await t.close();
   });
 
+  it('counts structure only from 256 KiB, as docs/errors.md says: 40,000 members pass below it, not above', () => {
+    const members = Array.from({ length: 40_000 }, () => '"a":0').join(',');
+    const small = `{${members}}`;
+    expect(small.length).toBeLessThan(256 * 1024);
+    expect(() => checkJsonShape(small)).not.toThrow();
+    const padded = `{${members},"pad":"${'x'.repeat(256 * 1024)}"}`;
+    expect(() => checkJsonShape(padded)).toThrow(/40001 object members, the limit is 30000/);
+  });
+
   it('reads structure inside strings as text: quotes, escapes, commas and braces in a value count for nothing', () => {
     const value = '{"a":[1,2],\\"b\\":{}} '.repeat(60_000);
     expect(value.length).toBeGreaterThan(256 * 1024);

@@ -200,6 +200,7 @@ describe('the request log', () => {
   const entry: JournalEntry = {
     id: 3,
     at: '2026-03-01T09:00:00.000Z',
+    kind: 'api',
     method: 'POST',
     path: '/api/contract',
     action: 'archive',

@@ -12,8 +12,8 @@ import {
   type ControlWorld,
   TextAnswer,
   controlRoutes,
-  honoPath,
 } from '../../control-table/index.js';
+import { honoPath } from '../../core/route-path.js';
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
 import { TENANT_PREFIX } from '../../core/tenant-path.js';
@@ -62,6 +62,19 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
       if (verb === undefined) return c.notFound();
       throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${VERBS.join(', ')}`);
     });
+  // The MCP server (docs/mcp.md): the same operations as tools, for coding agents; its SDK loaded on the first call.
+  app.all('/mcp', async (c) => {
+    const { handleMcpRequest } = await import('../../mcp/server.js');
+    return handleMcpRequest(c.req.raw, (entry, request, apiKey) =>
+      Promise.resolve(
+        entry.op.handle(request, {
+          control,
+          scenarios,
+          tenant: apiKey === undefined ? undefined : control.state.tenant(apiKey),
+        }),
+      ),
+    );
+  });
   // Where request emails used to link: it now leads to the recipient page, /sharing/<recipientKey>
   // (docs/pages.md), so links from older emails and data files keep working.
   app.get('/sign/:recipientKey', (c) => c.redirect(`/sharing/${encodeURIComponent(c.req.param('recipientKey'))}`, 301));

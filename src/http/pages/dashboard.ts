@@ -19,7 +19,8 @@ import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
 import { isDone } from '../../domain/lifecycle-rules.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
-import { type ControlOp, controlTable, honoPath } from '../../control-table/index.js';
+import { type ControlOp, controlTable } from '../../control-table/index.js';
+import { honoPath } from '../../core/route-path.js';
 import { dashboardForms, formBody } from '../../control-table/forms.js';
 import { type Connection, connectionCard } from './connection.js';
 import { contractPage, platformsWithClients } from './dashboard-data.js';
@@ -364,8 +365,16 @@ function lastResult(d: Delivery): Html {
   return html`<span data-testid="last-status">last: ${answer}${more}</span>`;
 }
 
+/** The journal's doors (journal.ts `REQUEST_KINDS`), as the Requests tab offers them. */
+const KIND_CHOICES = [
+  ['', 'any door'],
+  ['api', '/api'],
+  ['control', 'control API'],
+  ['page', 'pages'],
+] as const;
+
 function requests(q: Record<string, string>, control: Control, tenant: Tenant | undefined): Html {
-  const filter = Object.fromEntries(['path', 'method', 'status'].filter((k) => q[k]).map((k) => [k, q[k]!]));
+  const filter = Object.fromEntries(['kind', 'path', 'method', 'status'].filter((k) => q[k]).map((k) => [k, q[k]!]));
   let list: JournalEntry[] = [];
   let error = '';
   try {
@@ -377,17 +386,18 @@ function requests(q: Record<string, string>, control: Control, tenant: Tenant | 
   return html`<section aria-labelledby="requests-title">
   <h2 id="requests-title">Request journal</h2>
   <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="requests" />${keepTenant(tenant)}
+    <label>Through <select name="kind">${KIND_CHOICES.map(([value, label]) => html`<option value="${value}"${q.kind === value ? ' selected' : ''}>${label}</option>`)}</select></label>
     <label>Path <input name="path" value="${q.path ?? ''}" placeholder="/api/*" /></label>
     <label>Method <input name="method" value="${q.method ?? ''}" placeholder="POST" size="6" /></label>
     <label>Status <input name="status" value="${q.status ?? ''}" placeholder="4xx" size="5" /></label>
     <button type="submit" class="secondary">Filter</button>
   </form>
   ${error ? html`<p class="notice bad">${error}</p>` : ''}
-  <table><thead><tr><th>At</th><th>Request</th><th>Action</th><th>Status</th><th>Took</th></tr></thead><tbody>
+  <table><thead><tr><th>At</th><th>Through</th><th>Request</th><th>Action</th><th>Status</th><th>Took</th></tr></thead><tbody>
   ${list.slice(offset, offset + PAGE_SIZE).map(
     (
       r,
-    ) => html`<tr><td>${peopleTime(r.at)}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
+    ) => html`<tr data-kind="${r.kind}"><td>${peopleTime(r.at)}</td><td>${r.kind}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
       <pre>${JSON.stringify(r.request.body ?? null, null, 2)}</pre><pre>${JSON.stringify(r.response.body ?? null, null, 2)}</pre></details></td>
       <td>${r.action ?? ''}</td><td><span class="badge ${r.status >= 400 ? 'failed' : 'done'}">${r.status}</span></td><td>${r.durationMs.toFixed(1)} ms</td></tr>`,
   )}

@@ -1,20 +1,22 @@
 /**
  * The recipient page, /sharing/<shareLink> (docs/pages.md): what a recipient sees when it follows the link in
- * its request email. Opening it is a view (docs/lifecycle.md); its one action, by role, goes through the control
- * operation `recipients.act` like POST /__sandbox/recipients/{key}/{verb}, with cause `page` and the browser's address, so
- * events, webhooks, emails and history are the same whichever way a recipient acts.
+ * its request email. Opening it is a view (docs/lifecycle.md); its one action, by role, goes through the door of a
+ * link's holder (domain/recipient-acts.ts `actByLink`) as the API's recipient side does, with cause `page` and the
+ * browser's address, so events, webhooks, emails and history are the same whichever way a recipient acts.
  */
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html, raw } from 'hono/html';
 import { ApiError } from '../../core/errors.js';
 import { peopleTime } from '../../core/time-format.js';
-import type { Control } from '../../control/control.js';
+import { actBody } from '../../control/schemas.js';
+import { parseWith } from '../../core/validation.js';
+import { actByLink, viewByLink } from '../../domain/recipient-acts.js';
 import { systemContext } from '../../domain/context.js';
 import { shareLinkTenant } from '../../domain/request-facts.js';
 import type { Services } from '../../store/services.js';
 import { pageHtml, shownTags } from '../../domain/shown-contract.js';
-import { type SharePage, assertLinkActs, refusalAsSeen, sharePage } from '../../domain/share-links.js';
+import { type SharePage, refusalAsSeen, sharePage } from '../../domain/share-links.js';
 import { blocksOrder, isDone } from '../../domain/lifecycle-rules.js';
 import { STATUS, contractTypeOf, specialTypeName } from '../../core/vocabulary.js';
 import type { RecipientRecord } from '../../store/records.js';
@@ -35,15 +37,7 @@ interface ShowDeps {
   renderer: Renderer;
 }
 
-export function recipientPageRoutes({
-  services,
-  control,
-  renderer,
-  maxBodyBytes,
-}: ShowDeps & {
-  control: Control;
-  maxBodyBytes: number;
-}): Hono {
+export function recipientPageRoutes({ services, renderer, maxBodyBytes }: ShowDeps & { maxBodyBytes: number }): Hono {
   const app = new Hono();
   const deps: ShowDeps = { services, renderer };
   // The holder of a link acts in its contract's tenant, on its clock.
@@ -55,10 +49,7 @@ export function recipientPageRoutes({
     let page = pageOf(link);
     if (!page) return notFound(c);
     // Opening the page is the recipient's view, once: only a notified recipient that has not viewed yet views here.
-    if (page.recipient.state === 'notified' && page.contract.status !== STATUS.archived) {
-      control.recipients.act(page.recipient.recipientKey, 'view', {}, 'page', { ip: clientIp(c) });
-      page = pageOf(link)!;
-    }
+    if (viewByLink(linkContext(link), page, { ip: ipOf(c) })) page = pageOf(link)!;
     return sendPage(c, await render(deps, page));
   });
 
@@ -79,10 +70,9 @@ export function recipientPageRoutes({
         return sendPage(c, await render(deps, page, 'Type your name or draw your signature, then press Sign.'), 400);
       }
       try {
-        assertLinkActs(page, verb);
-        control.recipients.act(page.recipient.recipientKey, verb, verb === 'sign' ? { signature } : {}, 'page', {
-          ip: clientIp(c),
-        });
+        // The act goes through the one door of a link's holder, as the API's recipient side does.
+        const checked = parseWith(actBody(), verb === 'sign' ? { signature } : {});
+        actByLink(linkContext(page.shareLink), page, verb, { ...checked, ip: ipOf(c) });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
@@ -98,10 +88,13 @@ export function recipientPageRoutes({
   return app;
 }
 
-/** The address the browser's request came from (undefined in process, where there is no socket). */
-function clientIp(c: Context): string | undefined {
+/**
+ * The address the browser's request came from, for the audit trail; in process, where there is no socket, the
+ * sandbox's own (`127.0.0.1`, as the control API's acts; docs/lifecycle.md).
+ */
+function ipOf(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress?.replace(/^::ffff:/, '');
+  return incoming?.socket?.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
 }
 
 function notFound(c: Context) {
