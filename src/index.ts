@@ -55,6 +55,17 @@ export type {
   Snapshot,
 } from './control/sandbox-control.js';
 export { SandboxControlError } from './control/sandbox-control.js';
+export type {
+  CheckResult,
+  DeliveryEvidence,
+  Evidence,
+  Finding,
+  RateLimitView,
+  ReadinessReport,
+  ReportOptions,
+  RequestEvidence,
+  Severity,
+} from './control/sandbox-control.js';
 export type { SandboxOutbox, SandboxWebhooks, ReceiverFaultInput } from './control/sandbox-control.js';
 export type { ReceiverFaultView } from './webhooks/receiver-fault-spec.js';
 export { type ControlClient, type ControlClientOptions, createControlClient } from './client/control-client.js';
@@ -67,7 +78,16 @@ export type { Scenario } from './scenarios/schema.js';
 export type { FaultSpec } from './api-faults/spec.js';
 export type { ScenarioSummary, ScenarioLogEntry, BundledScenario } from './control/sandbox-control.js';
 export type { FaultView } from './api-faults/registry.js';
-// A test helper shipped with the package (docs/library.md, "Test helpers"): a webhook receiver for your tests.
+// Test helpers shipped with the package (docs/library.md, "Test helpers"): a webhook receiver, a tenant per test,
+// and assertions that fail a test with the readiness report's evidence.
+export { assertExpectationsMet, assertReady } from './testing/assertions.js';
+export {
+  type TenantFixtureOptions,
+  type TenantSource,
+  type TestTenant,
+  tenantFixture,
+} from './testing/tenant-fixture.js';
+export { toJUnit, toMarkdown, toText } from './readiness/formats.js';
 export { createWebhookReceiver } from './testing/webhook-receiver.js';
 export type {
   FailureMode,

@@ -18,7 +18,11 @@ import uuid
 
 import pytest
 
-from esign_sandbox import Sandbox, WebhookReceiver
+from esign_sandbox import Sandbox, WebhookReceiver, assert_ready
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "ready: fail the test when its tenant's readiness report has an error finding")
 
 
 @pytest.fixture(scope="session")
@@ -66,7 +70,11 @@ def tenant(sandbox_url, request):
     )
     sandbox.client_key = answer["client"]["clientKey"]
     yield sandbox
+    # With @pytest.mark.ready, the test also fails when what it did is not ready to go live (docs/readiness.md).
+    report = sandbox.report(tenant=platform["apiKey"]) if request.node.get_closest_marker("ready") else None
     sandbox.reset(api_key=platform["apiKey"])
+    if report is not None:
+        assert_ready(report)
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ class Sandbox:
         self.client_key = client_key
         self.timeout = timeout
 
-    def _request(self, method, path, body=None, headers=None):
+    def _request(self, method, path, body=None, headers=None, raw_text=False):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + path, data=data, method=method)
         if body is not None:
@@ -48,21 +48,29 @@ class Sandbox:
             request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                text = answer.read().decode()
+                answer_text = answer.read().decode()
         except urllib.error.HTTPError as error:
-            text = error.read().decode()
+            answer_text = error.read().decode()
             try:
-                raise SandboxError(error.code, json.loads(text)) from None
+                raise SandboxError(error.code, json.loads(answer_text)) from None
             except ValueError:
-                raise SandboxError(error.code, text) from None
-        return json.loads(text) if text else None
+                raise SandboxError(error.code, answer_text) from None
+        if raw_text:
+            return answer_text
+        return json.loads(answer_text) if answer_text else None
 
     # The API: every resource is one POST with {"data": {"action": ..., ...}} (docs/lifecycle.md).
 
-    def api(self, resource, action, **fields):
-        """``POST /api/<resource>`` as this platform, for its client ``client_key`` unless given."""
+    def api(self, resource, action, bearer=None, **fields):
+        """``POST /api/<resource>`` as this platform (or with a ``bearer`` token), for its client ``client_key``."""
         data = {"action": action, "clientKey": self.client_key, **fields}
-        return self._request("POST", f"/api/{resource}", {"data": data}, {"X-Service-Key": self.api_key})
+        credentials = {"Authorization": f"Bearer {bearer}"} if bearer else {"X-Service-Key": self.api_key}
+        return self._request("POST", f"/api/{resource}", {"data": data}, credentials)
+
+    def token(self, secret):
+        """A platform token from this platform's API key and its secret (it expires after 30 minutes)."""
+        body = {"data": {"action": "create", "apiKey": self.api_key, "secret": secret}}
+        return self._request("POST", "/api/token", body)["access_token"]
 
     def create_contract(self, name, value):
         return self.api("contract", "create", contract={"name": name, "value": value})["contract"]
@@ -109,6 +117,19 @@ class Sandbox:
         query = f"?contractKey={urllib.parse.quote(contract_key)}" if contract_key else ""
         return self.control("GET", f"/emails{query}")
 
+    # Readiness (docs/readiness.md): scoped to a tenant with its API key, else the whole sandbox.
+
+    def settle(self, tenant=None):
+        """Waits until nothing is due now: deliveries in flight and reactions finish; the time does not move."""
+        return self.control("POST", f"{_scope(tenant)}/settle", {})
+
+    def report(self, tenant=None, fmt="json", **options):
+        """The readiness report: a dict, or with ``fmt="junit"`` or ``"markdown"`` its text; ``options`` are its
+        thresholds and ``ignore`` (``pollingReads=5``, ``ignore="client-errors"``)."""
+        query = urllib.parse.urlencode({**options, **({"format": fmt} if fmt != "json" else {})})
+        path = f"/__sandbox{_scope(tenant)}/report" + (f"?{query}" if query else "")
+        return self._request("GET", path, raw_text=fmt != "json")
+
     def wait_until_ready(self, timeout=10.0):
         deadline = time.monotonic() + timeout
         while True:
@@ -118,6 +139,47 @@ class Sandbox:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
+
+
+def _scope(tenant):
+    return f"/platforms/{urllib.parse.quote(tenant)}" if tenant else ""
+
+
+def report_text(report):
+    """The readiness report for a person, as ``esign-sandbox report`` prints it: findings with their evidence."""
+    summary = report["summary"]
+    lines = [f"Readiness: {report['verdict']} ({summary['errors']} errors, {summary['warnings']} warnings)"]
+    for finding in report["findings"]:
+        if finding["severity"] == "info":
+            continue
+        lines.append(f"{finding['severity'].upper():8}{finding['id']}: {finding['title']} ({finding['count']})")
+        for e in finding["evidence"]:
+            what = (
+                f"request {e['id']}: {e['method']} {e['path']} ({e.get('action', '')}) -> {e['status']}"
+                if e["type"] == "request"
+                else f"delivery {e['id']} attempt {e['attempt']} ({e['trigger']}) {e['event']}"
+                f" -> {e.get('status', e.get('error'))}"
+            )
+            lines.append(f"        {what} at {e['at']}: {e.get('detail', '')}")
+        lines.append(f"        Advice: {finding['advice']}")
+    return "\n".join(lines)
+
+
+def assert_ready(report, fail_on="error"):
+    """Fails the test with the evidence when the readiness report has an error finding (or a warning, with
+    ``fail_on="warning"``): the pytest twin of the library's ``assertReady``."""
+    judged = ("error", "warning") if fail_on == "warning" else ("error",)
+    failing = [f["id"] for f in report["findings"] if f["severity"] in judged]
+    if failing:
+        raise AssertionError(f"the integration is not ready ({', '.join(failing)}):\n{report_text(report)}")
+
+
+def assert_expectations_met(*scenarios):
+    """Fails unless every ``expect:`` entry of each scenario summary is met, naming the others with their evidence."""
+    unmet = [(s["name"], e) for s in scenarios for e in s["expectations"] if e["status"] != "met"]
+    if unmet:
+        lines = [f"  {name}: {e['id']} is {e['status']}: {e['evidence']}" for name, e in unmet]
+        raise AssertionError(f"{len(unmet)} scenario expectation(s) not met:\n" + "\n".join(lines))
 
 
 def verify_webhook(secret, headers, body, tolerance=300, now=None):

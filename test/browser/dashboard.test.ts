@@ -1,8 +1,9 @@
 /**
  * The dashboard in Chromium, as a person reads it: the connect card (API address, key header, credentials), client
  * and recipient names, a drawn signature shown as an image, webhook rows with their contract and last status code,
- * and the Scenarios tab loading a bundled scenario and pasted YAML with its buttons. With UPDATE_SCREENSHOTS=1 it
- * writes docs/images/dashboard-scenarios.png.
+ * the Scenarios tab loading a bundled scenario and pasted YAML with its buttons, and the Readiness tab whose evidence
+ * opens the request it names. With UPDATE_SCREENSHOTS=1 it writes docs/images/dashboard-scenarios.png and
+ * dashboard-readiness.png.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -124,5 +125,36 @@ describe('the dashboard in Chromium', () => {
       /token-soon\s+pending\s+nothing matching yet \(deadline /,
     );
     if (process.env.SCREENSHOT_EXPECTATIONS) await card.screenshot({ path: process.env.SCREENSHOT_EXPECTATIONS });
+  });
+
+  it('shows the readiness of a tenant, and its evidence opens the request it names', async () => {
+    const platform = await sandbox.createPlatform({ name: 'naive in chromium' });
+    const token = await fetch(`${sandbox.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { action: 'create', apiKey: platform.apiKey, secret: platform.secret } }),
+    }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+    await sandbox.tenant(platform.apiKey).expireTokens();
+    for (let i = 0; i < 2; i++)
+      await fetch(`${sandbox.url}/api/client`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ data: { action: 'list' } }),
+      });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.setDefaultTimeout(8_000);
+    const record = recordPage(page);
+    await page.goto(`${sandbox.url}/__sandbox/ui?tab=readiness&tenant=${platform.apiKey}`);
+    await expect(page.locator('[data-verdict]').innerText()).resolves.toMatch(/^Not ready: 1 error\(s\)/);
+    const finding = page.locator('[data-finding="expired-token-reused"]');
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      mkdirSync(IMAGES, { recursive: true });
+      await page.screenshot({ path: resolve(IMAGES, 'dashboard-readiness.png'), fullPage: false });
+    }
+    await finding.getByRole('link', { name: /token #1 sent again after that 401/ }).click();
+    const opened = page.locator('details[open][id^="request-"]');
+    await expect(opened.locator('summary').innerText()).resolves.toBe('POST /api/client');
+    expect(record.outside(sandbox.url)).toEqual([]);
+    expect(record.errors).toEqual([]);
   });
 });

@@ -136,7 +136,7 @@ describe.skipIf(why !== undefined)('esign-sandbox/testcontainers', () => {
         }).catch((error: { stdout: string; stderr: string }) => {
           throw new Error(`pytest against the container failed:\n${error.stdout}\n${error.stderr}`);
         });
-        expect(pytest.stdout).toMatch(/\b4 passed\b/);
+        expect(pytest.stdout).toMatch(/\b8 passed\b/);
       }
     } finally {
       await receiver.close();

@@ -47,7 +47,7 @@ describe('the Python recipe', () => {
     'passes with a sandbox the fixture starts and stops itself',
     async () => {
       const out = await pytest({ ESIGN_SANDBOX_COMMAND: `"${process.execPath}" "${CLI}"` });
-      expect(out).toMatch(/\b4 passed\b/);
+      expect(out).toMatch(/\b8 passed\b/);
     },
     150_000,
   );
@@ -58,7 +58,7 @@ describe('the Python recipe', () => {
       const cli = await startCli(['--quiet']);
       try {
         const out = await pytest({ ESIGN_SANDBOX_URL: cli.url });
-        expect(out).toMatch(/\b4 passed\b/);
+        expect(out).toMatch(/\b8 passed\b/);
         // Each test's tenant was reset after it: only the fixtures' demo platform keeps contracts.
         const health = (await (await fetch(`${cli.url}/__sandbox/health`)).json()) as {
           counts: Record<string, number>;

@@ -26,6 +26,7 @@ import { type Connection, connectionCard } from './connection.js';
 import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
 import { scenariosTab } from './scenarios-tab.js';
+import { readinessTab } from './readiness-tab.js';
 
 export type { Connection };
 
@@ -46,6 +47,7 @@ const TABS = [
   ['webhooks', 'Webhooks'],
   ['requests', 'Requests'],
   ['scenarios', 'Scenarios'],
+  ['readiness', 'Readiness'],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 const PAGE_SIZE = 25;
@@ -171,6 +173,8 @@ function section(
       return requests(q, deps.control, tenant);
     case 'scenarios':
       return deps.scenarios.list().then((list) => scenariosTab(list, here));
+    case 'readiness':
+      return deps.control.readiness.report({}, tenant).then((report) => readinessTab(report, tenant));
   }
 }
 
@@ -322,7 +326,11 @@ function webhooks(
   tenant: Tenant | undefined,
 ): Html {
   const status = q.status === 'pending' || q.status === 'delivered' || q.status === 'failed' ? q.status : undefined;
-  const all = control.webhooks.deliveries(status ? { status } : {}, tenant).reverse();
+  // One delivery, when a link names it (a readiness finding's evidence); else the log, newest first.
+  const all = control.webhooks
+    .deliveries(status ? { status } : {}, tenant)
+    .filter((d) => !q.delivery || d.id === q.delivery)
+    .reverse();
   const offset = (pageOf(q) - 1) * PAGE_SIZE;
   return html`<section aria-labelledby="webhooks-title">
   <h2 id="webhooks-title">Webhook deliveries</h2>
@@ -331,7 +339,9 @@ function webhooks(
     <button type="submit" class="secondary">Filter</button>
   </form>
   ${all.slice(offset, offset + PAGE_SIZE).map(
-    (d) => html`<details class="card" id="delivery-${d.id}" data-delivery="${d.event}">
+    (
+      d,
+    ) => html`<details class="card" id="delivery-${d.id}" data-delivery="${d.event}" ${d.id === q.delivery ? 'open' : ''}>
     <summary><strong>${d.event}</strong> · ${contractName(d)} → <span class="mono">${d.url}</span> · <span class="badge ${d.status}">${d.status}</span> · ${lastResult(d)}${d.nextAttemptAt ? html` · next attempt ${peopleTime(d.nextAttemptAt)}` : ''} ${contractTenant(services, d.contractKey)}</summary>
     <form method="post" action="${BASE}/webhook-deliveries/${d.id}/redeliver"><input type="hidden" name="back" value="${here}" /><button type="submit" class="secondary">Redeliver</button></form>
     <h4>Headers</h4>
@@ -378,7 +388,11 @@ function requests(q: Record<string, string>, control: Control, tenant: Tenant | 
   let list: JournalEntry[] = [];
   let error = '';
   try {
-    list = control.journal.list(filter, tenant).requests.reverse();
+    // One request, when a link names it (a readiness finding's evidence); else the journal, newest first.
+    list = control.journal
+      .list(filter, tenant)
+      .requests.filter((r) => !q.id || String(r.id) === q.id)
+      .reverse();
   } catch (e) {
     error = e instanceof ApiError ? e.message : String(e);
   }
@@ -397,7 +411,7 @@ function requests(q: Record<string, string>, control: Control, tenant: Tenant | 
   ${list.slice(offset, offset + PAGE_SIZE).map(
     (
       r,
-    ) => html`<tr data-kind="${r.kind}"><td>${peopleTime(r.at)}</td><td>${r.kind}</td><td><details id="request-${r.id}"><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
+    ) => html`<tr data-kind="${r.kind}"><td>${peopleTime(r.at)}</td><td>${r.kind}</td><td><details id="request-${r.id}" ${String(r.id) === q.id ? 'open' : ''}><summary class="mono">${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</summary>
       <pre>${JSON.stringify(r.request.body ?? null, null, 2)}</pre><pre>${JSON.stringify(r.response.body ?? null, null, 2)}</pre></details></td>
       <td>${r.action ?? ''}</td><td><span class="badge ${r.status >= 400 ? 'failed' : 'done'}">${r.status}</span></td><td>${r.durationMs.toFixed(1)} ms</td></tr>`,
   )}
