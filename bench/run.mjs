@@ -21,6 +21,8 @@ import { benchMsw } from './msw.mjs';
 import { benchVolume } from './volume.mjs';
 import { benchClock } from './clock.mjs';
 import { benchWebhooks } from './webhooks.mjs';
+import { benchTeam } from './team.mjs';
+import { benchRestart } from './restart.mjs';
 import { stallFigures } from './stalls.mjs';
 import { uploadFigures } from './uploads.mjs';
 import { workBoundFigures } from './work-bounds.mjs';
@@ -100,6 +102,8 @@ async function main() {
     benchClock,
     benchTenants,
     benchWebhooks,
+    benchTeam,
+    benchRestart,
     benchVerify,
     benchDocuments,
     benchBurst,

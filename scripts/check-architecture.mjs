@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 /** Top to bottom: a folder may import its own files and the folders of later layers, nothing else. */
 export const LAYERS = [
   ['(root)'], // index.ts, cli.ts, sandbox.ts: the entry points; sandbox.ts composes one sandbox
-  ['wiring'], // the parts sandbox.ts composes: state, subsystems, HTTP app, listener
+  ['wiring', 'team'], // the parts sandbox.ts composes: state, subsystems, HTTP app, listener; a team replica's election and forwarding
   ['verify', 'report'], // esign-sandbox verify and report: users of the HTTP API, started by cli.ts
   ['http', 'client', 'testing', 'intercept'], // the HTTP edge: /api router, /__sandbox routes, pages…; the control client; test helpers; the service's host redirected (register, MSW)
   ['mcp'], // the MCP server: the control table as tools (stdio for `esign-sandbox mcp`, HTTP at /__sandbox/mcp)

@@ -25,7 +25,10 @@ async function main(): Promise<void> {
   if (parsed.version) return void console.log(VERSION);
   const { files } = parsed;
   try {
-    await run(parsed.options, files, started);
+    const store = parsed.team?.store;
+    if (store !== undefined) await runTeam(parsed.options, { store, advertiseUrl: parsed.team?.advertiseUrl }, files);
+    else if (parsed.team) throw new ConfigError('--advertise-url is for team mode: give --store postgres://… too');
+    else await run(parsed.options, files, started);
   } catch (error) {
     removeProcessFiles(files);
     throw error;
@@ -145,6 +148,69 @@ async function mcp(argv: string[]): Promise<void> {
   ]);
   const client = createControlClient(url);
   await serveStdio((entry, request, apiKey) => client.send(entry.op, request, apiKey));
+}
+
+/**
+ * A replica of a team sandbox (docs/team-sandbox.md): loaded only with --store, so the default start does not pay
+ * for PostgreSQL's driver. One line per change of role; --ready-file once a leader answers through it.
+ */
+async function runTeam(
+  options: SandboxOptions,
+  team: { store: string; advertiseUrl?: string | undefined },
+  files: ProcessFiles,
+): Promise<void> {
+  const { startReplica } = await import('./team-replica.js');
+  const json = options.log === 'json';
+  const say = (fields: Record<string, unknown>, line: string) =>
+    console.log(json ? JSON.stringify({ ...fields, version: VERSION }) : line);
+  let stopping = false;
+  let replica: Awaited<ReturnType<typeof startReplica>> | undefined;
+  const stop = (signal: string, status = 0) => {
+    if (stopping) return;
+    stopping = true;
+    say({ event: 'stopping', signal }, `\n${signal}: stopping (a leader commits what is pending and hands over)…`);
+    (replica ? replica.close() : Promise.resolve()).then(
+      () => {
+        removeProcessFiles(files);
+        process.exit(status);
+      },
+      (error: unknown) => {
+        console.error(`esign-sandbox: could not stop cleanly: ${String(error)}`);
+        removeProcessFiles(files);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  writePidFile(files);
+  watchParent(process.env, () => stop('npm exited'));
+  replica = await startReplica(
+    options,
+    team,
+    (e) => {
+      if (e.event === 'listening')
+        say(
+          { event: 'listening', url: e.url, advertised: e.advertised, team: true },
+          `esign-sandbox ${VERSION}: team replica listening on ${e.url} (other replicas reach it at ${e.advertised})`,
+        );
+      else if (e.event === 'leading')
+        say(
+          { event: 'leading', loadedMs: e.loadedMs, loaded: e.loaded },
+          `  leading: ${e.loaded ? 'state read from the database' : 'new database, seeded from the fixtures'} in ${e.loadedMs} ms`,
+        );
+      else if (e.event === 'following') say({ event: 'following', leader: e.leader }, `  following ${e.leader}`);
+      else if (e.event === 'stepped-down')
+        say({ event: 'stepped-down', reason: e.reason }, `  stepped down: ${e.reason}`);
+      else say({ event: 'waiting', reason: e.reason }, `  waiting: ${e.reason}`);
+    },
+    (error) => {
+      console.error(`esign-sandbox: ${error instanceof ConfigError ? error.message : String(error)}`);
+      stop('fatal', 2);
+    },
+  );
+  await replica.ready;
+  writeReadyFile(files, replica.url);
 }
 
 /**

@@ -23,7 +23,7 @@ import type { ScenarioEngine } from './scenarios/engine.js';
 import { readStartScenarios, startSettings } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
-import { type DefaultAccount, openState } from './wiring/state.js';
+import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
 import { createSubsystems } from './wiring/subsystems.js';
 import { openTracer } from './wiring/tracing.js';
 
@@ -56,6 +56,11 @@ export interface Sandbox {
   fetch(request: Request): Promise<Response>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
   listen(): Promise<string>;
+  /**
+   * Served by another server at `url` instead of listening (a team replica's, docs/team-sandbox.md): links use it, and
+   * the deliveries held until the sandbox is reachable go out.
+   */
+  serveAt(url: string): void;
   /** Stops listening, cancels timers, flushes the data file. */
   close(): Promise<void>;
 }
@@ -71,6 +76,8 @@ export interface StartDefaults {
   webhooksAfterListen?: boolean;
   /** What draws the documents, instead of `createRenderer()` (render/renderer.ts): tests hold its jobs. */
   renderer?: ClosableRenderer;
+  /** Team mode: the state in the team's database, on the leader's connection (docs/team-sandbox.md). */
+  team?: TeamState;
   /**
    * What tells wall time to the journal and the delivery log, instead of the system's: a test of the readiness
    * report's Retry-After check moves it instead of sleeping (docs/readiness.md).
@@ -84,7 +91,7 @@ export async function createSandbox(
 ): Promise<Sandbox> {
   const startScenarios = await readStartScenarios(options.scenarios ?? [], BUNDLED_SCENARIOS);
   const config = resolveConfig({ ...options, ...startSettings(options, startScenarios) }, fallback);
-  const state = await openState(config);
+  const state = await openState(config, fallback.team);
   const { services, defaultAccount, loaded } = state;
   // Links in emails and on the sign page need the address: the configured one before listen(), the real one after.
   let baseUrl = `${config.tls ? 'https' : 'http'}://${urlHost(config.host)}:${config.port}`;
@@ -133,6 +140,10 @@ export async function createSandbox(
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
       subsystems.listening();
       return baseUrl;
+    },
+    serveAt(url) {
+      baseUrl = url;
+      subsystems.listening();
     },
     async close() {
       // Timers still pending stay kept as they are (the data file has them for the next start).

@@ -23,6 +23,10 @@ Options
       --api-key <key>       API key of the default platform                (default from fixtures)
       --secret <secret>     Secret of the default platform                 (default from fixtures)
       --data <file>         Persist state to this JSON file                (default: in memory)
+      --store <url>         Team mode: keep the state in PostgreSQL, postgres://user@host/db; every
+                            replica given the same URL is one sandbox (docs/team-sandbox.md)
+      --advertise-url <u>   Team mode: where the other replicas reach this one (default: the
+                            listening address; with --host 0.0.0.0, the first outside IPv4 address)
       --fixtures <path>     Seed data: a YAML/JSON file or a folder of them (default: bundled fixtures/)
       --seed <n>            Seed for generated keys and data: same seed, same sandbox
       --clock <mode>        real (follows wall time) or frozen             (default real)
@@ -53,7 +57,8 @@ Options
   -v, --version             Show the version
 
 Every option can also be set as an environment variable: ESIGN_SANDBOX_PORT, ESIGN_SANDBOX_HOST,
-ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
+ESIGN_SANDBOX_API_KEY, ESIGN_SANDBOX_SECRET, ESIGN_SANDBOX_DATA, ESIGN_SANDBOX_STORE, ESIGN_SANDBOX_ADVERTISE_URL,
+ESIGN_SANDBOX_FIXTURES, ESIGN_SANDBOX_SEED,
 ESIGN_SANDBOX_CLOCK, ESIGN_SANDBOX_START, ESIGN_SANDBOX_MAX_BODY, ESIGN_SANDBOX_MAX_UPLOAD,
 ESIGN_SANDBOX_API_KEY_HEADER, ESIGN_SANDBOX_TLS (true/false), ESIGN_SANDBOX_TLS_CERT, ESIGN_SANDBOX_TLS_KEY, ESIGN_SANDBOX_LOG_FORMAT,
 ESIGN_SANDBOX_QUIET (true/false), ESIGN_SANDBOX_JOURNAL_LIMIT, ESIGN_SANDBOX_RATE_LIMIT, ESIGN_SANDBOX_PUBLIC_URL,
@@ -79,6 +84,8 @@ const FLAGS = {
   'api-key': { type: 'string' },
   secret: { type: 'string' },
   data: { type: 'string' },
+  store: { type: 'string' },
+  'advertise-url': { type: 'string' },
   fixtures: { type: 'string' },
   seed: { type: 'string' },
   clock: { type: 'string' },
@@ -121,7 +128,14 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 export function parseCli(
   argv: string[],
   env: NodeJS.ProcessEnv,
-): { help?: true; version?: true; options: SandboxOptions; files: ProcessFiles } {
+): {
+  help?: true;
+  version?: true;
+  options: SandboxOptions;
+  files: ProcessFiles;
+  /** Team mode (docs/team-sandbox.md): the state in PostgreSQL (`store`), this replica one of several. */
+  team?: { store?: string | undefined; advertiseUrl?: string | undefined };
+} {
   let values: Partial<Record<FlagName, string | boolean | string[]>>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
@@ -192,5 +206,14 @@ export function parseCli(
   const readyFile = get('ready-file');
   if (pidFile !== undefined) files.pidFile = pidFile;
   if (readyFile !== undefined) files.readyFile = readyFile;
-  return { options, files };
+  const store = get('store');
+  const advertiseUrl = get('advertise-url');
+  if (store !== undefined && options.data !== undefined) {
+    // The container image sets ESIGN_SANDBOX_DATA; a replica given a store keeps its state there instead.
+    if (typeof values.data === 'string')
+      throw new ConfigError('--store and --data both say where the state lives: pick one');
+    delete options.data;
+  }
+  const team = store !== undefined || advertiseUrl !== undefined ? { team: { store, advertiseUrl } } : {};
+  return { options, files, ...team };
 }

@@ -4,7 +4,8 @@
  * Kept in memory per platform, addressed by the file's SHA-256, so one platform can never reach another's file
  * even with the same content, and a converted or duplicated contract shares its source's file. With a data file
  * (`--data state.json`) each file is also written beside it, `state.json.files/<platformId>/<sha256>.pdf`, each
- * replaced atomically (temporary file, fsync, rename) like the data file; they are read back when the store opens.
+ * replaced atomically (temporary file, fsync, rename) like the data file; in team mode, into the database
+ * (postgres.ts); they are read back when the store opens.
  * The bytes are written before the record that refers to them, so a crash leaves at worst an unreferenced file.
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +15,15 @@ import { syncFolder } from './atomic-file.js';
 
 /** A snapshot's documents: `"<platformId>/<sha256>"` → the file as base64. */
 export type DocumentEntries = Record<string, string>;
+
+/** Where the files are kept beside the memory: a folder beside the data file, or the team's database (postgres.ts). */
+export interface DocumentFiles {
+  load(): Promise<{ platformId: string; sha: string; bytes: Uint8Array }[]>;
+  /** Resolves once the file is kept (before any record refers to it). */
+  write(platformId: string, sha: string, bytes: Uint8Array): Promise<void>;
+  removeAll(): Promise<void>;
+  removePlatform(platformId: string): Promise<void>;
+}
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -31,21 +41,19 @@ export class DocumentStore {
   private readonly files = new Map<string, Map<string, Uint8Array>>();
   /** Writes under way, by `<platformId>/<sha256>`: the same file uploaded twice at once is written once. */
   private readonly writing = new Map<string, Promise<void>>();
-  /** Each write's own temporary file name, so concurrent writes never rename one another's file. */
-  private writes = 0;
 
-  private constructor(private readonly folder: string | undefined) {}
+  private constructor(
+    private readonly kept: DocumentFiles | undefined,
+    /** The folder the files are kept in, with a data file. */
+    readonly location: string | undefined,
+  ) {}
 
-  /** An in-memory store, or one kept beside `dataFile` (its files read back now). */
-  static async open(dataFile?: string): Promise<DocumentStore> {
-    const store = new DocumentStore(dataFile ? `${dataFile}.files` : undefined);
-    if (store.folder) await store.load(store.folder);
+  /** An in-memory store, or one kept beside `dataFile` or in `files` (the files read back now). */
+  static async open(dataFile?: string, files?: DocumentFiles): Promise<DocumentStore> {
+    const folder = dataFile ? `${dataFile}.files` : undefined;
+    const store = new DocumentStore(files ?? (folder ? folderFiles(folder) : undefined), folder);
+    for (const f of (await store.kept?.load()) ?? []) store.tenant(f.platformId).set(f.sha, f.bytes);
     return store;
-  }
-
-  /** The folder the files are kept in, when persistent. */
-  get location(): string | undefined {
-    return this.folder;
   }
 
   /**
@@ -55,14 +63,11 @@ export class DocumentStore {
   async put(platformId: string, bytes: Uint8Array, sha = sha256Hex(bytes)): Promise<string> {
     const own = this.tenant(platformId);
     if (own.has(sha)) return sha;
-    if (this.folder) {
+    if (this.kept) {
       const id = `${platformId}/${sha}`;
       let write = this.writing.get(id);
       if (!write) {
-        const tmp = `${sha}.pdf.${process.pid}.${++this.writes}.tmp`;
-        write = writeFileAtomically(join(this.folder, safeName(platformId)), `${sha}.pdf`, tmp, bytes).finally(() =>
-          this.writing.delete(id),
-        );
+        write = this.kept.write(platformId, sha, bytes).finally(() => this.writing.delete(id));
         this.writing.set(id, write);
       }
       await write;
@@ -114,39 +119,20 @@ export class DocumentStore {
   /** Replaces every file (restore, full reset). */
   async replace(files: { platformId: string; sha: string; bytes: Uint8Array }[]): Promise<void> {
     this.files.clear();
-    if (this.folder) await rm(this.folder, { recursive: true, force: true });
+    await this.kept?.removeAll();
     for (const f of files) await this.put(f.platformId, f.bytes);
   }
 
   /** Drops one platform's files (per-tenant reset). */
   async clearPlatform(platformId: string): Promise<void> {
     this.files.delete(platformId);
-    if (this.folder) await rm(join(this.folder, safeName(platformId)), { recursive: true, force: true });
+    await this.kept?.removePlatform(platformId);
   }
 
   private tenant(platformId: string): Map<string, Uint8Array> {
     let own = this.files.get(platformId);
     if (!own) this.files.set(platformId, (own = new Map()));
     return own;
-  }
-
-  private async load(folder: string): Promise<void> {
-    let platforms: string[];
-    try {
-      platforms = await readdir(folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    for (const dir of platforms) {
-      const platformId = decodeURIComponent(dir);
-      for (const name of await readdir(join(folder, dir)).catch(() => [] as string[])) {
-        const sha = name.replace(/\.pdf$/, '');
-        if (!SHA256.test(sha) || !name.endsWith('.pdf')) continue; // temporary files of an interrupted write
-        const bytes = new Uint8Array(await readFile(join(folder, dir, name)));
-        if (sha256Hex(bytes) === sha) this.tenant(platformId).set(sha, bytes);
-      }
-    }
   }
 }
 
@@ -167,4 +153,38 @@ async function writeFileAtomically(folder: string, name: string, tmpName: string
   }
   await rename(tmp, join(folder, name));
   await syncFolder(folder);
+}
+
+/** Files beside the data file: `<file>.files/<platformId>/<sha256>.pdf`, each written atomically. */
+function folderFiles(folder: string): DocumentFiles {
+  let writes = 0;
+  return {
+    async load() {
+      const out: { platformId: string; sha: string; bytes: Uint8Array }[] = [];
+      let platforms: string[];
+      try {
+        platforms = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
+        throw error;
+      }
+      for (const dir of platforms) {
+        const platformId = decodeURIComponent(dir);
+        for (const name of await readdir(join(folder, dir)).catch(() => [] as string[])) {
+          const sha = name.replace(/\.pdf$/, '');
+          if (!SHA256.test(sha) || !name.endsWith('.pdf')) continue; // temporary files of an interrupted write
+          const bytes = new Uint8Array(await readFile(join(folder, dir, name)));
+          if (sha256Hex(bytes) === sha) out.push({ platformId, sha, bytes });
+        }
+      }
+      return out;
+    },
+    write(platformId, sha, bytes) {
+      // Each write its own temporary file name, so concurrent writes never rename one another's file.
+      const tmp = `${sha}.pdf.${process.pid}.${++writes}.tmp`;
+      return writeFileAtomically(join(folder, safeName(platformId)), `${sha}.pdf`, tmp, bytes);
+    },
+    removeAll: () => rm(folder, { recursive: true, force: true }),
+    removePlatform: (platformId) => rm(join(folder, safeName(platformId)), { recursive: true, force: true }),
+  };
 }

@@ -6,6 +6,7 @@
  */
 import type { Keeper, KeptCollection, KeptState } from '../core/kept.js';
 import { Persistence, loadState } from './persist.js';
+import { type Client, PgPersistence, loadState as loadFromDatabase } from './postgres.js';
 import type { KeptData } from './replay.js';
 import { SnapshotFile } from './snapshot-file.js';
 import {
@@ -33,13 +34,27 @@ export interface StoreOptions {
   flushMs?: number;
   /** Journal size (bytes) below which it is never compacted; tests lower it. */
   minCompactBytes?: number;
+  /**
+   * Team mode (docs/team-sandbox.md): the state in PostgreSQL, read and written on this connection (the leader's);
+   * `onFailure` hears a commit that failed.
+   */
+  postgres?: { client: Client; onFailure: (error: unknown) => void };
+}
+
+/** What writes the store's changes: the data file's journal (persist.ts) or the team's database (postgres.ts). */
+interface Writer {
+  changed(collection: string, key: string): void;
+  replaced(): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  abandon(): Promise<void>;
 }
 
 export const DEFAULT_FLUSH_MS = 50;
 
 export class Store implements KeptState {
   private state: StoreData;
-  private persistence: Persistence | undefined;
+  private persistence: Writer | undefined;
   readonly persistent: boolean;
   /** The in-flight collections the subsystems keep beside the records (core/kept.ts), in registration order. */
   private readonly kept = new Map<string, KeptCollection>();
@@ -112,6 +127,13 @@ export class Store implements KeptState {
 
   /** Opens a store. `loaded` tells whether an existing data file was read (so fixtures are not applied again). */
   static async open(options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
+    if (options.postgres) {
+      const { client, onFailure } = options.postgres;
+      const state = await loadFromDatabase(client);
+      const store = new Store(normalise(state?.data ?? emptyData()), true, state?.kept);
+      store.persistence = new PgPersistence(client, { records: () => store.state, kept: store.kept }, onFailure);
+      return { store, loaded: state !== null };
+    }
     if (!options.file) return { store: new Store(emptyData(), false), loaded: false };
     const snapshot = new SnapshotFile(options.file);
     const journalFile = `${options.file}.journal`;

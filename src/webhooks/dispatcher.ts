@@ -36,6 +36,7 @@ import { Lanes } from './lanes.js';
 import { type OutageSpec, Outages, simulatedOutcome } from './outages.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
 import { type AttemptOutcome, postSigned } from './sender.js';
+import { DEFAULT_WEBHOOK_CONCURRENCY } from '../config/options.js';
 import { type Tracer, traceparent } from '../core/trace-context.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './schedule.js';
 
@@ -52,6 +53,8 @@ export type { OutageMode, OutageSpec } from './outages.js';
 export interface DispatcherOptions {
   timeoutMs?: number;
   logLimit?: number;
+  /** First attempts in flight at once to one endpoint, about different contracts. */
+  concurrency?: number;
   userAgent: string;
   /** The receiver faults hook (receiver-faults.ts): asked at each step of a delivery. */
   receiverFaults: ReceiverFaultHook;
@@ -99,6 +102,7 @@ export class WebhookDispatcher {
           ? timers.cancel(HOLD, d.id)
           : timers.set({ kind: HOLD, ref: d.id, at: until, owner: d.platformId }),
       changed: (d) => this.changed(d),
+      concurrency: options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY,
     });
     this.outages = new Outages(store);
     this.keeper = store.keep('deliveries', {

@@ -2,6 +2,7 @@
  * The state of one sandbox, opened: clock, event bus, ids, the store and the documents beside it (from --data
  * when given), seeded from the fixtures unless a data file was loaded, and the default account that results.
  */
+import { type Client, pgDocumentFiles } from '../store/postgres.js';
 import { dirname, join } from 'node:path';
 import { ConfigError, type ResolvedConfig } from '../config/options.js';
 import { Clock } from '../core/clock.js';
@@ -34,14 +35,26 @@ export interface SandboxState {
   loaded: boolean;
 }
 
-export async function openState(config: ResolvedConfig): Promise<SandboxState> {
+/** Team mode (docs/team-sandbox.md): the leader's connection to the team's database, and what hears a failed commit. */
+export interface TeamState {
+  client: Client;
+  onFailure: (error: unknown) => void;
+}
+
+export async function openState(config: ResolvedConfig, team?: TeamState): Promise<SandboxState> {
   const clock = new Clock({ mode: config.clock, ...(config.start !== undefined ? { start: config.start } : {}) });
   const bus = new EventBus();
   const fixtures = await loadFixtures(config.fixtures);
   const { store, loaded } = await openData(config.data, () =>
-    Store.open({ ...(config.data ? { file: config.data } : {}), flushMs: config.flushMs }),
+    Store.open({
+      ...(config.data ? { file: config.data } : {}),
+      ...(team ? { postgres: team } : {}),
+      flushMs: config.flushMs,
+    }),
   );
-  const documents = await openData(config.data, () => DocumentStore.open(config.data));
+  const documents = await openData(config.data, () =>
+    DocumentStore.open(config.data, team ? pgDocumentFiles(team.client) : undefined),
+  );
   // Clocks, then the timers on them: kept collections are restored in the order they register (core/kept.ts).
   const clocks = new TenantClocks(clock, store);
   const timers = new Timers(clocks, store);

@@ -44,6 +44,7 @@ export function createSubsystems(
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,
+    concurrency: config.webhookConcurrency,
     userAgent: `esign-sandbox/${VERSION}`,
     receiverFaults,
     tracer: options.tracer,

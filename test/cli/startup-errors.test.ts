@@ -82,6 +82,16 @@ describe.concurrent('start-up failures', () => {
       () => ['--port', '0', '--ready-file', join(dir, 'missing', 'ready')],
       /The folder of --ready-file .* does not exist/,
     ],
+    [
+      '--advertise-url without --store',
+      () => ['--port', '0', '--advertise-url', 'http://esign-1:4010'],
+      /--advertise-url is for team mode: give --store postgres:\/\/… too/,
+    ],
+    [
+      '--store and --data both given',
+      () => ['--port', '0', '--store', 'postgres://esign@127.0.0.1:1/esign', '--data', join(dir, 'd.json')],
+      /--store and --data both say where the state lives: pick one/,
+    ],
     ['a port that is not a number', () => ['--port', 'abc'], /--port takes a whole number/],
     ['a start time that is not one', () => ['--port', '0', '--start', 'yesterday'], /start must be an ISO 8601 time/],
   ])('%s: exit 2 and one line saying why', async (_case, args, message) => {
@@ -109,6 +119,8 @@ describe('environment variables', () => {
     'api-key': 'k',
     secret: 's',
     data: '/data/sandbox.json',
+    store: 'postgres://esign@db/esign',
+    'advertise-url': 'http://esign-1:4010',
     fixtures: '/fixtures',
     seed: '7',
     clock: 'frozen',
@@ -122,6 +134,7 @@ describe('environment variables', () => {
     'log-format': 'json',
     quiet: 'true',
     'journal-limit': '5',
+    'rate-limit': '10/min',
     scenario: '/scenarios',
     'public-url': 'http://esign:4010',
     'cors-origin': 'http://localhost:3000',

@@ -184,57 +184,84 @@ describe('which webhooks receive an event', () => {
 });
 
 describe('order', () => {
-  it('delivers a burst of events to one endpoint one at a time, in the order they happened', async () => {
-    h = await webhookHarness(FROZEN);
-    const receiver = await h.receiver();
-    await h.addWebhook(receiver);
-    const emitted: string[] = [];
-    h.t.sandbox.services.bus.on('contract.created', (e: ContractEvent) => emitted.push(e.id));
-    h.t.sandbox.services.bus.on('contract.sent', (e: ContractEvent) => emitted.push(e.id));
-    const keys = await Promise.all(Array.from({ length: 15 }, (_, i) => h.createContract({ send: i % 2 === 0 })));
-    for (const contractKey of keys) h.emit('contract.signed', { contractKey, recipientKey: 'r', status: 'Signed' });
-    for (const contractKey of keys) emitted.push(`signed:${contractKey}`);
-    await h.settled();
-    const received = receiver.deliveries.map((d) =>
-      d.payload.type === 'contract.signed' ? `signed:${d.payload.data.contractKey}` : d.id,
-    );
-    expect(received).toEqual(emitted);
-    expect(received).toHaveLength(15 + 8 + 15);
-  });
+  /** The events received, grouped by contract, in arrival order; and the emitted ones the same way. */
+  const byContract = (pairs: [string, string][]) => {
+    const out = new Map<string, string[]>();
+    for (const [contractKey, what] of pairs) out.set(contractKey, [...(out.get(contractKey) ?? []), what]);
+    return out;
+  };
 
-  it('never has two first attempts in flight to one endpoint, even when the receiver is slow', async () => {
-    h = await webhookHarness(FROZEN);
-    let inFlight = 0;
-    let most = 0;
-    const arrived: string[] = [];
-    const slow = createServer((req, res) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      arrived.push(String(req.headers['webhook-id']));
-      req.resume();
-      // Earlier requests are answered later than later ones would be, so parallel sends would show up here.
-      setTimeout(
-        () => {
-          inFlight--;
-          res.end('ok');
-        },
-        Math.max(1, 20 - arrived.length * 2),
-      );
-    });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    try {
-      await h.addWebhook(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, { created: true });
-      const emitted: string[] = [];
-      h.t.sandbox.services.bus.on('contract.created', (e: ContractEvent) => emitted.push(e.id));
-      await Promise.all(Array.from({ length: 8 }, () => h.createContract()));
+  for (const concurrency of [undefined, 1]) {
+    const how =
+      concurrency === 1 ? 'with webhookConcurrency 1, one at a time in event order' : 'each contract in order';
+    it(`delivers a burst of events to one endpoint, ${how}`, async () => {
+      h = await webhookHarness({ ...FROZEN, ...(concurrency ? { webhookConcurrency: concurrency } : {}) });
+      const receiver = await h.receiver();
+      await h.addWebhook(receiver);
+      const emitted: [string, string][] = [];
+      for (const type of ['contract.created', 'contract.sent'] as const)
+        h.t.sandbox.services.bus.on(type, (e: ContractEvent) => emitted.push([e.data.contractKey, e.id]));
+      const keys = await Promise.all(Array.from({ length: 15 }, (_, i) => h.createContract({ send: i % 2 === 0 })));
+      for (const contractKey of keys) {
+        const e = h.emit('contract.signed', { contractKey, recipientKey: 'r', status: 'Signed' });
+        emitted.push([contractKey, e.id]);
+      }
       await h.settled();
-      expect(arrived).toEqual(emitted);
-      expect(most).toBe(1);
-    } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
-    }
-  });
+      const received: [string, string][] = receiver.deliveries.map((d) => [d.payload.data.contractKey, d.id]);
+      expect(received).toHaveLength(15 + 8 + 15);
+      if (concurrency === 1) expect(received).toEqual(emitted);
+      else expect(byContract(received)).toEqual(byContract(emitted));
+    });
+  }
+
+  for (const concurrency of [undefined, 1]) {
+    const most = concurrency ?? 8;
+    it(`has at most ${most} first attempt${most === 1 ? '' : 's'} in flight to one endpoint, never two of one contract, when the receiver is slow`, async () => {
+      h = await webhookHarness({ ...FROZEN, ...(concurrency ? { webhookConcurrency: concurrency } : {}) });
+      let inFlight = 0;
+      let highest = 0;
+      const open = new Map<string, number>();
+      let sameContractAtOnce = false;
+      const arrived: [string, string][] = [];
+      const slow = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const { contractKey } = JSON.parse(Buffer.concat(chunks).toString()).data;
+          if ((open.get(contractKey) ?? 0) > 0) sameContractAtOnce = true;
+          open.set(contractKey, (open.get(contractKey) ?? 0) + 1);
+          inFlight++;
+          highest = Math.max(highest, inFlight);
+          arrived.push([contractKey, String(req.headers['webhook-id'])]);
+          // Earlier requests are answered later than later ones would be, so sends out of turn would show up here.
+          setTimeout(
+            () => {
+              inFlight--;
+              open.set(contractKey, open.get(contractKey)! - 1);
+              res.end('ok');
+            },
+            Math.max(1, 20 - arrived.length),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+      try {
+        await h.addWebhook(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, { created: true, sent: true });
+        const emitted: [string, string][] = [];
+        for (const type of ['contract.created', 'contract.sent'] as const)
+          h.t.sandbox.services.bus.on(type, (e: ContractEvent) => emitted.push([e.data.contractKey, e.id]));
+        await Promise.all(Array.from({ length: 12 }, () => h.createContract({ send: true })));
+        await h.settled();
+        expect(sameContractAtOnce).toBe(false);
+        expect(highest).toBeLessThanOrEqual(most);
+        if (most === 1) expect(arrived).toEqual(emitted);
+        else expect(byContract(arrived)).toEqual(byContract(emitted));
+      } finally {
+        slow.closeAllConnections();
+        await new Promise((resolve) => slow.close(resolve));
+      }
+    });
+  }
 
   it('does not let a failing delivery hold back newer events to the same endpoint', async () => {
     h = await webhookHarness(FROZEN);

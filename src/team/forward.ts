@@ -1,0 +1,95 @@
+/**
+ * A follower's way to the leader (docs/team-sandbox.md): the request as it came (method, path, headers with the
+ * original Host and Origin, body streamed) to the leader's address, and the leader's answer back as it left. The
+ * request's body is not read until the leader's connection is open, so a leader that cannot be reached can be asked
+ * again (or another one, once elected) without losing a byte.
+ */
+import { Agent, type IncomingMessage, type ServerResponse, request } from 'node:http';
+import { Transform } from 'node:stream';
+
+/** Marks a request one replica forwarded to another: a replica that is not the leader any more never forwards it on. */
+export const FORWARDED_HEADER = 'x-esign-sandbox-forwarded';
+/** Marks the 503 of a replica that was asked as the leader but does not lead (any more). */
+export const NOT_LEADER_HEADER = 'x-esign-sandbox-not-leader';
+
+/** Headers that concern one connection only, never forwarded either way. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade']);
+
+/**
+ * `answered`: the leader's answer went back. `unreachable`: nothing reached a leader and nothing of the request was
+ * read, so it may be asked again. `stale`: the replica asked does not lead any more and the request's body was
+ * already sent to it: its 503 went back, and the caller should look for the leader again.
+ */
+export type Forwarded = 'answered' | 'unreachable' | 'stale';
+
+/** One keep-alive pool of connections from this replica to the leader. */
+export function forwardingAgent(): Agent {
+  return new Agent({ keepAlive: true, maxSockets: 64 });
+}
+
+/**
+ * Sends the request to `leader` and its answer back. `unreachable`: the leader could not be reached before a byte of
+ * the request's body was read (a kept-alive connection to a leader that died fails only once used), and the caller
+ * may try again; past that the answer is the leader's (a connection cut in the middle ends the answer cut short, as
+ * it would have between the client and the leader).
+ */
+export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, agent: Agent): Promise<Forwarded> {
+  return new Promise((resolve) => {
+    const headers: Record<string, string | string[]> = { [FORWARDED_HEADER]: '1' };
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    let bodyBytes = 0;
+    let answered = false;
+    const out = request({
+      host: leader.hostname,
+      port: leader.port,
+      method: req.method,
+      path: req.url,
+      headers,
+      agent,
+      setHost: false,
+    });
+    out.on('socket', (socket) => {
+      const send = () => {
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            bodyBytes += chunk.length;
+            done(null, chunk);
+          },
+        });
+        // A body already read to its end (none, or a retry's) has nothing left to stream.
+        if (req.readableEnded) out.end();
+        else req.pipe(counted).pipe(out);
+      };
+      if (socket.connecting) socket.once('connect', send);
+      else send();
+    });
+    out.on('response', (answer) => {
+      answered = true;
+      if (answer.headers[NOT_LEADER_HEADER] !== undefined && bodyBytes === 0) {
+        answer.resume();
+        req.unpipe();
+        return resolve('unreachable');
+      }
+      const stale = answer.headers[NOT_LEADER_HEADER] !== undefined;
+      const raw: string[] = [];
+      for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
+        if (!HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase()))
+          raw.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, raw);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+      resolve(stale ? 'stale' : 'answered');
+    });
+    out.on('error', () => {
+      if (!answered && bodyBytes === 0) {
+        req.unpipe();
+        return resolve('unreachable');
+      }
+      // Cut off after the request had started to go: the client sees its connection end, as with the leader itself.
+      res.destroy();
+      resolve('answered');
+    });
+    req.on('aborted', () => out.destroy());
+  });
+}
