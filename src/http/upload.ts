@@ -99,6 +99,9 @@ async function formReader(
   finished.catch(() => undefined);
   parser.on('file', (name, stream) => {
     names.add(name);
+    // A part cut short errors on its own stream as well as on the parser; the parser's error answers the 400,
+    // and a stream without a listener would throw it out of the process.
+    stream.on('error', () => undefined);
     if (name !== 'pdf' || first !== undefined) {
       stream.resume();
       return;

@@ -117,6 +117,36 @@ describe('bad uploads are refused and change nothing', () => {
     await unchanged();
   });
 
+  it('a multipart body cut short after its file began, in chunks a turn apart: 400, and nothing thrown', async () => {
+    const thrown: unknown[] = [];
+    const hear = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', hear);
+    const head = '--abc\r\nContent-Disposition: form-data; name="pdf"; filename="a.pdf"\r\n\r\n%PDF-1.7 ';
+    const chunks = [head, 'x'.repeat(1000), 'and then noth'].map((part) => new TextEncoder().encode(part));
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+    try {
+      const res = await t.request(`/api/upload_pdf?contractKey=${contractKey}&${Q}`, {
+        method: 'POST',
+        headers: { 'x-service-key': DEMO.apiKey, 'content-type': 'multipart/form-data; boundary=abc' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(400);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(thrown).toEqual([]);
+    } finally {
+      process.off('uncaughtException', hear);
+    }
+    await unchanged();
+  });
+
   it.each([
     ['no contractKey or templateKey', `${Q}`, 'contractKey', 'contractKey (or templateKey) is required'],
     ['both keys', `contractKey=${'a'}&templateKey=b&${Q}`, 'templateKey', 'not both'],
