@@ -128,6 +128,77 @@ describe('a restart on the same data file', () => {
     expect(delivery.attempts.map((a: any) => a.statusCode)).toEqual([503, 503]);
     expect(r.deliveries).toHaveLength(0);
   });
+  it('keeps API faults and receiver faults: their ids, counts, seeded draws and end', async () => {
+    const first = await sandbox();
+    const set = await first.control('/faults', {
+      id: 'flaky',
+      match: { path: '/api/contract' },
+      status: 503,
+      probability: 0.5,
+      for: '1h',
+    });
+    expect(set.status).toBe(201);
+    expect((await first.control('/webhook-faults', { kind: 'bad-signature', times: 3 })).status).toBe(201);
+    const auth = { bearer: await first.clientToken() };
+    const create = async (t: TestSandbox) =>
+      (await t.post('/api/contract', { data: { action: 'create', contract: { name: 'F', value: '<p>x</p>' } } }, auth))
+        .status;
+    const before = [await create(first), await create(first), await create(first)];
+    const faultsBefore = (await first.control('/faults')).body.faults;
+    await kill(first);
+
+    const second = await sandbox();
+    expect((await second.control('/faults')).body.faults).toEqual(faultsBefore);
+    expect((await second.control('/webhook-faults')).body.faults).toMatchObject([
+      { id: 'rf_1', kind: 'bad-signature', times: 3, hits: 0 },
+    ]);
+    // Ids made up after the restart follow those made before it.
+    expect((await second.control('/webhook-faults', { kind: 'duplicate' })).body.ids).toEqual(['rf_2']);
+    const after = [await create(second), await create(second), await create(second)];
+    open.splice(open.indexOf(second), 1);
+    await second.close();
+
+    // The same draws as a run that was never interrupted.
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
+    file = join(dir, 'data.json');
+    const straight = await sandbox();
+    await straight.control('/faults', {
+      id: 'flaky',
+      match: { path: '/api/contract' },
+      status: 503,
+      probability: 0.5,
+      for: '1h',
+    });
+    const straightAuth = { bearer: await straight.clientToken() };
+    const all: number[] = [];
+    for (let i = 0; i < 6; i++)
+      all.push(
+        (
+          await straight.post(
+            '/api/contract',
+            { data: { action: 'create', contract: { name: 'F', value: '<p>x</p>' } } },
+            straightAuth,
+          )
+        ).status,
+      );
+    expect([...before, ...after]).toEqual(all);
+    expect(all).toContain(503);
+    expect(all).toContain(201);
+  });
+
+  it('ends a timed fault at its time after a restart, on the clock it was set on', async () => {
+    const first = await sandbox();
+    await first.control('/faults', { id: 'down', match: { path: '/api/contract' }, status: 503, for: '10m' });
+    await first.control('/clock/advance', { by: '4m' });
+    await kill(first);
+    const second = await sandbox();
+    expect((await second.control('/faults')).body.faults).toMatchObject([{ id: 'down' }]);
+    await second.control('/clock/advance', { by: '5m' });
+    expect((await second.control('/faults')).body.faults).toHaveLength(1);
+    await second.control('/clock/advance', { by: '1m' });
+    expect((await second.control('/faults')).body.faults).toEqual([]);
+  });
 });
 
 describe('with --seed', () => {
