@@ -83,9 +83,8 @@ function letterMasks(run: string, words: number): (code: number) => Int32Array {
   for (let j = 0; j < run.length; j++) {
     if (run[j] === '?') continue;
     const letter = run[j]!.toLowerCase();
-    let mask = byLetter.get(letter);
-    if (!mask) byLetter.set(letter, (mask = Int32Array.from(any)));
-    setBit(mask, j);
+    if (!byLetter.has(letter)) byLetter.set(letter, Int32Array.from(any));
+    setBit(byLetter.get(letter)!, j);
   }
   const maskOf = (code: number) => byLetter.get(String.fromCharCode(code).toLowerCase()) ?? any;
   // Most values are ASCII: their masks in an array, the rest looked up once each.
@@ -93,9 +92,8 @@ function letterMasks(run: string, words: number): (code: number) => Int32Array {
   const seen = new Map<number, Int32Array>();
   return (code) => {
     if (code < 128) return ascii[code]!;
-    let mask = seen.get(code);
-    if (!mask) seen.set(code, (mask = maskOf(code)));
-    return mask;
+    if (!seen.has(code)) seen.set(code, maskOf(code));
+    return seen.get(code)!;
   };
 }
 
