@@ -27,6 +27,9 @@ import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
 import { scenariosTab } from './scenarios-tab.js';
 import { readinessTab } from './readiness-tab.js';
+import { recipientName } from '../../domain/recipients.js';
+import { type Shown, shownPlaceholders } from '../../domain/shown-contract.js';
+import { systemContext } from '../../domain/context.js';
 
 export type { Connection };
 
@@ -216,7 +219,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
   const clients = platforms.filter((p) => !q.platform || p.platform.apiKey === q.platform).flatMap((p) => p.clients);
   const clientNames = new Map(platforms.flatMap((p) => p.clients).map((cl) => [cl.clientKey, cl.fullname]));
   const link = (key: string) => `${BASE}?${new URLSearchParams({ ...q, contract: key }).toString()}`;
-  const selected = q.contract ? contractDetail(q.contract, control) : '';
+  const selected = q.contract ? contractDetail(q.contract, control, services) : '';
   return html`<section aria-labelledby="contracts-title">
   <h2 id="contracts-title">Contracts</h2>
   <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="contracts" />
@@ -237,7 +240,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
       <td><a href="${link(contract.contractKey)}">${contract.name}</a><br /><span class="mono muted">${contract.contractKey}</span></td>
       <td>${clientNames.get(contract.clientKey) || contract.clientKey}<br /><span class="mono muted">${contract.clientKey}</span></td>
       <td>${statusBadge(contract.status)}</td>
-      <td>${recipients.map((r) => html`<div>${r.fullname || r.email} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
+      <td>${recipients.map((r) => html`<div>${recipientName(r) ?? ''} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
       <td>${peopleTime(contract.createTime)}</td>
       <td>${tenantBadge(services, contract.platformId)}</td>
     </tr>`,
@@ -248,15 +251,19 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
 </section>`;
 }
 
-function contractDetail(key: string, control: Control): Html {
+function contractDetail(key: string, control: Control, services: Services): Html {
   let c: ContractInspection;
   try {
     c = control.inspection.contract(key);
   } catch {
     return html`<p class="notice warn">No contract ${key} (it may be gone after a reset).</p>`;
   }
-  const names = new Map(c.recipients.map((r) => [r.recipientKey, r.fullname || r.email]));
-  const recipientName = (key: string | undefined) =>
+  // Each placeholder as the contract shows it: one rule for every place a value is shown (domain/shown-contract.ts).
+  const shown = new Map(
+    shownPlaceholders(systemContext(services, 'page'), key).map((x) => [x.placeholder.placeholderKey, x.shown]),
+  );
+  const names = new Map(c.recipients.map((r) => [r.recipientKey, recipientName(r)]));
+  const recipientCell = (key: string | undefined) =>
     key ? html`${names.get(key) ?? key}<br /><span class="mono muted">${key}</span>` : '';
   return html`<section class="card" aria-labelledby="detail-title" data-testid="contract-detail">
   <h3 id="detail-title">${c.name} ${statusBadge(c.status)} <span class="mono muted">${c.contractKey}</span></h3>
@@ -276,7 +283,7 @@ function contractDetail(key: string, control: Control): Html {
         c.placeholders.length === 0
           ? html`<p class="muted">none</p>`
           : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
-      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p)}</td></tr>`)}
+      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(shown.get(p.placeholderKey))}</td></tr>`)}
       </tbody></table>`
       }
     </div>
@@ -285,7 +292,7 @@ function contractDetail(key: string, control: Control): Html {
       <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
       ${c.history.map(
         (h) =>
-          html`<tr><td>${peopleTime(h.at)}</td><td>${h.event}</td><td>${recipientName(h.recipientKey)}${actedAsNote(h.detail)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
+          html`<tr><td>${peopleTime(h.at)}</td><td>${h.event}</td><td>${recipientCell(h.recipientKey)}${actedAsNote(h.detail)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
       )}
       </tbody></table>
     </div>
@@ -293,11 +300,13 @@ function contractDetail(key: string, control: Control): Html {
 </section>`;
 }
 
-/** A placeholder's value: a drawn signature (an image data: URI) as the image, a date signed as a time for people. */
-function placeholderValue(p: { value: string; specialType?: number }): Html | string {
-  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(p.value))
-    return html`<img class="signature" alt="signature" src="${p.value}" />`;
-  return p.specialType === 1 && p.value ? peopleTime(p.value) : p.value;
+/** A placeholder's shown value in the detail's table: a drawn signature as its image, nothing yet as what it is for. */
+function placeholderValue(value: Shown | undefined): Html | string {
+  if (value === undefined) return '';
+  if (value.kind === 'image') return html`<img class="signature" alt="signature" src="${value.src}" />`;
+  if (value.kind === 'empty') return html`<span class="muted">${value.label}</span>`;
+  if (value.kind === 'table') return [value.columns, ...value.rows].map((row) => row.join(' | ')).join(' / ');
+  return value.text;
 }
 
 function emails(q: Record<string, string>, { control, services }: DashboardDeps, tenant: Tenant | undefined): Html {
