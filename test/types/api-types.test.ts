@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { plainResourceTable, resourceTable } from '../../src/resources/index.js';
 import { ROOT } from '../support/ci-kit.js';
 import { ensureBuilt } from '../support/cli-process.js';
 
@@ -46,4 +47,9 @@ describe('the /api types', () => {
   it('type-check a client of every kind of operation, and refuse what the sandbox refuses', async () => {
     expect(await tsc(join('test', 'types', 'fixture', 'client.ts'))).toEqual([]);
   }, 120_000);
+
+  it('name each resource and endpoint by its path under /api/', () => {
+    for (const [name, resource] of Object.entries({ ...resourceTable, ...plainResourceTable }))
+      expect(resource.path).toBe(`/api/${name}`);
+  });
 });
