@@ -4,9 +4,12 @@
  * tenant's, and a description. An operation added to the table without a tool, or two routes folded into one tool
  * by mistake, fails here.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controlEntries } from '../../src/control-table/index.js';
 import { mcpTools } from '../../src/mcp/tools.js';
+import { ROOT } from '../support/ci-kit.js';
 
 const tools = mcpTools();
 const route = (entry: { op: { method: string; path: string } }) => `${entry.op.method} ${entry.op.path}`;
@@ -31,5 +34,12 @@ describe('the MCP tools', () => {
     expect(verbs).toBe(4);
     expect(tools).toHaveLength(routes.size - (verbs - 1));
     expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+  });
+
+  it("are each named in docs/mcp.md's table of tools", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'mcp.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| tool |'), doc.indexOf('\n\n', doc.indexOf('| tool |')));
+    const named = new Set([...table.matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    expect(tools.map((tool) => tool.name).filter((name) => !named.has(name))).toEqual([]);
   });
 });
