@@ -83,6 +83,13 @@ export interface StartDefaults {
    * report's Retry-After check moves it instead of sleeping (docs/readiness.md).
    */
   wall?: WallClock;
+  /**
+   * The process is the sandbox's own (the CLI, a team replica): @hono/node-server may replace the global Request and
+   * Response with its lighter ones, which answer faster. A library sandbox listens in its user's process and leaves
+   * them alone: MSW, for one, tells a network error (`HttpResponse.error()`) by `instanceof Response`, and answered
+   * status 0 instead once they were replaced.
+   */
+  ownProcess?: boolean;
 }
 
 export async function createSandbox(
@@ -122,7 +129,7 @@ export async function createSandbox(
     }
   }
 
-  const listener = createListener(app, config.host, config.port, tls);
+  const listener = createListener(app, config.host, config.port, tls, fallback.ownProcess === true);
 
   return {
     config,
