@@ -15,7 +15,7 @@ import {
 import type { Control } from './control/control.js';
 import type { WallClock } from './core/clock.js';
 import type { Services } from './store/services.js';
-import { IN_PROCESS } from './http/hosts.js';
+import { inProcessEnv, networkError } from './http/connection.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
@@ -51,7 +51,8 @@ export interface Sandbox {
   /**
    * Answers one request in process, without a port (what `esign-sandbox/msw` calls): any host name is answered,
    * since the Host allow-list guards the port against web pages and none reaches this door; links in the answer
-   * name the request's origin.
+   * name the request's origin. An API fault's `connection` rejects it as Node's `fetch` rejects on a port: a
+   * TypeError `fetch failed` whose `cause.code` is Node's (`malformed-chunk`: the body fails half-way).
    */
   fetch(request: Request): Promise<Response>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
@@ -141,7 +142,13 @@ export async function createSandbox(
     loadedFromFile: loaded,
     journal,
     tls,
-    fetch: async (request) => app.fetch(request, IN_PROCESS),
+    async fetch(request) {
+      const env = inProcessEnv();
+      const answer = await app.fetch(request, env);
+      // An API fault broke the connection: no answer, as Node's fetch rejects on a port (docs/library.md).
+      if (env.broken) throw networkError(env.broken);
+      return answer;
+    },
     async listen() {
       const port = await listener.listen();
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
