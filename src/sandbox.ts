@@ -20,7 +20,7 @@ import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
-import { readStartScenarios, startSettings } from './scenarios/startup.js';
+import { type StartScenario, readStartScenarios, startSettings } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
@@ -121,14 +121,7 @@ export async function createSandbox(
   // What was in flight when a data file was last written (deliveries, retries, timers, clocks…) goes on from here.
   services.store.restoreKept();
 
-  for (const { scenario, source } of startScenarios) {
-    try {
-      // A data file that was loaded already holds what the scenario's data created on the first run.
-      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
-    } catch (error) {
-      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
-    }
-  }
+  await activateAtStart(scenarios, startScenarios, loaded);
 
   const listener = createListener(app, config.host, config.port, tls, fallback.ownProcess === true);
 
@@ -171,4 +164,18 @@ export async function createSandbox(
       await services.store.close();
     },
   };
+}
+
+/** The --scenario list, loaded once the kept state is back (`loaded`: a data file was read). */
+async function activateAtStart(scenarios: ScenarioEngine, list: StartScenario[], loaded: boolean): Promise<void> {
+  for (const { scenario, source } of list) {
+    // Kept in the data file as it is given again: it goes on where it stood (its timers, log and expectations).
+    if (loaded && scenarios.activeAs(scenario)) continue;
+    try {
+      // A data file that was loaded already holds what the scenario's data created on the first run.
+      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
+    } catch (error) {
+      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
+    }
+  }
 }

@@ -12,9 +12,9 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../store/services.js';
-import { ApiError, quote } from '../core/errors.js';
-import { faultCounters, seededRandom } from '../core/ids.js';
-import { IdSpaces } from '../core/id-space.js';
+import { ApiError } from '../core/errors.js';
+import { seededRandom } from '../core/ids.js';
+import { type Fault, FaultSet } from '../core/fault-set.js';
 import { durationMs, later } from '../core/clock.js';
 import type { ConnectionFault, FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
@@ -44,17 +44,7 @@ export interface FaultView {
   until?: string;
 }
 
-interface ActiveFault {
-  id: string;
-  source: string;
-  platformId: string | undefined;
-  spec: FaultSpec;
-  random: () => number;
-  seen: number;
-  hits: number;
-  timer?: ClockTimer;
-  until?: number;
-}
+type ActiveFault = Fault<FaultSpec>;
 
 const DEFAULT_MESSAGES: Record<number, string> = {
   429: 'Too many requests',
@@ -65,68 +55,63 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 };
 
 export class ApiFaults {
-  private readonly active: ActiveFault[] = [];
-  /** Each tenant, and the sandbox, has its own ids (core/id-space.ts): `fault-1` may be set in each. */
-  private readonly ids = new IdSpaces();
+  /** Faults end at `until` on their tenant's clock: the timer of each that has one. */
+  private readonly ends = new Map<ActiveFault, ClockTimer>();
+  private readonly faults: FaultSet<FaultSpec>;
 
   constructor(
     private readonly services: Services,
     private readonly defaultSeed: number,
   ) {
+    // Kept across a restart (core/fault-set.ts); each tenant, and the sandbox, has its own ids (`fault-1` in each).
+    this.faults = new FaultSet<FaultSpec>({
+      name: 'faults',
+      prefix: 'fault-',
+      noun: 'A fault',
+      kept: services.store,
+      removed: (fault) => {
+        this.ends.get(fault)?.cancel();
+        this.ends.delete(fault);
+      },
+      restored: (fault) => this.armEnd(fault),
+    });
     // API faults outlive a reset, but the reset drops every clock timer: give timed faults their end again.
     services.bus.on('sandbox.reset', () => {
-      for (const f of this.active) if (f.until !== undefined) this.armEnd(f);
+      for (const f of this.faults.all) this.armEnd(f);
     });
   }
 
   private armEnd(fault: ActiveFault): void {
-    fault.timer?.cancel();
-    fault.timer = this.services.clocks
-      .of(fault.platformId)
-      .schedule(fault.until!, () => this.remove(fault.id, fault.platformId), `fault:${fault.id}:end`, fault.platformId);
+    if (fault.until === undefined) return;
+    this.ends.get(fault)?.cancel();
+    const end = () => this.remove(fault.id, fault.platformId);
+    const clock = this.services.clocks.of(fault.platformId);
+    // One that ended while the process was down is gone at once.
+    if (fault.until <= clock.now()) return void end();
+    this.ends.set(fault, clock.schedule(fault.until, end, `fault:${fault.id}:end`, fault.platformId));
   }
 
   /** Adds a fault; returns its id. `seed` overrides the sandbox's seed for its probability draws. */
   add(spec: FaultSpec, source = 'control', seed?: number, platformId?: string): string {
-    const taken = (id: string) => this.active.some((f) => f.id === id && f.platformId === platformId);
-    const id = spec.id ?? this.ids.next('fault-', platformId, taken);
-    if (taken(id))
-      throw ApiError.conflict(`A fault with id ${quote(id)} is already set; remove it first or pick another id`);
-    const fault: ActiveFault = {
-      id,
-      source,
-      platformId,
-      spec,
-      ...faultCounters(seed ?? this.defaultSeed, id),
-    };
-    if (spec.for !== undefined) {
-      fault.until = later(this.services.clocks.of(platformId).now(), durationMs(spec.for));
-      this.armEnd(fault);
-    }
-    this.active.push(fault);
-    return id;
+    const until =
+      spec.for !== undefined ? later(this.services.clocks.of(platformId).now(), durationMs(spec.for)) : undefined;
+    const fault = this.faults.add(spec, source, seed ?? this.defaultSeed, platformId, until);
+    this.armEnd(fault);
+    return fault.id;
   }
 
   /** Removes one fault of this tenant's ids (`platformId`), or of the sandbox's own. */
   remove(id: string, platformId?: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id && f.platformId === platformId);
-    if (i < 0) return false;
-    this.active[i]!.timer?.cancel();
-    this.active.splice(i, 1);
-    return true;
+    return this.faults.remove(id, platformId);
   }
 
   /** Removes every fault, or only those of one source, or of one tenant. Returns how many went. */
   clear(source?: string, platformId?: string): number {
-    const gone = this.active.filter(
-      (f) => (source === undefined || f.source === source) && (platformId === undefined || f.platformId === platformId),
-    );
-    for (const f of gone) this.remove(f.id, f.platformId);
-    return gone.length;
+    return this.faults.clear(source, platformId);
   }
 
   list(): FaultView[] {
-    return this.active.map((f) => ({
+    return this.faults.all.map((f) => ({
       id: f.id,
       source: f.source,
       ...(f.platformId !== undefined ? { platformId: f.platformId } : {}),
@@ -174,6 +159,7 @@ export class ApiFaults {
       if (action !== undefined && body?.operation !== action) continue;
       if (client !== undefined && clientKeyOf(body?.json) !== client) continue;
       fault.seen++;
+      this.faults.changed(fault);
       if (fault.seen <= (fault.spec.after ?? 0)) continue;
       if (fault.spec.probability !== undefined && !(fault.random() < fault.spec.probability)) continue;
       fault.hits++;
@@ -187,13 +173,13 @@ export class ApiFaults {
   }
 
   private candidates(path: string): ActiveFault[] {
-    return this.active.filter(
+    return this.faults.all.filter(
       (f) => !exhausted(f) && (f.spec.match.path === undefined || globMatches(f.spec.match.path, path)),
     );
   }
 
   get size(): number {
-    return this.active.length;
+    return this.faults.size;
   }
 }
 

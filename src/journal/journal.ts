@@ -385,7 +385,8 @@ export class RequestJournal {
 
   /** The entry as the journal shows it: parsed, redacted bodies and headers, built on its first read. */
   private shown(stored: Stored): JournalEntry {
-    return (stored.shown ??= this.show(stored));
+    stored.shown ??= this.show(stored);
+    return stored.shown;
   }
 
   private show(stored: Stored): JournalEntry {
@@ -514,7 +515,9 @@ function rawHeaders(env: unknown, headers: Headers): string[] {
   const incoming = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming;
   if (incoming && Array.isArray(incoming.rawHeaders)) return incoming.rawHeaders as string[];
   const out: string[] = [];
-  headers.forEach((value, name) => out.push(name, value));
+  headers.forEach((value, name) => {
+    out.push(name, value);
+  });
   return out;
 }
 
