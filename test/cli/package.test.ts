@@ -291,6 +291,27 @@ describe('the packed package', () => {
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok' });
   }, 60_000);
 
+  it('runs without its optional peer dependencies: no msw, no OpenTelemetry; an OTLP endpoint set only warns, naming them', async () => {
+    for (const peer of ['msw', '@opentelemetry', 'testcontainers'])
+      expect(existsSync(join(project, 'node_modules', peer)), peer).toBe(false);
+    const script = `
+      import { startSandbox } from 'esign-sandbox';
+      const sandbox = await startSandbox();
+      const health = await (await fetch(sandbox.url + '/__sandbox/health')).json();
+      console.log(health.status);
+      await sandbox.close();
+    `;
+    const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' },
+      ...LIMIT,
+    });
+    expect(stdout.trim()).toBe('ok');
+    expect(stderr).toMatch(
+      /OpenTelemetry's packages are not installed, so no span is exported: npm install @opentelemetry\/api/,
+    );
+  }, 60_000);
+
   it("loads 'esign-sandbox/testcontainers' with require() and import once testcontainers is installed, and names it when not", async () => {
     const missing = await run(
       process.execPath,
