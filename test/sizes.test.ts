@@ -11,7 +11,7 @@ const FROZEN: Sizes = {
     'core/clock.ts': 497,
     'journal/journal.ts': 587,
     'openapi/document.ts': 402,
-    'scenarios/engine.ts': 424,
+    'scenarios/engine.ts': 427,
     'webhooks/dispatcher.ts': 471,
   },
   functions: {
