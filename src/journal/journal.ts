@@ -94,6 +94,8 @@ interface Stored {
   answered: number;
   method: string;
   path: string;
+  /** The operation the body named (the travel object's), so that a reader of many entries parses no body for it. */
+  action: string | undefined;
   /** The raw query string, '' when none. */
   query: string;
   status: number;
@@ -127,8 +129,10 @@ export interface JournalRecord {
   path: string;
   status: number;
   platformId: string | undefined;
-  /** The request's JSON body, parsed (undefined when none or not JSON). */
-  body: unknown;
+  /** The operation the body named (`data.action`, `data.type`), cut to 100 characters. */
+  action: string | undefined;
+  /** The request's JSON body, parsed when called (undefined when none or not JSON): most readers need only some. */
+  body: () => unknown;
   token: string | undefined;
   /** The error answer's message. */
   message: string | undefined;
@@ -291,6 +295,7 @@ export class RequestJournal {
         answered,
         method: c.req.method,
         path: c.req.path,
+        action: c.get('body')?.operation?.slice(0, 100),
         query: mark >= 0 ? url.slice(mark + 1) : '',
         status,
         durationMs: elapsedSince(arrival.started),
@@ -316,12 +321,17 @@ export class RequestJournal {
   }
 
   /**
-   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, as the readiness
-   * report reads them: their bodies parsed a slice at a time with a turn of the event loop between slices, like
-   * `showAll`.
+   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, each as `see` makes
+   * it from its record, as the readiness report reads them: a slice at a time with a turn of the event loop between
+   * slices, like `showAll`. Each record lives only while `see` reads it, so a full journal's records never all live
+   * at once.
    */
-  async records(platformId?: string, kind?: RequestKind): Promise<JournalRecord[]> {
-    const out: JournalRecord[] = [];
+  async records<T>(
+    platformId: string | undefined,
+    kind: RequestKind | undefined,
+    see: (r: JournalRecord) => T,
+  ): Promise<T[]> {
+    const out: T[] = [];
     let chars = 0;
     for (const e of this.entries()) {
       if (platformId !== undefined && e.platformId !== platformId) continue;
@@ -335,24 +345,27 @@ export class RequestJournal {
             ? parseBody(e.responseBody)
             : e.shown?.response.body
           : undefined;
-      out.push({
-        id: e.id,
-        kind: door,
-        atMs: e.atMs,
-        wallMs: e.wallMs,
-        arrived: e.arrived,
-        answered: e.answered,
-        durationMs: e.durationMs,
-        method: e.method,
-        path: e.path,
-        status: e.status,
-        platformId: e.platformId,
-        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body,
-        token: authorization !== undefined ? bearerToken(authorization) : undefined,
-        message: stringAt(answer, 'message'),
-        retryAfter: e.retryAfter,
-        fault: e.fault,
-      });
+      out.push(
+        see({
+          id: e.id,
+          kind: door,
+          atMs: e.atMs,
+          wallMs: e.wallMs,
+          arrived: e.arrived,
+          answered: e.answered,
+          durationMs: e.durationMs,
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          platformId: e.platformId,
+          action: e.action,
+          body: () => (typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body),
+          token: authorization !== undefined ? bearerToken(authorization) : undefined,
+          message: stringAt(answer, 'message'),
+          retryAfter: e.retryAfter,
+          fault: e.fault,
+        }),
+      );
       chars += charsOf(e.requestBody) + 200;
       if (chars >= SHOW_SLICE_CHARS / 4) {
         chars = 0;
@@ -460,6 +473,7 @@ function restoredEntry(
     fault: undefined,
     method: entry.method,
     path: entry.path,
+    action: entry.action,
     query: entry.query ?? '',
     status: entry.status,
     durationMs: entry.durationMs,
@@ -496,7 +510,9 @@ function captured(text: string | undefined): Captured {
 
 /** A header's first value in node's flat name/value list. */
 function headerValue(pairs: readonly string[], name: string): string | undefined {
-  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === name) return pairs[i + 1];
+  // Names of another length are not lower-cased: the report reads this for every entry of a full journal.
+  for (let i = 0; i + 1 < pairs.length; i += 2)
+    if (pairs[i]!.length === name.length && pairs[i]!.toLowerCase() === name) return pairs[i + 1];
   return undefined;
 }
 
