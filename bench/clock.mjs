@@ -1,5 +1,6 @@
 /**
- * Clock advance with many pending timers (bench/run.mjs). See docs/benchmarks.md.
+ * Clock advance with many pending timers (bench/run.mjs, docs/benchmarks.md): `clock.advance(30 days)` in process
+ * with 10,000 timers pending, each starting tracked async work as a webhook retry does. Target: under 1 s.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 /**
- * The container (docs/benchmarks.md "Container"): start to healthy of the image built from the Dockerfile (median
+ * The container (docs/benchmarks.md "Latest figures"): start to healthy of the image built from the Dockerfile (median
  * of 5, from `podman run` to the first 200 of /__sandbox/health), beside the same start as a process
  * (`node dist/cli.js`, median of 5), and the image's size (`podman image inspect`). Target: the container adds
  * under 300 ms to the start. The image is built as the container test builds it (scripts/podman.mjs: the

@@ -1,5 +1,10 @@
 /**
- * Contract create over HTTP, and startSandbox()/reset() in process (bench/run.mjs). See docs/benchmarks.md.
+ * Contract create over HTTP, and startSandbox()/reset() in process (bench/run.mjs, docs/benchmarks.md).
+ * - create: `POST /api/contract` create (HTML content) with a client token, 10 connections (autocannon), 5 s after a
+ *   1 s warm-up; three rounds on fresh servers: the CLI with its request log read from a pipe, the CLI with
+ *   `--quiet`, bare Hono, and the previous build (bench/previous-build.mjs) in the same rounds; median rate, p99.
+ * - in process: `startSandbox()` from dist/index.js (a free port) to its resolved promise, then `close()`; `reset()`
+ *   of one sandbox; medians of 40 after 8 to warm up.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,8 +1,9 @@
 /**
  * The previous release's build, for the side-by-side create figures (docs/benchmarks.md): the tree of a git ref
- * (default BENCH_BEFORE_REF, else 58a17bb, the last landed main before issue 28) exported with `git archive` into a
- * temporary folder, compiled with this checkout's node_modules (linked, not installed: the runtime dependencies are
- * the same), and kept there by commit, so a second run reuses it. Answers the path of its dist/cli.js.
+ * (default BENCH_BEFORE_REF, else 58a17bb, the last main before the hardening against hostile input) exported
+ * with `git archive` into a temporary folder, compiled with this checkout's node_modules (linked, not installed:
+ * the runtime dependencies are the same), and kept there by commit, so a second run reuses it. Answers the path of
+ * its dist/cli.js.
  *
  *   node bench/previous-build.mjs [ref]     # builds and prints the path
  */

@@ -1,5 +1,8 @@
 /**
- * Start to first healthy answer of the CLI and of the bare Hono server (bench/run.mjs). See docs/benchmarks.md.
+ * Start to first healthy answer of the CLI and of the bare Hono server (bench/run.mjs, docs/benchmarks.md): `spawn`
+ * of `node dist/cli.js` (default fixtures, in memory) and of the bare server, interleaved, to the first 200 from
+ * `GET /__sandbox/health` polled every millisecond, median of 15. The `npx` overhead: median of 3 starts through
+ * `npx --no-install esign-sandbox` in a folder where the package is installed, minus the plain start.
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,10 @@
 /**
- * Figures at growing store sizes (bench/run.mjs): creates and lists per chunk, in memory and with --data. See docs/benchmarks.md.
+ * Figures at growing store sizes (bench/run.mjs, docs/benchmarks.md): an in-memory and a --data sandbox, each warmed
+ * (10,000 creates, reset, 2,000), grow to 100,000 in 10 chunks of 10,000, each chunk in 20 slices of 500 taking
+ * turns with bare Hono (emptied every chunk), so each --data slice has an in-memory one and the machine's speed
+ * beside it. The list: the client owning every contract, 100 requests one after the other on one keep-alive
+ * connection (keep-alive.mjs parses only the head), write to last byte; p99. Stop / restart: SIGTERM with 100,000
+ * stored (flush and compaction), then a start on the same file to the first healthy answer.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

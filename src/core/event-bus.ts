@@ -5,6 +5,7 @@
  */
 import type { BusEvent, ContractEvent, InternalEvent } from './events.js';
 import type { ContractEventType } from './vocabulary.js';
+import { getOrAdd } from './maps.js';
 
 type Listener<E> = (event: E) => void;
 // ContractEvent's `type` is a union, so Extract<BusEvent, {type: 'contract.signed'}> would be never: narrow it by hand.
@@ -18,8 +19,7 @@ export class EventBus {
   private readonly firstListeners = new Set<Listener<BusEvent>>();
 
   on<T extends BusEvent['type']>(type: T, listener: Listener<EventOfType<T>>): () => void {
-    let set = this.listeners.get(type);
-    if (!set) this.listeners.set(type, (set = new Set()));
+    const set = getOrAdd(this.listeners, type, () => new Set());
     set.add(listener as Listener<BusEvent>);
     return () => set.delete(listener as Listener<BusEvent>);
   }

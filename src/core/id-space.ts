@@ -18,4 +18,11 @@ export class IdSpaces {
     this.counters.set(space, n);
     return id;
   }
+
+  /** An id given before a restart: a made-up one (`<prefix><n>`) is not made up again. */
+  skip(prefix: string, platformId: string | undefined, id: string): void {
+    const n = id.startsWith(prefix) ? Number(id.slice(prefix.length)) : Number.NaN;
+    const space = platformId ?? '';
+    if (Number.isSafeInteger(n) && n > (this.counters.get(space) ?? 0)) this.counters.set(space, n);
+  }
 }

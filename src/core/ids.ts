@@ -106,9 +106,9 @@ function hashSeed(seed: number, text: string): number {
 }
 
 /**
- * What every fault (API or receiver fault) counts and draws with: its own random source, seeded from the seed and
- * its id so the same runs hit the same requests or deliveries, and its seen/hits counters.
+ * What every fault (API or receiver fault) draws with: its own random source, seeded from the seed and its id so the
+ * same runs hit the same requests or deliveries (core/fault-set.ts counts the draws, so a restart goes on from there).
  */
-export function faultCounters(seed: number, id: string): { random: () => number; seen: number; hits: number } {
-  return { random: seededRandom(hashSeed(seed, id)), seen: 0, hits: 0 };
+export function faultRandom(seed: number, id: string): () => number {
+  return seededRandom(hashSeed(seed, id));
 }

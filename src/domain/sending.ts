@@ -55,7 +55,9 @@ function changeRecipients(ctx: OpContext, contract: ContractRecord, items: SendI
     item.recipientKey !== undefined ? findRecipient(ctx, contract, item.recipientKey) : undefined,
   );
   const changes = items.map(({ recipientKey: _key, clientKey: _client, id: _id, ...fields }) => fields);
-  items.forEach((item, i) => assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action }));
+  items.forEach((item, i) => {
+    assertKeepsFullySigned(contract, { current: existing[i]?.action, action: item.action });
+  });
   // Naming a recipient exactly as it is changes nothing, so a re-send may repeat recipients that have acted.
   existing.forEach((current, i) => {
     if (current && changesRecipient(current, changes[i]!)) assertChangeable(current, 'be changed');

@@ -70,7 +70,9 @@ export async function appendAuditTrail(
     (x) => (x - MARGIN) * ((right - MARGIN) / (595.28 - 2 * MARGIN)) + MARGIN,
   );
   const header = () => {
-    ['Time (UTC)', 'Event', 'Name', 'Email', 'IP'].forEach((label, i) => text(label, columns[i]!, 8.5, fonts.bold));
+    ['Time (UTC)', 'Event', 'Name', 'Email', 'IP'].forEach((label, i) => {
+      text(label, columns[i]!, 8.5, fonts.bold);
+    });
     y -= 6;
     page.drawLine({ start: { x: MARGIN, y }, end: { x: right, y }, thickness: 0.5, color: GREY });
     y -= 12;
@@ -88,9 +90,9 @@ export async function appendAuditTrail(
       header();
       left = next;
     }
-    [e.time, e.event, e.name, e.email, e.ip].forEach((value, i) =>
-      text(value, columns[i]!, 8, fonts.regular, INK, (columns[i + 1] ?? right) - columns[i]! - 6),
-    );
+    [e.time, e.event, e.name, e.email, e.ip].forEach((value, i) => {
+      text(value, columns[i]!, 8, fonts.regular, INK, (columns[i + 1] ?? right) - columns[i]! - 6);
+    });
     y -= ROW;
     left--;
   }

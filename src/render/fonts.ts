@@ -4,6 +4,7 @@
  * failing the download (docs/documents.md). Accented Latin letters are kept.
  */
 import { type PDFDocument, type PDFFont, StandardFonts, rgb } from 'pdf-lib';
+import { getOrAdd } from '../core/maps.js';
 
 /** The two inks of everything the sandbox draws: text, and labels, rules and borders. */
 export const INK = rgb(0.1, 0.1, 0.12);
@@ -34,11 +35,7 @@ export function fontsOf(doc: PDFDocument): Fonts {
   for (const [key, name] of Object.entries(FACES) as [keyof Fonts, StandardFonts][]) {
     Object.defineProperty(fonts, key, {
       enumerable: true,
-      get: () => {
-        let f = cache.get(name);
-        if (!f) cache.set(name, (f = doc.embedStandardFont(name)));
-        return f;
-      },
+      get: () => getOrAdd(cache, name, () => doc.embedStandardFont(name)),
     });
   }
   return fonts;
@@ -68,11 +65,8 @@ export class Measure {
 
   /** The width of one character at size 1. */
   glyph(font: PDFFont, ch: string): number {
-    let own = this.glyphs.get(font);
-    if (!own) this.glyphs.set(font, (own = new Map()));
-    let w = own.get(ch);
-    if (w === undefined) own.set(ch, (w = font.widthOfTextAtSize(ch, 1)));
-    return w;
+    const own = getOrAdd(this.glyphs, font, () => new Map<string, number>());
+    return getOrAdd(own, ch, () => font.widthOfTextAtSize(ch, 1));
   }
 
   width(font: PDFFont, text: string, size: number): number {

@@ -35,6 +35,7 @@ import { drawStamps } from './stamps.js';
 import { embedImage } from './images.js';
 import { sha256Hex } from '../store/documents.js';
 import { pause } from '../core/pause.js';
+import { getOrAdd } from '../core/maps.js';
 
 /** A4 in points, the page size of rendered HTML contracts (docs/documents.md). */
 export const A4 = { width: 595.28, height: 841.89 } as const;
@@ -258,11 +259,8 @@ interface Canvas {
 }
 
 function fontKey(canvas: Canvas, page: PDFPage, font: PDFFont): PDFName {
-  let keys = canvas.fontKeys.get(page);
-  if (!keys) canvas.fontKeys.set(page, (keys = new Map()));
-  let key = keys.get(font);
-  if (!key) keys.set(font, (key = page.node.newFontDictionary(font.name, font.ref)));
-  return key;
+  const keys = getOrAdd(canvas.fontKeys, page, () => new Map<PDFFont, PDFName>());
+  return getOrAdd(keys, font, () => page.node.newFontDictionary(font.name, font.ref));
 }
 
 /**

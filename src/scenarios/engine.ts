@@ -13,23 +13,25 @@ import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { BundledScenario, ScenarioSummary } from '../control/sandbox-control.js';
 import type { Control, Tenant } from '../control/control.js';
-import type { Clock } from '../core/clock.js';
 import { systemContext } from '../domain/context.js';
 import type { Services } from '../store/services.js';
 import { seedClients } from '../fixtures/seed.js';
 import type { PlatformRecord } from '../store/records.js';
-import { ActiveScenario } from './active.js';
+import { ActiveScenario, type KeptScenario, SCENARIO_TIMER, type ScenarioTimerArgs } from './active.js';
+import type { Keeper } from '../core/kept.js';
+import { keepScenarios, keptTenantNames } from './keeping.js';
+import { applyClockAtRunTime, checkGenerated, checkMoments, loadTime } from './load-checks.js';
 import { bundledScenarios, readBundled, readNameOrYaml, readScenarioFile } from './catalog.js';
 import { parseScenario } from './load.js';
-import { applyRules } from './rules.js';
+import { act, applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
 import { runStep, stepId } from './timeline.js';
-import { landsPastClock, momentOf } from './matching.js';
+import { momentOf } from './matching.js';
 import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
-import { TenantNames } from './tenant-names.js';
+import type { TenantNames } from './tenant-names.js';
 import type { Happening } from './happenings.js';
-import { TIME_RANGE, TIMER_RANK } from '../core/clock.js';
+import { TIMER_RANK } from '../core/clock.js';
 
 export { ScenarioError } from './load.js';
 
@@ -50,12 +52,22 @@ export interface ScenarioEngineDeps {
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
   private readonly chain = new ReactionChain();
-  private readonly names = new TenantNames();
+  private readonly names: TenantNames;
   private readonly reactions: Reactions;
   private loads = 0;
+  /** Numbers the scenarios' timers (their kept timers' refs). */
+  private timerSeq = 0;
+  private readonly keeper: Keeper;
 
   constructor(private readonly deps: ScenarioEngineDeps) {
-    const { bus } = deps.services;
+    const { bus, store, timers } = deps.services;
+    this.keeper = keepScenarios(store, {
+      active: () => this.active,
+      restore: (kept) => this.restoreAll(kept),
+      clear: () => this.unloadAll(),
+    });
+    this.names = keptTenantNames(store);
+    timers.define(SCENARIO_TIMER, (ref, args) => this.timerDue(ref, args as ScenarioTimerArgs));
     this.reactions = new Reactions(
       deps.services,
       this.chain,
@@ -137,18 +149,10 @@ export class ScenarioEngine {
     // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
-    if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
-    const active = new ActiveScenario(
-      scenario,
-      source,
-      clock.now(),
-      notes,
-      (p) => clocks.of(p),
-      this.chain,
-      tenant,
-      ++this.loads,
-    );
+    if (!options.atStart && scenario.clock) await applyClockAtRunTime(scenario, notes, clock);
+    const active = this.make(scenario, source, clock.now(), notes, tenant, ++this.loads);
     this.active.push(active);
+    active.changed();
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
       if (scenario.rateLimit) this.deps.control.rateLimits.apply(scenario.rateLimit, active.cause(), tenant);
@@ -184,7 +188,55 @@ export class ScenarioEngine {
     for (const id of active.outages.values()) webhooks.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);
+    active.changed();
     return this.summary(active);
+  }
+
+  private make(
+    scenario: Scenario,
+    source: string,
+    loadedAt: number,
+    notes: string[],
+    tenant: Tenant | undefined,
+    loadSeq: number,
+  ): ActiveScenario {
+    const { clocks, timers } = this.deps.services;
+    return new ActiveScenario(scenario, source, loadedAt, notes, (p) => clocks.of(p), this.chain, tenant, loadSeq, {
+      timers,
+      changed: (a) => this.keeper.changed(a.key),
+      nextTimer: () => ++this.timerSeq,
+    });
+  }
+
+  /** The kept scenarios back, in load order, each with its timers (kept timers, back on their own) and rate limit. */
+  private restoreAll(scenarios: KeptScenario[]): void {
+    for (const kept of scenarios) {
+      const active = this.make(kept.scenario, kept.source, kept.loadedAt, kept.notes, kept.tenant, kept.loadSeq);
+      active.restore(kept);
+      this.loads = Math.max(this.loads, kept.loadSeq);
+      for (const [ref] of kept.timers) this.timerSeq = Math.max(this.timerSeq, Number(ref.split('#').pop()) || 0);
+      this.active.push(active);
+      // Rate limits are no kept state of their own: the scenario sets its limit again (the window starts afresh).
+      if (kept.scenario.rateLimit)
+        this.deps.control.rateLimits.apply(kept.scenario.rateLimit, active.cause(), kept.tenant);
+    }
+  }
+
+  /** Whether a scenario of this name is active for the sandbox (not a tenant's) with exactly this content. */
+  activeAs(scenario: Scenario): boolean {
+    const active = this.active.find((a) => a.name === scenario.name && a.tenant === undefined);
+    return active !== undefined && JSON.stringify(active.scenario) === JSON.stringify(scenario);
+  }
+
+  /** A scenario timer came due: its step, reaction or act runs, at the chain's depth it was planned at. */
+  private timerDue(ref: string, { scenario, work, depth }: ScenarioTimerArgs): void {
+    const active = this.active.find((a) => a.key === scenario);
+    if (!active?.timerDone(ref)) return;
+    this.chain.carry(() => {
+      if (work.do === 'act') return act(active, this.deps, work.cause, work.recipientKey, work.verb);
+      const step = active.scenario.timeline?.[work.index];
+      if (step) this.runStep(active, step, work.index, work.do === 'react' ? work.reason : undefined);
+    }, depth)();
   }
 
   /** Unloads every active scenario (a tenant's only, when `tenant` is given); answers how many. */
@@ -223,25 +275,6 @@ export class ScenarioEngine {
       log: [...a.log],
       expectations: a.expectations.report(a.clock.now()),
     };
-  }
-
-  /**
-   * At run time the clock is shared with whatever else is going on, so a scenario may move it only forward:
-   * `frozen` freezes or unfreezes; `start` moves the clock there if it lies ahead (running timers on the way)
-   * and is ignored, with a note, if it lies behind.
-   */
-  private async applyClockAtRunTime(scenario: Scenario, notes: string[], clock: Clock): Promise<void> {
-    const c = scenario.clock!;
-    if (c.frozen === true) clock.freeze();
-    if (c.frozen === false) clock.unfreeze();
-    if (c.start !== undefined) {
-      const start = Date.parse(c.start);
-      if (start > clock.now()) await clock.set(start);
-      else if (start < clock.now())
-        notes.push(
-          `clock.start ${c.start} is behind the sandbox clock (${isoTime(clock.now())}); the clock was not moved back`,
-        );
-    }
   }
 
   private addFault(active: ActiveScenario, fault: NonNullable<Scenario['faults']>[number]): string {
@@ -325,7 +358,7 @@ export class ScenarioEngine {
     for (const active of this.active) {
       // A tenant's scenario sees only its tenant's recipients.
       if (!active.covers(recipient.platformId)) continue;
-      if (applyRules(active, this.deps, recipient, contract, now)) return;
+      if (applyRules(active, recipient, contract, now)) return;
     }
   }
 
@@ -341,7 +374,7 @@ export class ScenarioEngine {
       const theirs = platformId !== undefined ? active.covers(platformId) : active.tenant === undefined;
       if (!only && !theirs) continue;
       const now = active.clock.now();
-      active.expectations.observe(h, now, this.deps.services.store);
+      if (active.expectations.observe(h, now, this.deps.services.store)) active.changed();
       this.reactions.hear(active, h, now);
     }
   }
@@ -360,12 +393,7 @@ export class ScenarioEngine {
       if (step.at === undefined) return;
       const at = momentOf(step.at, active.loadedAt);
       if (at <= clock.now()) this.runStep(active, step, i);
-      else
-        active.schedule(at, () => this.runStep(active, step, i), active.cause(stepId(step, i)), [
-          ...TIMER_RANK.scenarioStep,
-          active.loadSeq,
-          i,
-        ]);
+      else active.schedule(at, { do: 'step', index: i }, [...TIMER_RANK.scenarioStep, active.loadSeq, i]);
     });
   }
 
@@ -382,6 +410,7 @@ export class ScenarioEngine {
       if (platformId === undefined || active.tenant) {
         active.handled.clear();
         active.outages.clear();
+        active.changed();
       }
       active.record(
         active.cause(),
@@ -392,47 +421,4 @@ export class ScenarioEngine {
       );
     }
   }
-}
-
-/** When a scenario loaded now starts: now, or at run time its `clock.start` when that lies ahead (applyClockAtRunTime). */
-function loadTime(scenario: Scenario, now: number, atStart: boolean | undefined): number {
-  const start = scenario.clock?.start;
-  return atStart || start === undefined ? now : Math.max(now, Date.parse(start));
-}
-
-/**
- * Moments counted from the load (a step's `at`, an expectation's `by`) must fall in the years the clock can show:
- * one past 9999 is refused at load, naming its key, rather than a timer no answer can print (docs/scenarios.md,
- * "Durations and times").
- */
-function checkMoments(scenario: Scenario, loadAt: number): void {
-  const moments: [string, string | number | undefined][] = [
-    ...(scenario.timeline ?? []).map((s, i): [string, string | number | undefined] => [`timeline[${i}].at`, s.at]),
-    ...(scenario.expect ?? []).map((e, i): [string, string | number | undefined] => [`expect[${i}].by`, e.by]),
-  ];
-  const late = moments.filter(([, at]) => at !== undefined && landsPastClock(at, loadAt));
-  if (late.length === 0) return;
-  throw ApiError.badRequest(
-    `Scenario ${scenario.name}: ${late.map(([key]) => key).join(', ')} lands past ${isoTime(TIME_RANGE.max)}, the last time the clock can show (loaded at ${isoTime(loadAt)})`,
-    late.map(([path]) => ({ path, message: 'Past 9999-12-31T23:59:59.999Z' })),
-  );
-}
-
-/**
- * How many records (contracts and their recipients) `generate` may make in a scenario loaded while the sandbox
- * runs. Seeding runs on the main thread at ~50-100 µs a record, so 1,000 contracts of 20 recipients stalled every
- * other request for 1-2 s; 500 records stay under ~50 ms. At start (--scenario) nothing else waits, so no limit.
- */
-export const MAX_GENERATED_AT_RUN_TIME = 500;
-
-function checkGenerated(scenario: Scenario): void {
-  let records = 0;
-  for (const c of scenario.data?.clients ?? []) {
-    const contracts = c.generate?.contracts ?? 0;
-    records += contracts * (1 + (c.generate?.recipientsPerContract ?? 2));
-  }
-  if (records > MAX_GENERATED_AT_RUN_TIME)
-    throw ApiError.badRequest(
-      `Scenario ${scenario.name}: data.clients[].generate makes ${records} records (contracts and their recipients); a scenario loaded while the sandbox runs may generate at most ${MAX_GENERATED_AT_RUN_TIME}. Load it at start (--scenario) or seed them with --fixtures (docs/scenarios.md)`,
-    );
 }

@@ -284,8 +284,12 @@ export const scenarioSchema = lazy(() =>
             message: `no step "${t.step}" in this scenario's timeline; its steps: ${ids.join(', ') || 'none'}`,
           });
       };
-      s.timeline?.forEach((step, i) => check(step.when, ['timeline', i, 'when']));
-      s.expect?.forEach((e, i) => check(e.after, ['expect', i, 'after']));
+      s.timeline?.forEach((step, i) => {
+        check(step.when, ['timeline', i, 'when']);
+      });
+      s.expect?.forEach((e, i) => {
+        check(e.after, ['expect', i, 'after']);
+      });
     })
     .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }),
 );

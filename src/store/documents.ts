@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncFolder } from './atomic-file.js';
+import { getOrAdd } from '../core/maps.js';
 
 /** A snapshot's documents: `"<platformId>/<sha256>"` → the file as base64. */
 export type DocumentEntries = Record<string, string>;
@@ -130,9 +131,7 @@ export class DocumentStore {
   }
 
   private tenant(platformId: string): Map<string, Uint8Array> {
-    let own = this.files.get(platformId);
-    if (!own) this.files.set(platformId, (own = new Map()));
-    return own;
+    return getOrAdd(this.files, platformId, () => new Map());
   }
 }
 

@@ -25,6 +25,7 @@ import { COLLECTIONS, type StoreData } from './records.js';
 import { readIfExists, syncFolder } from './atomic-file.js';
 import { DamagedJournalError, type LoadedData, replayJournal } from './replay.js';
 import { type SnapshotFile, serialise } from './snapshot-file.js';
+import { getOrAdd } from '../core/maps.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
 export const MIN_COMPACT_BYTES = 16 * 1024 * 1024;
@@ -151,8 +152,7 @@ export class Persistence {
   }
 
   changed(collection: string, key: string): void {
-    let keys = this.dirty.get(collection);
-    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    const keys = getOrAdd(this.dirty, collection, () => new Set());
     if (keys.has(key)) return;
     keys.add(key);
     if (this.dirtyCount++ === 0) this.oldestChange = monotonicNow();

@@ -14,7 +14,8 @@ import { ConfigError } from '../config/options.js';
 import { VERSION } from '../config/version.js';
 import type { PersistedSource } from './persist.js';
 import { COLLECTIONS, type StoreData } from './records.js';
-import { type LoadedData, emptyShape } from './replay.js';
+import { type LoadedData, emptyShape, rowsOf } from './replay.js';
+import { getOrAdd } from '../core/maps.js';
 
 /**
  * The little of node-postgres's `Client` the team mode uses: its own types stay out of the shipped `.d.ts` files, so
@@ -126,10 +127,7 @@ export async function loadState(client: Client): Promise<LoadedData | null> {
   if (rows.length === 0) return null;
   const state: LoadedData = { data: emptyShape(), kept: {} };
   for (const [collection, key, value] of rows) {
-    const rows = (COLLECTIONS as readonly string[]).includes(collection)
-      ? (state.data[collection as keyof StoreData] as unknown as Record<string, unknown>)
-      : (state.kept[collection] ??= {});
-    rows[key] = JSON.parse(value);
+    rowsOf(state, collection)[key] = JSON.parse(value);
   }
   return state;
 }
@@ -161,8 +159,7 @@ export class PgPersistence {
   }
 
   changed(collection: string, key: string): void {
-    let keys = this.dirty.get(collection);
-    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    const keys = getOrAdd(this.dirty, collection, () => new Set());
     keys.add(key);
     this.schedule();
   }

@@ -67,9 +67,7 @@ export function replayJournal(state: LoadedData | null, text: string, minGenerat
     if (parsed.g >= minGeneration) {
       state ??= { data: emptyShape(), kept: {} };
       for (const [collection, key, record] of parsed.ops) {
-        const rows = isRecordCollection(collection)
-          ? ((state.data[collection] ??= {}) as Record<string, unknown>)
-          : (state.kept[collection] ??= {});
+        const rows = rowsOf(state, collection);
         if (record === null) delete rows[key];
         else rows[key] = record;
       }
@@ -81,8 +79,15 @@ export function replayJournal(state: LoadedData | null, text: string, minGenerat
   return { state, replayed, validBytes, maxGeneration };
 }
 
-function isRecordCollection(name: string): name is (typeof COLLECTIONS)[number] {
-  return (COLLECTIONS as readonly string[]).includes(name);
+/** The rows a loaded collection holds by key (records or kept records), made empty on first use. */
+export function rowsOf(state: LoadedData, collection: string): Record<string, unknown> {
+  if ((COLLECTIONS as readonly string[]).includes(collection)) {
+    const data = state.data as unknown as Record<string, Record<string, unknown> | undefined>;
+    data[collection] ??= {};
+    return data[collection];
+  }
+  state.kept[collection] ??= {};
+  return state.kept[collection];
 }
 
 /**

@@ -193,7 +193,8 @@ export class Store implements KeptState {
 
   /** Replaces the whole state (reset, restore) and rebuilds the indexes. */
   replace(data: StoreData): void {
-    const d = (this.state = normalise(data));
+    this.state = normalise(data);
+    const d = this.state;
     this.platforms.rebuild(d.platforms);
     this.clients.rebuild(d.clients);
     this.users.rebuild(d.users);

@@ -4,6 +4,7 @@
  * Records are stored by reference in the store's data object; change them only through `update`.
  */
 type IndexFn<T> = (record: T) => string | undefined;
+import { getOrAdd } from '../core/maps.js';
 /** Index value → the records holding it, by key, in insertion order. Records by reference: `where` reads no dictionary. */
 type Index<T> = { fn: IndexFn<T>; map: Map<string, Map<string, T>> };
 
@@ -70,15 +71,12 @@ export class Table<T extends object> {
    * record is updated or deleted, so callers must not change them.
    */
   listRowsWhere<V>(index: string, value: string, toRow: (record: T) => V): V[] {
-    let rows = this.listRows.get(toRow) as Map<string, V> | undefined;
-    if (!rows) this.listRows.set(toRow, (rows = new Map()));
+    const rows = getOrAdd(this.listRows, toRow, () => new Map()) as Map<string, V>;
     const out: V[] = [];
     const records = this.index(index).map.get(value);
     if (!records) return out;
     records.forEach((record, key) => {
-      let v = rows!.get(key);
-      if (v === undefined) rows!.set(key, (v = toRow(record)));
-      out.push(v);
+      out.push(getOrAdd(rows, key, () => toRow(record)));
     });
     return out;
   }
@@ -137,9 +135,7 @@ export class Table<T extends object> {
   private addToIndex(index: Index<T>, key: string, row: T): void {
     const value = index.fn(row);
     if (value === undefined) return;
-    let records = index.map.get(value);
-    if (!records) index.map.set(value, (records = new Map()));
-    records.set(key, row);
+    getOrAdd(index.map, value, () => new Map()).set(key, row);
   }
 
   private removeFromIndex(index: Index<T>, key: string, value: string | undefined): void {

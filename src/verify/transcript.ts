@@ -121,7 +121,9 @@ function bind(recorded: unknown, actual: unknown, bound: Map<string, string>): v
     if (new RegExp(`^${PLACEHOLDER.source}$`).test(recorded) && !bound.has(recorded) && typeof actual === 'string')
       bound.set(recorded, actual);
   } else if (Array.isArray(recorded) && Array.isArray(actual))
-    recorded.forEach((item, i) => bind(item, actual[i], bound));
+    recorded.forEach((item, i) => {
+      bind(item, actual[i], bound);
+    });
   else if (recorded && actual && typeof recorded === 'object' && typeof actual === 'object')
     for (const [name, inner] of Object.entries(recorded)) bind(inner, (actual as Record<string, unknown>)[name], bound);
 }

@@ -5,11 +5,10 @@
  * dispatcher logs on the attempt it affected. Probabilities draw from a random source seeded per fault (the given
  * seed, default 1, mixed with the fault's id), so runs repeat exactly. The spec is in receiver-fault-spec.ts.
  */
-import { IdSpaces } from '../core/id-space.js';
+import { type Fault, FaultSet } from '../core/fault-set.js';
+import type { KeptState } from '../core/kept.js';
 import { parseDuration } from '../core/clock.js';
-import { ApiError } from '../core/errors.js';
 import type { EventBus } from '../core/event-bus.js';
-import { faultCounters } from '../core/ids.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { ReceiverFaultKind, ReceiverFaultSpec, ReceiverFaultView } from './receiver-fault-spec.js';
 import type { SignatureFault } from './sender.js';
@@ -53,27 +52,24 @@ const SIGNATURE_DETAIL: Record<SignatureFault, string> = {
   missing: 'sent without a webhook-signature header',
 };
 
-interface ActiveReceiverFault {
-  id: string;
-  source: string;
-  /** Set for a tenant: the fault touches only that platform's deliveries. */
-  platformId: string | undefined;
-  spec: ReceiverFaultSpec;
-  random: () => number;
-  seen: number;
-  hits: number;
-}
+type ActiveReceiverFault = Fault<ReceiverFaultSpec>;
 
 export class ReceiverFaults implements ReceiverFaultHook {
-  private readonly active: ActiveReceiverFault[] = [];
-  /** Each tenant, and the sandbox, has its own ids (core/id-space.ts): `rf_1` may be set in each. */
-  private readonly ids = new IdSpaces();
+  /** Kept across a restart (core/fault-set.ts); each tenant, and the sandbox, has its own ids (`rf_1` in each). */
+  private readonly faults: FaultSet<ReceiverFaultSpec>;
 
   /** `defaultSeed`: the sandbox's --seed (default 1), for faults added without a seed of their own. */
   constructor(
     bus: EventBus,
     private readonly defaultSeed = 1,
+    kept?: KeptState,
   ) {
+    this.faults = new FaultSet<ReceiverFaultSpec>({
+      name: 'receiver-faults',
+      prefix: 'rf_',
+      noun: 'A receiver fault',
+      kept,
+    });
     // Receiver faults belong to the sandbox, or to the tenant they were set for: a reset removes its own.
     bus.on('sandbox.reset', (e) => {
       if (e.platformId === undefined) this.clear();
@@ -83,43 +79,21 @@ export class ReceiverFaults implements ReceiverFaultHook {
 
   /** Adds a checked spec (control/faults.ts checks it); returns its id (409 if the id is taken). */
   add(spec: ReceiverFaultSpec, source = 'control', seed?: number, platformId?: string): string {
-    const taken = (id: string) => this.active.some((f) => f.id === id && f.platformId === platformId);
-    const id = spec.id ?? this.ids.next('rf_', platformId, taken);
-    if (taken(id))
-      throw ApiError.conflict(`A receiver fault with id "${id}" is already set; remove it first or pick another id`);
-    this.active.push({
-      id,
-      source,
-      platformId,
-      spec,
-      ...faultCounters(seed ?? this.defaultSeed, id),
-    });
-    return id;
+    return this.faults.add(spec, source, seed ?? this.defaultSeed, platformId).id;
   }
 
   /** Removes one fault of this tenant's ids (`platformId`), or of the sandbox's own. */
   remove(id: string, platformId?: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id && f.platformId === platformId);
-    if (i < 0) return false;
-    this.active.splice(i, 1);
-    return true;
+    return this.faults.remove(id, platformId);
   }
 
   /** Removes every fault, or those of one source, or of one tenant. Returns how many went. */
   clear(source?: string, platformId?: string): number {
-    let gone = 0;
-    for (let i = this.active.length - 1; i >= 0; i--) {
-      const f = this.active[i]!;
-      if ((source === undefined || f.source === source) && (platformId === undefined || f.platformId === platformId)) {
-        this.active.splice(i, 1);
-        gone++;
-      }
-    }
-    return gone;
+    return this.faults.clear(source, platformId);
   }
 
   list(): ReceiverFaultView[] {
-    return this.active.map((f) => {
+    return this.faults.all.map((f) => {
       const { id: _id, ...spec } = f.spec;
       return {
         id: f.id,
@@ -134,7 +108,7 @@ export class ReceiverFaults implements ReceiverFaultHook {
   }
 
   get size(): number {
-    return this.active.length;
+    return this.faults.size;
   }
 
   holdBack(target: FaultTarget) {
@@ -173,10 +147,11 @@ export class ReceiverFaults implements ReceiverFaultHook {
     kinds: readonly K[],
     target: FaultTarget,
   ): (ActiveReceiverFault & { spec: Extract<ReceiverFaultSpec, { kind: K }> }) | undefined {
-    if (this.active.length === 0) return undefined;
-    for (const f of this.active) {
+    if (this.faults.size === 0) return undefined;
+    for (const f of this.faults.all) {
       if (!(kinds as readonly string[]).includes(f.spec.kind) || exhausted(f) || !matches(f, target)) continue;
       f.seen++;
+      this.faults.changed(f);
       if (f.spec.probability !== undefined && !(f.random() < f.spec.probability)) continue;
       f.hits++;
       return f as ActiveReceiverFault & { spec: Extract<ReceiverFaultSpec, { kind: K }> };

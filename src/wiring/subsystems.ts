@@ -40,7 +40,7 @@ export function createSubsystems(
 ): Subsystems {
   const { services, fixtures, seedOptions, defaultAccount, documents } = state;
   const outbox = new Outbox(services, { baseUrl: options.linkBase });
-  const receiverFaults = new ReceiverFaults(services.bus, config.seed ?? 1);
+  const receiverFaults = new ReceiverFaults(services.bus, config.seed ?? 1, services.store);
   const webhooks = new WebhookDispatcher(services, {
     timeoutMs: config.webhookTimeoutMs,
     logLimit: config.webhookLogLimit,

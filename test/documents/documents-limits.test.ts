@@ -1,5 +1,5 @@
 /**
- * Documents under hostile input over the API (issue 24 §2, §4–§7, docs/documents.md "Work limits", docs/errors.md
+ * Documents under hostile input over the API (docs/documents.md "Work limits", docs/errors.md
  * "Limits"): long text refused at the door, signature images decoded when given, compression bombs refused, uploads
  * that race a send or each other, and every thrown value answered as JSON.
  */
@@ -67,7 +67,7 @@ function pngHeader(width: number, height: number): string {
   return bytes.toString('base64');
 }
 
-describe('text fields have length limits (§2)', () => {
+describe('text fields have length limits', () => {
   it.each([
     ['a contract name', { contract: { name: 'n'.repeat(501), value: '<p>x</p>' } }, 'data.contract.name', 500],
     ['contract HTML', { contract: { name: 'Big', value: 'x'.repeat(1_000_001) } }, 'data.contract.value', 1_000_000],
@@ -124,7 +124,7 @@ describe('text fields have length limits (§2)', () => {
   });
 });
 
-describe('drawn signatures are decoded when given (§4)', () => {
+describe('drawn signatures are decoded when given', () => {
   it.each([
     ['an empty PNG', 'AAAA', /not a PNG file/],
     ['a 12,000×12,000 PNG', pngHeader(12_000, 12_000), /12000×12000 pixels, larger than the limit of 2000×1000/],
@@ -179,7 +179,7 @@ function packedPdf(kind: 'ObjStm' | 'XRef', inflated: number): Uint8Array {
   return new Uint8Array(Buffer.concat([head, data, tail]));
 }
 
-describe('compression bombs are refused before parsing (§5)', () => {
+describe('compression bombs are refused before parsing', () => {
   it.each(['ObjStm', 'XRef'] as const)('a %s stream inflating to 40 MB: 413 naming the limit', async (kind) => {
     const key = await contract({ name: `Bomb ${kind}`, contractType: 'pdf' });
     const bytes = packedPdf(kind, 40 * 1024 * 1024);
@@ -191,7 +191,7 @@ describe('compression bombs are refused before parsing (§5)', () => {
   });
 });
 
-describe('uploads racing a send or each other (§6, §7)', () => {
+describe('uploads racing a send or each other', () => {
   it('an upload still being read when the contract is sent changes nothing (409)', async () => {
     const key = await contract({ name: 'Race', contractType: 'pdf' });
     const first = await makePdf(1);

@@ -1,5 +1,5 @@
 /**
- * What a signed document looks like (issue 23 §7–§10, docs/documents.md "What the downloads contain"): a drawn
+ * What a signed document looks like (docs/documents.md "What the downloads contain"): a drawn
  * signature drawn in an HTML contract, the audit trail on the document's page size, footers counting every page of
  * the file, and unsigned boxes that say what they are for without a name.
  */
@@ -65,7 +65,7 @@ async function imagesOn(bytes: Uint8Array, pageIndex: number): Promise<number> {
 }
 
 describe('an HTML contract signed by drawing', () => {
-  it('prints the drawn image where <signN> stands, not "Signed: <name>" (§7); the name shows once signed (§10)', async () => {
+  it('prints the drawn image where <signN> stands, not "Signed: <name>"; the name shows once signed', async () => {
     // The first recipient's four special placeholders share the id 1 (docs/pages.md).
     const key = await create({
       name: 'Drawn',
@@ -89,7 +89,7 @@ describe('an HTML contract signed by drawing', () => {
 });
 
 describe('page sizes and numbers', () => {
-  it('the audit trail of a Letter document is on Letter pages (§8)', async () => {
+  it('the audit trail of a Letter document is on Letter pages', async () => {
     const key = await create({ name: 'Letter', contractType: 'pdf' });
     expect((await upload(t, `contractKey=${key}&${Q}`, await makePdf(1, [612, 792]), API)).status).toBe(201);
     const { recipientKey } = await sendTo(key);
@@ -101,7 +101,7 @@ describe('page sizes and numbers', () => {
     expect(pages[1]!.text).toContain('Page 2 of 2');
   });
 
-  it('footers count every page of the file, the audit trail included (§9)', async () => {
+  it('footers count every page of the file, the audit trail included', async () => {
     const key = await create({ name: 'Short', value: '<p>One page of terms.</p>' });
     const { recipientKey } = await sendTo(key);
     expect((await t.control(`/recipients/${recipientKey}/sign`, {})).status).toBe(200);

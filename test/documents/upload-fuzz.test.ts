@@ -1,5 +1,5 @@
 /**
- * Uploads under fast-check (issue 24 §5): a real PDF with bytes flipped, cut, repeated or replaced by packed
+ * Uploads under fast-check: a real PDF with bytes flipped, cut, repeated or replaced by packed
  * streams is answered 201, 400 or 413, never 500, and a refused upload changes nothing.
  */
 import { deflateSync } from 'node:zlib';

@@ -244,7 +244,7 @@ describe('special placeholders', () => {
 
   it.each([
     ['a text signature', 'Ann A. Signer'],
-    // A real 1×1 PNG: images are decoded when given, a bare PNG signature is refused (issue 24 §4).
+    // A real 1×1 PNG: images are decoded when given, a bare PNG signature is refused.
     [
       'an image data URI',
       'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',

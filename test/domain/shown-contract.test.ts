@@ -1,8 +1,8 @@
 /**
  * The contract as shown (src/domain/shown-contract.ts, docs/documents.md "The contract as shown"): one tag reader,
- * read in one pass (issue 24 §11: a lazy regular expression once searched ahead from every unclosed tag, so
- * 150,000 of them kept the recipient page busy for over ten seconds; issue 28 §1: one regular expression per
- * placeholder made `returnValue` quadratic), and one rule for each shown value where three readings disagreed.
+ * read in one pass (a lazy regular expression once searched ahead from every unclosed tag, so 150,000 of them
+ * kept the recipient page busy for over ten seconds; one regular expression per placeholder made `returnValue`
+ * quadratic), and one rule for each shown value where three readings disagreed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -202,7 +202,7 @@ describe('one rule where the three readings disagreed (docs/documents.md, "The c
   });
 });
 
-describe('the filled contract under many tags (issue 28 §1)', () => {
+describe('the filled contract under many tags', () => {
   it('fills 15,000 unclosed tags of two placeholders in one pass, each tag once', () => {
     const html = '<placeholder1 class="placeholderClass" contenteditable="false">'.repeat(15_000);
     const shown = new Map<string, Shown>([

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every operation (issue 7 item 2): each action's example body, mutated into
+ * Property-based fuzzing of every operation: each action's example body, mutated into
  * something hostile, must get a JSON answer with a message and no 5xx; the process must stay healthy; a
  * refused request must leave the store (and clock) exactly as it was; nothing may reach Object.prototype.
  * The operations come from the ResourceSpec tables and the control API's own route list, so a new action or

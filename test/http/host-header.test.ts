@@ -1,5 +1,5 @@
 /**
- * The Host header's edge cases over a real socket (issue 28, item 9; RFC 9112 section 3.2): two Host headers, none,
+ * The Host header's edge cases over a real socket (RFC 9112 section 3.2): two Host headers, none,
  * an empty one or one that is no host name are answered 400 with the JSON error body, before the allow-list is
  * asked; an HTTP/1.0 request may still omit it.
  */

@@ -1,5 +1,5 @@
 /**
- * A bounded soak (issue 7 item 4): mixed traffic (contracts created and sent, recipients changed, placeholders,
+ * A bounded soak: mixed traffic (contracts created and sent, recipients changed, placeholders,
  * archives, bad requests, webhooks to a live receiver and to a dead endpoint that keeps retrying, clock
  * advances, recipient actions and log reads where those endpoints exist) for SOAK_CYCLES cycles (default 12; run
  * `SOAK_CYCLES=100 npx vitest run test/http/soak.test.ts` for the long run). A count of cycles, not a time: the

@@ -1,5 +1,5 @@
 /**
- * Hostile requests over one real keep-alive connection (issue 28, "the rest of this class"): every operation of the
+ * Hostile requests over one real keep-alive connection: every operation of the
  * OpenAPI document, with bodies and headers fast-check makes hostile, sent one after the other on one socket, as a
  * pooled client would. Each gets a JSON answer naming what is wrong (no 5xx), and the connection stays usable unless
  * the answer says `Connection: close`. Then the wire itself: pipelining, broken chunked framing, a refused chunked

@@ -151,7 +151,10 @@ describe('the request journal', () => {
     // The journal as it must read: the newest 7 requests, less those of a tenant reset since.
     let model: string[] = [];
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 48271) % 2147483647) % n) as number;
+    const random = (n: number) => {
+      seed = (seed * 48271) % 2147483647;
+      return seed % n;
+    };
     for (let step = 0; step < 120; step++) {
       const key = keys[random(3)]!;
       const reset = random(5) === 0;

@@ -1,5 +1,5 @@
 /**
- * The render queue's 503 in the OpenAPI document (issue 28, item 5; docs/documents.md, "Work limits"): every document
+ * The render queue's 503 in the OpenAPI document (docs/documents.md, "Work limits"): every document
  * operation whose work goes through the queue declares the 503 with its Retry-After header and the error body, and
  * the 503 such an operation really answers matches what is declared. The sandbox here draws with a renderer that
  * holds its jobs, behind a queue of one slot and no waiting room, so one held job makes the next one busy at once.

@@ -1,5 +1,5 @@
 /**
- * The HTML renderer under fast-check (issue 24): generated contracts of any shape (nesting, tables of any width,
+ * The HTML renderer under fast-check: generated contracts of any shape (nesting, tables of any width,
  * lists of any depth, long words, wide and unencodable characters, placeholder tags, stray closing tags) render to
  * a PDF and a DOCX, or are refused with a 422 naming a limit; nothing else is thrown.
  */

@@ -1,5 +1,5 @@
 /**
- * The recipient page's sanitiser under deep nesting (issue 24 §11): sanitize-html is quadratic in nesting depth
+ * The recipient page's sanitiser under deep nesting: sanitize-html is quadratic in nesting depth
  * (200,000 nested spans took 33 s), so the nesting is bounded first (core/html-nesting.ts), the text kept.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * What a share link lets its holder do, and see (issue 28, items 6-8), each as the exact sequence reported: one rule
+ * What a share link lets its holder do, and see, each as the exact sequence reported: one rule
  * (domain/share-links.ts) read by `recipient_contract`'s answer, `check_contract_changed` and the acts; a fully
  * signed contract whose document and trail no longer change; one link that does not hand out the others' keys.
  */
@@ -34,7 +34,7 @@ async function sentContract(people: Person[]): Promise<{ contractKey: string; ke
 const SIGNER = { fullname: 'Ann Lee', email: 'ann@x.test', action: 'sign', position: 1 };
 const VIEWER = { fullname: 'Vic Wu', email: 'vic@x.test', action: 'view', position: 1 };
 
-describe('a view-only share link (issue 28, item 6)', () => {
+describe('a view-only share link', () => {
   it('made with view "4", refused at first, still cannot sign after its recipient is made a signer; answer and change check agree', async () => {
     const { contractKey, keys } = await sentContract([VIEWER]);
     const made = await t.post('/api/contract_share_link', { contractKey, view: '4' }, auth);
@@ -100,7 +100,7 @@ describe('a view-only share link (issue 28, item 6)', () => {
   });
 });
 
-describe('a fully signed contract (issue 28, item 7)', () => {
+describe('a fully signed contract', () => {
   it("refuses a viewer's recipient_contract with 409, and its trail and document stay as they were", async () => {
     const { contractKey, keys } = await sentContract([SIGNER, { ...VIEWER, position: 2 }]);
     const [ann, vic] = keys as [string, string];
@@ -153,7 +153,7 @@ describe('a fully signed contract (issue 28, item 7)', () => {
   });
 });
 
-describe("one link and the others' keys (issue 28, item 8)", () => {
+describe("one link and the others' keys", () => {
   it("answers aliases for B's and C's keys, which open nothing: A's holder can neither approve as B nor sign as C", async () => {
     const { keys } = await sentContract([
       SIGNER,

@@ -1,5 +1,5 @@
 /**
- * What a share link's holder reads in refusals (issue 28, item 8; docs/compatibility.md, "Share links"): through a
+ * What a share link's holder reads in refusals (docs/compatibility.md, "Share links"): through a
  * link, the other recipients are aliases (`recipient-<id>`), and so are their keys in every refusal the holder can
  * provoke. A table of requests, sent through every kind of link (a recipient's own, and extra links of each role) in
  * every state of the contract (not sent, sent, acted, fully signed, archived): no answer, success or refusal, JSON or
@@ -155,7 +155,7 @@ async function sweep(d: Deal, state: string): Promise<number> {
   return refusals;
 }
 
-describe('refusals through a share link name the others as aliases (issue 28, item 8)', () => {
+describe('refusals through a share link name the others as aliases', () => {
   it('before the contract is sent', async () => {
     expect(await sweep(await deal(false), 'not sent')).toBeGreaterThan(20);
   });

@@ -214,7 +214,7 @@ export const contentType = fc.oneof(
 /** Every node of a JSON value, as paths of keys (the root is []). */
 function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
+  if (Array.isArray(value)) value.forEach((v, i) => void paths(v, [...at, i], out));
   else if (value !== null && typeof value === 'object')
     for (const k of Object.keys(value)) paths((value as Record<string, unknown>)[k], [...at, k], out);
   return out;

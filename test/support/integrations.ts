@@ -19,7 +19,12 @@ import { type TenantHandle, makeTenant } from './tenant-kit.js';
  */
 export function steppedWall(): { now: () => number; wait(ms: number): void } {
   let at = Date.parse('2026-03-01T09:00:00Z');
-  return { now: () => at, wait: (ms) => void (at += ms) };
+  return {
+    now: () => at,
+    wait: (ms) => {
+      at += ms;
+    },
+  };
 }
 
 export interface Integration {

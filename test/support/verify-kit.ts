@@ -50,8 +50,8 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
-/** How the stand-in changes one answer: the JSON body in place, and the status it answers instead. */
-export type Alteration = (body: any) => number | undefined;
+/** How the stand-in changes one answer: the JSON body in place, and the status it answers instead (a number). */
+export type Alteration = (body: any) => unknown;
 
 export interface StandIn {
   url: string;
@@ -84,7 +84,8 @@ export async function standIn(second: RunningSandbox, alterations: Record<string
     const alter = alterations[`${req.url} ${action}`];
     if (alter) {
       const json = JSON.parse(answer);
-      status = alter(json) ?? status;
+      const instead = alter(json);
+      if (typeof instead === 'number') status = instead;
       answer = JSON.stringify(json);
     }
     res.writeHead(status, { 'content-type': 'application/json' });

@@ -230,8 +230,12 @@ export async function productionReceiver(): Promise<ProductionReceiver> {
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
     seen,
-    useSecret: (value) => void (secret = value),
-    failNext: (count) => void (failing += count),
+    useSecret: (value) => {
+      secret = value;
+    },
+    failNext: (count) => {
+      failing += count;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,5 +1,5 @@
 /**
- * Eight parallel workers on one sandbox (issue: "a suite of parallel tests shares one sandbox"): each a child
+ * Eight parallel workers on one sandbox (docs/library.md, "Parallel tests: a tenant with its own clock"): each a child
  * process (tenant-worker.mjs) with its own tenant and clock, advancing by its own steps while the others do. Each
  * checks that its tokens expire, its webhook retries fire and its scenario plays out on its own time, and that it
  * sees no other worker's records, emails, deliveries or journal entries. Run several times so an ordering bug shows.

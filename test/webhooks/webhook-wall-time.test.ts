@@ -1,5 +1,5 @@
 /**
- * Issue 15 §1: a receiver that verifies with the public `standardwebhooks` package, unmodified (its 5-minute
+ * A receiver that verifies with the public `standardwebhooks` package, unmodified (its 5-minute
  * tolerance against wall time included), accepts every attempt whatever the sandbox clock says, because the
  * sandbox signs `webhook-timestamp` with wall time and keeps the event's sandbox time in the payload.
  */
