@@ -16,6 +16,7 @@ import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
+import type { JournalRecord } from './record.js';
 import type { Keeper } from '../core/kept.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
@@ -114,33 +115,6 @@ interface Stored {
   retryAfter: number | undefined;
   fault: string | undefined;
   trace: TraceContext | undefined;
-}
-
-/**
- * An entry as the readiness report reads it (readiness/sources.ts): unredacted, never shown as it is. The bearer
- * token lets the report tell tokens apart; the report names them by number only.
- */
-export interface JournalRecord {
-  id: number;
-  kind: RequestKind;
-  atMs: number;
-  wallMs: number;
-  arrived: number;
-  answered: number;
-  durationMs: number;
-  method: string;
-  path: string;
-  status: number;
-  platformId: string | undefined;
-  /** The operation the body named (`data.action`, `data.type`), cut to 100 characters. */
-  action: string | undefined;
-  /** The request's JSON body, parsed when called (undefined when none or not JSON): most readers need only some. */
-  body: () => unknown;
-  token: string | undefined;
-  /** The error answer's message. */
-  message: string | undefined;
-  retryAfter: number | undefined;
-  fault: string | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -282,7 +256,6 @@ export class RequestJournal {
       const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
-      const headers = c.req.raw.headers;
       const status = sentStatus(c.get('unanswered'), c.res);
       const url = c.req.url;
       const mark = url.indexOf('?');
@@ -304,7 +277,7 @@ export class RequestJournal {
         durationMs: elapsedSince(arrival.started),
         platformId,
         // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
-        headers: rawHeaders(c.env, headers),
+        headers: rawHeaders(c.env, c.req.raw.headers),
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
@@ -338,8 +311,7 @@ export class RequestJournal {
     let chars = 0;
     for (const e of this.entries()) {
       if (platformId !== undefined && e.platformId !== platformId) continue;
-      const door = requestKind(e.path);
-      if (kind !== undefined && door !== kind) continue;
+      if (kind !== undefined && requestKind(e.path) !== kind) continue;
       const authorization = headerValue(e.headers, 'authorization');
       // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
       const answer =
@@ -351,7 +323,6 @@ export class RequestJournal {
       out.push(
         see({
           id: e.id,
-          kind: door,
           atMs: e.atMs,
           wallMs: e.wallMs,
           arrived: e.arrived,

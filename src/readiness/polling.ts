@@ -6,6 +6,7 @@
 import { type Check, type Indexed, Tally, requestEvidence, seconds } from './check.js';
 import type { RequestSeen, StatusRead } from './observed.js';
 import type { Thresholds } from './thresholds.js';
+import { getOrAdd } from '../core/maps.js';
 
 /** The /api reads a webhook makes unneeded, by path and action: what each reads (docs/readiness.md). */
 const STATUS_READS: Record<string, (data: Record<string, unknown>) => StatusRead | undefined> = {
@@ -56,11 +57,8 @@ export const polling: Check = {
     for (const r of o.byArrival) {
       if (!r.reads || r.platformId === undefined || !o.tenantsWithWebhooks.has(r.platformId)) continue;
       if (r.status >= 400) continue;
-      let tenant = groups.get(r.platformId);
-      if (!tenant) groups.set(r.platformId, (tenant = new Map()));
-      const group = tenant.get(r.reads.subject);
-      if (group) group.push(r);
-      else tenant.set(r.reads.subject, [r]);
+      const tenant = getOrAdd(groups, r.platformId, () => new Map<string, RequestSeen[]>());
+      getOrAdd(tenant, r.reads.subject, () => []).push(r);
     }
     const tally = new Tally(t.evidence);
     for (const reads of [...groups.values()].flatMap((tenant) => [...tenant.values()])) {
@@ -89,17 +87,11 @@ interface Prompts {
 /** Each tenant's prompts, sorted (a map per tenant and per kind, so that no key is made per attempt). */
 function promptTimes(o: Indexed): Map<string, Prompts> {
   const times = new Map<string, Prompts>();
-  const add = (map: Map<string, number[]>, key: string, wall: number) => {
-    const list = map.get(key);
-    if (list) list.push(wall);
-    else map.set(key, [wall]);
-  };
   for (const d of o.deliveries) {
-    let tenant = times.get(d.platformId);
-    if (!tenant) times.set(d.platformId, (tenant = { contract: new Map(), client: new Map(), any: [] }));
+    const tenant = getOrAdd(times, d.platformId, (): Prompts => ({ contract: new Map(), client: new Map(), any: [] }));
     for (const a of d.attempts) {
-      add(tenant.contract, d.contractKey, a.wall);
-      add(tenant.client, d.clientKey, a.wall);
+      getOrAdd(tenant.contract, d.contractKey, () => []).push(a.wall);
+      getOrAdd(tenant.client, d.clientKey, () => []).push(a.wall);
       tenant.any.push(a.wall);
     }
   }

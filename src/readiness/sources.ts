@@ -5,7 +5,8 @@
  * attributed to it.
  */
 import type { Services } from '../store/services.js';
-import type { JournalRecord, RequestJournal } from '../journal/journal.js';
+import type { RequestJournal } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/record.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { WEBHOOK_FLAGS } from '../core/vocabulary.js';
 import type { AttemptShaping, DeliverySeen, Observed, RequestSeen } from './observed.js';
