@@ -15,7 +15,7 @@ import {
 import type { Control } from './control/control.js';
 import type { WallClock } from './core/clock.js';
 import type { Services } from './store/services.js';
-import { IN_PROCESS } from './http/hosts.js';
+import { inProcessEnv, networkError } from './http/connection.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
@@ -51,7 +51,8 @@ export interface Sandbox {
   /**
    * Answers one request in process, without a port (what `esign-sandbox/msw` calls): any host name is answered,
    * since the Host allow-list guards the port against web pages and none reaches this door; links in the answer
-   * name the request's origin.
+   * name the request's origin. An API fault's `connection` rejects it as Node's `fetch` rejects on a port: a
+   * TypeError `fetch failed` whose `cause.code` is Node's (`malformed-chunk`: the body fails half-way).
    */
   fetch(request: Request): Promise<Response>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
@@ -83,6 +84,13 @@ export interface StartDefaults {
    * report's Retry-After check moves it instead of sleeping (docs/readiness.md).
    */
   wall?: WallClock;
+  /**
+   * The process is the sandbox's own (the CLI, a team replica): @hono/node-server may replace the global Request and
+   * Response with its lighter ones, which answer faster. A library sandbox listens in its user's process and leaves
+   * them alone: MSW, for one, tells a network error (`HttpResponse.error()`) by `instanceof Response`, and answered
+   * status 0 instead once they were replaced.
+   */
+  ownProcess?: boolean;
 }
 
 export async function createSandbox(
@@ -115,7 +123,7 @@ export async function createSandbox(
 
   await activateAtStart(scenarios, startScenarios, loaded);
 
-  const listener = createListener(app, config.host, config.port, tls);
+  const listener = createListener(app, config.host, config.port, tls, fallback.ownProcess === true);
 
   return {
     config,
@@ -127,7 +135,13 @@ export async function createSandbox(
     loadedFromFile: loaded,
     journal,
     tls,
-    fetch: async (request) => app.fetch(request, IN_PROCESS),
+    async fetch(request) {
+      const env = inProcessEnv();
+      const answer = await app.fetch(request, env);
+      // An API fault broke the connection: no answer, as Node's fetch rejects on a port (docs/library.md).
+      if (env.broken) throw networkError(env.broken);
+      return answer;
+    },
     async listen() {
       const port = await listener.listen();
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
