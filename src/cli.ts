@@ -105,7 +105,11 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
       `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
       ...running.scenarios
         .activeSummaries()
-        .map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
+        // Whom it plays for: a scenario without a tenant key drives every tenant's signers (docs/ci.md).
+        .map((a) => {
+          const whom = a.apiKey !== undefined ? `tenant ${a.apiKey} only` : 'every tenant';
+          return `  Scenario     ${a.name} (${a.source}; plays for ${whom}): see ${url}/__sandbox/scenarios/${a.name}`;
+        }),
       `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
       ...(tls
         ? [

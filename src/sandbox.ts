@@ -20,7 +20,12 @@ import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
-import { readStartScenarios, startSettings } from './scenarios/startup.js';
+import {
+  UNBOUND_SCENARIO_WARNING,
+  readStartScenarios,
+  startSettings,
+  unboundScenarioWarning,
+} from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
@@ -121,6 +126,12 @@ export async function createSandbox(
       throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
     }
   }
+  const unbound = unboundScenarioWarning(
+    scenarios.activeSummaries(),
+    services.store.platforms.all().length,
+    config.host,
+  );
+  if (unbound) process.emitWarning(unbound, { code: UNBOUND_SCENARIO_WARNING });
 
   const listener = createListener(app, config.host, config.port, tls);
 

@@ -121,7 +121,9 @@ export class ScenarioEngine {
     source: string,
     options: { atStart?: boolean; skipData?: boolean; tenant?: Tenant | undefined } = {},
   ): Promise<ScenarioSummary> {
-    const { tenant } = options;
+    const tenant = this.boundTenant(given, options.tenant);
+    // A tenant's scenario loaded at start sets the tenant's clock as at run time: the sandbox's was set for others.
+    const atStart = options.atStart === true && tenant === undefined;
     if (!options.atStart) checkGenerated(given);
     const { clocks, store, ids } = this.deps.services;
     // In a tenant, the scenario's keys are names of the tenant's own (tenant-names.ts).
@@ -133,11 +135,11 @@ export class ScenarioEngine {
       notes.push(`replaced the active scenario "${scenario.name}"`);
     }
     if (scenario.data) this.checkData(scenario, tenant);
-    checkMoments(scenario, loadTime(scenario, clocks.of(tenant?.platformId).now(), options.atStart));
+    checkMoments(scenario, loadTime(scenario, clocks.of(tenant?.platformId).now(), atStart));
     // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
-    if (!options.atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
+    if (!atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
     const active = new ActiveScenario(
       scenario,
       source,
@@ -147,6 +149,7 @@ export class ScenarioEngine {
       this.chain,
       tenant,
       ++this.loads,
+      (platformId) => this.deps.services.store.platforms.get(platformId)?.apiKey,
     );
     this.active.push(active);
     try {
@@ -192,6 +195,28 @@ export class ScenarioEngine {
     const gone = this.active.filter((a) => tenant === undefined || sameTenant(a, tenant));
     for (const a of gone) this.unload(a.name, a.tenant);
     return gone.length;
+  }
+
+  /**
+   * The tenant a scenario plays for: the one its `tenant:` key names (docs/scenarios.md, "tenant"), or the one it was
+   * loaded under (a scoped route, `sandbox.tenant(apiKey)`); when both are given they must agree.
+   */
+  private boundTenant(scenario: Scenario, scoped: Tenant | undefined): Tenant | undefined {
+    const key = scenario.tenant;
+    if (key === undefined) return scoped;
+    if (scoped !== undefined && scoped.apiKey !== key)
+      throw ApiError.badRequest(
+        `Scenario ${scenario.name} is for the tenant ${quote(key)} (its tenant key), not this one: load it under that tenant or for the whole sandbox`,
+        [{ path: 'tenant', message: 'Another tenant' }],
+      );
+    try {
+      return this.deps.control.state.tenant(key);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      throw ApiError.notFound(
+        `Scenario ${scenario.name} is for the tenant ${quote(key)} (its tenant key), and no platform has that API key yet: make it first (POST /__sandbox/platforms {"apiKey": ...}, a platform in --fixtures, or --api-key)`,
+      );
+    }
   }
 
   /** An active scenario by name: a tenant's own, or (unscoped) the sandbox's, else any tenant's of that name. */
@@ -389,6 +414,8 @@ export class ScenarioEngine {
           ? 'sandbox reset: pending timers dropped'
           : `platform reset: its pending timers dropped`,
         'done',
+        undefined,
+        platformId ?? active.tenant?.platformId,
       );
     }
   }

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { rateLimit } from '../core/rate-limit.js';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
-import { duration, keyPattern, statusCode } from '../core/schemas.js';
+import { apiKeyName, duration, keyPattern, statusCode } from '../core/schemas.js';
 import { isoTime, moment, recipientMatch } from './matching.js';
 import { expectation, trigger } from './reaction-schema.js';
 import { faultSpec } from '../api-faults/spec.js';
@@ -224,6 +224,10 @@ export const scenarioSchema = lazy(() =>
           description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.',
         }),
       description: z.string().optional().meta({ description: 'What the scenario reproduces.' }),
+      tenant: apiKeyName().optional().meta({
+        description:
+          'The API key of the one tenant (platform) this scenario plays for, wherever it is loaded from (--scenario, a mounted folder, the control API); without it, a scenario loaded for the whole sandbox plays for every tenant (docs/scenarios.md).',
+      }),
       seed: z.number().int().optional().meta({
         description:
           'Seeds fault probabilities; loaded at start without --seed, also the sandbox’s keys (docs/scenarios.md).',
