@@ -119,6 +119,8 @@ export async function createSandbox(
   services.store.restoreKept();
 
   for (const { scenario, source } of startScenarios) {
+    // Kept in the data file as it is given again: it goes on where it stood (its timers, log and expectations).
+    if (loaded && scenarios.activeAs(scenario)) continue;
     try {
       // A data file that was loaded already holds what the scenario's data created on the first run.
       await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });

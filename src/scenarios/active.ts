@@ -1,26 +1,62 @@
 /**
  * One loaded scenario's running state: its pending clock timers, the recipients its rules have taken, the outages
  * it started, and its own bounded log. Rules and timeline steps act through this and through the control operations.
+ * All of it is kept across a restart (docs/persistence.md, "What is kept"): the engine keeps each active scenario as
+ * one record (`kept()`), and its timers are kept timers (core/timers.ts) that name what they will do (`ScenarioWork`).
  */
-import type { Clock, ClockTimer } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
+import type { Timers } from '../core/timers.js';
 import type { ScenarioLogEntry } from '../control/sandbox-control.js';
 import type { Tenant } from '../control/control.js';
+import type { Verb } from '../domain/lifecycle-rules.js';
 import type { Scenario } from './schema.js';
-import { Expectations } from './expectations.js';
+import { Expectations, type WatchState } from './expectations.js';
 import type { ReactionChain } from './reaction-chain.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */
 const LOG_LIMIT = 2000;
 
-interface PendingTimer {
-  timer: ClockTimer;
-  /** Platform of the recipient a rule timer acts for; timeline timers have none. */
-  platformId?: string;
+/** The kind of the kept timers (core/timers.ts) scenarios set. */
+export const SCENARIO_TIMER = 'scenario';
+
+/** What a scenario's timer does when it comes due, as plain JSON (a kept timer's arguments). */
+export type ScenarioWork =
+  /** A timeline step at its time. */
+  | { do: 'step'; index: number }
+  /** A triggered step's delayed reaction to `reason`. */
+  | { do: 'react'; index: number; reason: string }
+  /** A rule's planned act of a recipient. */
+  | { do: 'act'; cause: string; recipientKey: string; verb: Verb };
+
+/** A scenario timer's arguments: its scenario, its work, and the reaction chain's depth it was planned at. */
+export interface ScenarioTimerArgs {
+  scenario: string;
+  work: ScenarioWork;
+  depth: number;
+}
+
+/** An active scenario as it is kept: plain JSON. */
+export interface KeptScenario {
+  scenario: Scenario;
+  source: string;
+  loadedAt: number;
+  notes: string[];
+  tenant?: Tenant;
+  loadSeq: number;
+  /** Its pending timers: ref → the platform they act for. */
+  timers: [string, string | null][];
+  handled: string[];
+  outages: [string, string][];
+  outageCount: number;
+  log: ScenarioLogEntry[];
+  fired: [number, number][];
+  expectations: WatchState[];
 }
 
 export class ActiveScenario {
-  readonly timers = new Set<PendingTimer>();
+  /** Pending timers (kept timers' refs) → the platform each acts for (a rule timer: its recipient's). */
+  readonly timers = new Map<string, string | undefined>();
   /** Recipients a rule has already been applied to (a resend notifies again; act once). */
   readonly handled = new Set<string>();
   /** Outage ids as the scenario names them → the dispatcher's ids. */
@@ -42,13 +78,59 @@ export class ActiveScenario {
     /** What the scenario plans while a reaction runs carries the chain's depth along (reaction-chain.ts). */
     private readonly chain: ReactionChain,
     /** The tenant it was loaded for: it plays for that platform only. */
-    readonly tenant?: Tenant,
+    readonly tenant: Tenant | undefined,
     /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
-    readonly loadSeq = 0,
-    /** A platform's API key, for the log's `tenant` when a line is on that tenant's own clock. */
-    private readonly apiKeyOf: (platformId: string) => string | undefined = () => undefined,
+    readonly loadSeq: number,
+    /** Where its timers are kept, and what hears that its state changed (the engine's keeper). */
+    private readonly doors: {
+      timers: Timers;
+      changed: (active: ActiveScenario) => void;
+      nextTimer: () => number;
+      /** A platform's API key, for the log's `tenant` when a line is on that tenant's own clock. */
+      apiKeyOf: (platformId: string) => string | undefined;
+    },
   ) {
     this.expectations = new Expectations(scenario.expect ?? [], scenario.name, loadedAt);
+  }
+
+  /** How the engine keys it: its tenant, then its name. */
+  get key(): string {
+    return `${this.tenant?.platformId ?? ''} ${this.name}`;
+  }
+
+  /** Its state changed: kept with the next flush. */
+  changed(): void {
+    this.doors.changed(this);
+  }
+
+  /** It as kept (a data file, a snapshot). */
+  kept(): KeptScenario {
+    return {
+      scenario: this.scenario,
+      source: this.source,
+      loadedAt: this.loadedAt,
+      notes: this.notes,
+      ...(this.tenant ? { tenant: this.tenant } : {}),
+      loadSeq: this.loadSeq,
+      timers: [...this.timers].map(([ref, platformId]) => [ref, platformId ?? null]),
+      handled: [...this.handled],
+      outages: [...this.outages],
+      outageCount: this.outageCount,
+      log: this.log,
+      fired: [...this.fired],
+      expectations: this.expectations.state(),
+    };
+  }
+
+  /** Back to a kept state (its timers come back as kept timers, on their own). */
+  restore(kept: KeptScenario): void {
+    for (const [ref, platformId] of kept.timers) this.timers.set(ref, platformId ?? undefined);
+    for (const key of kept.handled) this.handled.add(key);
+    for (const [id, dispatcherId] of kept.outages) this.outages.set(id, dispatcherId);
+    this.outageCount = kept.outageCount;
+    this.log.push(...kept.log);
+    for (const [index, n] of kept.fired) this.fired.set(index, n);
+    this.expectations.restore(kept.expectations);
   }
 
   /** The scenario's clock: its tenant's, else the sandbox's. */
@@ -75,33 +157,34 @@ export class ActiveScenario {
     return fault.id !== undefined ? { ...fault, id: `${this.name}:${fault.id}` } : fault;
   }
 
-  /** A timer on the clock of the platform it acts for (a rule's recipient's), else of the scenario's tenant. */
-  schedule(at: number, fn: () => void, label: string, rank: readonly number[], platformId?: string): void {
+  /**
+   * A timer on the clock of the platform it acts for (a rule's recipient's), else of the scenario's tenant: a kept
+   * timer naming its work, which runs at the reaction chain's depth of now (reaction-chain.ts).
+   */
+  schedule(at: number, work: ScenarioWork, rank: readonly number[], platformId?: string): void {
     const owner = platformId ?? this.tenant?.platformId;
-    const pending: PendingTimer = {
-      timer: undefined as unknown as ClockTimer,
-      ...(owner !== undefined ? { platformId: owner } : {}),
-    };
-    pending.timer = this.clockOf(owner).schedule(
-      at,
-      this.chain.carry(() => {
-        this.timers.delete(pending);
-        fn();
-      }),
-      label,
-      owner,
-      rank,
-    );
-    this.timers.add(pending);
+    const ref = `${this.key}#${this.doors.nextTimer()}`;
+    const args: ScenarioTimerArgs = { scenario: this.key, work, depth: this.chain.depth };
+    this.doors.timers.set({ kind: SCENARIO_TIMER, ref, at, owner, rank, args });
+    this.timers.set(ref, owner);
+    this.changed();
+  }
+
+  /** One of its timers came due: it is no longer pending. */
+  timerDone(ref: string): boolean {
+    if (!this.timers.delete(ref)) return false;
+    this.changed();
+    return true;
   }
 
   /** Cancels pending timers: all of them, or those acting for one platform's recipients. */
   cancelTimers(platformId?: string): void {
-    for (const t of [...this.timers]) {
-      if (platformId !== undefined && t.platformId !== platformId) continue;
-      t.timer.cancel();
-      this.timers.delete(t);
+    for (const [ref, owner] of [...this.timers]) {
+      if (platformId !== undefined && owner !== platformId) continue;
+      this.doors.timers.cancel(SCENARIO_TIMER, ref);
+      this.timers.delete(ref);
     }
+    this.changed();
   }
 
   /**
@@ -119,7 +202,7 @@ export class ActiveScenario {
     const clock = this.clockOf(platformId);
     // A tenant without a clock of its own follows the sandbox clock: its lines are on the sandbox clock.
     const tenant =
-      platformId !== undefined && clock !== this.clockOf(undefined) ? this.apiKeyOf(platformId) : undefined;
+      platformId !== undefined && clock !== this.clockOf(undefined) ? this.doors.apiKeyOf(platformId) : undefined;
     this.log.push({
       at: isoTime(clock.now()),
       clock: tenant !== undefined ? 'tenant' : 'sandbox',
@@ -130,5 +213,6 @@ export class ActiveScenario {
       ...(detail !== undefined ? { detail } : {}),
     });
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+    this.changed();
   }
 }

@@ -18,10 +18,11 @@ import { systemContext } from '../domain/context.js';
 import type { Services } from '../store/services.js';
 import { seedClients } from '../fixtures/seed.js';
 import type { PlatformRecord } from '../store/records.js';
-import { ActiveScenario } from './active.js';
+import { ActiveScenario, type KeptScenario, SCENARIO_TIMER, type ScenarioTimerArgs } from './active.js';
+import type { Keeper } from '../core/kept.js';
 import { bundledScenarios, readBundled, readNameOrYaml, readScenarioFile } from './catalog.js';
 import { parseScenario } from './load.js';
-import { applyRules } from './rules.js';
+import { act, applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
 import { runStep, stepId } from './timeline.js';
 import { landsPastClock, momentOf } from './matching.js';
@@ -50,12 +51,34 @@ export interface ScenarioEngineDeps {
 export class ScenarioEngine {
   private readonly active: ActiveScenario[] = [];
   private readonly chain = new ReactionChain();
-  private readonly names = new TenantNames();
+  private readonly names: TenantNames;
   private readonly reactions: Reactions;
   private loads = 0;
+  /** Numbers the scenarios' timers (their kept timers' refs). */
+  private timerSeq = 0;
+  private readonly keeper: Keeper;
+  private readonly namesKeeper: Keeper;
+  private readonly restoring: KeptScenario[] = [];
 
   constructor(private readonly deps: ScenarioEngineDeps) {
-    const { bus } = deps.services;
+    const { bus, store, timers } = deps.services;
+    // Kept across a restart (docs/persistence.md, "What is kept"): every active scenario, and the names a tenant's
+    // scenarios gave their data; their timers are kept timers of kind SCENARIO_TIMER.
+    this.keeper = store.keep('scenarios', {
+      record: (key) => this.active.find((a) => a.key === key)?.kept(),
+      keys: () => this.active.map((a) => a.key),
+      restore: (_key, record) => this.restoring.push(record as KeptScenario),
+      restored: () => this.restoreAll(),
+      clear: () => this.unloadAll(),
+    });
+    this.names = new TenantNames((platformId) => this.namesKeeper.changed(platformId));
+    this.namesKeeper = store.keep('scenario-names', {
+      record: (platformId) => this.names.of(platformId),
+      keys: () => this.names.tenants(),
+      restore: (platformId, record) => this.names.restore(platformId, record as [string, string][]),
+      clear: () => this.names.forget(),
+    });
+    timers.define(SCENARIO_TIMER, (ref, args) => this.timerDue(ref, args as ScenarioTimerArgs));
     this.reactions = new Reactions(
       deps.services,
       this.chain,
@@ -140,18 +163,9 @@ export class ScenarioEngine {
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
     if (!atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
-    const active = new ActiveScenario(
-      scenario,
-      source,
-      clock.now(),
-      notes,
-      (p) => clocks.of(p),
-      this.chain,
-      tenant,
-      ++this.loads,
-      (platformId) => this.deps.services.store.platforms.get(platformId)?.apiKey,
-    );
+    const active = this.make(scenario, source, clock.now(), notes, tenant, ++this.loads);
     this.active.push(active);
+    active.changed();
     try {
       for (const fault of scenario.faults ?? []) this.addFault(active, fault);
       if (scenario.rateLimit) this.deps.control.rateLimits.apply(scenario.rateLimit, active.cause(), tenant);
@@ -187,7 +201,59 @@ export class ScenarioEngine {
     for (const id of active.outages.values()) webhooks.endOutage(id);
     active.outages.clear();
     this.active.splice(this.active.indexOf(active), 1);
+    active.changed();
     return this.summary(active);
+  }
+
+  private make(
+    scenario: Scenario,
+    source: string,
+    loadedAt: number,
+    notes: string[],
+    tenant: Tenant | undefined,
+    loadSeq: number,
+  ): ActiveScenario {
+    const { clocks, timers } = this.deps.services;
+    return new ActiveScenario(scenario, source, loadedAt, notes, (p) => clocks.of(p), this.chain, tenant, loadSeq, {
+      timers,
+      changed: (a) => this.keeper.changed(a.key),
+      nextTimer: () => ++this.timerSeq,
+      apiKeyOf: (platformId) => this.deps.services.store.platforms.get(platformId)?.apiKey,
+    });
+  }
+
+  /** The kept scenarios back, in load order, each with its timers (kept timers, back on their own) and rate limit. */
+  private restoreAll(): void {
+    for (const kept of this.restoring.splice(0).sort((a, b) => a.loadSeq - b.loadSeq)) {
+      const active = this.make(kept.scenario, kept.source, kept.loadedAt, kept.notes, kept.tenant, kept.loadSeq);
+      active.restore(kept);
+      this.loads = Math.max(this.loads, kept.loadSeq);
+      for (const [ref] of kept.timers) this.timerSeq = Math.max(this.timerSeq, Number(ref.split('#').pop()) || 0);
+      this.active.push(active);
+      // Rate limits are no kept state of their own: the scenario sets its limit again (the window starts afresh).
+      if (kept.scenario.rateLimit)
+        this.deps.control.rateLimits.apply(kept.scenario.rateLimit, active.cause(), kept.tenant);
+    }
+  }
+
+  /**
+   * Whether a scenario of this name is active with exactly this content, for the tenant its `tenant:` key names, else
+   * for the sandbox (not a tenant's).
+   */
+  activeAs(scenario: Scenario): boolean {
+    const active = this.active.find((a) => a.name === scenario.name && a.tenant?.apiKey === scenario.tenant);
+    return active !== undefined && JSON.stringify(active.scenario) === JSON.stringify(scenario);
+  }
+
+  /** A scenario timer came due: its step, reaction or act runs, at the chain's depth it was planned at. */
+  private timerDue(ref: string, { scenario, work, depth }: ScenarioTimerArgs): void {
+    const active = this.active.find((a) => a.key === scenario);
+    if (!active?.timerDone(ref)) return;
+    this.chain.carry(() => {
+      if (work.do === 'act') return act(active, this.deps, work.cause, work.recipientKey, work.verb);
+      const step = active.scenario.timeline?.[work.index];
+      if (step) this.runStep(active, step, work.index, work.do === 'react' ? work.reason : undefined);
+    }, depth)();
   }
 
   /** Unloads every active scenario (a tenant's only, when `tenant` is given); answers how many. */
@@ -350,7 +416,7 @@ export class ScenarioEngine {
     for (const active of this.active) {
       // A tenant's scenario sees only its tenant's recipients.
       if (!active.covers(recipient.platformId)) continue;
-      if (applyRules(active, this.deps, recipient, contract, now)) return;
+      if (applyRules(active, recipient, contract, now)) return;
     }
   }
 
@@ -366,7 +432,7 @@ export class ScenarioEngine {
       const theirs = platformId !== undefined ? active.covers(platformId) : active.tenant === undefined;
       if (!only && !theirs) continue;
       const now = active.clock.now();
-      active.expectations.observe(h, now, this.deps.services.store);
+      if (active.expectations.observe(h, now, this.deps.services.store)) active.changed();
       this.reactions.hear(active, h, now);
     }
   }
@@ -385,12 +451,7 @@ export class ScenarioEngine {
       if (step.at === undefined) return;
       const at = momentOf(step.at, active.loadedAt);
       if (at <= clock.now()) this.runStep(active, step, i);
-      else
-        active.schedule(at, () => this.runStep(active, step, i), active.cause(stepId(step, i)), [
-          ...TIMER_RANK.scenarioStep,
-          active.loadSeq,
-          i,
-        ]);
+      else active.schedule(at, { do: 'step', index: i }, [...TIMER_RANK.scenarioStep, active.loadSeq, i]);
     });
   }
 
@@ -407,6 +468,7 @@ export class ScenarioEngine {
       if (platformId === undefined || active.tenant) {
         active.handled.clear();
         active.outages.clear();
+        active.changed();
       }
       active.record(
         active.cause(),

@@ -26,13 +26,17 @@ interface Seen {
   what: string;
 }
 
-interface Watch {
-  id: string;
-  spec: Expectation;
+/** How far one expectation has got, as kept (docs/persistence.md, "What is kept"). */
+export interface WatchState {
   /** When `after` first happened. */
   opened?: Seen;
   /** The first happening that meets (or, for noRequest/noDelivery, breaks) it within its window. */
   hit?: Seen;
+}
+
+interface Watch extends WatchState {
+  id: string;
+  spec: Expectation;
 }
 
 export class Expectations {
@@ -50,16 +54,43 @@ export class Expectations {
     return this.watches.length;
   }
 
-  /** Takes one happening, at sandbox time `now`. Checked before `after` opens, so what opens a window is not in it. */
-  observe(h: Happening, now: number, store: Store): void {
+  /**
+   * Takes one happening, at sandbox time `now`. Checked before `after` opens, so what opens a window is not in it.
+   * Answers whether an expectation moved (met, broken or opened).
+   */
+  observe(h: Happening, now: number, store: Store): boolean {
+    let moved = false;
     for (const w of this.watches) {
       const deadline = this.deadline(w);
       if (deadline !== undefined && now > deadline) continue;
-      if (!w.hit && (w.spec.after === undefined || w.opened) && this.condition(w.spec, h, store))
+      if (!w.hit && (w.spec.after === undefined || w.opened) && this.condition(w.spec, h, store)) {
         w.hit = { at: now, what: describe(h, store) };
-      if (w.spec.after !== undefined && !w.opened && triggerMatches(w.spec.after, h, this.scenario, store))
+        moved = true;
+      }
+      if (w.spec.after !== undefined && !w.opened && triggerMatches(w.spec.after, h, this.scenario, store)) {
         w.opened = { at: now, what: describe(h, store) };
+        moved = true;
+      }
     }
+    return moved;
+  }
+
+  /** How far each has got, in the list's order. */
+  state(): WatchState[] {
+    return this.watches.map((w) => ({
+      ...(w.opened ? { opened: w.opened } : {}),
+      ...(w.hit ? { hit: w.hit } : {}),
+    }));
+  }
+
+  /** Back to a kept state. */
+  restore(states: readonly WatchState[]): void {
+    states.forEach((state, i) => {
+      const w = this.watches[i];
+      if (!w) return;
+      if (state.opened) w.opened = state.opened;
+      if (state.hit) w.hit = state.hit;
+    });
   }
 
   report(now: number): ScenarioExpectation[] {

@@ -57,18 +57,23 @@ export class Reactions {
         continue;
       }
       active.fired.set(index, fired + 1);
-      const run = this.chain.carry(() => {
-        if (this.isActive(active)) this.run(active, step, index, reason);
-      }, depth);
+      active.changed();
       const delay = step.after !== undefined ? durationMs(step.after) : 0;
       if (delay === 0) {
+        const run = this.chain.carry(() => {
+          if (this.isActive(active)) this.run(active, step, index, reason);
+        }, depth);
         // A microtask queued now runs once the operation that emitted the event has finished, before anything
         // queued after it: the event's webhook deliveries, later events' reactions, the clock's next timer.
         void active.clock.work.track(Promise.resolve().then(run));
         continue;
       }
       const at = later(now, delay);
-      active.schedule(at, run, cause, [...TIMER_RANK.scenarioStep, active.loadSeq, index]);
+      // A kept timer (it survives a restart), run at this reaction's depth in the chain.
+      this.chain.carry(
+        () => active.schedule(at, { do: 'react', index, reason }, [...TIMER_RANK.scenarioStep, active.loadSeq, index]),
+        depth,
+      )();
       active.record(cause, `reacting to ${reason}: runs at ${isoTime(at)}`, 'scheduled');
     }
   }

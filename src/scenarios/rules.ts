@@ -17,7 +17,6 @@ import type { RecipientRule } from './schema.js';
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
 export function applyRules(
   active: ActiveScenario,
-  doors: { services: Services; control: Control },
   recipient: RecipientRecord,
   contract: ContractRecord,
   now: number,
@@ -31,6 +30,7 @@ export function applyRules(
     const { recipientKey } = recipient;
     if (active.handled.has(recipientKey)) return true;
     active.handled.add(recipientKey);
+    active.changed();
     const cause = active.cause(rule.id ?? `rule-${i + 1}`);
     const who = `${recipient.email ?? recipientKey} (${recipient.action}) on "${contract.name}"`;
     if (rule.never) {
@@ -39,13 +39,7 @@ export function applyRules(
     }
     for (const { verb, ms } of plan) {
       const at = later(now, ms);
-      active.schedule(
-        at,
-        () => act(active, doors, cause, recipientKey, verb),
-        `${cause}:${verb}:${recipientKey}`,
-        TIMER_RANK.recipientAct,
-        recipient.platformId,
-      );
+      active.schedule(at, { do: 'act', cause, recipientKey, verb }, TIMER_RANK.recipientAct, recipient.platformId);
       active.record(cause, `${who}: ${verb} at ${isoTime(at)}`, 'scheduled', undefined, recipient.platformId);
     }
     return true;
@@ -53,7 +47,8 @@ export function applyRules(
   return false;
 }
 
-function act(
+/** A rule's planned act, at its time: through the control operation, as every recipient action. */
+export function act(
   active: ActiveScenario,
   { services, control }: { services: Services; control: Control },
   cause: string,

@@ -42,6 +42,25 @@ export class TenantNames {
   /** platformId → `kind:name` → key. */
   private readonly byTenant = new Map<string, Names>();
 
+  /** `changed`: a tenant's names changed (they are kept: docs/persistence.md, "What is kept"). */
+  constructor(private readonly changed: (platformId: string) => void = () => {}) {}
+
+  /** The tenants that keep names. */
+  tenants(): string[] {
+    return [...this.byTenant.keys()];
+  }
+
+  /** One tenant's names as kept: `[kind:name, key]` pairs; undefined when it has none. */
+  of(platformId: string): [string, string][] | undefined {
+    const names = this.byTenant.get(platformId);
+    return names && [...names];
+  }
+
+  /** A tenant's kept names back. */
+  restore(platformId: string, names: [string, string][]): void {
+    this.byTenant.set(platformId, new Map(names));
+  }
+
   /**
    * The scenario as it reads in this tenant: each fixed key of its data that another tenant has gets a fresh key
    * (a name kept from now on), and every mention of a name the tenant keeps is its key.
@@ -77,13 +96,15 @@ export class TenantNames {
     }
     if (names.size === 0) return { scenario, notes };
     this.byTenant.set(platformId, names);
+    this.changed(platformId);
     return { scenario: rename(scenario, '', names) as Scenario, notes };
   }
 
   /** A tenant reset or a full one: the records are gone, and the names with them. */
   forget(platformId?: string): void {
-    if (platformId === undefined) this.byTenant.clear();
-    else this.byTenant.delete(platformId);
+    for (const tenant of platformId === undefined ? this.tenants() : [platformId]) {
+      if (this.byTenant.delete(tenant)) this.changed(tenant);
+    }
   }
 
   /** Every name kept, as a data file would hold them. */

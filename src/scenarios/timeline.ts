@@ -56,6 +56,7 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
       cause,
     });
     active.outages.set(o.id ?? `outage-${++active.outageCount}`, id);
+    active.changed();
     const target = o.webhook ?? o.url ?? (client ? `client ${client.clientKey}` : 'every webhook');
     return `${target} down (${o.refuse ? 'connection refused' : `status ${o.status ?? 503}`})${until !== undefined ? ` until ${isoTime(until)}` : ''}`;
   },
@@ -67,6 +68,7 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
       control.webhooks.endOutage(dispatcherId);
       active.outages.delete(id);
     }
+    active.changed();
     return `${ids.length} outage(s) ended`;
   },
   settings({ client: clientKey, notification }, step) {

@@ -93,12 +93,14 @@ async function send(side: Side, step: Step, timeoutMs: number): Promise<Exchange
     text = Buffer.concat(chunks).toString('utf8');
   } catch (error) {
     if (error instanceof CannotRun) throw error;
-    if (signal.aborted)
+    if (signal.aborted) {
+      const where = `${step.name}, POST ${new URL(url).pathname} at ${new URL(url).origin}`;
       throw new CannotRun(
         response === undefined
-          ? `${side.config.url} did not answer ${step.name} within ${seconds} (no status line or headers came); raise --timeout if it is only slow.`
-          : `${side.config.url} sent the headers of its answer to ${step.name} (HTTP ${response.status}) but not the whole body within ${seconds} (${received} bytes came${lengthOf(response)}); raise --timeout if it is only slow.`,
+          ? `timed out after ${seconds} waiting for the answer to ${where} (no status line or headers came); raise --timeout if it is only slow.`
+          : `timed out after ${seconds} waiting for the body of ${where} (HTTP ${response.status}, ${received} bytes came${lengthOf(response)}); raise --timeout if it is only slow.`,
       );
+    }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
     throw new CannotRun(`${side.config.url} did not answer ${step.name} (${why}).`);

@@ -3,7 +3,7 @@
  * clocks, emails, the request journal, outages. In process: a sandbox on a data file is stopped, or "killed" (its
  * store let go once the flush window has passed, nothing more written), and a second one opens the same file.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -198,6 +198,102 @@ describe('a restart on the same data file', () => {
     expect((await second.control('/faults')).body.faults).toHaveLength(1);
     await second.control('/clock/advance', { by: '1m' });
     expect((await second.control('/faults')).body.faults).toEqual([]);
+  });
+});
+
+describe('a loaded scenario across a restart', () => {
+  /** Ann signs 10 minutes after she is sent the contract, Bob 2 hours after her; her signature sets off a reaction. */
+  const SCENARIO = `
+name: kept
+recipients:
+  - { id: ann-signs, match: { email: ann@example.com }, sign: 10m }
+  - { id: bob-signs, match: { email: bob@example.com }, sign: 2h }
+timeline:
+  - { id: late-fault, at: 3h, addFaults: [{ id: late, match: { path: /api/nothing }, status: 503 }] }
+  - id: on-ann
+    when: { event: contract.signed, recipient: { position: 1 } }
+    after: 30m
+    webhookOutage: { id: down, for: 1h, status: 503 }
+expect:
+  - { id: created, request: { path: /api/contract, status: 2xx } }
+  - { id: fully-signed, contract: { name: Lease, status: Fully signed }, by: 5h }
+data:
+  clients:
+    - clientKey: demoClient
+      contracts:
+        - name: Lease
+          value: <p>Terms</p>
+          send: true
+          recipients:
+            - { fullname: Ann, email: ann@example.com, action: sign, position: 1 }
+            - { fullname: Bob, email: bob@example.com, action: sign, position: 2 }
+`;
+
+  /** Loads it, makes a contract through /api, advances 20 minutes: Ann has signed, three timers are pending. */
+  async function begin(t: TestSandbox): Promise<void> {
+    expect((await t.control('/scenarios', { yaml: SCENARIO })).status).toBe(201);
+    const auth = { bearer: await t.clientToken() };
+    await t.post('/api/contract', { data: { action: 'create', contract: { name: 'Other', value: '<p>x</p>' } } }, auth);
+    await t.control('/clock/advance', { by: '20m' });
+  }
+
+  async function finish(t: TestSandbox): Promise<any> {
+    await t.control('/clock/advance', { by: '6h' });
+    return (await t.control('/scenarios/kept')).body;
+  }
+
+  it('goes on with its timers, rule plans, reaction counts, outages, faults and expectations', async () => {
+    const first = await sandbox({ seed: 7 });
+    await begin(first);
+    const before = (await first.control('/scenarios/kept')).body;
+    expect(before.pendingTimers).toBe(3);
+    expect(before.expectations.map((e: any) => e.status)).toEqual(['met', 'pending']);
+    await kill(first);
+
+    const second = await sandbox({ seed: 7 });
+    expect((await second.control('/scenarios/kept')).body).toEqual(before);
+    const done = await finish(second);
+    expect(done.pendingTimers).toBe(0);
+    expect(done.expectations.map((e: any) => e.status)).toEqual(['met', 'met']);
+    expect(done.faults).toEqual(['kept:late']);
+    // Each planned act and step ran once, at its time; the reaction (times: 1) did not run again.
+    const ran = done.log
+      .filter((l: any) => l.outcome === 'done')
+      .map((l: any) => `${l.at.slice(11, 19)} ${l.what.split(' (')[0]}`);
+    expect(ran.slice(1)).toEqual([
+      '09:10:00 ann@example.com: sign',
+      '09:40:00 webhookOutage: every webhook down',
+      '11:10:00 bob@example.com: sign',
+      '12:00:00 addFaults: fault(s) kept:late set',
+    ]);
+    open.splice(open.indexOf(second), 1);
+    await second.close();
+
+    // Exactly what a run without the restart ends with.
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
+    file = join(dir, 'data.json');
+    const straight = await sandbox({ seed: 7 });
+    await begin(straight);
+    expect(await finish(straight)).toEqual(done);
+  });
+
+  it('is not loaded again by the same --scenario on a restart, and one given anew replaces it', async () => {
+    const path = join(dir, 'kept.yaml');
+    writeFileSync(path, SCENARIO);
+    const first = await sandbox({ scenarios: [path] });
+    await first.control('/clock/advance', { by: '20m' });
+    const before = (await first.control('/scenarios/kept')).body;
+    expect(before.pendingTimers).toBe(3);
+    await kill(first);
+    const second = await sandbox({ scenarios: [path] });
+    expect((await second.control('/scenarios/kept')).body).toEqual(before);
+    await kill(second);
+    writeFileSync(path, SCENARIO.replace('sign: 2h', 'sign: 3h'));
+    const third = await sandbox({ scenarios: [path] });
+    const replaced = (await third.control('/scenarios/kept')).body;
+    expect(replaced.loadedAt).toBe('2026-03-01T09:20:00.000Z');
+    expect(replaced.pendingTimers).toBe(1);
   });
 });
 

@@ -75,6 +75,30 @@ describe("a tenant's own ids", () => {
     expect(store.contracts.where('client', 'demoClient')).toHaveLength(before);
   });
 
+  it('every bundled scenario loaded by eight tenants at once: each load 201, each tenant its own data', async () => {
+    const bundled = (await t.control('/scenarios')).body.bundled.map((b: any) => b.name) as string[];
+    const tenants = await Promise.all(Array.from({ length: 8 }, (_, i) => tenant(`at-once-${i}`)));
+    const loads = await Promise.all(
+      bundled.flatMap((name) =>
+        tenants.map(async (x) => ({ name, x, answer: await t.control(`${x.path}/scenarios`, { name }) })),
+      ),
+    );
+    expect(
+      loads.filter((l) => l.answer.status !== 201).map((l) => `${l.name} in ${l.x.apiKey}: ${l.answer.status}`),
+    ).toEqual([]);
+    const { store } = t.sandbox.services;
+    const owners = new Map<string, string>();
+    for (const x of tenants) {
+      const platformId = store.platforms.where('apiKey', x.apiKey)[0]!.platformId;
+      expect((await t.control(`${x.path}/scenarios`)).body.active).toHaveLength(bundled.length);
+      for (const c of store.contracts.where('platform', platformId)) {
+        expect(store.clients.get(c.clientKey)!.platformId).toBe(platformId);
+        owners.set(c.contractKey, platformId);
+      }
+    }
+    expect(new Set(owners.values()).size).toBe(tenants.length);
+  });
+
   it("a step naming the data's client acts on the tenant's client, never the sandbox's", async () => {
     const a = await tenant('revoker');
     const loaded = await t.control(`${a.path}/scenarios`, { name: 'token-expiry' });

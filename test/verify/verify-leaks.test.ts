@@ -225,12 +225,21 @@ describe('verify names what a target that stops halfway did not send', () => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
         res.write('{"access_tok');
       },
-      /sent the headers of its answer to token create \(platform\) \(HTTP 200\) but not the whole body within 0\.5 s \(12 bytes came of 500 declared\)/,
+      /timed out after 0\.5 s waiting for the body of token create \(platform\), POST \/api\/token at http:\/\/127\.0\.0\.1:\d+ \(HTTP 200, 12 bytes came of 500 declared\)/,
+    ],
+    [
+      'headers, then a byte now and then',
+      (res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+        const drip = setInterval(() => (res.writableEnded ? clearInterval(drip) : res.write(' ')), 50);
+        res.on('close', () => clearInterval(drip));
+      },
+      /timed out after 0\.5 s waiting for the body of token create \(platform\), POST \/api\/token at http:\/\/127\.0\.0\.1:\d+ \(HTTP 200, \d+ bytes came of 500 declared\)/,
     ],
     [
       'nothing at all',
       () => undefined,
-      /did not answer token create \(platform\) within 0\.5 s \(no status line or headers came\)/,
+      /timed out after 0\.5 s waiting for the answer to token create \(platform\), POST \/api\/token at http:\/\/127\.0\.0\.1:\d+ \(no status line or headers came\)/,
     ],
   ])('%s', async (_name, stall, expected) => {
     const site = await target((_req, _body, res) => {

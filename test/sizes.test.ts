@@ -1,0 +1,60 @@
+/**
+ * The ratchet on sizes (docs/architecture.md, "Sizes"): a file of src/ over 400 lines or a function over 60 is one a
+ * reader cannot take in at once. Today's are frozen here, each at its length; none may grow, no new one may appear,
+ * and one that gets within the limit leaves the list. `node scripts/sizes.mjs` prints the list as it is now.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Sizes, measureSizes, sizeProblems } from '../scripts/sizes.mjs';
+
+const FROZEN: Sizes = {
+  files: {
+    'core/clock.ts': 497,
+    'http/pages/dashboard.ts': 428,
+    'journal/journal.ts': 583,
+    'openapi/document.ts': 402,
+    'scenarios/engine.ts': 438,
+    'webhooks/dispatcher.ts': 471,
+  },
+  functions: {
+    'cli.ts run': 84,
+    'client/control-client.ts createControlClient': 93,
+    'config/cli-args.ts parseCli': 92,
+    'control-table/faults.ts faultList': 63,
+    'domain/lifecycle.ts actAsRecipient': 66,
+    'http/app.ts createApp': 88,
+    'http/upload.ts formReader': 72,
+    'journal/journal.ts middleware': 67,
+    'journal/journal.ts middleware > (anonymous)': 63,
+    'openapi/document.ts documentWith': 74,
+    'render/audit-page.ts appendAuditTrail': 69,
+    'render/docx.ts renderDocx': 83,
+    'render/html-blocks.ts htmlToBlocks': 137,
+    'render/html-blocks.ts htmlToBlocks > block': 83,
+    'render/pdf-lines.ts wrapRuns': 78,
+    'render/pdf.ts layoutBlocks': 122,
+    'sandbox.ts createSandbox': 73,
+    'scenarios/schema.ts scenarioSchema = lazy(…)': 82,
+    'scenarios/schema.ts timelineStep': 87,
+    'store/records.ts recordSchemas = lazy(…)': 208,
+    'team-replica.ts startReplica': 220,
+    'testing/webhook-receiver.ts createWebhookReceiver': 148,
+    'verify/args.ts parseVerifyArgs': 66,
+    'webhooks/dispatcher.ts attempt': 88,
+  },
+};
+
+describe('file and function sizes only go down (docs/architecture.md, "Sizes")', () => {
+  it('names no file over 400 lines and no function over 60 beyond the frozen list, and none longer than frozen', () => {
+    expect(sizeProblems(measureSizes(), FROZEN)).toEqual([]);
+  });
+
+  it('would report a new long function, a frozen file that grew, and a frozen entry now short enough', () => {
+    const measured: Sizes = { files: { 'a.ts': 420 }, functions: { 'b.ts run': 61 } };
+    const frozen: Sizes = { files: { 'a.ts': 410 }, functions: { 'c.ts gone': 70 } };
+    expect(sizeProblems(measured, frozen)).toEqual([
+      'file grew: a.ts is 420 lines, frozen at 410; split it',
+      'new function over 60 lines: b.ts run (61); split it',
+      'function within 60 lines now (or renamed): c.ts gone (frozen at 70); take it off the list',
+    ]);
+  });
+});
