@@ -20,12 +20,7 @@ import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
-import {
-  UNBOUND_SCENARIO_WARNING,
-  readStartScenarios,
-  startSettings,
-  unboundScenarioWarning,
-} from './scenarios/startup.js';
+import { type StartScenario, readStartScenarios, startSettings, warnOfUnboundScenarios } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
@@ -118,22 +113,8 @@ export async function createSandbox(
   // What was in flight when a data file was last written (deliveries, retries, timers, clocks…) goes on from here.
   services.store.restoreKept();
 
-  for (const { scenario, source } of startScenarios) {
-    // Kept in the data file as it is given again: it goes on where it stood (its timers, log and expectations).
-    if (loaded && scenarios.activeAs(scenario)) continue;
-    try {
-      // A data file that was loaded already holds what the scenario's data created on the first run.
-      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
-    } catch (error) {
-      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
-    }
-  }
-  const unbound = unboundScenarioWarning(
-    scenarios.activeSummaries(),
-    services.store.platforms.all().length,
-    config.host,
-  );
-  if (unbound) process.emitWarning(unbound, { code: UNBOUND_SCENARIO_WARNING });
+  await activateAtStart(scenarios, startScenarios, loaded);
+  warnOfUnboundScenarios(scenarios.activeSummaries(), services.store.platforms.all().length, config.host);
 
   const listener = createListener(app, config.host, config.port, tls);
 
@@ -170,4 +151,18 @@ export async function createSandbox(
       await services.store.close();
     },
   };
+}
+
+/** The scenarios given at start (--scenario), activated in order; one kept in a loaded data file as given goes on. */
+async function activateAtStart(scenarios: ScenarioEngine, given: StartScenario[], loaded: boolean): Promise<void> {
+  for (const { scenario, source } of given) {
+    // Kept in the data file as it is given again: it goes on where it stood (its timers, log and expectations).
+    if (loaded && scenarios.activeAs(scenario)) continue;
+    try {
+      // A data file that was loaded already holds what the scenario's data created on the first run.
+      await scenarios.activate(scenario, source, { atStart: true, skipData: loaded });
+    } catch (error) {
+      throw new ConfigError(`scenario ${scenario.name} could not be loaded: ${(error as Error).message}`);
+    }
+  }
 }

@@ -25,12 +25,15 @@ import { parseScenario } from './load.js';
 import { act, applyRules } from './rules.js';
 import type { Scenario, TimelineStep } from './schema.js';
 import { runStep, stepId } from './timeline.js';
-import { landsPastClock, momentOf } from './matching.js';
+import { momentOf } from './matching.js';
 import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
 import { TenantNames } from './tenant-names.js';
+import { boundTenant } from './tenant-key.js';
+import { checkData, dataPlatform } from './data-platform.js';
+import { checkGenerated, checkMoments, loadTime } from './load-checks.js';
 import type { Happening } from './happenings.js';
-import { TIME_RANGE, TIMER_RANK } from '../core/clock.js';
+import { TIMER_RANK } from '../core/clock.js';
 
 export { ScenarioError } from './load.js';
 
@@ -144,7 +147,7 @@ export class ScenarioEngine {
     source: string,
     options: { atStart?: boolean; skipData?: boolean; tenant?: Tenant | undefined } = {},
   ): Promise<ScenarioSummary> {
-    const tenant = this.boundTenant(given, options.tenant);
+    const tenant = boundTenant(given, options.tenant, (apiKey) => this.deps.control.state.tenant(apiKey));
     // A tenant's scenario loaded at start sets the tenant's clock as at run time: the sandbox's was set for others.
     const atStart = options.atStart === true && tenant === undefined;
     if (!options.atStart) checkGenerated(given);
@@ -157,7 +160,7 @@ export class ScenarioEngine {
       this.unload(scenario.name, tenant);
       notes.push(`replaced the active scenario "${scenario.name}"`);
     }
-    if (scenario.data) this.checkData(scenario, tenant);
+    if (scenario.data) checkData(scenario, this.dataPlatform(scenario, tenant), this.deps.services.store);
     checkMoments(scenario, loadTime(scenario, clocks.of(tenant?.platformId).now(), atStart));
     // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
@@ -236,10 +239,7 @@ export class ScenarioEngine {
     }
   }
 
-  /**
-   * Whether a scenario of this name is active with exactly this content, for the tenant its `tenant:` key names, else
-   * for the sandbox (not a tenant's).
-   */
+  /** Whether a scenario of this name is active with exactly this content, for its `tenant:` or for the sandbox. */
   activeAs(scenario: Scenario): boolean {
     const active = this.active.find((a) => a.name === scenario.name && a.tenant?.apiKey === scenario.tenant);
     return active !== undefined && JSON.stringify(active.scenario) === JSON.stringify(scenario);
@@ -261,28 +261,6 @@ export class ScenarioEngine {
     const gone = this.active.filter((a) => tenant === undefined || sameTenant(a, tenant));
     for (const a of gone) this.unload(a.name, a.tenant);
     return gone.length;
-  }
-
-  /**
-   * The tenant a scenario plays for: the one its `tenant:` key names (docs/scenarios.md, "tenant"), or the one it was
-   * loaded under (a scoped route, `sandbox.tenant(apiKey)`); when both are given they must agree.
-   */
-  private boundTenant(scenario: Scenario, scoped: Tenant | undefined): Tenant | undefined {
-    const key = scenario.tenant;
-    if (key === undefined) return scoped;
-    if (scoped !== undefined && scoped.apiKey !== key)
-      throw ApiError.badRequest(
-        `Scenario ${scenario.name} is for the tenant ${quote(key)} (its tenant key), not this one: load it under that tenant or for the whole sandbox`,
-        [{ path: 'tenant', message: 'Another tenant' }],
-      );
-    try {
-      return this.deps.control.state.tenant(key);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404) throw error;
-      throw ApiError.notFound(
-        `Scenario ${scenario.name} is for the tenant ${quote(key)} (its tenant key), and no platform has that API key yet: make it first (POST /__sandbox/platforms {"apiKey": ...}, a platform in --fixtures, or --api-key)`,
-      );
-    }
   }
 
   /** An active scenario by name: a tenant's own, or (unscoped) the sandbox's, else any tenant's of that name. */
@@ -346,47 +324,8 @@ export class ScenarioEngine {
 
   // ---- data ---------------------------------------------------------------------------------------------
 
-  /** The platform a scenario's data goes to: its tenant's (data.platform, if given, must name it), else data.platform's. */
-  private platformFor(scenario: Scenario, tenant: Tenant | undefined): PlatformRecord {
-    const apiKey = scenario.data?.platform;
-    if (tenant) {
-      if (apiKey !== undefined && apiKey !== tenant.apiKey)
-        throw ApiError.badRequest('data.platform: a scenario loaded for a tenant adds to that tenant only');
-      return this.deps.services.store.platforms.get(tenant.platformId)!;
-    }
-    const platform =
-      apiKey !== undefined
-        ? this.deps.services.store.platforms.where('apiKey', apiKey)[0]
-        : this.deps.control.state.defaultPlatform();
-    if (!platform) {
-      throw ApiError.badRequest(
-        apiKey !== undefined
-          ? `data.platform: no platform with apiKey "${apiKey}"`
-          : 'data: the sandbox has no platform to add to; name one with data.platform',
-      );
-    }
-    return platform;
-  }
-
-  /** Fixed keys must be free before anything is written, so a clash leaves the sandbox as it was. */
-  private checkData(scenario: Scenario, tenant: Tenant | undefined): void {
-    const { store } = this.deps.services;
-    const platform = this.platformFor(scenario, tenant);
-    const clash = (what: string, key: string | undefined, taken: boolean) => {
-      if (key !== undefined && taken)
-        throw ApiError.conflict(
-          `Scenario ${scenario.name}: ${what} "${key}" already exists; pick another key or leave it out`,
-        );
-    };
-    for (const c of scenario.data?.clients ?? []) {
-      const existing = c.clientKey !== undefined ? store.clients.get(c.clientKey) : undefined;
-      if (existing && existing.platformId !== platform.platformId) clash('clientKey', c.clientKey, true);
-      for (const u of c.users ?? []) clash('userKey', u.userKey, u.userKey !== undefined && store.users.has(u.userKey));
-      for (const t of c.templates ?? [])
-        clash('templateKey', t.templateKey, t.templateKey !== undefined && store.templates.has(t.templateKey));
-      for (const k of c.contracts ?? [])
-        clash('contractKey', k.contractKey, k.contractKey !== undefined && store.contracts.has(k.contractKey));
-    }
+  private dataPlatform(scenario: Scenario, tenant: Tenant | undefined): PlatformRecord {
+    return dataPlatform(scenario, tenant, this.deps.services.store, () => this.deps.control.state.defaultPlatform());
   }
 
   private async seedData(active: ActiveScenario): Promise<void> {
@@ -394,7 +333,7 @@ export class ScenarioEngine {
     const cause = active.cause('data');
     const { store } = this.deps.services;
     const before = new Set(Object.keys(store.data.contracts));
-    const platform = this.platformFor(scenario, active.tenant);
+    const platform = this.dataPlatform(scenario, active.tenant);
     const ctx = systemContext(this.deps.services, cause, platform.platformId);
     const clients = await seedClients(ctx, platform, scenario.data?.clients ?? [], scenario.seed ?? this.deps.seed);
     const contracts = Object.keys(store.data.contracts).filter((k) => !before.has(k));
@@ -481,47 +420,4 @@ export class ScenarioEngine {
       );
     }
   }
-}
-
-/** When a scenario loaded now starts: now, or at run time its `clock.start` when that lies ahead (applyClockAtRunTime). */
-function loadTime(scenario: Scenario, now: number, atStart: boolean | undefined): number {
-  const start = scenario.clock?.start;
-  return atStart || start === undefined ? now : Math.max(now, Date.parse(start));
-}
-
-/**
- * Moments counted from the load (a step's `at`, an expectation's `by`) must fall in the years the clock can show:
- * one past 9999 is refused at load, naming its key, rather than a timer no answer can print (docs/scenarios.md,
- * "Durations and times").
- */
-function checkMoments(scenario: Scenario, loadAt: number): void {
-  const moments: [string, string | number | undefined][] = [
-    ...(scenario.timeline ?? []).map((s, i): [string, string | number | undefined] => [`timeline[${i}].at`, s.at]),
-    ...(scenario.expect ?? []).map((e, i): [string, string | number | undefined] => [`expect[${i}].by`, e.by]),
-  ];
-  const late = moments.filter(([, at]) => at !== undefined && landsPastClock(at, loadAt));
-  if (late.length === 0) return;
-  throw ApiError.badRequest(
-    `Scenario ${scenario.name}: ${late.map(([key]) => key).join(', ')} lands past ${isoTime(TIME_RANGE.max)}, the last time the clock can show (loaded at ${isoTime(loadAt)})`,
-    late.map(([path]) => ({ path, message: 'Past 9999-12-31T23:59:59.999Z' })),
-  );
-}
-
-/**
- * How many records (contracts and their recipients) `generate` may make in a scenario loaded while the sandbox
- * runs. Seeding runs on the main thread at ~50-100 µs a record, so 1,000 contracts of 20 recipients stalled every
- * other request for 1-2 s; 500 records stay under ~50 ms. At start (--scenario) nothing else waits, so no limit.
- */
-export const MAX_GENERATED_AT_RUN_TIME = 500;
-
-function checkGenerated(scenario: Scenario): void {
-  let records = 0;
-  for (const c of scenario.data?.clients ?? []) {
-    const contracts = c.generate?.contracts ?? 0;
-    records += contracts * (1 + (c.generate?.recipientsPerContract ?? 2));
-  }
-  if (records > MAX_GENERATED_AT_RUN_TIME)
-    throw ApiError.badRequest(
-      `Scenario ${scenario.name}: data.clients[].generate makes ${records} records (contracts and their recipients); a scenario loaded while the sandbox runs may generate at most ${MAX_GENERATED_AT_RUN_TIME}. Load it at start (--scenario) or seed them with --fixtures (docs/scenarios.md)`,
-    );
 }

@@ -107,3 +107,9 @@ export function unboundScenarioWarning(
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
+
+/** Gives the warning above, once, as a Node warning with its code (the CLI prints it on stderr). */
+export function warnOfUnboundScenarios(...args: Parameters<typeof unboundScenarioWarning>): void {
+  const warning = unboundScenarioWarning(...args);
+  if (warning) process.emitWarning(warning, { code: UNBOUND_SCENARIO_WARNING });
+}
