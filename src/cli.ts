@@ -67,7 +67,7 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
   // No webhook goes out before the sandbox listens: a receiver that calls back on the first one must find it.
   const running = await createSandbox(
     { ...options, log: options.log ?? 'pretty' },
-    { port: DEFAULT_PORT, webhooksAfterListen: true },
+    { port: DEFAULT_PORT, webhooksAfterListen: true, ownProcess: true },
   );
   sandbox = running;
   const url = await running.listen();

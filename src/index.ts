@@ -29,6 +29,17 @@ export type { SandboxOptions } from './config/options.js';
 export type { Sandbox } from './sandbox.js';
 export type { LogFormat } from './config/options.js';
 export type { TlsMaterial } from './http/tls.js';
+// The /api requests and answers, from the schemas that validate them (docs/library.md, "Types of the API").
+export type {
+  ApiAction,
+  ApiEndpoint,
+  ApiEndpointMethod,
+  ApiEndpointRequest,
+  ApiEndpointResponse,
+  ApiRequest,
+  ApiResource,
+  ApiResponse,
+} from './resources/api-types.js';
 export type {
   ClockState,
   DeliveryQuery,

@@ -15,6 +15,7 @@ import { http, type HttpHandler } from 'msw';
 import type { RunningSandbox } from './index.js';
 import { SERVICE_HOST } from './intercept/hosts.js';
 import type { Sandbox } from './sandbox.js';
+import { wireErrorOf } from './http/connection.js';
 
 export interface HandlersOptions {
   /** The origin your code calls, answered by the sandbox: `https://api.sendforsign.com` when not given. */
@@ -29,7 +30,21 @@ export interface HandlersOptions {
 export function handlers(sandbox: RunningSandbox | Sandbox, options: HandlersOptions = {}): HttpHandler[] {
   const origin = originOf(options.baseUrl ?? `https://${SERVICE_HOST}`);
   const inner = 'sandbox' in sandbox ? sandbox.sandbox : sandbox;
-  return [http.all(`${origin}/*`, ({ request }) => inner.fetch(request))];
+  return [http.all(`${origin}/*`, ({ request }) => answer(inner, request))];
+}
+
+/**
+ * The sandbox's answer, or MSW's network error (`Response.error()`) when an API fault broke the connection
+ * (`Sandbox.fetch` rejects then, docs/scenarios.md, "Connection faults"): the client's request fails as on a port,
+ * where a handler that threw would have MSW log an unhandled exception and the client meet that error as it is.
+ */
+async function answer(sandbox: Sandbox, request: Request): Promise<Response> {
+  try {
+    return await sandbox.fetch(request);
+  } catch (error) {
+    if (wireErrorOf(error)) return Response.error();
+    throw error;
+  }
 }
 
 /** `baseUrl` as an origin; a path would not reach the sandbox's routes, which sit at its root. */

@@ -15,7 +15,7 @@ import {
 import type { Control } from './control/control.js';
 import type { WallClock } from './core/clock.js';
 import type { Services } from './store/services.js';
-import { IN_PROCESS } from './http/hosts.js';
+import { inProcessEnv, networkError } from './http/connection.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
@@ -51,7 +51,8 @@ export interface Sandbox {
   /**
    * Answers one request in process, without a port (what `esign-sandbox/msw` calls): any host name is answered,
    * since the Host allow-list guards the port against web pages and none reaches this door; links in the answer
-   * name the request's origin.
+   * name the request's origin. An API fault's `connection` rejects it as Node's `fetch` rejects on a port: a
+   * TypeError `fetch failed` whose `cause.code` is Node's (`malformed-chunk`: the body fails half-way).
    */
   fetch(request: Request): Promise<Response>;
   /** Listens on config.port (0 = a free port); resolves with the URL. */
@@ -83,6 +84,13 @@ export interface StartDefaults {
    * report's Retry-After check moves it instead of sleeping (docs/readiness.md).
    */
   wall?: WallClock;
+  /**
+   * The process is the sandbox's own (the CLI, a team replica): @hono/node-server may replace the global Request and
+   * Response with its lighter ones, which answer faster. A library sandbox listens in its user's process and leaves
+   * them alone: MSW, for one, tells a network error (`HttpResponse.error()`) by `instanceof Response`, and answered
+   * status 0 instead once they were replaced.
+   */
+  ownProcess?: boolean;
 }
 
 export async function createSandbox(
@@ -116,7 +124,7 @@ export async function createSandbox(
   await activateAtStart(scenarios, startScenarios, loaded);
   warnOfUnboundScenarios(scenarios.activeSummaries(), services.store.platforms.all().length, config.host);
 
-  const listener = createListener(app, config.host, config.port, tls);
+  const listener = createListener(app, config.host, config.port, tls, fallback.ownProcess === true);
 
   return {
     config,
@@ -128,7 +136,13 @@ export async function createSandbox(
     loadedFromFile: loaded,
     journal,
     tls,
-    fetch: async (request) => app.fetch(request, IN_PROCESS),
+    async fetch(request) {
+      const env = inProcessEnv();
+      const answer = await app.fetch(request, env);
+      // An API fault broke the connection: no answer, as Node's fetch rejects on a port (docs/library.md).
+      if (env.broken) throw networkError(env.broken);
+      return answer;
+    },
     async listen() {
       const port = await listener.listen();
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
@@ -153,9 +167,9 @@ export async function createSandbox(
   };
 }
 
-/** The scenarios given at start (--scenario), activated in order; one kept in a loaded data file as given goes on. */
-async function activateAtStart(scenarios: ScenarioEngine, given: StartScenario[], loaded: boolean): Promise<void> {
-  for (const { scenario, source } of given) {
+/** The --scenario list, loaded once the kept state is back (`loaded`: a data file was read). */
+async function activateAtStart(scenarios: ScenarioEngine, list: StartScenario[], loaded: boolean): Promise<void> {
+  for (const { scenario, source } of list) {
     // Kept in the data file as it is given again: it goes on where it stood (its timers, log and expectations).
     if (loaded && scenarios.activeAs(scenario)) continue;
     try {

@@ -155,6 +155,7 @@ export async function startReplica(
       {
         port: config.port,
         webhooksAfterListen: true,
+        ownProcess: true,
         team: { client, onFailure: (error) => void stepDown(`a commit failed: ${String(error)}`) },
       },
     );

@@ -1,5 +1,6 @@
 /**
- * API faults: make matching /api requests fail with a status (500, 503, 429 with Retry-After…) or answer late.
+ * API faults: make matching /api requests fail with a status (500, 503, 429 with Retry-After…), answer late, break
+ * their connection or trickle their answer.
  * Set by scenarios (`faults:`, timeline `addFaults`) or directly through /__sandbox/faults.
  *
  * Probabilities draw from a random source seeded per fault (from the scenario's `seed`, else the sandbox's
@@ -12,9 +13,10 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ClockTimer } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError } from '../core/errors.js';
+import { seededRandom } from '../core/ids.js';
 import { type Fault, FaultSet } from '../core/fault-set.js';
 import { durationMs, later } from '../core/clock.js';
-import type { FaultSpec } from './spec.js';
+import type { ConnectionFault, FaultSpec } from './spec.js';
 import { isoTime } from '../core/time-format.js';
 import { globMatches } from '../core/glob.js';
 import type { RequestBody } from '../domain/request-facts.js';
@@ -29,6 +31,8 @@ export interface FaultView {
   status?: number;
   retryAfter?: number;
   latencyMs?: number;
+  connection?: ConnectionFault;
+  dribbleMs?: number;
   probability?: number;
   times?: number;
   after?: number;
@@ -115,6 +119,8 @@ export class ApiFaults {
       ...(f.spec.status !== undefined ? { status: f.spec.status } : {}),
       ...(retryAfterOf(f.spec) !== undefined ? { retryAfter: retryAfterOf(f.spec)! } : {}),
       ...(f.spec.latency !== undefined ? { latencyMs: durationMs(f.spec.latency) } : {}),
+      ...(f.spec.connection !== undefined ? { connection: f.spec.connection } : {}),
+      ...(f.spec.dribble !== undefined ? { dribbleMs: durationMs(f.spec.dribble) } : {}),
       ...(f.spec.probability !== undefined ? { probability: f.spec.probability } : {}),
       ...(f.spec.times !== undefined ? { times: f.spec.times } : {}),
       ...(f.spec.after !== undefined ? { after: f.spec.after } : {}),
@@ -139,11 +145,13 @@ export class ApiFaults {
   }
 
   /**
-   * Counts one /api request against every fault that matches it and says what happens to it: added latency, the id
-   * of the last fault that hit, and the refusal of the first fault with a status (which ends the count).
+   * Counts one /api request against every fault that matches it and says what happens to it: added latency and
+   * dribble, the id of the last fault that hit, and the refusal or broken connection of the first fault with a status
+   * or a connection (which ends the count).
    */
   decide(path: string, body: RequestBody | undefined, platformId?: string): FaultDecision {
     let latencyMs = 0;
+    let dribbleMs = 0;
     let hit: string | undefined;
     for (const fault of this.candidates(path)) {
       if (fault.platformId !== undefined && fault.platformId !== platformId) continue;
@@ -157,9 +165,11 @@ export class ApiFaults {
       fault.hits++;
       hit = fault.id;
       if (fault.spec.latency !== undefined) latencyMs += durationMs(fault.spec.latency);
-      if (fault.spec.status !== undefined) return { latencyMs, hit, refusal: refusal(fault) };
+      if (fault.spec.dribble !== undefined) dribbleMs += durationMs(fault.spec.dribble);
+      if (fault.spec.connection !== undefined) return { latencyMs, dribbleMs: 0, hit, broken: broken(fault) };
+      if (fault.spec.status !== undefined) return { latencyMs, dribbleMs: 0, hit, refusal: refusal(fault) };
     }
-    return { latencyMs, ...(hit !== undefined ? { hit } : {}) };
+    return { latencyMs, dribbleMs, ...(hit !== undefined ? { hit } : {}) };
   }
 
   private candidates(path: string): ActiveFault[] {
@@ -175,10 +185,37 @@ export class ApiFaults {
 
 export interface FaultDecision {
   latencyMs: number;
+  /** Wall time over which the answer's body is trickled (0: sent as usual). */
+  dribbleMs: number;
   /** The last fault that hit (the X-Sandbox-Fault header). */
   hit?: string;
   /** The answer of a fault with a status. */
   refusal?: ApiError;
+  /** What a fault with a connection does instead of answering. */
+  broken?: BrokenConnection;
+}
+
+export interface BrokenConnection {
+  kind: ConnectionFault;
+  /** The fault's id, for the journal and for what an in-process caller is told. */
+  fault: string;
+  /** For `garbage`: the bytes to send, from the fault's seeded random source (the same on every run). */
+  bytes?: Uint8Array;
+}
+
+/** How many random bytes `garbage` sends: more than any status line, fewer than a TCP segment. */
+const GARBAGE_BYTES = 256;
+
+function broken(fault: ActiveFault): BrokenConnection {
+  const kind = fault.spec.connection!;
+  if (kind !== 'garbage') return { kind, fault: fault.id };
+  // One draw of the fault's own source seeds the bytes: the same runs send the same bytes, and a fault's source moves
+  // by one number per hit whatever it sends.
+  const next = seededRandom(Math.floor(fault.random() * 2 ** 32));
+  const bytes = Uint8Array.from({ length: GARBAGE_BYTES }, () => Math.floor(next() * 256));
+  // Never the start of a status line: the client must meet bytes that are not HTTP from the first one.
+  if (bytes[0] === 0x48) bytes[0] = 0x00;
+  return { kind, fault: fault.id, bytes };
 }
 
 function refusal(fault: ActiveFault): ApiError {

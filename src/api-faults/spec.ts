@@ -1,7 +1,18 @@
 /** The fault format: one definition for scenarios (`faults:`, `addFaults`), POST /__sandbox/faults and the library. */
 import { z } from 'zod';
 import { lazy } from '../core/lazy.js';
+import { parseDuration } from '../core/clock.js';
 import { duration, glob, keyPattern, statusCode } from '../core/schemas.js';
+
+/**
+ * What a connection fault does to the connection instead of answering (docs/scenarios.md, "Connection faults"):
+ * reset it, close it with no answer, break the chunked body of the real answer mid-way, or send random bytes and close.
+ */
+export const CONNECTION_FAULTS = ['reset', 'empty', 'malformed-chunk', 'garbage'] as const;
+export type ConnectionFault = (typeof CONNECTION_FAULTS)[number];
+
+/** The longest `dribble`: wall time a connection is held, so a typo (`2d` for `2s`) cannot hold it for days. */
+export const MAX_DRIBBLE_MS = 10 * 60_000;
 
 export const faultSpec = lazy(() =>
   z
@@ -36,6 +47,14 @@ export const faultSpec = lazy(() =>
         .meta({ description: 'Seconds for the Retry-After header (default 1 for 429 and 503).' }),
       message: z.string().min(1).optional().meta({ description: 'The error body’s message.' }),
       latency: duration().optional().meta({ description: 'Delay the answer by this much real (wall-clock) time.' }),
+      connection: z.enum(CONNECTION_FAULTS).optional().meta({
+        description:
+          'Break the connection instead of answering: reset (TCP reset), empty (closed with no answer), malformed-chunk (the real answer, its chunked body broken mid-way), garbage (random bytes, then closed).',
+      }),
+      dribble: duration().optional().meta({
+        description:
+          'Send the real answer slowly: its headers at once, its body in 10 pieces spread over this much real (wall-clock) time, at most 10m.',
+      }),
       times: z.number().int().min(1).optional().meta({ description: 'Hit this many matching requests, then stop.' }),
       after: z.number().int().min(0).optional().meta({ description: 'Let this many matching requests through first.' }),
       probability: z
@@ -47,18 +66,40 @@ export const faultSpec = lazy(() =>
       for: duration().optional().meta({ description: 'Remove the fault after this much sandbox time.' }),
     })
     .superRefine((fault, ctx) => {
-      if (fault.status === undefined && fault.latency === undefined) {
+      const { status, latency, connection, dribble } = fault;
+      if (status === undefined && latency === undefined && connection === undefined && dribble === undefined) {
         ctx.addIssue({
           code: 'custom',
           path: [],
-          message: 'expected status (an HTTP status to answer with), latency, or both',
+          message: 'expected status (an HTTP status to answer with), latency, connection or dribble',
         });
       }
+      // A broken connection answers nothing: no status, message or slow body goes with it.
+      if (connection !== undefined)
+        for (const key of ['status', 'retryAfter', 'message', 'dribble'] as const)
+          if (fault[key] !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message: `${key} cannot go with connection: nothing is answered`,
+            });
+      // A refusal leaves at once (after any latency); dribble slows the answer the route gives.
+      if (dribble !== undefined && status !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['dribble'],
+          message: 'dribble cannot go with status: it slows the real answer (use latency to delay a refusal)',
+        });
+      if (dribble !== undefined && (parseDuration(dribble) ?? 0) > MAX_DRIBBLE_MS)
+        ctx.addIssue({ code: 'custom', path: ['dribble'], message: 'Too long: at most 10m of real time' });
       if (fault.status !== undefined && fault.status < 400) {
         ctx.addIssue({ code: 'custom', path: ['status'], message: 'expected an error status (400–599)' });
       }
     })
-    .meta({ description: 'A fault injected into the /api: an error status, added latency, or both.' }),
+    .meta({
+      description:
+        'A fault injected into the /api: an error status, added latency, a broken connection or a slow body.',
+    }),
 );
 
 export type FaultSpec = z.infer<ReturnType<typeof faultSpec>>;

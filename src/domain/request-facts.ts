@@ -75,6 +75,16 @@ export interface RequestVariables {
   warnings: readonly string[] | undefined;
   /** Where an /api request's work hangs in a trace (http/trace.ts): carried into the deliveries it causes. */
   trace: TraceContext | undefined;
+  /**
+   * The API fault that broke the connection instead of answering (`reset`, `empty`, `garbage`; http/api-faults.ts):
+   * the client got no status, so the journal and the request events say status 0.
+   */
+  unanswered: string | undefined;
+}
+
+/** The status the client got: 0 when an API fault broke the connection before any answer (`unanswered`). */
+export function sentStatus(unanswered: string | undefined, answer: Response): number {
+  return unanswered === undefined ? answer.status : 0;
 }
 
 /** A Hono environment with these variables: every route and middleware of the sandbox's app. */

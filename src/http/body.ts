@@ -2,11 +2,11 @@
  * Reads a JSON request body defensively: content type, size limit, syntax and shape are each answered with
  * their own clear 4xx instead of reaching a handler.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
 import { type RequestBody, type RequestEnv, bodyFacts } from '../domain/request-facts.js';
 import { checkJsonShape } from './json-shape.js';
+import { nodeRequest } from './connection.js';
 
 /**
  * `emptyAs`: what an empty body means (the control API takes no body as `{}`); without it an empty body is a 400.
@@ -144,6 +144,11 @@ export async function refuseUnread(request: Request, declared: number, refusal: 
   throw refusal;
 }
 
+/** Reads and drops a body nobody will read, up to DRAIN_LIMIT_BYTES: a socket closed on unread bytes is reset. */
+export async function discardBody(request: Request): Promise<void> {
+  if (request.body && !request.bodyUsed) await discard(webChunks(request), 0);
+}
+
 /** The next chunk of a body, undefined at its end; throws when the client cut it off. */
 export type ChunkSource = () => Promise<Uint8Array | undefined>;
 
@@ -166,7 +171,7 @@ const NODE_CHUNK_BYTES = 64 * 1024;
  * than the parse itself for an upload.
  */
 export function nodeChunks(c: Context): ChunkSource | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = nodeRequest(c);
   if (!incoming || incoming.readableDidRead || incoming.readableEnded) return undefined;
   return () =>
     new Promise<Uint8Array | undefined>((resolve, reject) => {
@@ -258,7 +263,7 @@ export function controlJson(c: Context, maxBytes: number): Promise<Record<string
  */
 export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const incoming = nodeRequest(c);
     // No length and no chunks: the request has no body (RFC 9112 §6.3), so there is nothing to read. Asking
     // would build the web Request's body stream for every GET: a fifth of the server's CPU on the health route.
     const length = incoming?.headers['content-length'];

@@ -13,6 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, quote } from '../core/errors.js';
+import { isInProcess } from './connection.js';
 
 export interface HostOptions {
   /** The bind name (`--host`). */
@@ -59,12 +60,6 @@ function isHost(value: string): boolean {
   }
 }
 
-/**
- * The environment of a request the sandbox's own process hands to the app (`Sandbox.fetch`, which
- * `esign-sandbox/msw` calls): addressed to the service's name, it never came through a port, so no browser sent it.
- */
-export const IN_PROCESS = Object.freeze({ inProcess: true });
-
 export function hostGuard(options: HostOptions): MiddlewareHandler {
   const names = new Set(options.allowedHosts);
   names.add(options.host.toLowerCase());
@@ -74,7 +69,9 @@ export function hostGuard(options: HostOptions): MiddlewareHandler {
   // of all its connections), so its URL is parsed once, not per request.
   let allowedAuthority = '';
   return (c, next) => {
-    if (c.env === IN_PROCESS) return next();
+    // A request the sandbox's own process hands to the app (`Sandbox.fetch`, which esign-sandbox/msw calls):
+    // addressed to the service's name, it never came through a port, so no browser sent it.
+    if (isInProcess(c.env)) return next();
     const url = c.req.url;
     const from = url.indexOf('://') + 3;
     const to = url.indexOf('/', from);

@@ -5,7 +5,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EventBus } from '../core/event-bus.js';
 import { operationOf } from '../core/operation.js';
-import { type RequestEnv, answeredTenant } from '../domain/request-facts.js';
+import { type RequestEnv, answeredTenant, sentStatus } from '../domain/request-facts.js';
 
 export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
@@ -21,7 +21,7 @@ export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareH
       type: 'api.requested',
       method: c.req.method,
       path: c.req.path,
-      status: c.res.status,
+      status: sentStatus(c.get('unanswered'), c.res),
       ...(action !== undefined ? { action } : {}),
       ...(platformId !== undefined ? { platformId } : {}),
     });

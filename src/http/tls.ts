@@ -125,10 +125,12 @@ export function listenTls(
   host: string,
   port: number,
   tls: TlsMaterial,
+  replaceGlobals: boolean,
   onError: (error: NodeJS.ErrnoException) => Error,
 ): Promise<TlsListener> {
   const https = createAdaptorServer({
     fetch: app.fetch,
+    overrideGlobalObjects: replaceGlobals,
     createServer: checkingHead(createHttpsServer),
     serverOptions: { key: tls.key, cert: tls.cert },
   });

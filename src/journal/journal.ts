@@ -11,7 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
 import type { Services } from '../store/services.js';
 import { ApiError, quote } from '../core/errors.js';
-import { type RequestEnv, answeredTenant, requestTenant } from '../domain/request-facts.js';
+import { type RequestEnv, answeredTenant, requestTenant, sentStatus } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
@@ -48,7 +48,10 @@ export interface JournalEntry {
   query?: string;
   /** The operation: `data.action`, `data.type` (settings) or a top-level `action` (token variants). */
   action?: string;
+  /** 0 when an API fault broke the connection and no answer was sent (`connection: reset | empty | garbage`). */
   status: number;
+  /** The API fault that hit it (its `X-Sandbox-Fault`): the refusal, latency, broken connection or dribble it met. */
+  fault?: string;
   /** Wall-clock milliseconds the sandbox took to answer. */
   durationMs: number;
   request: { headers: Record<string, string>; body?: unknown };
@@ -276,7 +279,7 @@ export class RequestJournal {
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
       const headers = c.req.raw.headers;
-      const status = c.res.status;
+      const status = sentStatus(c.get('unanswered'), c.res);
       const url = c.req.url;
       const mark = url.indexOf('?');
       const platformId =
@@ -398,6 +401,7 @@ export class RequestJournal {
       ...(query !== '' ? { query } : {}),
       ...actionField(parsed),
       status: stored.status,
+      ...(stored.fault !== undefined ? { fault: stored.fault } : {}),
       durationMs: stored.durationMs,
       request: {
         headers: this.headers(stored.headers),
@@ -458,7 +462,7 @@ function restoredEntry(
     atMs,
     wallMs: atMs,
     retryAfter: undefined,
-    fault: undefined,
+    fault: entry.fault,
     method: entry.method,
     path: entry.path,
     query: entry.query ?? '',

@@ -51,7 +51,9 @@ export const tokenPerRequest: Check = {
     'more tokens made (POST /api/token) than tokenRatio (0.5) of the requests that carried one, once tokenMinRequests (10) have',
   advice: 'Keep a token and reuse it until it expires (1800 s) or a 401 says so; then make one new token.',
   run(o, t) {
-    const made = o.byArrival.filter((r) => r.path === '/api/token' && r.action === 'create' && r.status < 300);
+    const made = o.byArrival.filter(
+      (r) => r.path === '/api/token' && r.action === 'create' && r.status >= 200 && r.status < 300,
+    );
     const carried = o.byArrival.filter((r) => r.token !== undefined && r.path !== '/api/token').length;
     if (carried < t.tokenMinRequests || made.length <= carried * t.tokenRatio) return undefined;
     const detail = `${made.length} tokens made for ${carried} requests that carried one`;

@@ -62,7 +62,7 @@ export class FileBody {
   ) {}
 }
 
-export interface ActionSpec<S extends z.ZodType = z.ZodType> {
+export interface ActionSpec<S extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   summary: string;
   scope: Scope;
   /** Built on first read (see lazy.ts): a start that serves no /api request builds no schema. */
@@ -74,8 +74,8 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType> {
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A request body that works, for docs and OpenAPI. */
   example?: unknown;
-  /** The success body (OpenAPI's response schema), written beside the function that builds it; built on first read. */
-  readonly response: z.ZodType;
+  /** The success body (OpenAPI's response schema, the exported answer type), written beside the function that builds it; built on first read. */
+  readonly response: R;
 }
 
 export interface ResourceSpec {
@@ -95,8 +95,14 @@ export interface ResourceSpec {
  * query string's parameters merged with the flat JSON body (for methods with a body), validated by `schema`.
  * Same credentials, error rendering and journal as the envelope operations.
  */
-export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface EndpointSpec<
+  S extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+  M extends EndpointMethod = EndpointMethod,
+> {
+  method: M;
   summary: string;
   /** `public` endpoints (keyed by a share link, say) read no credentials; `client` ones take `clientKey` from the input. */
   scope: Scope;
@@ -104,8 +110,8 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> {
   handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */
   example?: Record<string, unknown>;
-  /** The success body (OpenAPI's response schema), written beside the function that builds it; built on first read. */
-  readonly response: z.ZodType;
+  /** The success body (OpenAPI's response schema, the exported answer type), written beside the function that builds it; built on first read. */
+  readonly response: R;
 }
 
 export interface PlainResource {
@@ -118,7 +124,7 @@ export interface PlainResource {
 /** An operation as a resource file writes it: the schemas come as functions, each called once on first use. */
 export type Definition<Spec extends { schema: z.ZodType; response: z.ZodType }> = Omit<Spec, 'schema' | 'response'> & {
   schema: () => Spec['schema'];
-  response: () => z.ZodType;
+  response: () => Spec['response'];
 };
 
 /**
@@ -139,11 +145,13 @@ function defineOperation<Spec extends { schema: z.ZodType; response: z.ZodType }
   } as unknown as Spec;
 }
 
-export const defineAction = <S extends z.ZodType>(definition: Definition<ActionSpec<S>>): ActionSpec<S> =>
-  defineOperation(definition);
+export const defineAction = <S extends z.ZodType, R extends z.ZodType>(
+  definition: Definition<ActionSpec<S, R>>,
+): ActionSpec<S, R> => defineOperation(definition);
 
-export const defineEndpoint = <S extends z.ZodType>(definition: Definition<EndpointSpec<S>>): EndpointSpec<S> =>
-  defineOperation(definition);
+export const defineEndpoint = <S extends z.ZodType, R extends z.ZodType, M extends EndpointMethod>(
+  definition: Definition<EndpointSpec<S, R, M>>,
+): EndpointSpec<S, R, M> => defineOperation(definition);
 
 /**
  * A success body. Resource fields sit at the top level beside `code` and `message` (docs/compatibility.md, "Codes"); `code` is a

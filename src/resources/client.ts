@@ -45,7 +45,7 @@ const clientAnswerSchema = () =>
     customKey: z.string(),
   });
 
-export const clientResource: ResourceSpec = {
+export const clientResource = {
   path: '/api/client',
   selector: 'action',
   actions: {
@@ -157,4 +157,4 @@ export const clientResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

@@ -32,7 +32,7 @@ export const auditEntriesSchema = () =>
     }),
   );
 
-export const contractEventResource: PlainResource = {
+export const contractEventResource = {
   path: '/api/contract_event',
   endpoints: [
     defineEndpoint({
@@ -70,4 +70,4 @@ export const contractEventResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;

@@ -66,7 +66,7 @@ const linkAnswerSchema = () =>
     view: z.enum(SHARE_LINK_ACCESS_CODES),
   });
 
-export const contractShareLinkResource: PlainResource = {
+export const contractShareLinkResource = {
   path: '/api/contract_share_link',
   endpoints: [
     defineEndpoint({
@@ -133,4 +133,4 @@ export const contractShareLinkResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;

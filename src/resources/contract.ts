@@ -122,7 +122,7 @@ const contractRowSchema = () =>
     status: z.enum(CONTRACT_STATUSES),
   });
 
-export const contractResource: ResourceSpec = {
+export const contractResource = {
   path: '/api/contract',
   selector: 'action',
   actions: {
@@ -320,4 +320,4 @@ export const contractResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

@@ -4,7 +4,7 @@ import { eventStatuses } from '../domain/event-status.js';
 import { CONTRACT_STATUSES } from '../core/vocabulary.js';
 import { type PlainResource, defineEndpoint } from './action.js';
 
-export const eventStatusResource: PlainResource = {
+export const eventStatusResource = {
   path: '/api/event_status',
   endpoints: [
     defineEndpoint({
@@ -20,4 +20,4 @@ export const eventStatusResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;

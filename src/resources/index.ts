@@ -32,39 +32,46 @@ import {
   contractSignResource,
 } from './owner-sign.js';
 
-/** Every /api resource of the interface (spec §4–5), in the spec's order. */
-export const resources: ResourceSpec[] = [
-  tokenResource,
-  clientResource,
-  userResource,
-  contractResource,
-  recipientResource,
-  templateResource,
-  placeholderResource,
-  settingsResource,
-  webhookResource,
-];
+/**
+ * Every /api resource of the interface (spec §4–5), by its name under `/api/`, in the spec's order. The router and
+ * the OpenAPI document read the list below; the package's request and answer types (api-types.ts) read this table.
+ */
+export const resourceTable = {
+  token: tokenResource,
+  client: clientResource,
+  user: userResource,
+  contract: contractResource,
+  recipient: recipientResource,
+  template: templateResource,
+  placeholder: placeholderResource,
+  settings: settingsResource,
+  webhook: webhookResource,
+};
+
+export const resources: ResourceSpec[] = Object.values(resourceTable);
 
 /**
- * The real service's component-only endpoints without the `{data: {action}}` envelope (docs/compatibility.md), the
- * recipient side last (docs/compatibility.md).
+ * The real service's component-only endpoints without the `{data: {action}}` envelope (docs/compatibility.md), by
+ * their name under `/api/`, the recipient side last (docs/compatibility.md).
  */
-export const plainResources: PlainResource[] = [
-  contractEventResource,
-  eventStatusResource,
-  contractShareLinkResource,
-  recipientContractResource,
-  recipientContractStatusResource,
-  recipientContractEventResource,
-  checkContractChangedResource,
-  recipientPlaceholderResource,
-  recipientSignResource,
-  recipientApproveResource,
-  recipientSignEmailResource,
-  recipientApproveEmailResource,
-  contractSignResource,
-  contractApproveResource,
-  contractEmailSignResource,
-  contractEmailApproveResource,
-  checkContractValueResource,
-];
+export const plainResourceTable = {
+  contract_event: contractEventResource,
+  event_status: eventStatusResource,
+  contract_share_link: contractShareLinkResource,
+  recipient_contract: recipientContractResource,
+  recipient_contract_status: recipientContractStatusResource,
+  recipient_contract_event: recipientContractEventResource,
+  check_contract_changed: checkContractChangedResource,
+  recipient_placeholder: recipientPlaceholderResource,
+  recipient_sign: recipientSignResource,
+  recipient_approve: recipientApproveResource,
+  recipient_sign_email: recipientSignEmailResource,
+  recipient_approve_email: recipientApproveEmailResource,
+  contract_sign: contractSignResource,
+  contract_approve: contractApproveResource,
+  contract_email_sign: contractEmailSignResource,
+  contract_email_approve: contractEmailApproveResource,
+  check_contract_value: checkContractValueResource,
+};
+
+export const plainResources: PlainResource[] = Object.values(plainResourceTable);

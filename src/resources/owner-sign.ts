@@ -28,7 +28,7 @@ const person = () => ({
   ...signerFields(),
 });
 
-export const contractSignResource: PlainResource = {
+export const contractSignResource = {
   path: '/api/contract_sign',
   endpoints: [
     defineEndpoint({
@@ -57,9 +57,9 @@ export const contractSignResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-export const contractApproveResource: PlainResource = {
+export const contractApproveResource = {
   path: '/api/contract_approve',
   endpoints: [
     defineEndpoint({
@@ -75,9 +75,9 @@ export const contractApproveResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-function confirmation(role: 'sign' | 'approve'): PlainResource {
+function confirmation(role: 'sign' | 'approve') {
   return {
     path: `/api/contract_email_${role}`,
     endpoints: [
@@ -94,13 +94,13 @@ function confirmation(role: 'sign' | 'approve'): PlainResource {
         },
       }),
     ],
-  };
+  } satisfies PlainResource;
 }
 
 export const contractEmailSignResource = confirmation('sign');
 export const contractEmailApproveResource = confirmation('approve');
 
-export const checkContractValueResource: PlainResource = {
+export const checkContractValueResource = {
   path: '/api/check_contract_value',
   endpoints: [
     defineEndpoint({
@@ -122,4 +122,4 @@ export const checkContractValueResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;

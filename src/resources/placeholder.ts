@@ -151,7 +151,7 @@ const placements = () =>
     .min(1, 'Give at least one placeholder')
     .max(1000);
 
-export const placeholderResource: ResourceSpec = {
+export const placeholderResource = {
   path: '/api/placeholder',
   selector: 'action',
   actions: {
@@ -332,4 +332,4 @@ export const placeholderResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

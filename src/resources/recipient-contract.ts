@@ -68,7 +68,7 @@ function documentUrl(request: RequestInfo): (contract: ContractRecord) => string
   return (contract) => contentValue(request.publicBase(), contract);
 }
 
-export const recipientContractResource: PlainResource = {
+export const recipientContractResource = {
   path: '/api/recipient_contract',
   endpoints: [
     defineEndpoint({
@@ -100,9 +100,9 @@ export const recipientContractResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-export const recipientContractStatusResource: PlainResource = {
+export const recipientContractStatusResource = {
   path: '/api/recipient_contract_status',
   endpoints: [
     defineEndpoint({
@@ -117,9 +117,9 @@ export const recipientContractStatusResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-export const recipientContractEventResource: PlainResource = {
+export const recipientContractEventResource = {
   path: '/api/recipient_contract_event',
   endpoints: [
     defineEndpoint({
@@ -137,9 +137,9 @@ export const recipientContractEventResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-export const checkContractChangedResource: PlainResource = {
+export const checkContractChangedResource = {
   path: '/api/check_contract_changed',
   endpoints: [
     defineEndpoint({
@@ -167,9 +167,9 @@ export const checkContractChangedResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-export const recipientPlaceholderResource: PlainResource = {
+export const recipientPlaceholderResource = {
   path: '/api/recipient_placeholder',
   endpoints: [
     defineEndpoint({
@@ -189,4 +189,4 @@ export const recipientPlaceholderResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;

@@ -21,7 +21,7 @@ const person = () => ({
   ...signerFields(),
 });
 
-export const recipientSignResource: PlainResource = {
+export const recipientSignResource = {
   path: '/api/recipient_sign',
   endpoints: [
     defineEndpoint({
@@ -54,9 +54,9 @@ export const recipientSignResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-export const recipientApproveResource: PlainResource = {
+export const recipientApproveResource = {
   path: '/api/recipient_approve',
   endpoints: [
     defineEndpoint({
@@ -75,9 +75,9 @@ export const recipientApproveResource: PlainResource = {
       },
     }),
   ],
-};
+} satisfies PlainResource;
 
-function confirmation(role: 'sign' | 'approve'): PlainResource {
+function confirmation(role: 'sign' | 'approve') {
   return {
     path: `/api/recipient_${role}_email`,
     endpoints: [
@@ -94,7 +94,7 @@ function confirmation(role: 'sign' | 'approve'): PlainResource {
         },
       }),
     ],
-  };
+  } satisfies PlainResource;
 }
 
 export const recipientSignEmailResource = confirmation('sign');

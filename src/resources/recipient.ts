@@ -41,7 +41,7 @@ const recipientItemSchema = () =>
     type: z.enum(['1', '2']).optional(),
   });
 
-export const recipientResource: ResourceSpec = {
+export const recipientResource = {
   path: '/api/recipient',
   selector: 'action',
   actions: {
@@ -197,4 +197,4 @@ export const recipientResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

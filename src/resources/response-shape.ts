@@ -15,11 +15,19 @@ export const sqlSchema = () =>
 
 export const keySchema = () => z.string().meta({ description: 'An opaque key of letters and digits' });
 
-/** `{...fields, code: "<status>", message}` as `reply` builds it; `numeric` where the code is sent as a number. */
-export function okSchema(status: 200 | 201, fields: z.ZodRawShape = {}, numeric = false) {
+/**
+ * `{...fields, code: "<status>", message}` as `reply` builds it; `numeric` where the code is sent as a number. Typed
+ * to the letter (the fields' shape, the code's literal): the package's answer types are inferred from it.
+ */
+export function okSchema<
+  S extends 200 | 201,
+  F extends z.ZodRawShape = Record<never, never>,
+  N extends boolean = false,
+>(status: S, fields?: F, numeric?: N) {
+  const code = numeric ? z.literal(status) : z.literal(String(status) as `${S}`);
   return z.strictObject({
-    ...fields,
-    code: numeric ? z.literal(status) : z.literal(String(status)),
+    ...(fields ?? ({} as F)),
+    code: code as z.ZodLiteral<N extends true ? S : `${S}`>,
     message: z.string(),
   });
 }

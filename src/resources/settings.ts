@@ -5,7 +5,7 @@ import { updateBranding, updateNotifications } from '../domain/clients.js';
 import { type ResourceSpec, clientKeyField, dataBody, defineAction, reply } from './action.js';
 import { okSchema } from './response-shape.js';
 
-export const settingsResource: ResourceSpec = {
+export const settingsResource = {
   path: '/api/settings',
   selector: 'type',
   actions: {
@@ -64,4 +64,4 @@ export const settingsResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

@@ -46,7 +46,7 @@ function created(template: TemplateRecord, message: string, numericCode = false)
 const templateMadeSchema = (numeric = false) =>
   okSchema(201, { template: z.strictObject({ createTime: sqlSchema(), templateKey: keySchema() }) }, numeric);
 
-export const templateResource: ResourceSpec = {
+export const templateResource = {
   path: '/api/template',
   selector: 'action',
   actions: {
@@ -264,4 +264,4 @@ export const templateResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

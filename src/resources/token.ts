@@ -31,10 +31,10 @@ function platformOf(principal: Principal | undefined, what: string): { platformI
     : { platformId: principal.platformId };
 }
 
-export const tokenResource: ResourceSpec = {
+export const tokenResource = {
   path: '/api/token',
   selector: 'action',
-  select(body) {
+  select(body: Record<string, unknown>): string {
     if (body.data !== undefined) {
       const action = operationValue(body, 'action');
       if (action === 'create') return 'createPlatformToken';
@@ -107,4 +107,4 @@ export const tokenResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

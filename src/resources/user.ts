@@ -42,7 +42,7 @@ const userAnswerSchema = () =>
     customKey: z.string(),
   });
 
-export const userResource: ResourceSpec = {
+export const userResource = {
   path: '/api/user',
   selector: 'action',
   actions: {
@@ -126,4 +126,4 @@ export const userResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

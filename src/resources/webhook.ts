@@ -41,7 +41,7 @@ const webhookAnswerSchema = () =>
     changeTime: isoSchema(),
   });
 
-export const webhookResource: ResourceSpec = {
+export const webhookResource = {
   path: '/api/webhook',
   selector: 'action',
   actions: {
@@ -170,4 +170,4 @@ export const webhookResource: ResourceSpec = {
       },
     }),
   },
-};
+} satisfies ResourceSpec;

@@ -13,13 +13,14 @@ import { ApiError, quote } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { BundledScenario, ScenarioSummary } from '../control/sandbox-control.js';
 import type { Control, Tenant } from '../control/control.js';
-import type { Clock } from '../core/clock.js';
 import { systemContext } from '../domain/context.js';
 import type { Services } from '../store/services.js';
 import { seedClients } from '../fixtures/seed.js';
 import type { PlatformRecord } from '../store/records.js';
 import { ActiveScenario, type KeptScenario, SCENARIO_TIMER, type ScenarioTimerArgs } from './active.js';
 import type { Keeper } from '../core/kept.js';
+import { keepScenarios, keptTenantNames } from './keeping.js';
+import { applyClockAtRunTime, checkGenerated, checkMoments, loadTime } from './load-checks.js';
 import { bundledScenarios, readBundled, readNameOrYaml, readScenarioFile } from './catalog.js';
 import { parseScenario } from './load.js';
 import { act, applyRules } from './rules.js';
@@ -28,10 +29,9 @@ import { runStep, stepId } from './timeline.js';
 import { momentOf } from './matching.js';
 import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
-import { TenantNames } from './tenant-names.js';
+import type { TenantNames } from './tenant-names.js';
 import { boundTenant } from './tenant-key.js';
 import { checkData, dataPlatform } from './data-platform.js';
-import { checkGenerated, checkMoments, loadTime } from './load-checks.js';
 import type { Happening } from './happenings.js';
 import { TIMER_RANK } from '../core/clock.js';
 
@@ -60,27 +60,15 @@ export class ScenarioEngine {
   /** Numbers the scenarios' timers (their kept timers' refs). */
   private timerSeq = 0;
   private readonly keeper: Keeper;
-  private readonly namesKeeper: Keeper;
-  private readonly restoring: KeptScenario[] = [];
 
   constructor(private readonly deps: ScenarioEngineDeps) {
     const { bus, store, timers } = deps.services;
-    // Kept across a restart (docs/persistence.md, "What is kept"): every active scenario, and the names a tenant's
-    // scenarios gave their data; their timers are kept timers of kind SCENARIO_TIMER.
-    this.keeper = store.keep('scenarios', {
-      record: (key) => this.active.find((a) => a.key === key)?.kept(),
-      keys: () => this.active.map((a) => a.key),
-      restore: (_key, record) => this.restoring.push(record as KeptScenario),
-      restored: () => this.restoreAll(),
+    this.keeper = keepScenarios(store, {
+      active: () => this.active,
+      restore: (kept) => this.restoreAll(kept),
       clear: () => this.unloadAll(),
     });
-    this.names = new TenantNames((platformId) => this.namesKeeper.changed(platformId));
-    this.namesKeeper = store.keep('scenario-names', {
-      record: (platformId) => this.names.of(platformId),
-      keys: () => this.names.tenants(),
-      restore: (platformId, record) => this.names.restore(platformId, record as [string, string][]),
-      clear: () => this.names.forget(),
-    });
+    this.names = keptTenantNames(store);
     timers.define(SCENARIO_TIMER, (ref, args) => this.timerDue(ref, args as ScenarioTimerArgs));
     this.reactions = new Reactions(
       deps.services,
@@ -165,7 +153,7 @@ export class ScenarioEngine {
     // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
-    if (!atStart && scenario.clock) await this.applyClockAtRunTime(scenario, notes, clock);
+    if (!atStart && scenario.clock) await applyClockAtRunTime(scenario, notes, clock);
     const active = this.make(scenario, source, clock.now(), notes, tenant, ++this.loads);
     this.active.push(active);
     active.changed();
@@ -226,8 +214,8 @@ export class ScenarioEngine {
   }
 
   /** The kept scenarios back, in load order, each with its timers (kept timers, back on their own) and rate limit. */
-  private restoreAll(): void {
-    for (const kept of this.restoring.splice(0).sort((a, b) => a.loadSeq - b.loadSeq)) {
+  private restoreAll(scenarios: KeptScenario[]): void {
+    for (const kept of scenarios) {
       const active = this.make(kept.scenario, kept.source, kept.loadedAt, kept.notes, kept.tenant, kept.loadSeq);
       active.restore(kept);
       this.loads = Math.max(this.loads, kept.loadSeq);
@@ -292,25 +280,6 @@ export class ScenarioEngine {
       log: [...a.log],
       expectations: a.expectations.report(a.clock.now()),
     };
-  }
-
-  /**
-   * At run time the clock is shared with whatever else is going on, so a scenario may move it only forward:
-   * `frozen` freezes or unfreezes; `start` moves the clock there if it lies ahead (running timers on the way)
-   * and is ignored, with a note, if it lies behind.
-   */
-  private async applyClockAtRunTime(scenario: Scenario, notes: string[], clock: Clock): Promise<void> {
-    const c = scenario.clock!;
-    if (c.frozen === true) clock.freeze();
-    if (c.frozen === false) clock.unfreeze();
-    if (c.start !== undefined) {
-      const start = Date.parse(c.start);
-      if (start > clock.now()) await clock.set(start);
-      else if (start < clock.now())
-        notes.push(
-          `clock.start ${c.start} is behind the sandbox clock (${isoTime(clock.now())}); the clock was not moved back`,
-        );
-    }
   }
 
   private addFault(active: ActiveScenario, fault: NonNullable<Scenario['faults']>[number]): string {

@@ -1,11 +1,11 @@
 /**
- * What a scenario must satisfy to load (docs/scenarios.md, "Durations and times" and "Limits at run time"): moments
- * within the years the clock can show, and no more generated records at run time than the main thread can seed
- * without making others wait.
+ * What a scenario is checked for when it loads (engine.ts): its moments within the clock's years, and how much data
+ * it may generate while the sandbox runs; and how its clock settings apply when it loads at run time.
  */
+import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { TIME_RANGE } from '../core/clock.js';
 import { isoTime } from '../core/time-format.js';
+import { TIME_RANGE } from '../core/clock.js';
 import { landsPastClock } from './matching.js';
 import type { Scenario } from './schema.js';
 
@@ -50,4 +50,23 @@ export function checkGenerated(scenario: Scenario): void {
     throw ApiError.badRequest(
       `Scenario ${scenario.name}: data.clients[].generate makes ${records} records (contracts and their recipients); a scenario loaded while the sandbox runs may generate at most ${MAX_GENERATED_AT_RUN_TIME}. Load it at start (--scenario) or seed them with --fixtures (docs/scenarios.md)`,
     );
+}
+
+/**
+ * At run time the clock is shared with whatever else is going on, so a scenario may move it only forward:
+ * `frozen` freezes or unfreezes; `start` moves the clock there if it lies ahead (running timers on the way)
+ * and is ignored, with a note, if it lies behind.
+ */
+export async function applyClockAtRunTime(scenario: Scenario, notes: string[], clock: Clock): Promise<void> {
+  const c = scenario.clock!;
+  if (c.frozen === true) clock.freeze();
+  if (c.frozen === false) clock.unfreeze();
+  if (c.start !== undefined) {
+    const start = Date.parse(c.start);
+    if (start > clock.now()) await clock.set(start);
+    else if (start < clock.now())
+      notes.push(
+        `clock.start ${c.start} is behind the sandbox clock (${isoTime(clock.now())}); the clock was not moved back`,
+      );
+  }
 }

@@ -17,16 +17,23 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export function createListener(app: Hono, host: string, port: number, tls: TlsMaterial | undefined): Listener {
+/** `replaceGlobals`: let @hono/node-server put its Request and Response in place of the process's (StartDefaults). */
+export function createListener(
+  app: Hono,
+  host: string,
+  port: number,
+  tls: TlsMaterial | undefined,
+  replaceGlobals: boolean,
+): Listener {
   let server: ServerType | undefined;
   let tlsListener: TlsListener | undefined;
   return {
     async listen() {
       if (tls) {
-        tlsListener = await listenTls(app, host, port, tls, (error) => listenError(error, host, port));
+        tlsListener = await listenTls(app, host, port, tls, replaceGlobals, (error) => listenError(error, host, port));
         return tlsListener.address().port;
       }
-      server = await listenOn(app, host, port);
+      server = await listenOn(app, host, port, replaceGlobals);
       return (server.address() as AddressInfo).port;
     },
     async close() {
@@ -56,9 +63,14 @@ export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function listenOn(app: Hono, host: string, port: number): Promise<ServerType> {
+function listenOn(app: Hono, host: string, port: number, replaceGlobals: boolean): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = createAdaptorServer({ fetch: app.fetch, hostname: host, createServer: checkingHead(createServer) });
+    const server = createAdaptorServer({
+      fetch: app.fetch,
+      hostname: host,
+      createServer: checkingHead(createServer),
+      overrideGlobalObjects: replaceGlobals,
+    });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     const onError = (error: NodeJS.ErrnoException) => {

@@ -34,6 +34,7 @@ const LIMIT = { timeout: 400_000, maxBuffer: 16 * 1024 * 1024, signal: stop.sign
 let work: string;
 let project: string;
 let packed: string[];
+let tarball: string;
 
 /** Every file under a folder of the repo, as package paths (`scenarios/happy-path.yaml`). */
 function filesUnder(folder: string): string[] {
@@ -82,6 +83,7 @@ beforeAll(async () => {
   });
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info!.files.map((f) => f.path);
+  tarball = info!.filename;
   project = join(work, 'project');
   mkdirSync(project);
   writeFileSync(
@@ -135,6 +137,15 @@ describe('the packed package', () => {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
+  });
+
+  it("is the file the README's install-from-a-tarball steps name, and the version the README's banner shows", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const named = [...readme.matchAll(/esign-sandbox-[\w.-]+?\.tgz/g)].map((m) => m[0]);
+    expect(named.length).toBeGreaterThan(2);
+    expect(new Set(named)).toEqual(new Set([tarball]));
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(readme).toContain(`esign-sandbox ${version}: Contract Signing Service sandbox`);
   });
 
   it("ships the API reference's Swagger UI in its own build, so installing it runs no install script", () => {
@@ -280,6 +291,27 @@ describe('the packed package', () => {
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok' });
   }, 60_000);
 
+  it('runs without its optional peer dependencies: no msw, no OpenTelemetry; an OTLP endpoint set only warns, naming them', async () => {
+    for (const peer of ['msw', '@opentelemetry', 'testcontainers'])
+      expect(existsSync(join(project, 'node_modules', peer)), peer).toBe(false);
+    const script = `
+      import { startSandbox } from 'esign-sandbox';
+      const sandbox = await startSandbox();
+      const health = await (await fetch(sandbox.url + '/__sandbox/health')).json();
+      console.log(health.status);
+      await sandbox.close();
+    `;
+    const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' },
+      ...LIMIT,
+    });
+    expect(stdout.trim()).toBe('ok');
+    expect(stderr).toMatch(
+      /OpenTelemetry's packages are not installed, so no span is exported: npm install @opentelemetry\/api/,
+    );
+  }, 60_000);
+
   it("loads 'esign-sandbox/testcontainers' with require() and import once testcontainers is installed, and names it when not", async () => {
     const missing = await run(
       process.execPath,
@@ -349,7 +381,11 @@ describe('the packed package', () => {
        const sandbox: RunningSandbox = await startSandbox({ clock: 'frozen', tls: false });
        const entries: JournalEntry[] = await sandbox.requests({ status: '4xx' });
        const wrong: number = sandbox.url;
-       console.log(entries.length, wrong);\n`,
+       console.log(entries.length, wrong);
+       import type { ApiRequest, ApiResponse } from 'esign-sandbox';
+       const body: ApiRequest<'contract', 'create'> = { data: { action: 'create', contract: { name: 'NDA' } } };
+       const key: ApiResponse<'contract', 'create'>['contract']['contractKey'] = 'k';
+       console.log(body, key);\n`,
     );
     const tsc = [
       join(ROOT, 'node_modules/typescript/bin/tsc'),

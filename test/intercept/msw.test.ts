@@ -3,6 +3,7 @@
  * MSW (docs/library.md, "In process, with MSW"): tokens, a client, a contract created and sent, a PDF uploaded and
  * its document URL fetched, the recipient signing through the recipient endpoints, the signed PDF downloaded.
  */
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, createSandbox, createWebhookReceiver, startSandbox } from '../../src/index.js';
@@ -190,5 +191,10 @@ describe('handlers(sandbox) with MSW', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it("leaves the process's Request and Response alone while the sandbox listens: HttpResponse.error() fails a request", async () => {
+    server.use(http.get('https://down.internal.test/*', () => HttpResponse.error()));
+    await expect(fetch('https://down.internal.test/status')).rejects.toThrow(TypeError);
   });
 });

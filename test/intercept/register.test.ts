@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,18 +39,26 @@ afterAll(async () => {
   await new Promise((done) => other?.close(done));
 });
 
-/** Runs the program with the register hook from the package's own name, as `node --import` resolves it. */
-function program(env: Record<string, string>) {
-  return run(process.execPath, ['--import', 'esign-sandbox/register', PROGRAM], {
-    cwd: ROOT,
+/**
+ * Runs the program with the register hook: from the package's own name, as `node --import` resolves it in a project;
+ * or, as a tool started by someone else gets it (the vendor's MCP server run by an agent with `npx`), from
+ * NODE_OPTIONS naming the built file, in a folder that is not the package's.
+ */
+function program(env: Record<string, string>, hook: 'flag' | 'NODE_OPTIONS' = 'flag') {
+  const args = hook === 'flag' ? ['--import', 'esign-sandbox/register', PROGRAM] : [PROGRAM];
+  return run(process.execPath, args, {
+    cwd: hook === 'flag' ? ROOT : tmpdir(),
     env: { ...process.env, SFS_API_KEY: DEMO.apiKey, SFS_CLIENT_KEY: DEMO.clientKey, OTHER_URL: otherUrl, ...env },
     timeout: 60_000,
   });
 }
 
 /** The program's calls, by name: {status, body}. */
-async function calls(env: Record<string, string>): Promise<Record<string, { status: number; body: any }>> {
-  const { stdout } = await program(env).catch((error: { stderr: string }) => {
+async function calls(
+  env: Record<string, string>,
+  hook: 'flag' | 'NODE_OPTIONS' = 'flag',
+): Promise<Record<string, { status: number; body: any }>> {
+  const { stdout } = await program(env, hook).catch((error: { stderr: string }) => {
     throw new Error(error.stderr);
   });
   const lines = stdout
@@ -77,6 +86,17 @@ describe('node --import esign-sandbox/register', () => {
       'POST /api/template 200',
       'POST /api/contract 201',
     ]);
+  }, 60_000);
+
+  it("runs the vendor's MCP server's calls with two environment variables: ESIGN_SANDBOX_URL and NODE_OPTIONS", async () => {
+    // docs/compatibility.md, "The MCP server": its undici `request` to the fixed https://api.sendforsign.com/api/ base,
+    // and an SDK's axios over https with the same fixed base; no hosts entry, no TLS, no port 443.
+    const answers = await calls(
+      { ESIGN_SANDBOX_URL: sandbox.url, NODE_OPTIONS: `--import=${join(ROOT, 'dist', 'register.js')}` },
+      'NODE_OPTIONS',
+    );
+    expect(answers['undici.request']).toMatchObject({ status: 201, body: { message: 'Contract created' } });
+    expect(answers.axios).toMatchObject({ status: 200, body: { templates: expect.any(Array) } });
   }, 60_000);
 
   it('leaves every other host alone', async () => {

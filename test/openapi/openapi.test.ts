@@ -80,6 +80,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('takes every kind of API fault on POST /__sandbox/faults, connection faults and dribble included', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const validate = ajv.compile(doc.paths['/__sandbox/faults'].post.requestBody.content['application/json'].schema);
+    for (const connection of ['reset', 'empty', 'malformed-chunk', 'garbage'])
+      expect(validate({ match: { path: '/api/contract' }, connection, times: 1 }), connection).toBe(true);
+    expect(validate({ dribble: '5s', probability: 0.5, for: '1h' })).toBe(true);
+    expect(validate({ connection: 'drop' })).toBe(false);
+  });
+
   it('documents every control route the sandbox mounts', () => {
     const mounted = t.sandbox.app.routes
       .filter((r) => r.path.startsWith('/__sandbox') && r.method !== 'ALL')

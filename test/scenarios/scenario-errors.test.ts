@@ -97,7 +97,7 @@ const INVALID: [string, string, string][] = [
   [
     'a fault that does nothing',
     'name: x\nfaults:\n  - match: { path: /api/* }\n',
-    'my.yaml:3:5: faults[0]: expected status (an HTTP status to answer with), latency, or both',
+    'my.yaml:3:5: faults[0]: expected status (an HTTP status to answer with), latency, connection or dribble',
   ],
   [
     'a fault with a success status',

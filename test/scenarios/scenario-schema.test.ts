@@ -33,6 +33,7 @@ describe('what an editor sees (the checked-in JSON Schema, read back as a valida
     ['a bad duration', { name: 'x', recipients: [{ sign: '3 days' }] }],
     ['an unknown role', { name: 'x', recipients: [{ match: { role: 'signer' }, sign: '1h' }] }],
     ['a probability above 1', { name: 'x', faults: [{ status: 503, probability: 2 }] }],
+    ['an unknown connection fault', { name: 'x', faults: [{ connection: 'drop' }] }],
   ])('flags %s', (_what, scenario) => {
     expect(editor.safeParse(scenario).success).toBe(false);
   });

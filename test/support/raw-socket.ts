@@ -15,13 +15,20 @@ export class RawConnection {
   private buffer = Buffer.alloc(0);
   private waiting: (() => void) | undefined;
   closed = false;
+  /** How many pieces the bytes came in (one per `data` event). */
+  pieces = 0;
+  /** The code of the socket's error, when it met one (`ECONNRESET` for a reset). */
+  error: string | undefined;
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.pieces++;
       this.waiting?.();
     });
-    socket.on('error', () => undefined);
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      this.error = error.code;
+    });
     socket.on('close', () => {
       this.closed = true;
       this.waiting?.();
@@ -55,6 +62,12 @@ export class RawConnection {
   /** Resolves once the server has closed the connection, having answered everything it sent before. */
   async closes(): Promise<void> {
     while (!this.closed) await this.next();
+  }
+
+  /** Waits for the close and gives every byte received and not parsed as an answer. */
+  async bytesUntilClose(): Promise<Buffer> {
+    await this.closes();
+    return this.buffer;
   }
 
   /** The next bytes or the close. */

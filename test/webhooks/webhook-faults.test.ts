@@ -208,6 +208,21 @@ describe('out-of-order', () => {
   });
 });
 
+describe('reordering across contracts (out-of-order, sameContract: false)', () => {
+  it('while the fault is set, each held delivery is overtaken by the next one to the endpoint, of another contract', async () => {
+    const { receiver, api, webhooks, settle } = await rig.setUp({ created: true });
+    const [id] = webhooks.faults.add({ kind: 'out-of-order', sameContract: false, holdFor: '5m' });
+    const keys: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      keys.push(await api.createContract());
+      await settle();
+    }
+    // Swapped in pairs: the first is held, the second (another contract) goes out and releases it; and so on.
+    expect(receiver.seen.map((s) => keys.indexOf(s.contractKey!))).toEqual([1, 0, 3, 2]);
+    expect(webhooks.faults.list()).toEqual([expect.objectContaining({ id, hits: 2 })]);
+  });
+});
+
 describe('slow', () => {
   it('sends the first attempt a real-time delay late; later events to that endpoint wait behind it, in order', async () => {
     const { receiver, api, webhooks, settle } = await rig.setUp({ created: true, sent: true });

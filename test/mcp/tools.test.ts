@@ -1,0 +1,45 @@
+/**
+ * The MCP tools are derived from the control table (docs/mcp.md): every control operation reaches its route through
+ * a tool, with the route's path parameters required, the tenant scope as `apiKey` exactly where the route is a
+ * tenant's, and a description. An operation added to the table without a tool, or two routes folded into one tool
+ * by mistake, fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { controlEntries } from '../../src/control-table/index.js';
+import { mcpTools } from '../../src/mcp/tools.js';
+import { ROOT } from '../support/ci-kit.js';
+
+const tools = mcpTools();
+const route = (entry: { op: { method: string; path: string } }) => `${entry.op.method} ${entry.op.path}`;
+
+describe('the MCP tools', () => {
+  it.each(controlEntries.map((entry) => [entry.name, entry] as const))(
+    'control operation %s is a tool calling its route',
+    (_name, entry) => {
+      const serving = tools.filter((tool) => [...tool.routes.values()].some((e) => route(e) === route(entry)));
+      expect(serving.map((tool) => tool.name)).toHaveLength(1);
+      const [tool] = serving as [(typeof tools)[number]];
+      for (const param of entry.op.path.matchAll(/\{(\w+)\}/g))
+        expect(tool.inputSchema.required, param[1]).toContain(param[1]);
+      expect('apiKey' in tool.inputSchema.properties && entry.tenant).toBe(entry.tenant);
+      expect(tool.description.length).toBeGreaterThan(10);
+    },
+  );
+
+  it('has one tool per route, but for the recipient verbs gathered in act_as_recipient', () => {
+    const routes = new Set(controlEntries.map(route));
+    const verbs = tools.find((tool) => tool.name === 'act_as_recipient')!.routes.size;
+    expect(verbs).toBe(4);
+    expect(tools).toHaveLength(routes.size - (verbs - 1));
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+  });
+
+  it("are each named in docs/mcp.md's table of tools", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'mcp.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| tool |'), doc.indexOf('\n\n', doc.indexOf('| tool |')));
+    const named = new Set([...table.matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    expect(tools.map((tool) => tool.name).filter((name) => !named.has(name))).toEqual([]);
+  });
+});
