@@ -11,7 +11,6 @@ const FROZEN: Sizes = {
     'core/clock.ts': 497,
     'http/pages/dashboard.ts': 428,
     'journal/journal.ts': 583,
-    'openapi/document.ts': 402,
     'webhooks/dispatcher.ts': 471,
   },
   functions: {
@@ -24,7 +23,6 @@ const FROZEN: Sizes = {
     'http/upload.ts formReader': 72,
     'journal/journal.ts middleware': 67,
     'journal/journal.ts middleware > (anonymous)': 63,
-    'openapi/document.ts documentWith': 74,
     'render/audit-page.ts appendAuditTrail': 69,
     'render/docx.ts renderDocx': 83,
     'render/html-blocks.ts htmlToBlocks': 137,

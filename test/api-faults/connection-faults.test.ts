@@ -2,6 +2,7 @@
  * API faults that break the connection (`connection: reset | empty | malformed-chunk | garbage`) or trickle the answer
  * (`dribble`), on a real port, as Node's fetch and a raw socket meet them; the next request answers as usual.
  */
+import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { RawConnection, rawRequest } from '../support/raw-socket.js';
@@ -189,5 +190,40 @@ describe('connection faults and dribble in a scenario', () => {
     } finally {
       await sandbox.scenarios.unload('bad-network');
     }
+  });
+});
+
+describe('connection faults under --tls', () => {
+  let tls: RunningSandbox;
+  beforeAll(async () => {
+    tls = await startSandbox({ tls: true });
+  });
+  afterAll(() => tls?.close());
+
+  /** node:https's POST of the listing with the sandbox's certificate trusted: what it met. */
+  const post = () =>
+    new Promise<string>((resolve) => {
+      const headers = { 'content-type': 'application/json', 'x-service-key': tls.apiKey! };
+      const req = request(
+        `${tls.url}/api/contract`,
+        { method: 'POST', ca: tls.tls!.cert, agent: false, headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(`answered ${res.statusCode}`));
+        },
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(`${error.code}: ${error.message}`));
+      req.end(JSON.stringify({ data: { action: 'list', clientKey: tls.clientKey } }));
+    });
+
+  it.each([
+    ['reset', 'ECONNRESET: socket hang up'],
+    ['empty', 'ECONNRESET: socket hang up'],
+    ['garbage', 'HPE_INVALID_CONSTANT: Parse Error: Expected HTTP/, RTSP/ or ICE/'],
+    ['malformed-chunk', 'HPE_INVALID_CHUNK_SIZE: Parse Error: Invalid character in chunk size'],
+  ] as const)('%s: the request fails inside TLS, then the next one answers', async (kind, met) => {
+    await tls.faults.set({ match: { path: '/api/contract' }, connection: kind, times: 1 });
+    expect(await post()).toBe(met);
+    expect(await post()).toBe('answered 200');
   });
 });
