@@ -12,7 +12,7 @@ import type { Tenant } from '../control/control.js';
 import type { Verb } from '../domain/lifecycle-rules.js';
 import type { Scenario } from './schema.js';
 import { Expectations, type WatchState } from './expectations.js';
-import type { ReactionChain } from './reaction-chain.js';
+import type { Chain, ReactionChain } from './reaction-chain.js';
 
 /** A rule that matches everyone in a long-running sandbox must not grow the log without bound: keep the newest. */
 const LOG_LIMIT = 2000;
@@ -29,11 +29,11 @@ export type ScenarioWork =
   /** A rule's planned act of a recipient. */
   | { do: 'act'; cause: string; recipientKey: string; verb: Verb };
 
-/** A scenario timer's arguments: its scenario, its work, and the reaction chain's depth it was planned at. */
+/** A scenario timer's arguments: its scenario, its work, and the chain of reactions it was planned in, if any. */
 export interface ScenarioTimerArgs {
   scenario: string;
   work: ScenarioWork;
-  depth: number;
+  chain?: Chain;
 }
 
 /** An active scenario as it is kept: plain JSON. */
@@ -75,7 +75,7 @@ export class ActiveScenario {
     readonly notes: string[],
     /** The clock a tenant follows (its own, or the sandbox's), asked each time: a tenant may get its own later. */
     private readonly clockOf: (platformId: string | undefined) => Clock,
-    /** What the scenario plans while a reaction runs carries the chain's depth along (reaction-chain.ts). */
+    /** What the scenario plans while a reaction runs carries the reaction's chain along (reaction-chain.ts). */
     private readonly chain: ReactionChain,
     /** The tenant it was loaded for: it plays for that platform only. */
     readonly tenant: Tenant | undefined,
@@ -153,12 +153,13 @@ export class ActiveScenario {
 
   /**
    * A timer on the clock of the platform it acts for (a rule's recipient's), else of the scenario's tenant: a kept
-   * timer naming its work, which runs at the reaction chain's depth of now (reaction-chain.ts).
+   * timer naming its work, which runs within the chain of reactions of now (reaction-chain.ts).
    */
   schedule(at: number, work: ScenarioWork, rank: readonly number[], platformId?: string): void {
     const owner = platformId ?? this.tenant?.platformId;
     const ref = `${this.key}#${this.doors.nextTimer()}`;
-    const args: ScenarioTimerArgs = { scenario: this.key, work, depth: this.chain.depth };
+    const chain = this.chain.current;
+    const args: ScenarioTimerArgs = { scenario: this.key, work, ...(chain ? { chain } : {}) };
     this.doors.timers.set({ kind: SCENARIO_TIMER, ref, at, owner, rank, args });
     this.timers.set(ref, owner);
     this.changed();

@@ -228,15 +228,15 @@ export class ScenarioEngine {
     return active !== undefined && JSON.stringify(active.scenario) === JSON.stringify(scenario);
   }
 
-  /** A scenario timer came due: its step, reaction or act runs, at the chain's depth it was planned at. */
-  private timerDue(ref: string, { scenario, work, depth }: ScenarioTimerArgs): void {
+  /** A scenario timer came due: its step, reaction or act runs, within the chain of reactions it was planned in. */
+  private timerDue(ref: string, { scenario, work, chain }: ScenarioTimerArgs): void {
     const active = this.active.find((a) => a.key === scenario);
     if (!active?.timerDone(ref)) return;
     this.chain.carry(() => {
       if (work.do === 'act') return act(active, this.deps, work.cause, work.recipientKey, work.verb);
       const step = active.scenario.timeline?.[work.index];
       if (step) this.runStep(active, step, work.index, work.do === 'react' ? work.reason : undefined);
-    }, depth)();
+    }, chain)();
   }
 
   /** Unloads every active scenario (a tenant's only, when `tenant` is given); answers how many. */
@@ -370,13 +370,16 @@ export class ScenarioEngine {
   private hear(h: Happening, only?: ActiveScenario): void {
     if (this.active.length === 0) return;
     const platformId = 'platformId' in h ? h.platformId : undefined;
-    for (const active of only ? [only] : [...this.active]) {
-      const theirs = platformId !== undefined ? active.covers(platformId) : active.tenant === undefined;
-      if (!only && !theirs) continue;
-      const now = active.clock.now();
-      if (active.expectations.observe(h, now, this.deps.services.store)) active.changed();
-      this.reactions.hear(active, h, now);
-    }
+    // Every reaction to it, in every scenario, joins one chain: the chain of now, or one it starts (reaction-chain.ts).
+    this.chain.carry(() => {
+      for (const active of only ? [only] : [...this.active]) {
+        const theirs = platformId !== undefined ? active.covers(platformId) : active.tenant === undefined;
+        if (!only && !theirs) continue;
+        const now = active.clock.now();
+        if (active.expectations.observe(h, now, this.deps.services.store)) active.changed();
+        this.reactions.hear(active, h, now);
+      }
+    }, this.chain.current ?? { reactions: 0 })();
   }
 
   /** Runs a step (at its time, or reacting to `reaction`); once done, it is something `{step: <id>}` waits for. */

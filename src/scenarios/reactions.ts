@@ -19,9 +19,10 @@ import type { ReactionChain } from './reaction-chain.js';
 import { stepId } from './timeline.js';
 
 /**
- * Reactions caused by reactions stop here: a scenario whose reactions feed each other would never end, at once or
- * a delay at a time (a periodic step over a 100-year advance ran 876,600 times). Reactions that only share an
- * instant (1,200 signatures in one advance, each with its reaction) are no chain and all run.
+ * The reactions one thing sets off, directly or through others, stop here: scenarios whose reactions feed each other
+ * would never end, at once or a delay at a time (a periodic step over a 100-year advance ran 876,600 times; two
+ * reactions to each send, each sending, double at each turn). Reactions that only share an instant (1,200
+ * signatures in one advance, each with its reaction) are 1,200 chains and all run.
  */
 const CHAIN_LIMIT = 1000;
 
@@ -46,13 +47,13 @@ export class Reactions {
       if (times !== 'every' && fired >= times) continue;
       const reason = describe(h, this.services.store);
       const cause = active.cause(stepId(step, index));
-      const depth = this.chain.depth + 1;
-      if (depth > CHAIN_LIMIT) {
+      const chain = this.chain.join(CHAIN_LIMIT);
+      if (chain === undefined) {
         active.record(
           cause,
           `reacting to ${reason}`,
           'failed',
-          `more than ${CHAIN_LIMIT} reactions in a row, each caused by the one before; this one was dropped`,
+          `more than ${CHAIN_LIMIT} reactions set off by one thing, each caused by another; this one was dropped`,
         );
         continue;
       }
@@ -62,17 +63,17 @@ export class Reactions {
       if (delay === 0) {
         const run = this.chain.carry(() => {
           if (this.isActive(active)) this.run(active, step, index, reason);
-        }, depth);
+        }, chain);
         // A microtask queued now runs once the operation that emitted the event has finished, before anything
         // queued after it: the event's webhook deliveries, later events' reactions, the clock's next timer.
         void active.clock.work.track(Promise.resolve().then(run));
         continue;
       }
       const at = later(now, delay);
-      // A kept timer (it survives a restart), run at this reaction's depth in the chain.
+      // A kept timer (it survives a restart), run within this reaction's chain.
       this.chain.carry(
         () => active.schedule(at, { do: 'react', index, reason }, [...TIMER_RANK.scenarioStep, active.loadSeq, index]),
-        depth,
+        chain,
       )();
       active.record(cause, `reacting to ${reason}: runs at ${isoTime(at)}`, 'scheduled');
     }

@@ -1,7 +1,7 @@
 /**
- * Reactions that cause reactions (docs/scenarios.md, "Reactions"): a chain of them stops after 1,000, whether it runs
- * at once or a delay at a time (a periodic step over a long advance); reactions that only share an instant are no
- * chain and all run. The clock gives the event loop a turn between slices of a long advance.
+ * Reactions that cause reactions (docs/scenarios.md, "Reactions"): the reactions one thing sets off stop after 1,000,
+ * whether they run at once or a delay at a time (a periodic step over a long advance), in a line or branching;
+ * reactions that only share an instant are separate chains and all run. The clock gives the event loop a turn between slices of a long advance.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.js';
@@ -50,7 +50,7 @@ describe('a chain of reactions', () => {
     expect(resent).toHaveLength(1000);
     const log = (await t.control('/scenarios/ticker')).body.log as { outcome: string; detail?: string }[];
     expect(log.filter((l) => l.outcome === 'failed').map((l) => l.detail)).toEqual([
-      expect.stringMatching(/more than 1000 reactions in a row/),
+      expect.stringMatching(/more than 1000 reactions set off by one thing/),
     ]);
   });
 
@@ -65,6 +65,30 @@ describe('a chain of reactions', () => {
     );
     const resent = events.filter((e) => e.type === 'contract.sent' && e.cause === 'scenario:echo:again');
     expect(resent).toHaveLength(1000);
+  });
+
+  it.each([
+    ['at once', ''],
+    ['an hour at a time, over a 100-year advance', ', after: 1h'],
+  ])('reactions that branch (two to each send, each sending again) stop after 1,000 in all, %s', async (_, after) => {
+    await load(
+      [
+        'name: fork',
+        'timeline:',
+        `  - { id: left, when: contract.sent, times: every${after}, sendContract: { contract: Lease } }`,
+        `  - { id: right, when: contract.sent, times: every${after}, sendContract: { contract: Lease } }`,
+        ...LEASE,
+      ].join('\n'),
+    );
+    expect((await t.control('/clock/advance', { by: `${100 * 365}d` })).status).toBe(200);
+    const resent = events.filter(
+      (e) => e.type === 'contract.sent' && (e.cause === 'scenario:fork:left' || e.cause === 'scenario:fork:right'),
+    );
+    expect(resent).toHaveLength(1000);
+    const log = (await t.control('/scenarios/fork')).body.log as { outcome: string; detail?: string }[];
+    expect(
+      log.some((l) => l.outcome === 'failed' && /more than 1000 reactions set off by one thing/.test(l.detail!)),
+    ).toBe(true);
   });
 
   it('1,200 reactions to 1,200 things that happen in one advance are no chain: every one runs', async () => {
