@@ -85,7 +85,7 @@ export interface StartDefaults {
    */
   wall?: WallClock;
   /**
-   * The process is the sandbox's own (the CLI, a team replica): @hono/node-server may replace the global Request and
+   * The process is the sandbox's own (the CLI): @hono/node-server may replace the global Request and
    * Response with its lighter ones, which answer faster. A library sandbox listens in its user's process and leaves
    * them alone: MSW, for one, tells a network error (`HttpResponse.error()`) by `instanceof Response`, and answered
    * status 0 instead once they were replaced.
