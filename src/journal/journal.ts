@@ -436,11 +436,7 @@ export class RequestJournal {
  * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
  * stands in, and its place in the order of arrivals is given by the caller.
  */
-function restoredEntry(
-  entry: JournalEntry,
-  atMs: number,
-  platformId: string | undefined,
-): Omit<Stored, 'arrived' | 'answered'> {
+function restoredEntry(entry: JournalEntry, atMs: number, platformId?: string): Omit<Stored, 'arrived' | 'answered'> {
   return {
     id: entry.id,
     atMs,
