@@ -14,6 +14,7 @@ import {
 } from './config/process-files.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { VERSION } from './config/version.js';
+import type { ScenarioSummary } from './control/sandbox-control.js';
 
 async function main(): Promise<void> {
   const started = monotonicNow();
@@ -103,9 +104,7 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
       `  Key header   ${headerLabel(config.apiKeyHeader)}`,
       `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
       `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-      ...running.scenarios
-        .activeSummaries()
-        .map((a) => `  Scenario     ${a.name} (${a.source}): see ${url}/__sandbox/scenarios/${a.name}`),
+      ...running.scenarios.activeSummaries().map((a) => `  Scenario     ${scenarioLine(a, url)}`),
       `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
       ...(tls
         ? [
@@ -118,6 +117,12 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
     ];
     console.log(lines.join('\n'));
   }
+}
+
+/** A scenario and whom it plays for: one without a tenant key drives every tenant's signers (docs/ci.md). */
+function scenarioLine(a: ScenarioSummary, url: string): string {
+  const whom = a.apiKey !== undefined ? `tenant ${a.apiKey} only` : 'every tenant';
+  return `${a.name} (${a.source}; plays for ${whom}): see ${url}/__sandbox/scenarios/${a.name}`;
 }
 
 const MCP_HELP = `esign-sandbox mcp [--url <url>]

@@ -32,6 +32,9 @@ export type { TlsMaterial } from './http/tls.js';
 // The /api requests and answers, from the schemas that validate them (docs/library.md, "Types of the API").
 export type {
   ApiAction,
+  ApiDocument,
+  ApiDocumentParameters,
+  ApiDocumentResponse,
   ApiEndpoint,
   ApiEndpointMethod,
   ApiEndpointRequest,

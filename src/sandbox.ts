@@ -20,7 +20,7 @@ import { type TlsMaterial, loadTls } from './http/tls.js';
 import type { RequestJournal } from './journal/journal.js';
 import { type ClosableRenderer, createRenderer } from './render/renderer.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
-import { type StartScenario, readStartScenarios, startSettings } from './scenarios/startup.js';
+import { type StartScenario, readStartScenarios, startSettings, warnOfUnboundScenarios } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
 import { createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
@@ -85,7 +85,7 @@ export interface StartDefaults {
    */
   wall?: WallClock;
   /**
-   * The process is the sandbox's own (the CLI, a team replica): @hono/node-server may replace the global Request and
+   * The process is the sandbox's own (the CLI): @hono/node-server may replace the global Request and
    * Response with its lighter ones, which answer faster. A library sandbox listens in its user's process and leaves
    * them alone: MSW, for one, tells a network error (`HttpResponse.error()`) by `instanceof Response`, and answered
    * status 0 instead once they were replaced.
@@ -122,6 +122,7 @@ export async function createSandbox(
   services.store.restoreKept();
 
   await activateAtStart(scenarios, startScenarios, loaded);
+  warnOfUnboundScenarios(scenarios.activeSummaries(), services.store.platforms.all().length, config.host);
 
   const listener = createListener(app, config.host, config.port, tls, fallback.ownProcess === true);
 

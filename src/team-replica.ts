@@ -155,7 +155,6 @@ export async function startReplica(
       {
         port: config.port,
         webhooksAfterListen: true,
-        ownProcess: true,
         team: { client, onFailure: (error) => void stepDown(`a commit failed: ${String(error)}`) },
       },
     );

@@ -65,37 +65,7 @@ export const faultSpec = lazy(() =>
         .meta({ description: 'Hit each matching request with this probability (seeded: runs repeat exactly).' }),
       for: duration().optional().meta({ description: 'Remove the fault after this much sandbox time.' }),
     })
-    .superRefine((fault, ctx) => {
-      const { status, latency, connection, dribble } = fault;
-      if (status === undefined && latency === undefined && connection === undefined && dribble === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message: 'expected status (an HTTP status to answer with), latency, connection or dribble',
-        });
-      }
-      // A broken connection answers nothing: no status, message or slow body goes with it.
-      if (connection !== undefined)
-        for (const key of ['status', 'retryAfter', 'message', 'dribble'] as const)
-          if (fault[key] !== undefined)
-            ctx.addIssue({
-              code: 'custom',
-              path: [key],
-              message: `${key} cannot go with connection: nothing is answered`,
-            });
-      // A refusal leaves at once (after any latency); dribble slows the answer the route gives.
-      if (dribble !== undefined && status !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['dribble'],
-          message: 'dribble cannot go with status: it slows the real answer (use latency to delay a refusal)',
-        });
-      if (dribble !== undefined && (parseDuration(dribble) ?? 0) > MAX_DRIBBLE_MS)
-        ctx.addIssue({ code: 'custom', path: ['dribble'], message: 'Too long: at most 10m of real time' });
-      if (fault.status !== undefined && fault.status < 400) {
-        ctx.addIssue({ code: 'custom', path: ['status'], message: 'expected an error status (400–599)' });
-      }
-    })
+    .superRefine(checkFault)
     .meta({
       description:
         'A fault injected into the /api: an error status, added latency, a broken connection or a slow body.',
@@ -103,3 +73,30 @@ export const faultSpec = lazy(() =>
 );
 
 export type FaultSpec = z.infer<ReturnType<typeof faultSpec>>;
+
+interface FaultFields {
+  status?: number | undefined;
+  retryAfter?: number | undefined;
+  message?: string | undefined;
+  latency?: string | number | undefined;
+  connection?: ConnectionFault | undefined;
+  dribble?: string | number | undefined;
+}
+
+/** What the fields cannot say alone: a fault does something, and its parts go together. */
+function checkFault(fault: FaultFields, ctx: z.RefinementCtx): void {
+  const issue = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const { status, latency, connection, dribble } = fault;
+  if (status === undefined && latency === undefined && connection === undefined && dribble === undefined)
+    issue([], 'expected status (an HTTP status to answer with), latency, connection or dribble');
+  // A broken connection answers nothing: no status, message or slow body goes with it.
+  if (connection !== undefined)
+    for (const key of ['status', 'retryAfter', 'message', 'dribble'] as const)
+      if (fault[key] !== undefined) issue([key], `${key} cannot go with connection: nothing is answered`);
+  // A refusal leaves at once (after any latency); dribble slows the answer the route gives.
+  if (dribble !== undefined && status !== undefined)
+    issue(['dribble'], 'dribble cannot go with status: it slows the real answer (use latency to delay a refusal)');
+  if (dribble !== undefined && (parseDuration(dribble) ?? 0) > MAX_DRIBBLE_MS)
+    issue(['dribble'], 'Too long: at most 10m of real time');
+  if (status !== undefined && status < 400) issue(['status'], 'expected an error status (400–599)');
+}

@@ -103,6 +103,7 @@ export const scenarioOps = {
       log: [
         {
           at: '2026-03-01T09:05:00.000Z',
+          clock: 'sandbox',
           cause: 'scenario:receiver-down-after-last-signature:receiver-down',
           what: 'webhookOutage: every webhook down (status 503) until 2026-03-01T15:05:00.000Z (reacting to contract.fully_signed of "Lease")',
           outcome: 'done',

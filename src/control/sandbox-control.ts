@@ -35,7 +35,12 @@ export type ResetResult =
 
 /** One line of a scenario's own log. */
 export interface ScenarioLogEntry {
+  /** When, on the clock named by `clock` (docs/scenarios.md, "Seeing what happened"). */
   at: string;
+  /** The clock `at` (and any time in `what`) is read on: the sandbox's, or a tenant's own. */
+  clock: 'sandbox' | 'tenant';
+  /** With `clock: "tenant"`: that tenant's API key. */
+  tenant?: string;
   cause: string;
   what: string;
   outcome: 'done' | 'scheduled' | 'skipped' | 'failed';
@@ -45,6 +50,8 @@ export interface ScenarioLogEntry {
 /** An active scenario as the control API shows it. */
 export interface ScenarioSummary {
   name: string;
+  /** The API key of the tenant it plays for; absent: it plays for the whole sandbox, every tenant (docs/scenarios.md). */
+  apiKey?: string;
   description?: string;
   source: string;
   loadedAt: string;

@@ -13,6 +13,13 @@ import { SNAPSHOT_FORMAT, type Snapshot, parseSnapshot } from '../store/snapshot
 /** A snapshot with the uploaded PDFs it refers to, base64 under `"<platformId>/<sha256>"` (docs/documents.md). */
 export type SnapshotWithDocuments = Snapshot & { documents?: DocumentEntries };
 
+/**
+ * In-flight collections a snapshot leaves out: the clocks (it carries them as `clock` and `tenantClocks`), the
+ * seeded key source's position (keys go on from the sandbox's own) and the request journal (the traffic, not the
+ * state: a snapshot taken again after a few reads is the same snapshot; a restore empties the journal).
+ */
+const NOT_IN_SNAPSHOTS = ['clocks', 'ids', 'requests'] as const;
+
 export function takeSnapshot(services: Services, documents: DocumentStore | undefined): SnapshotWithDocuments {
   const { clocks, store } = services;
   const clock = clocks.sandbox;
@@ -27,6 +34,7 @@ export function takeSnapshot(services: Services, documents: DocumentStore | unde
       ? { tenantClocks: Object.fromEntries(tenantClocks.map(([platformId, c]) => [platformId, clockOf(c)])) }
       : {}),
     store: structuredClone(store.data),
+    kept: store.keptRecords(NOT_IN_SNAPSHOTS),
   };
   if (documents) {
     // Only the files records still refer to: a replaced upload is not carried along.
@@ -57,8 +65,10 @@ export async function restoreSnapshot(
   }
   for (const [platformId, c] of Object.entries(snapshot.tenantClocks ?? {}))
     if (store.platforms.has(platformId)) clocks.give(platformId, { mode: c.mode, start: Date.parse(c.now) });
-  // Emails, deliveries and the journal are observations of the old state: modules clear them on this event.
+  // Modules clear what they hold of the old state on this event; a snapshot that carries what was in flight then
+  // (deliveries and their retries, timers, scenarios, faults, outages, emails) puts that back.
   bus.emit({ type: 'sandbox.reset' });
+  if (snapshot.kept) store.replaceKept(snapshot.kept, NOT_IN_SNAPSHOTS);
   return snapshot;
 }
 

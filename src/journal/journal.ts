@@ -16,6 +16,7 @@ import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
+import type { JournalRecord } from './record.js';
 import type { Keeper } from '../core/kept.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
@@ -97,6 +98,8 @@ interface Stored {
   answered: number;
   method: string;
   path: string;
+  /** The operation the body named (the travel object's), so that a reader of many entries parses no body for it. */
+  action: string | undefined;
   /** The raw query string, '' when none. */
   query: string;
   status: number;
@@ -112,31 +115,6 @@ interface Stored {
   retryAfter: number | undefined;
   fault: string | undefined;
   trace: TraceContext | undefined;
-}
-
-/**
- * An entry as the readiness report reads it (readiness/sources.ts): unredacted, never shown as it is. The bearer
- * token lets the report tell tokens apart; the report names them by number only.
- */
-export interface JournalRecord {
-  id: number;
-  kind: RequestKind;
-  atMs: number;
-  wallMs: number;
-  arrived: number;
-  answered: number;
-  durationMs: number;
-  method: string;
-  path: string;
-  status: number;
-  platformId: string | undefined;
-  /** The request's JSON body, parsed (undefined when none or not JSON). */
-  body: unknown;
-  token: string | undefined;
-  /** The error answer's message. */
-  message: string | undefined;
-  retryAfter: number | undefined;
-  fault: string | undefined;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -278,7 +256,6 @@ export class RequestJournal {
       const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
-      const headers = c.req.raw.headers;
       const status = sentStatus(c.get('unanswered'), c.res);
       const url = c.req.url;
       const mark = url.indexOf('?');
@@ -294,12 +271,13 @@ export class RequestJournal {
         answered,
         method: c.req.method,
         path: c.req.path,
+        action: c.get('body')?.operation?.slice(0, 100),
         query: mark >= 0 ? url.slice(mark + 1) : '',
         status,
         durationMs: elapsedSince(arrival.started),
         platformId,
         // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
-        headers: rawHeaders(c.env, headers),
+        headers: rawHeaders(c.env, c.req.raw.headers),
         requestBody,
         responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
         shown: undefined,
@@ -319,17 +297,21 @@ export class RequestJournal {
   }
 
   /**
-   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, as the readiness
-   * report reads them: their bodies parsed a slice at a time with a turn of the event loop between slices, like
-   * `showAll`.
+   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, each as `see` makes
+   * it from its record, as the readiness report reads them: a slice at a time with a turn of the event loop between
+   * slices, like `showAll`. Each record lives only while `see` reads it, so a full journal's records never all live
+   * at once.
    */
-  async records(platformId?: string, kind?: RequestKind): Promise<JournalRecord[]> {
-    const out: JournalRecord[] = [];
+  async records<T>(
+    platformId: string | undefined,
+    kind: RequestKind | undefined,
+    see: (r: JournalRecord) => T,
+  ): Promise<T[]> {
+    const out: T[] = [];
     let chars = 0;
     for (const e of this.entries()) {
       if (platformId !== undefined && e.platformId !== platformId) continue;
-      const door = requestKind(e.path);
-      if (kind !== undefined && door !== kind) continue;
+      if (kind !== undefined && requestKind(e.path) !== kind) continue;
       const authorization = headerValue(e.headers, 'authorization');
       // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
       const answer =
@@ -338,24 +320,26 @@ export class RequestJournal {
             ? parseBody(e.responseBody)
             : e.shown?.response.body
           : undefined;
-      out.push({
-        id: e.id,
-        kind: door,
-        atMs: e.atMs,
-        wallMs: e.wallMs,
-        arrived: e.arrived,
-        answered: e.answered,
-        durationMs: e.durationMs,
-        method: e.method,
-        path: e.path,
-        status: e.status,
-        platformId: e.platformId,
-        body: typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body,
-        token: authorization !== undefined ? bearerToken(authorization) : undefined,
-        message: stringAt(answer, 'message'),
-        retryAfter: e.retryAfter,
-        fault: e.fault,
-      });
+      out.push(
+        see({
+          id: e.id,
+          atMs: e.atMs,
+          wallMs: e.wallMs,
+          arrived: e.arrived,
+          answered: e.answered,
+          durationMs: e.durationMs,
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          platformId: e.platformId,
+          action: e.action,
+          body: () => (typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body),
+          token: authorization !== undefined ? bearerToken(authorization) : undefined,
+          message: stringAt(answer, 'message'),
+          retryAfter: e.retryAfter,
+          fault: e.fault,
+        }),
+      );
       chars += charsOf(e.requestBody) + 200;
       if (chars >= SHOW_SLICE_CHARS / 4) {
         chars = 0;
@@ -452,11 +436,7 @@ export class RequestJournal {
  * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
  * stands in, and its place in the order of arrivals is given by the caller.
  */
-function restoredEntry(
-  entry: JournalEntry,
-  atMs: number,
-  platformId: string | undefined,
-): Omit<Stored, 'arrived' | 'answered'> {
+function restoredEntry(entry: JournalEntry, atMs: number, platformId?: string): Omit<Stored, 'arrived' | 'answered'> {
   return {
     id: entry.id,
     atMs,
@@ -465,6 +445,7 @@ function restoredEntry(
     fault: entry.fault,
     method: entry.method,
     path: entry.path,
+    action: entry.action,
     query: entry.query ?? '',
     status: entry.status,
     durationMs: entry.durationMs,
@@ -501,7 +482,9 @@ function captured(text: string | undefined): Captured {
 
 /** A header's first value in node's flat name/value list. */
 function headerValue(pairs: readonly string[], name: string): string | undefined {
-  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === name) return pairs[i + 1];
+  // Names of another length are not lower-cased: the report reads this for every entry of a full journal.
+  for (let i = 0; i + 1 < pairs.length; i += 2)
+    if (pairs[i]!.length === name.length && pairs[i]!.toLowerCase() === name) return pairs[i + 1];
   return undefined;
 }
 

@@ -186,7 +186,7 @@ function documentOperation(endpoint: DocumentEndpoint): Json {
         : {
             [String(success.status)]: {
               description: success.description,
-              content: { 'application/json': { schema: success.schema } },
+              content: { 'application/json': { schema: outputSchema(success.schema()) } },
             },
           }),
       ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
@@ -362,23 +362,6 @@ function documentWith(paths: Paths, options: DocumentOptions): Json {
         },
       },
       schemas: {
-        UploadedPdf: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            contractKey: { type: 'string' },
-            templateKey: { type: 'string' },
-            changeTime: { type: 'string', description: 'ISO 8601' },
-            contractType: { const: 'pdf' },
-            value: {
-              type: 'string',
-              description: 'The path that serves the file (/api/contract_pdf/… or /api/template_pdf/…)',
-            },
-            pages: { type: 'integer' },
-            bytes: { type: 'integer' },
-            sha256: { type: 'string' },
-          },
-        },
         Error: {
           type: 'object',
           additionalProperties: false,

@@ -95,6 +95,26 @@ export function deliveryEvidence(d: DeliverySeen, attempt: AttemptSeen, detail?:
   };
 }
 
+/**
+ * What a check finds as it goes: how many times, and the first `keep` evidence items (the report shows no more), so
+ * a defect met thousands of times in a full journal makes a handful of evidence items, not thousands.
+ */
+export class Tally {
+  count = 0;
+  readonly evidence: Evidence[] = [];
+  constructor(private readonly keep: number) {}
+
+  /** It happened `times` more times; `show` makes the evidence, called only while more is kept. */
+  add(show: () => Evidence[], times = 1): void {
+    this.count += times;
+    if (this.evidence.length < this.keep) this.evidence.push(...show());
+  }
+
+  outcome(): Outcome | undefined {
+    return outcome(this.count, this.evidence);
+  }
+}
+
 /** An outcome, or nothing when the check found nothing. */
 export function outcome(count: number, evidence: Evidence[]): Outcome | undefined {
   return count > 0 ? { count, evidence } : undefined;

@@ -26,7 +26,7 @@ export const clientErrors: Check = {
       return undefined;
     return outcome(
       refused.length,
-      refused.map((r) => requestEvidence(r, r.message)),
+      refused.slice(0, t.evidence).map((r) => requestEvidence(r, r.message)),
     );
   },
 };

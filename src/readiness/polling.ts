@@ -3,9 +3,10 @@
  * follows a delivery about the same thing is a webhook-driven refresh, which is what a careful integration does; only
  * reads with no delivery about their subject since the previous read count towards the bound.
  */
-import { type Check, type Evidence, type Indexed, outcome, requestEvidence, seconds } from './check.js';
+import { type Check, type Indexed, Tally, requestEvidence, seconds } from './check.js';
 import type { RequestSeen, StatusRead } from './observed.js';
 import type { Thresholds } from './thresholds.js';
+import { getOrAdd } from '../core/maps.js';
 
 /** The /api reads a webhook makes unneeded, by path and action: what each reads (docs/readiness.md). */
 const STATUS_READS: Record<string, (data: Record<string, unknown>) => StatusRead | undefined> = {
@@ -23,15 +24,20 @@ const STATUS_READS: Record<string, (data: Record<string, unknown>) => StatusRead
       : { subject: 'contracts of the client' },
 };
 
-/** What a request reads whose status a webhook would tell, from its method, path, action and body. */
+/**
+ * What a request reads whose status a webhook would tell, from its method, path, action and body (parsed only for
+ * the reads that need it).
+ */
 export function statusRead(
   method: string,
   path: string,
   action: string | undefined,
-  body: unknown,
+  bodyOf: () => unknown,
 ): StatusRead | undefined {
   const reader = STATUS_READS[`${method} ${path} ${action ?? ''}`];
-  if (!reader || body === null || typeof body !== 'object') return undefined;
+  if (!reader) return undefined;
+  const body = bodyOf();
+  if (body === null || typeof body !== 'object') return undefined;
   const data = (body as { data?: unknown }).data;
   return reader(data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {});
 }
@@ -46,45 +52,55 @@ export const polling: Check = {
     'React to the contract.* webhooks instead: read a contract again when a delivery about it arrives, not on a timer. If you must poll, poll minutes apart.',
   run(o, t) {
     const prompts = promptTimes(o);
-    const groups = new Map<string, RequestSeen[]>();
+    // The reads of each tenant's subjects: a map per tenant, so that no key is made per read.
+    const groups = new Map<string, Map<string, RequestSeen[]>>();
     for (const r of o.byArrival) {
       if (!r.reads || r.platformId === undefined || !o.tenantsWithWebhooks.has(r.platformId)) continue;
       if (r.status >= 400) continue;
-      const key = `${r.platformId} ${r.reads.subject}`;
-      const group = groups.get(key);
-      if (group) group.push(r);
-      else groups.set(key, [r]);
+      const tenant = getOrAdd(groups, r.platformId, () => new Map<string, RequestSeen[]>());
+      getOrAdd(tenant, r.reads.subject, () => []).push(r);
     }
-    let count = 0;
-    const evidence: Evidence[] = [];
-    for (const reads of groups.values()) {
+    const tally = new Tally(t.evidence);
+    for (const reads of [...groups.values()].flatMap((tenant) => [...tenant.values()])) {
       const window = pollingWindow(reads, prompts, t);
       if (!window) continue;
-      count += window.length;
       const first = window[0]!;
       const last = window.at(-1)!;
-      const detail = `${window.length} reads of ${first.reads!.subject} within ${seconds(last.wall - first.wall)}, none after a delivery about it`;
-      evidence.push(requestEvidence(first, detail), requestEvidence(last, `the last of those ${window.length} reads`));
+      const detail = () =>
+        `${window.length} reads of ${first.reads!.subject} within ${seconds(last.wall - first.wall)}, none after a delivery about it`;
+      tally.add(
+        () => [requestEvidence(first, detail()), requestEvidence(last, `the last of those ${window.length} reads`)],
+        window.length,
+      );
     }
-    return outcome(count, evidence);
+    return tally.outcome();
   },
 };
 
-/** Wall times of delivery attempts, by what they tell about: a contract, a client's contracts, any of the tenant's. */
-function promptTimes(o: Indexed): Map<string, number[]> {
-  const times = new Map<string, number[]>();
-  const add = (key: string, wall: number) => {
-    const list = times.get(key);
-    if (list) list.push(wall);
-    else times.set(key, [wall]);
-  };
-  for (const d of o.deliveries)
+/** Wall times of a tenant's delivery attempts, by what they tell about: a contract, a client's contracts, any. */
+interface Prompts {
+  contract: Map<string, number[]>;
+  client: Map<string, number[]>;
+  any: number[];
+}
+
+/** Each tenant's prompts, sorted (a map per tenant and per kind, so that no key is made per attempt). */
+function promptTimes(o: Indexed): Map<string, Prompts> {
+  const times = new Map<string, Prompts>();
+  for (const d of o.deliveries) {
+    const tenant = getOrAdd(times, d.platformId, (): Prompts => ({ contract: new Map(), client: new Map(), any: [] }));
     for (const a of d.attempts) {
-      add(`${d.platformId} contract ${d.contractKey}`, a.wall);
-      add(`${d.platformId} client ${d.clientKey}`, a.wall);
-      add(`${d.platformId} any`, a.wall);
+      getOrAdd(tenant.contract, d.contractKey, () => []).push(a.wall);
+      getOrAdd(tenant.client, d.clientKey, () => []).push(a.wall);
+      tenant.any.push(a.wall);
     }
-  for (const list of times.values()) list.sort((a, b) => a - b);
+  }
+  const sort = (list: number[]) => list.sort((a, b) => a - b);
+  for (const tenant of times.values()) {
+    for (const list of tenant.contract.values()) sort(list);
+    for (const list of tenant.client.values()) sort(list);
+    sort(tenant.any);
+  }
   return times;
 }
 
@@ -92,16 +108,16 @@ function promptTimes(o: Indexed): Map<string, number[]> {
  * The longest run of reads within the window in which no read followed a delivery about its subject, when it
  * reaches the bound; otherwise undefined.
  */
-function pollingWindow(reads: RequestSeen[], prompts: Map<string, number[]>, t: Thresholds): RequestSeen[] | undefined {
+function pollingWindow(reads: RequestSeen[], prompts: Map<string, Prompts>, t: Thresholds): RequestSeen[] | undefined {
   const first = reads[0]!;
   const { contractKey, clientKey } = first.reads!;
-  const about = prompts.get(
+  const tenant = prompts.get(first.platformId!);
+  const about =
     contractKey !== undefined
-      ? `${first.platformId} contract ${contractKey}`
+      ? tenant?.contract.get(contractKey)
       : clientKey !== undefined
-        ? `${first.platformId} client ${clientKey}`
-        : `${first.platformId} any`,
-  );
+        ? tenant?.client.get(clientKey)
+        : tenant?.any;
   let best: RequestSeen[] | undefined;
   let start = 0;
   for (let i = 1; i <= reads.length; i++) {

@@ -4,8 +4,9 @@
  * correct one must be acknowledged, duplicates included (Standard Webhooks), and soon. An attempt a simulated outage
  * answered never reached the receiver and says nothing about it.
  */
-import { type Check, type Evidence, deliveryEvidence, outcome, seconds } from './check.js';
+import { type Check, Tally, deliveryEvidence, seconds } from './check.js';
 import type { AttemptSeen, AttemptShaping, DeliverySeen, Observed } from './observed.js';
+import type { Thresholds } from './thresholds.js';
 
 const ok = (a: AttemptSeen) => a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300;
 const shaped = (a: AttemptSeen, kind: AttemptShaping) => a.shaping.includes(kind);
@@ -22,18 +23,16 @@ function acceptedBefore(d: DeliverySeen, index: number): boolean {
 /** Every attempt for which `test` holds, as evidence with its detail. */
 function attemptsWhere(
   o: Observed,
+  t: Thresholds,
   test: (a: AttemptSeen, d: DeliverySeen, index: number) => boolean,
   detail: (a: AttemptSeen) => string,
 ) {
-  let count = 0;
-  const evidence: Evidence[] = [];
+  const tally = new Tally(t.evidence);
   for (const d of o.deliveries)
     d.attempts.forEach((a, i) => {
-      if (!test(a, d, i)) return;
-      count++;
-      evidence.push(deliveryEvidence(d, a, detail(a)));
+      if (test(a, d, i)) tally.add(() => [deliveryEvidence(d, a, detail(a))]);
     });
-  return outcome(count, evidence);
+  return tally.outcome();
 }
 
 const answer = (a: AttemptSeen) =>
@@ -46,9 +45,10 @@ export const acceptsForgedWebhook: Check = {
   looksFor: 'a 2xx answer to a delivery attempt the sandbox signed wrongly on purpose (receiver fault bad-signature)',
   advice:
     'Verify webhook-signature with the webhook’s secret over the raw body (Standard Webhooks) before anything else; answer 401 when it does not match.',
-  run: (o) =>
+  run: (o, t) =>
     attemptsWhere(
       o,
+      t,
       (a) => shaped(a, 'bad-signature') && ok(a),
       (a) => `${answer(a)} to a delivery signed with a bad signature`,
     ),
@@ -61,9 +61,10 @@ export const acceptsStaleWebhook: Check = {
   looksFor: 'a 2xx answer to a delivery attempt whose webhook-timestamp the sandbox set in the past on purpose',
   advice:
     'Refuse a webhook-timestamp more than five minutes from your clock (the Standard Webhooks libraries do): it is how replays are stopped.',
-  run: (o) =>
+  run: (o, t) =>
     attemptsWhere(
       o,
+      t,
       (a) => shaped(a, 'stale-timestamp') && ok(a),
       (a) => `${answer(a)} to a delivery with a stale webhook-timestamp`,
     ),
@@ -77,9 +78,10 @@ export const webhookReceiverFailing: Check = {
     'a non-2xx answer, or none, to a correctly signed delivery that no simulated outage answered (duplicates of an acknowledged delivery are rejects-duplicate’s)',
   advice:
     'Answer 2xx to every correctly signed delivery, fast, and do the work after answering. In tests, keep the receiver up until deliveries are settled (settle()).',
-  run: (o) =>
+  run: (o, t) =>
     attemptsWhere(
       o,
+      t,
       (a, d, i) => correct(a) && !ok(a) && !acceptedBefore(d, i),
       (a) => `${answer(a)} to a correct delivery`,
     ),
@@ -92,9 +94,10 @@ export const rejectsDuplicate: Check = {
   looksFor: 'a non-2xx answer, or none, to a correct delivery it had already acknowledged once (same webhook-id)',
   advice:
     'Acknowledge a duplicate (same webhook-id) with 2xx and do nothing more: keep the ids you processed and skip the work, not the answer.',
-  run: (o) =>
+  run: (o, t) =>
     attemptsWhere(
       o,
+      t,
       (a, d, i) => correct(a) && !ok(a) && acceptedBefore(d, i),
       (a) => `${answer(a)} to a duplicate of a delivery it had acknowledged`,
     ),
@@ -109,6 +112,7 @@ export const slowWebhookReceiver: Check = {
   run: (o, t) =>
     attemptsWhere(
       o,
+      t,
       (a) => !shaped(a, 'outage') && a.statusCode !== undefined && a.durationMs > t.slowWebhookMs,
       (a) => `${answer(a)} after ${seconds(a.durationMs)}`,
     ),

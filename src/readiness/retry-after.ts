@@ -3,7 +3,7 @@
  * it got had passed. Judged in wall time, the time a client waits, from when the answer left the sandbox; a test
  * that stands in for waiting by advancing the sandbox clock that far honours it too.
  */
-import { type Check, type Evidence, outcome, requestEvidence, seconds } from './check.js';
+import { type Check, Tally, requestEvidence, seconds } from './check.js';
 import type { RequestSeen } from './observed.js';
 
 export const ignoresRetryAfter: Check = {
@@ -16,8 +16,7 @@ export const ignoresRetryAfter: Check = {
     'On 429 and 503, wait the seconds Retry-After names before sending the request again (and back off when it is absent).',
   run(o, t) {
     const last = new Map<string, RequestSeen>();
-    let count = 0;
-    const evidence: Evidence[] = [];
+    const tally = new Tally(t.evidence);
     for (const r of o.byArrival) {
       const key = `${r.platformId ?? r.token ?? ''} ${r.method} ${r.path} ${r.action ?? ''}`;
       const before = last.get(key);
@@ -27,12 +26,11 @@ export const ignoresRetryAfter: Check = {
       const waitedWall = r.wall - (before.wall + before.durationMs);
       const waitedSandbox = r.at - before.at;
       if (waitedWall >= waitMs || waitedSandbox >= waitMs) continue;
-      count++;
-      evidence.push(
+      tally.add(() => [
         requestEvidence(before, `answered ${before.status} with Retry-After: ${before.retryAfter}`),
         requestEvidence(r, `sent again ${seconds(Math.max(0, waitedWall))} after that answer`),
-      );
+      ]);
     }
-    return outcome(count, evidence);
+    return tally.outcome();
   },
 };

@@ -4,9 +4,9 @@
  * outages that shaped each attempt, and the webhooks registered now. A tenant's report reads only what was
  * attributed to it.
  */
-import { operationOf } from '../core/operation.js';
 import type { Services } from '../store/services.js';
-import type { JournalRecord, RequestJournal } from '../journal/journal.js';
+import type { RequestJournal } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/record.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { WEBHOOK_FLAGS } from '../core/vocabulary.js';
 import type { AttemptShaping, DeliverySeen, Observed, RequestSeen } from './observed.js';
@@ -21,7 +21,7 @@ export interface ReadinessSources {
 export async function observe(sources: ReadinessSources, platformId?: string): Promise<Observed> {
   // Only the integration's own traffic, the journal's `api` door (docs/readiness.md): control and page requests
   // (the recipient page's included, filed under its share link's tenant) never count.
-  const requests = (await sources.journal.records(platformId, 'api')).map(requestSeen);
+  const requests = await sources.journal.records(platformId, 'api', requestSeen);
   const deliveries: DeliverySeen[] = sources.webhooks.kept(platformId).map((d) => ({
     id: d.id,
     event: d.event,
@@ -56,7 +56,7 @@ export async function observe(sources: ReadinessSources, platformId?: string): P
 }
 
 function requestSeen(r: JournalRecord): RequestSeen {
-  const action = operationOf(r.body)?.slice(0, 100);
+  const action = r.action;
   return {
     id: r.id,
     at: r.atMs,

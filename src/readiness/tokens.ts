@@ -3,7 +3,7 @@
  * or was revoked; `token-per-request`, a new token made for most requests instead of one reused until it expires.
  * Evidence names tokens by number (`token #2`, in the order they were first used), never by value.
  */
-import { type Check, type Evidence, outcome, requestEvidence } from './check.js';
+import { type Check, Tally, outcome, requestEvidence } from './check.js';
 import type { RequestSeen } from './observed.js';
 
 /** The 401 messages that say a token is dead for good (domain/tokens.ts). */
@@ -18,28 +18,26 @@ export const expiredTokenReused: Check = {
   looksFor: 'a request carrying a token sent after an earlier answer said "Token expired" or "Token revoked" for it',
   advice:
     'On 401 "Token expired" or "Token revoked", get a new token (POST /api/token) and send the request again with it; never reuse the dead one.',
-  run(o) {
+  run(o, t) {
     const numbers = new Map<string, number>();
     const dead = new Map<string, RequestSeen>();
-    let count = 0;
-    const evidence: Evidence[] = [];
+    const tally = new Tally(t.evidence);
     for (const r of o.byArrival) {
       if (r.token === undefined) continue;
       if (!numbers.has(r.token)) numbers.set(r.token, numbers.size + 1);
-      const label = `token #${numbers.get(r.token)}`;
       const death = dead.get(r.token);
       // Sent once the 401 had been answered: a request already on its way then is not a reuse.
       if (death && r.arrived > death.answered) {
-        count++;
-        evidence.push(
+        const label = `token #${numbers.get(r.token)}`;
+        tally.add(() => [
           requestEvidence(death, `${label}: "${death.message}"`),
           requestEvidence(r, `${label} sent again after that 401`),
-        );
+        ]);
         continue;
       }
       if (saysTokenDead(r) && !death) dead.set(r.token, r);
     }
-    return outcome(count, evidence);
+    return tally.outcome();
   },
 };
 
@@ -59,7 +57,7 @@ export const tokenPerRequest: Check = {
     const detail = `${made.length} tokens made for ${carried} requests that carried one`;
     return outcome(
       made.length,
-      made.map((r, i) => requestEvidence(r, i === 0 ? detail : undefined)),
+      made.slice(0, t.evidence).map((r, i) => requestEvidence(r, i === 0 ? detail : undefined)),
     );
   },
 };

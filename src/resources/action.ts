@@ -280,9 +280,7 @@ export interface DocumentEndpoint {
   /** Its body is multipart/form-data with the PDF in field `pdf`. */
   upload?: true;
   /** A success: a file of this type, or JSON with this status and schema (OpenAPI form). */
-  success:
-    | { file: string; description: string }
-    | { status: 201; description: string; schema: Record<string, unknown> };
+  success: { file: string; description: string } | { status: 201; description: string; schema: () => z.ZodType };
   /** Its work goes through the render queue, which may answer 503 (render/queue.ts). */
   renders: boolean;
   handle(request: DocumentRequest, ctx: OpContext): Promise<Reply>;

@@ -2,15 +2,17 @@
  * The types of every /api request and success answer with a JSON body (docs/library.md, "Types of the API"),
  * inferred from the zod schemas that validate the requests and describe the answers in the OpenAPI document: the one
  * declaration of each operation, so a team's client code type-checks against what the sandbox accepts and answers.
- * Envelope operations (`{data: {action, …}}`) by resource and action; the plain endpoints by name and method. The
- * document endpoints (upload_pdf, download_pdf, download_docx, …) take query parameters and a file, and answer files:
- * they have no JSON body to type.
+ * Envelope operations (`{data: {action, …}}`) by resource and action; the plain endpoints by name and method; the
+ * document endpoints (upload_pdf, download_pdf, …) by operation id: their parameters, and the JSON answer of those
+ * that answer JSON rather than a file.
  */
 import type { z } from 'zod';
+import type { documentTable } from './documents.js';
 import type { plainResourceTable, resourceTable } from './index.js';
 
 type Resources = typeof resourceTable;
 type Endpoints = typeof plainResourceTable;
+type Documents = typeof documentTable;
 
 /** A resource whose body is `{data: {action, …}}` (`/api/<name>`): `token`, `client`, `contract`, `recipient`, … */
 export type ApiResource = keyof Resources;
@@ -49,3 +51,20 @@ export type ApiEndpointRequest<E extends ApiEndpoint, M extends ApiEndpointMetho
 /** The JSON body of the endpoint's success answer. */
 export type ApiEndpointResponse<E extends ApiEndpoint, M extends ApiEndpointMethod<E>> =
   EndpointOf<E, M> extends { response: infer S extends z.ZodType } ? z.output<S> : never;
+
+/** A document endpoint, by its operation id: `upload_pdf`, `download_pdf`, `download_docx`, `contract_pdf`, … */
+export type ApiDocument = keyof Documents;
+
+type ParameterOf<D extends ApiDocument> = Documents[D]['parameters'][number];
+
+/** Its query (and path) parameters, as strings: the required ones required. An upload's file goes in field `pdf`. */
+export type ApiDocumentParameters<D extends ApiDocument> = {
+  [P in ParameterOf<D> as P['required'] extends true ? P['name'] : never]: string;
+} & { [P in ParameterOf<D> as P['required'] extends true ? never : P['name']]?: string };
+
+/** The JSON body of its success answer (`upload_pdf`, `contract_email_sign_pdf`); `never` for those answering a file. */
+export type ApiDocumentResponse<D extends ApiDocument> = Documents[D]['success'] extends {
+  schema: () => infer S extends z.ZodType;
+}
+  ? z.output<S>
+  : never;

@@ -14,39 +14,44 @@ import { ownerConfirm } from '../domain/owner-acts.js';
 import { resolveShareLink } from '../domain/share-links.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
-import { type DocumentEndpoint, type DocumentRequest, type EndpointParameter, FileBody } from './action.js';
+import { z } from 'zod';
+import { type DocumentEndpoint, type DocumentRequest, FileBody } from './action.js';
+import { isoSchema, okSchema } from './response-shape.js';
 
 const PDF = 'application/pdf';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-const query = (name: string, description: string, required = true): EndpointParameter => ({
+// Parameters keep their names and whether they are required as literal types: the package's document types read them.
+const query = <N extends string>(name: N, description: string) => ({
   name,
-  in: 'query',
-  required,
+  in: 'query' as const,
+  required: true as const,
   description,
 });
-const CLIENT_KEY = query('clientKey', 'The client, with platform credentials (a client token names its own)', false);
-const pathKey = (name: string): EndpointParameter => ({ name, in: 'path', required: true });
+const optionalQuery = <N extends string>(name: N, description: string) => ({
+  ...query(name, description),
+  required: false as const,
+});
+const CLIENT_KEY = optionalQuery('clientKey', 'The client, with platform credentials (a client token names its own)');
+const pathKey = <N extends string>(name: N) => ({ name, in: 'path' as const, required: true as const });
 
-/** The reply of an upload: the record's document as the service answers a write (docs/compatibility.md). */
-const UPLOADED = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['code', 'message'],
-  properties: {
-    contract: { $ref: '#/components/schemas/UploadedPdf' },
-    template: { $ref: '#/components/schemas/UploadedPdf' },
-    code: { const: '201' },
-    message: { const: 'PDF uploaded' },
-  },
-};
+/** An uploaded document as an upload answers it: the record's document, as the service answers a write (docs/compatibility.md). */
+const uploadedPdfSchema = () =>
+  z.strictObject({
+    contractKey: z.string().optional(),
+    templateKey: z.string().optional(),
+    changeTime: isoSchema(),
+    contractType: z.literal('pdf'),
+    value: z
+      .string()
+      .meta({ description: 'The path that serves the file (/api/contract_pdf/… or /api/template_pdf/…)' }),
+    pages: z.number().int(),
+    bytes: z.number().int(),
+    sha256: z.string(),
+  });
 
-const EMAIL_SENT = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['result', 'code', 'message'],
-  properties: { result: { const: true }, code: { const: '201' }, message: { const: 'Email sent' } },
-};
+const uploadedSchema = () =>
+  okSchema(201, { contract: uploadedPdfSchema().optional(), template: uploadedPdfSchema().optional() });
 
 /** `upload_pdf?contractKey=` or `?templateKey=`: one of them, not both. */
 function ownerOf(request: DocumentRequest): DocumentOwner {
@@ -93,8 +98,8 @@ const file = (bytes: Uint8Array, type: string, name: string, disposition?: 'inli
 });
 
 /** The uploaded PDF of a contract or template, with credentials, at `/api/<kind>_pdf/{key}`. */
-function uploadedEndpoint(kind: 'contract' | 'template'): DocumentEndpoint {
-  const key = `${kind}Key`;
+function uploadedEndpoint<K extends 'contract' | 'template'>(kind: K) {
+  const key = `${kind}Key` as `${K}Key`;
   return {
     method: 'GET',
     path: `/api/${kind}_pdf/{${key}}`,
@@ -110,15 +115,15 @@ function uploadedEndpoint(kind: 'contract' | 'template'): DocumentEndpoint {
       const { record, bytes } = uploadedFile(ctx, request.documents, ctx.client!, owner);
       return file(bytes, PDF, `${record.name}.pdf`);
     },
-  };
+  } satisfies DocumentEndpoint;
 }
 
 /**
  * The document URL handed out as `value`: no credentials, as browsers fetch it (docs/compatibility.md, "Document URLs
  * and links"); the file's SHA-256 in the path is what makes it unguessable.
  */
-function publicEndpoint(kind: 'contract' | 'template'): DocumentEndpoint {
-  const key = `${kind}Key`;
+function publicEndpoint<K extends 'contract' | 'template'>(kind: K) {
+  const key = `${kind}Key` as `${K}Key`;
   return {
     method: 'GET',
     path: `/api/${kind}_pdf/{${key}}/{file}`,
@@ -134,23 +139,27 @@ function publicEndpoint(kind: 'contract' | 'template'): DocumentEndpoint {
       const { record, bytes } = publicFile(ctx, request.documents, owner, request.param('file'));
       return file(bytes, PDF, `${record.name}.pdf`, 'inline');
     },
-  };
+  } satisfies DocumentEndpoint;
 }
 
-export const documentEndpoints: readonly DocumentEndpoint[] = [
-  {
+/**
+ * Every document endpoint by its operation id, in the order a 404 lists them; the package's document types
+ * (api-types.ts) read this table.
+ */
+export const documentTable = {
+  upload_pdf: {
     method: 'POST',
     path: '/api/upload_pdf',
     operationId: 'upload_pdf',
     summary: 'Upload the PDF of a PDF contract or template (multipart/form-data, field `pdf`)',
     scope: 'client',
     parameters: [
-      query('contractKey', 'The contract (or give templateKey)', false),
-      query('templateKey', 'The template (or give contractKey)', false),
+      optionalQuery('contractKey', 'The contract (or give templateKey)'),
+      optionalQuery('templateKey', 'The template (or give contractKey)'),
       CLIENT_KEY,
     ],
     upload: true,
-    success: { status: 201, description: 'PDF uploaded', schema: UPLOADED },
+    success: { status: 201, description: 'PDF uploaded', schema: uploadedSchema },
     renders: true,
     async handle(request, ctx) {
       const owner = ownerOf(request);
@@ -176,7 +185,7 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
       };
     },
   },
-  {
+  download_pdf: {
     method: 'GET',
     path: '/api/download_pdf',
     operationId: 'download_pdf',
@@ -192,7 +201,7 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
       return file(bytes, PDF, `${contract.name}.pdf`);
     },
   },
-  {
+  download_docx: {
     method: 'GET',
     path: '/api/download_docx',
     operationId: 'download_docx',
@@ -206,7 +215,7 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
       return file(await contractDocx(ctx, request.renderer, contract), DOCX, `${contract.name}.docx`);
     },
   },
-  {
+  recipient_download_pdf: {
     // The recipient side, keyed by the share link instead of credentials [docs/compatibility.md,
     // "recipient_download_pdf"]: what the recipient page offers once the contract is fully signed.
     method: 'GET',
@@ -215,7 +224,10 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
     summary:
       'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
     scope: 'public',
-    parameters: [query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link")],
+    parameters: [
+      query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link"),
+      optionalQuery('inline', '`1`: shown in the browser (Content-Disposition inline) rather than saved'),
+    ],
     success: { file: PDF, description: 'The PDF' },
     renders: true,
     async handle(request, ctx) {
@@ -228,9 +240,9 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
       return file(bytes, PDF, `${contract.name}.pdf`, request.query('inline') === '1' ? 'inline' : undefined);
     },
   },
-  uploadedEndpoint('contract'),
-  uploadedEndpoint('template'),
-  {
+  contract_pdf: uploadedEndpoint('contract'),
+  template_pdf: uploadedEndpoint('template'),
+  contract_email_sign_pdf: {
     // The owner's signed copy, merged in the browser (the original, the signature page, the audit pages), posted to
     // be emailed (docs/compatibility.md, "Owner endpoints"): checked as any upload, not kept (downloads are made from
     // the contract's state), and the confirmation email goes to the outbox as contract_email_sign's does.
@@ -242,7 +254,7 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
     scope: 'client',
     parameters: [query('contractKey', 'The contract'), CLIENT_KEY],
     upload: true,
-    success: { status: 201, description: 'Email sent', schema: EMAIL_SENT },
+    success: { status: 201, description: 'Email sent', schema: () => okSchema(201, { result: z.literal(true) }) },
     renders: true,
     async handle(request, ctx) {
       const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
@@ -251,6 +263,8 @@ export const documentEndpoints: readonly DocumentEndpoint[] = [
       return { status: 201, body: { result: true, code: '201', message: 'Email sent' } };
     },
   },
-  publicEndpoint('contract'),
-  publicEndpoint('template'),
-];
+  contract_pdf_public: publicEndpoint('contract'),
+  template_pdf_public: publicEndpoint('template'),
+} satisfies Record<string, DocumentEndpoint>;
+
+export const documentEndpoints: readonly DocumentEndpoint[] = Object.values(documentTable);

@@ -82,7 +82,13 @@ export class ActiveScenario {
     /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
     readonly loadSeq: number,
     /** Where its timers are kept, and what hears that its state changed (the engine's keeper). */
-    private readonly doors: { timers: Timers; changed: (active: ActiveScenario) => void; nextTimer: () => number },
+    private readonly doors: {
+      timers: Timers;
+      changed: (active: ActiveScenario) => void;
+      nextTimer: () => number;
+      /** A platform's API key, for the log's `tenant` when a line is on that tenant's own clock. */
+      apiKeyOf: (platformId: string) => string | undefined;
+    },
   ) {
     this.expectations = new Expectations(scenario.expect ?? [], scenario.name, loadedAt);
   }
@@ -182,8 +188,31 @@ export class ActiveScenario {
     this.changed();
   }
 
-  record(cause: string, what: string, outcome: ScenarioLogEntry['outcome'], detail?: string): void {
-    this.log.push({ at: isoTime(this.clock.now()), cause, what, outcome, ...(detail !== undefined ? { detail } : {}) });
+  /**
+   * A line of the log, dated on the clock of the platform it acted for (`platformId`: a rule's recipient's), else of
+   * the scenario's tenant, and saying which clock that is: a scenario for the whole sandbox acts for tenants that may
+   * have clocks of their own, and its lines would otherwise mix their times with the sandbox's.
+   */
+  record(
+    cause: string,
+    what: string,
+    outcome: ScenarioLogEntry['outcome'],
+    detail?: string,
+    platformId: string | undefined = this.tenant?.platformId,
+  ): void {
+    const clock = this.clockOf(platformId);
+    // A tenant without a clock of its own follows the sandbox clock: its lines are on the sandbox clock.
+    const tenant =
+      platformId !== undefined && clock !== this.clockOf(undefined) ? this.doors.apiKeyOf(platformId) : undefined;
+    this.log.push({
+      at: isoTime(clock.now()),
+      clock: tenant !== undefined ? 'tenant' : 'sandbox',
+      ...(tenant !== undefined ? { tenant } : {}),
+      cause,
+      what,
+      outcome,
+      ...(detail !== undefined ? { detail } : {}),
+    });
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
     this.changed();
   }

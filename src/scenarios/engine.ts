@@ -30,6 +30,8 @@ import { momentOf } from './matching.js';
 import { ReactionChain } from './reaction-chain.js';
 import { Reactions } from './reactions.js';
 import type { TenantNames } from './tenant-names.js';
+import { boundTenant } from './tenant-key.js';
+import { checkData, dataPlatform } from './data-platform.js';
 import type { Happening } from './happenings.js';
 import { TIMER_RANK } from '../core/clock.js';
 
@@ -133,7 +135,9 @@ export class ScenarioEngine {
     source: string,
     options: { atStart?: boolean; skipData?: boolean; tenant?: Tenant | undefined } = {},
   ): Promise<ScenarioSummary> {
-    const { tenant } = options;
+    const tenant = boundTenant(given, options.tenant, (apiKey) => this.deps.control.state.tenant(apiKey));
+    // A tenant's scenario loaded at start sets the tenant's clock as at run time: the sandbox's was set for others.
+    const atStart = options.atStart === true && tenant === undefined;
     if (!options.atStart) checkGenerated(given);
     const { clocks, store, ids } = this.deps.services;
     // In a tenant, the scenario's keys are names of the tenant's own (tenant-names.ts).
@@ -144,12 +148,12 @@ export class ScenarioEngine {
       this.unload(scenario.name, tenant);
       notes.push(`replaced the active scenario "${scenario.name}"`);
     }
-    if (scenario.data) this.checkData(scenario, tenant);
-    checkMoments(scenario, loadTime(scenario, clocks.of(tenant?.platformId).now(), options.atStart));
+    if (scenario.data) checkData(scenario, this.dataPlatform(scenario, tenant), this.deps.services.store);
+    checkMoments(scenario, loadTime(scenario, clocks.of(tenant?.platformId).now(), atStart));
     // A tenant's scenario that sets the clock sets the tenant's own clock, never the sandbox's.
     if (tenant && scenario.clock) clocks.give(tenant.platformId);
     const clock = clocks.of(tenant?.platformId);
-    if (!options.atStart && scenario.clock) await applyClockAtRunTime(scenario, notes, clock);
+    if (!atStart && scenario.clock) await applyClockAtRunTime(scenario, notes, clock);
     const active = this.make(scenario, source, clock.now(), notes, tenant, ++this.loads);
     this.active.push(active);
     active.changed();
@@ -205,6 +209,7 @@ export class ScenarioEngine {
       timers,
       changed: (a) => this.keeper.changed(a.key),
       nextTimer: () => ++this.timerSeq,
+      apiKeyOf: (platformId) => this.deps.services.store.platforms.get(platformId)?.apiKey,
     });
   }
 
@@ -222,9 +227,9 @@ export class ScenarioEngine {
     }
   }
 
-  /** Whether a scenario of this name is active for the sandbox (not a tenant's) with exactly this content. */
+  /** Whether a scenario of this name is active with exactly this content, for its `tenant:` or for the sandbox. */
   activeAs(scenario: Scenario): boolean {
-    const active = this.active.find((a) => a.name === scenario.name && a.tenant === undefined);
+    const active = this.active.find((a) => a.name === scenario.name && a.tenant?.apiKey === scenario.tenant);
     return active !== undefined && JSON.stringify(active.scenario) === JSON.stringify(scenario);
   }
 
@@ -288,47 +293,8 @@ export class ScenarioEngine {
 
   // ---- data ---------------------------------------------------------------------------------------------
 
-  /** The platform a scenario's data goes to: its tenant's (data.platform, if given, must name it), else data.platform's. */
-  private platformFor(scenario: Scenario, tenant: Tenant | undefined): PlatformRecord {
-    const apiKey = scenario.data?.platform;
-    if (tenant) {
-      if (apiKey !== undefined && apiKey !== tenant.apiKey)
-        throw ApiError.badRequest('data.platform: a scenario loaded for a tenant adds to that tenant only');
-      return this.deps.services.store.platforms.get(tenant.platformId)!;
-    }
-    const platform =
-      apiKey !== undefined
-        ? this.deps.services.store.platforms.where('apiKey', apiKey)[0]
-        : this.deps.control.state.defaultPlatform();
-    if (!platform) {
-      throw ApiError.badRequest(
-        apiKey !== undefined
-          ? `data.platform: no platform with apiKey "${apiKey}"`
-          : 'data: the sandbox has no platform to add to; name one with data.platform',
-      );
-    }
-    return platform;
-  }
-
-  /** Fixed keys must be free before anything is written, so a clash leaves the sandbox as it was. */
-  private checkData(scenario: Scenario, tenant: Tenant | undefined): void {
-    const { store } = this.deps.services;
-    const platform = this.platformFor(scenario, tenant);
-    const clash = (what: string, key: string | undefined, taken: boolean) => {
-      if (key !== undefined && taken)
-        throw ApiError.conflict(
-          `Scenario ${scenario.name}: ${what} "${key}" already exists; pick another key or leave it out`,
-        );
-    };
-    for (const c of scenario.data?.clients ?? []) {
-      const existing = c.clientKey !== undefined ? store.clients.get(c.clientKey) : undefined;
-      if (existing && existing.platformId !== platform.platformId) clash('clientKey', c.clientKey, true);
-      for (const u of c.users ?? []) clash('userKey', u.userKey, u.userKey !== undefined && store.users.has(u.userKey));
-      for (const t of c.templates ?? [])
-        clash('templateKey', t.templateKey, t.templateKey !== undefined && store.templates.has(t.templateKey));
-      for (const k of c.contracts ?? [])
-        clash('contractKey', k.contractKey, k.contractKey !== undefined && store.contracts.has(k.contractKey));
-    }
+  private dataPlatform(scenario: Scenario, tenant: Tenant | undefined): PlatformRecord {
+    return dataPlatform(scenario, tenant, this.deps.services.store, () => this.deps.control.state.defaultPlatform());
   }
 
   private async seedData(active: ActiveScenario): Promise<void> {
@@ -336,7 +302,7 @@ export class ScenarioEngine {
     const cause = active.cause('data');
     const { store } = this.deps.services;
     const before = new Set(Object.keys(store.data.contracts));
-    const platform = this.platformFor(scenario, active.tenant);
+    const platform = this.dataPlatform(scenario, active.tenant);
     const ctx = systemContext(this.deps.services, cause, platform.platformId);
     const clients = await seedClients(ctx, platform, scenario.data?.clients ?? [], scenario.seed ?? this.deps.seed);
     const contracts = Object.keys(store.data.contracts).filter((k) => !before.has(k));
@@ -421,6 +387,8 @@ export class ScenarioEngine {
           ? 'sandbox reset: pending timers dropped'
           : `platform reset: its pending timers dropped`,
         'done',
+        undefined,
+        platformId ?? active.tenant?.platformId,
       );
     }
   }

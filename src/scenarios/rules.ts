@@ -34,13 +34,13 @@ export function applyRules(
     const cause = active.cause(rule.id ?? `rule-${i + 1}`);
     const who = `${recipient.email ?? recipientKey} (${recipient.action}) on "${contract.name}"`;
     if (rule.never) {
-      active.record(cause, `${who}: never acts`, 'done');
+      active.record(cause, `${who}: never acts`, 'done', undefined, recipient.platformId);
       return true;
     }
     for (const { verb, ms } of plan) {
       const at = later(now, ms);
       active.schedule(at, { do: 'act', cause, recipientKey, verb }, TIMER_RANK.recipientAct, recipient.platformId);
-      active.record(cause, `${who}: ${verb} at ${isoTime(at)}`, 'scheduled');
+      active.record(cause, `${who}: ${verb} at ${isoTime(at)}`, 'scheduled', undefined, recipient.platformId);
     }
     return true;
   }
@@ -57,16 +57,18 @@ export function act(
 ): void {
   const recipient = services.store.recipients.get(recipientKey);
   const who = recipient?.email ?? recipientKey;
+  const on = recipient?.platformId;
   // Acting implies viewing, so a view planned after the signature has nothing left to do.
   if (verb === 'view' && recipient && recipient.seenAt !== undefined) {
-    active.record(cause, `${who}: view`, 'skipped', 'already seen');
+    active.record(cause, `${who}: view`, 'skipped', 'already seen', on);
     return;
   }
   try {
     control.recipients.act(recipientKey, verb, {}, cause);
-    active.record(cause, `${who}: ${verb}`, 'done');
+    active.record(cause, `${who}: ${verb}`, 'done', undefined, on);
   } catch (error) {
-    active.record(cause, `${who}: ${verb}`, error instanceof ApiError ? 'skipped' : 'failed', (error as Error).message);
+    const outcome = error instanceof ApiError ? 'skipped' : 'failed';
+    active.record(cause, `${who}: ${verb}`, outcome, (error as Error).message, on);
   }
 }
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { rateLimit } from '../core/rate-limit.js';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { duration, keyPattern, statusCode } from '../core/schemas.js';
+import { tenantKey } from './tenant-key.js';
 import { isoTime, moment, recipientMatch } from './matching.js';
 import { expectation, trigger } from './reaction-schema.js';
 import { faultSpec } from '../api-faults/spec.js';
@@ -210,20 +211,25 @@ const dataClient = () =>
     description: 'A client to create, or, if clientKey names an existing client, records to add to it.',
   });
 
+/** A scenario's name, in causes and URLs. */
+const scenarioName = () =>
+  z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]*$/,
+      'expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+    )
+    .meta({
+      description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.',
+    });
+
 export const scenarioSchema = lazy(() =>
   z
     .strictObject({
       $schema: z.string().optional(),
-      name: z
-        .string()
-        .regex(
-          /^[a-z0-9][a-z0-9._-]*$/,
-          'expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
-        )
-        .meta({
-          description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.',
-        }),
+      name: scenarioName(),
       description: z.string().optional().meta({ description: 'What the scenario reproduces.' }),
+      tenant: tenantKey(),
       seed: z.number().int().optional().meta({
         description:
           'Seeds fault probabilities; loaded at start without --seed, also the sandbox’s keys (docs/scenarios.md).',

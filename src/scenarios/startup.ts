@@ -69,7 +69,8 @@ export function startSettings(
   scenarios: StartScenario[],
 ): { clock?: 'real' | 'frozen'; start?: string; seed?: number } {
   const out: { clock?: 'real' | 'frozen'; start?: string; seed?: number } = {};
-  for (const { scenario } of scenarios) {
+  // A scenario bound to a tenant sets that tenant's clock when it loads (engine.ts activate), not the sandbox's.
+  for (const { scenario } of scenarios.filter((s) => s.scenario.tenant === undefined)) {
     if (scenario.clock?.frozen !== undefined) out.clock = scenario.clock.frozen ? 'frozen' : 'real';
     if (scenario.clock?.start !== undefined) out.start = scenario.clock.start;
     if (scenario.seed !== undefined) out.seed = scenario.seed;
@@ -78,4 +79,37 @@ export function startSettings(
   if (options.start !== undefined) delete out.start;
   if (options.seed !== undefined) delete out.seed;
   return out;
+}
+
+/** The warning's code, for `process.on('warning')` and `node --disable-warning=` (docs/ci.md). */
+export const UNBOUND_SCENARIO_WARNING = 'ESIGN_SANDBOX_UNBOUND_SCENARIO';
+
+/**
+ * The one warning a start gives about scenarios without a `tenant:` key whose rules drive signers: they drive the
+ * signers of every tenant (docs/ci.md, "Scenarios and tenants"). Given only when tenants exist (more than one
+ * platform at start) or are expected (the sandbox listens beyond loopback, as in a container or a CI service, where
+ * each test makes its own tenant); a sandbox on a laptop with one platform says it in its banner alone.
+ */
+export function unboundScenarioWarning(
+  active: ReadonlyArray<{ name: string; apiKey?: string; rules: number }>,
+  platforms: number,
+  host: string,
+): string | undefined {
+  const unbound = active.filter((a) => a.apiKey === undefined && a.rules > 0).map((a) => a.name);
+  if (unbound.length === 0) return undefined;
+  const why = platforms > 1 ? `${platforms} platforms exist` : isLoopback(host) ? undefined : `it listens on ${host}`;
+  if (why === undefined) return undefined;
+  const [these, have, their, it] =
+    unbound.length === 1 ? ['scenario', 'has', 'its', 'it'] : ['scenarios', 'have', 'their', 'each'];
+  return `${these} ${unbound.join(', ')} ${have} no tenant key, so ${their} recipient rules drive the signers of every tenant (${why}): give ${it} "tenant: <apiKey>" to play for one tenant, or load ${it} per tenant under /__sandbox/platforms/{apiKey}/scenarios (docs/ci.md)`;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** Gives the warning above, once, as a Node warning with its code (the CLI prints it on stderr). */
+export function warnOfUnboundScenarios(...args: Parameters<typeof unboundScenarioWarning>): void {
+  const warning = unboundScenarioWarning(...args);
+  if (warning) process.emitWarning(warning, { code: UNBOUND_SCENARIO_WARNING });
 }

@@ -46,6 +46,11 @@ export const snapshotSchema = lazy(() =>
     /** Tenants' own clocks, by platformId (docs/library.md, "Parallel tests"). */
     tenantClocks: z.record(z.string(), clockSchema()).optional(),
     store: storeDataSchema(),
+    /**
+     * What is in flight, as a data file keeps it (docs/persistence.md, "What is kept"): deliveries and their retries,
+     * timers, scenarios, faults, outages, emails; by collection, then key. Absent in older snapshots.
+     */
+    kept: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   }),
 );
 

@@ -181,6 +181,36 @@ export class Store implements KeptState {
     }
   }
 
+  /** Every in-flight record (a snapshot), by collection then key, but those of the collections in `except`. */
+  keptRecords(except: readonly string[] = []): KeptData {
+    const out: KeptData = {};
+    for (const [name, collection] of this.kept) {
+      if (except.includes(name)) continue;
+      const records: Record<string, unknown> = {};
+      for (const key of collection.keys()) {
+        const record = collection.record(key);
+        if (record !== undefined) records[key] = structuredClone(record);
+      }
+      out[name] = records;
+    }
+    return out;
+  }
+
+  /**
+   * In-flight records put back (a snapshot restored): every collection `data` names is emptied first (all of them,
+   * before any gets its records, since emptying one may reach into another: a scenario unloaded takes its faults
+   * with it), then each gets its records back, in registration order. Collections it does not name are left as
+   * they are; names no collection has are ignored.
+   */
+  replaceKept(data: KeptData, except: readonly string[] = []): void {
+    const named = [...this.kept].filter(([name]) => !except.includes(name) && data[name] !== undefined);
+    for (const [, collection] of [...named].reverse()) collection.clear?.();
+    for (const [name, collection] of named) {
+      for (const [key, record] of Object.entries(data[name]!)) collection.restore(key, structuredClone(record));
+      collection.restored?.();
+    }
+  }
+
   /** Whether the data file held in-flight state of this collection (a start decides what to set up again by it). */
   keptOnFileHas(name: string): boolean {
     return Object.keys(this.keptOnFile[name] ?? {}).length > 0;

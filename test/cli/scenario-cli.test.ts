@@ -13,9 +13,12 @@ beforeAll(() => {
 });
 
 /** Runs the CLI until it prints "Ready" (then stops it) or exits; resolves with its exit code and output. */
-function run(args: string[]): Promise<{ code: number | null; output: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
@@ -23,7 +26,8 @@ function run(args: string[]): Promise<{ code: number | null; output: string }> {
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
-    child.on('exit', (code) => resolve({ code, output }));
+    // 'close': after the exit and the last of its output (a warning on stderr included).
+    child.on('close', (code) => resolve({ code, output }));
   });
 }
 
@@ -44,9 +48,41 @@ describe('esign-sandbox --scenario', () => {
       join(import.meta.dirname, '..', '..', 'scenarios', 'flaky-api.yaml'),
     ]);
     expect(code).toBe(0);
-    expect(output).toMatch(/Scenario\s+happy-path \(bundled:happy-path\)/);
-    expect(output).toMatch(/Scenario\s+flaky-api \(file:.*flaky-api\.yaml\)/);
+    expect(output).toMatch(/Scenario\s+happy-path \(bundled:happy-path; plays for every tenant\)/);
+    expect(output).toMatch(/Scenario\s+flaky-api \(file:.*flaky-api\.yaml; plays for every tenant\)/);
     expect(output).toContain('frozen at');
+    // One platform, on loopback: the banner says it, no warning (docs/ci.md, "Scenarios and tenants").
+    expect(output).not.toContain('ESIGN_SANDBOX_UNBOUND_SCENARIO');
+  });
+
+  it('warns once, on stderr, of unbound scenarios that drive signers when it listens beyond loopback (a container)', async () => {
+    const { code, output } = await run(['--scenario', 'happy-path', '--scenario', 'slow-signer'], {
+      ESIGN_SANDBOX_HOST: '0.0.0.0',
+    });
+    expect(code).toBe(0);
+    const warnings = output.split('\n').filter((line) => line.includes('[ESIGN_SANDBOX_UNBOUND_SCENARIO]'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      'scenarios happy-path, slow-signer have no tenant key, so their recipient rules drive the signers of every tenant (it listens on 0.0.0.0)',
+    );
+  });
+
+  it('says whom each scenario plays for: the tenant its tenant key names, else every tenant', async () => {
+    const file = join(scratchDir('cli-scenario-'), 'ours.yaml');
+    writeFileSync(file, 'name: ours\ntenant: sandboxApiKey\nrecipients:\n  - { match: {}, sign: 1h }\n');
+    const { code, output } = await run(['--scenario', file, '--scenario', 'happy-path']);
+    expect(code).toBe(0);
+    expect(output).toMatch(/Scenario\s+ours \(file:.*ours\.yaml; plays for tenant sandboxApiKey only\)/);
+    expect(output).toMatch(/Scenario\s+happy-path \(bundled:happy-path; plays for every tenant\)/);
+  });
+
+  it('refuses to start on a scenario bound to a tenant no platform has, saying how to make it', async () => {
+    const file = join(scratchDir('cli-scenario-'), 'lost.yaml');
+    writeFileSync(file, 'name: lost\ntenant: nobody\nrecipients:\n  - { match: {}, sign: 1h }\n');
+    const { code, output } = await run(['--scenario', file]);
+    expect(code).toBe(2);
+    expect(output).toMatch(/scenario lost could not be loaded: .*tenant "nobody".*--fixtures/);
+    expect(output).not.toContain('Ready');
   });
 
   it('refuses to start on an invalid file, exiting non-zero with the file, line:column, path and what was expected', async () => {

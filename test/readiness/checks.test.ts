@@ -208,6 +208,65 @@ describe('each check, over observations written by hand', () => {
   }
 });
 
+/** Per hard case: the one observation that tries it (each `untested-…` finding fires without it, stays silent with it). */
+const HARD_CASES: { id: string; tried: Partial<Observed> }[] = [
+  { id: 'untested-token-expiry', tried: { requests: [request({ wall: T0, status: 401, message: 'Token expired' })] } },
+  { id: 'untested-rate-limit', tried: { requests: [request({ wall: T0, status: 429, retryAfter: 1 })] } },
+  { id: 'untested-server-error', tried: { requests: [request({ wall: T0, status: 503 })] } },
+  { id: 'untested-webhooks', tried: { deliveries: [delivery([attempt({ wall: T0 })])] } },
+  {
+    id: 'untested-webhook-retry',
+    tried: {
+      deliveries: [
+        delivery([
+          attempt({ wall: T0, statusCode: 503, shaping: ['outage'] }),
+          attempt({ wall: T0, trigger: 'retry' }),
+        ]),
+      ],
+    },
+  },
+  {
+    id: 'untested-duplicate-webhook',
+    tried: { deliveries: [delivery([attempt({ wall: T0 }), attempt({ wall: T0, trigger: 'duplicate' })])] },
+  },
+  {
+    id: 'untested-forged-webhook',
+    tried: { deliveries: [delivery([attempt({ wall: T0, statusCode: 401, shaping: ['bad-signature'] })])] },
+  },
+  {
+    id: 'untested-stale-webhook',
+    tried: { deliveries: [delivery([attempt({ wall: T0, statusCode: 401, shaping: ['stale-timestamp'] })])] },
+  },
+  {
+    id: 'untested-out-of-order-webhook',
+    tried: { deliveries: [delivery([attempt({ wall: T0, shaping: ['out-of-order'] })])] },
+  },
+];
+
+describe('each hard case never tried, over observations written by hand', () => {
+  it('covers every untested-… check', () => {
+    expect(HARD_CASES.map((c) => c.id)).toEqual(CHECK_IDS.filter((id) => id.startsWith('untested-')));
+  });
+
+  const untested = (report: Awaited<ReturnType<typeof found>>['report']) =>
+    report.findings.filter((f) => f.severity === 'info').map((f) => f.id);
+  for (const c of HARD_CASES) {
+    it(`${c.id} fires when the run never met it`, async () => {
+      const others = HARD_CASES.filter((other) => other.id !== c.id && other.id !== 'untested-webhooks');
+      const { report } = await found({
+        requests: others.flatMap((o) => o.tried.requests ?? []),
+        deliveries: c.id === 'untested-webhooks' ? [] : others.flatMap((o) => o.tried.deliveries ?? []),
+      });
+      expect(untested(report)).toContain(c.id);
+    });
+    it(`${c.id} stays silent once the run met it`, async () => {
+      const { report, ids } = await found(c.tried);
+      expect(untested(report)).not.toContain(c.id);
+      expect(ids).toEqual([]);
+    });
+  }
+});
+
 describe('the checks in detail', () => {
   it('polling needs the bound within the window, and a webhook registered', async () => {
     expect((await found({ requests: times(9, 1000).map((w) => read(w)) })).ids).toEqual([]);

@@ -37,7 +37,7 @@ const INVALID: [string, string, string][] = [
   [
     'an unknown top-level key',
     'name: x\nrecipient:\n  - sign: 1m\n',
-    'my.yaml:2:1: recipient: unknown key "recipient"; expected one of: name, description, seed, clock, data, recipients, timeline, faults',
+    'my.yaml:2:1: recipient: unknown key "recipient"; expected one of: name, description, tenant, seed, clock, data, recipients, timeline, faults',
   ],
   [
     'a misspelt step action',

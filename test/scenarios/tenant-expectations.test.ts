@@ -1,17 +1,19 @@
 /**
  * An expectation hears every answer its tenant's integration got (docs/scenarios.md, "expect"), the 401 of an expired
  * token included: that answer is the tenant's, as the request journal files it. Each condition kind, with the
- * scenario loaded for the tenant (scoped) and for the whole sandbox (unscoped); and the false `met` a team met, on the
- * control API, the library and the dashboard.
+ * scenario loaded for the tenant (scoped) and for the whole sandbox (unscoped), read on the control API, the library
+ * and the dashboard alike; and the false `met` a team met.
  */
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/index.js';
+import { EXPECT_KINDS } from '../../src/scenarios/reaction-schema.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { FROZEN, type TestSandbox, closeAfterEach, testSandbox } from '../support/helpers.js';
+import { FROZEN, type TestSandbox, closeAfterEach, testDoors } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
 
 const opened = closeAfterEach();
 let t: TestSandbox | undefined;
+let library: RunningSandbox | undefined;
 let receiver: WebhookReceiver | undefined;
 
 interface World {
@@ -25,7 +27,8 @@ interface World {
  * its integration makes a client, a webhook to a receiver, and a contract sent to one signer.
  */
 async function tenantWorld(loaded: (apiKey: string) => Promise<void>): Promise<World> {
-  t = opened(await testSandbox(FROZEN));
+  library = opened(await startSandbox(FROZEN));
+  t = testDoors(library.sandbox);
   receiver = opened(await createWebhookReceiver());
   const made = await t.control('/platforms', { name: 'acme' });
   expect(made.status).toBe(201);
@@ -59,12 +62,21 @@ async function load(scoped: boolean, apiKey: string, expectYaml: string): Promis
   return prefix;
 }
 
-async function judged(prefix: string): Promise<{ status: string; evidence: string }> {
+/**
+ * The expectation as the control API, the library and the dashboard show it (the tenant's, or the whole sandbox's):
+ * the three doors agree.
+ */
+async function judged(prefix: string, apiKey: string, scoped: boolean): Promise<{ status: string; evidence: string }> {
   // Deliveries leave once the instant's other work is done (docs/scenarios.md, "Order"): wait for them.
   await t!.sandbox.services.clocks.sandbox.work.settled();
   const res = await t!.control(`${prefix}/scenarios/judge`);
   expect(res.status).toBe(200);
-  return res.body.expectations[0];
+  const [overHttp] = res.body.expectations;
+  const [fromLibrary] = (await (scoped ? library!.tenant(apiKey) : library!).scenarios.get('judge')).expectations;
+  expect(fromLibrary).toEqual(overHttp);
+  const page = await t!.request(`/__sandbox/ui?tab=scenarios${scoped ? `&tenant=${apiKey}` : ''}`);
+  expect(page.body).toContain(`data-expectation="${overHttp.id}" data-status="${overHttp.status}"`);
+  return overHttp;
 }
 
 /** The tenant's integration uses its token after it expired: 401 Token expired. */
@@ -117,6 +129,10 @@ const KINDS: Array<{
 ];
 
 describe("an expectation hears every answer its tenant's integration got", () => {
+  it('is tried with every condition kind the scenario format has', () => {
+    expect(new Set(KINDS.map((k) => k.kind.split(' ')[0]))).toEqual(new Set(EXPECT_KINDS));
+  });
+
   for (const scoped of [true, false]) {
     for (const k of KINDS) {
       it(`${k.kind}, loaded ${scoped ? 'for the tenant' : 'for the whole sandbox'}`, async () => {
@@ -125,7 +141,7 @@ describe("an expectation hears every answer its tenant's integration got", () =>
           prefix = await load(scoped, apiKey, k.yaml);
         });
         await k.afterwards?.(world);
-        const e = await judged(prefix);
+        const e = await judged(prefix, world.apiKey, scoped);
         expect(e.status, e.evidence).toBe(k.status);
         expect(e.evidence).toMatch(k.evidence);
       });

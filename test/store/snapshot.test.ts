@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
 let t: TestSandbox;
@@ -85,6 +86,67 @@ describe('snapshots', () => {
     expect(res.body.contracts.map((c: { name: string }) => c.name)).toEqual(['Travelling']);
     expect((await other.control('/clock')).body).toMatchObject({ now: '2026-03-01T09:00:00.000Z', mode: 'frozen' });
     await other.close();
+  });
+
+  it('carries what is in flight into another sandbox: a pending retry, a scenario and its timers, faults, tenant clocks', async () => {
+    const r = await createWebhookReceiver({ rejectUnverified: false });
+    try {
+      r.failNext(1, { status: 503 });
+      const auth = { apiKey: DEMO.apiKey };
+      const hook = await t.post(
+        '/api/webhook',
+        { data: { action: 'create', clientKey: DEMO.clientKey, webhooks: [{ url: r.url, created: true }] } },
+        auth,
+      );
+      expect(hook.status).toBe(201);
+      await createContract('Retried');
+      await t.sandbox.services.clocks.sandbox.work.settled();
+      const load = await t.control('/scenarios', {
+        yaml: 'name: later\ntimeline:\n  - { id: fault, at: 1h, addFaults: [{ id: f, match: { path: /api/none }, status: 500 }] }\n',
+      });
+      expect(load.status).toBe(201);
+      await t.control('/webhook-faults', { kind: 'duplicate', times: 1 });
+      const tenant = await t.control('/platforms', { clock: 'frozen', start: '2031-05-01T00:00:00.000Z' });
+      await t.control(`/platforms/${tenant.body.apiKey}/clock/advance`, { by: '2h' });
+      const [pending] = (await t.control('/webhook-deliveries')).body.deliveries;
+      expect(pending).toMatchObject({ status: 'pending', nextAttemptAt: '2026-03-01T09:00:05.000Z' });
+      const snapshot = (await t.control('/state')).body;
+      expect(Object.keys(snapshot.kept.timers)).toHaveLength(2);
+
+      const other = await testSandbox();
+      try {
+        const put = await other.request('/__sandbox/state', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(snapshot),
+        });
+        expect(put.status).toBe(200);
+        expect((await other.control(`/platforms/${tenant.body.apiKey}/clock`)).body).toMatchObject({
+          now: '2031-05-01T02:00:00.000Z',
+          mode: 'frozen',
+        });
+        expect((await other.control('/webhook-faults')).body.faults).toMatchObject([{ id: 'rf_1', kind: 'duplicate' }]);
+        expect((await other.control('/scenarios/later')).body.pendingTimers).toBe(1);
+        const [carried] = (await other.control('/webhook-deliveries')).body.deliveries;
+        expect(carried).toMatchObject({
+          id: pending.id,
+          webhookId: pending.webhookId,
+          nextAttemptAt: pending.nextAttemptAt,
+        });
+        await other.control('/clock/advance', { by: '5s' });
+        // The first attempt (503) in the first sandbox, the retry from the one it was restored into, once.
+        expect(r.deliveries.map((d) => d.id)).toEqual([pending.webhookId, pending.webhookId]);
+        await other.control('/clock/advance', { by: '1h' });
+        expect((await other.control('/faults')).body.faults.map((f: any) => f.id)).toEqual(['later:f']);
+        expect((await other.control('/scenarios/later')).body.pendingTimers).toBe(0);
+        // Nothing of it ran in the first sandbox meanwhile, where it is still pending.
+        expect((await t.control('/faults')).body.faults).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await r.close();
+    }
   });
 
   const put = (body: unknown) =>

@@ -44,7 +44,11 @@ export async function testSandbox(
   options: SandboxOptions = {},
   fallback: StartDefaults = { port: 0 },
 ): Promise<TestSandbox> {
-  const sandbox = await createSandbox(options, fallback);
+  return testDoors(await createSandbox(options, fallback));
+}
+
+/** The helpers of `testSandbox` around a sandbox made elsewhere (the library's `startSandbox(...).sandbox`). */
+export function testDoors(sandbox: Sandbox): TestSandbox {
   const request = async (path: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await sandbox.app.request(path, init);
     const text = await res.text();

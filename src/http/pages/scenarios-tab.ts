@@ -16,7 +16,7 @@ export function scenariosTab(list: { bundled: BundledScenario[]; active: Scenari
     (s) => html`<div class="card" data-scenario="${s.name}">
     <h3>${s.name} <span class="muted">${s.source}</span></h3>
     ${s.description ? html`<p>${s.description}</p>` : ''}
-    <p>Loaded ${peopleTime(s.loadedAt)} · ${s.rules} rule(s) · ${s.steps} step(s) · ${s.pendingTimers} step(s) still to come${s.faults.length ? ` · ${s.faults.length} fault(s)` : ''}</p>
+    <p>Plays for ${s.apiKey !== undefined ? html`tenant <code>${s.apiKey}</code> only` : 'every tenant'} · loaded ${peopleTime(s.loadedAt)} · ${s.rules} rule(s) · ${s.steps} step(s) · ${s.pendingTimers} step(s) still to come${s.faults.length ? ` · ${s.faults.length} fault(s)` : ''}</p>
     ${
       s.expectations.length
         ? html`<table data-expectations><thead><tr><th>Expectation</th><th>Status</th><th>Evidence</th></tr></thead><tbody>
@@ -24,8 +24,8 @@ export function scenariosTab(list: { bundled: BundledScenario[]; active: Scenari
     </tbody></table>`
         : ''
     }
-    <table><thead><tr><th>At</th><th>What</th><th>Outcome</th></tr></thead><tbody>
-    ${s.log.map((e) => html`<tr><td>${peopleTime(e.at)}</td><td>${e.what}${e.detail ? html` <span class="muted">${e.detail}</span>` : ''}</td><td>${e.outcome}</td></tr>`)}
+    <table><thead><tr><th>At</th><th>Clock</th><th>What</th><th>Outcome</th></tr></thead><tbody>
+    ${s.log.map((e) => html`<tr><td>${peopleTime(e.at)}</td><td data-clock="${e.clock}">${e.tenant !== undefined ? `tenant ${e.tenant}` : 'sandbox'}</td><td>${e.what}${e.detail ? html` <span class="muted">${e.detail}</span>` : ''}</td><td>${e.outcome}</td></tr>`)}
     </tbody></table>
   </div>`,
   )}
