@@ -13,6 +13,7 @@ import { burstFigures } from './burst.mjs';
 import { documentFigures } from './documents.mjs';
 import { containerFigures } from './container.mjs';
 import { installSizeFigures } from './install-size.mjs';
+import { readinessFigures } from './readiness.mjs';
 import { soakFigures } from './soak.mjs';
 import { ROOT, QUICK, rows, work, children, row, fmt } from './harness.mjs';
 import { benchStartup } from './startup.mjs';
@@ -76,6 +77,11 @@ async function benchWorkBounds() {
   for (const r of await workBoundFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
 }
 
+/** The readiness report (bench/readiness.mjs): built over 10,000 /api requests and 2,000 deliveries, and its longest stall. */
+async function benchReadiness() {
+  for (const r of await readinessFigures()) row(r.figure, r.ours, undefined, r.unit, r.target, r.verdict, r.note);
+}
+
 /** The soak's rate (bench/soak.mjs): cycles of test/http/soak.test.ts's mixed traffic per second. */
 async function benchSoak() {
   for (const r of await soakFigures({ quick: QUICK }))
@@ -110,6 +116,7 @@ async function main() {
     benchStalls,
     benchUploads,
     benchWorkBounds,
+    benchReadiness,
     benchSoak,
     benchInstallSize,
     benchContainer,

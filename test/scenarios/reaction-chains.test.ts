@@ -91,6 +91,27 @@ describe('a chain of reactions', () => {
     ).toBe(true);
   });
 
+  it('a chain that feeds itself at once gives the event loop turns while it runs', async () => {
+    let turned = false;
+    const seen: boolean[] = [];
+    t.sandbox.services.bus.onAny((e) => {
+      if (e.type !== 'contract.sent' || e.cause !== 'scenario:echo:again') return;
+      if (seen.length === 0) setImmediate(() => (turned = true));
+      seen.push(turned);
+    });
+    await load(
+      [
+        'name: echo',
+        'timeline:',
+        '  - { id: again, when: contract.sent, times: every, sendContract: { contract: Lease } }',
+        ...LEASE,
+      ].join('\n'),
+    );
+    await t.control('/clock/advance', { by: '1s' });
+    expect(seen).toHaveLength(1000);
+    expect(seen.at(-1)).toBe(true);
+  });
+
   it('1,200 reactions to 1,200 things that happen in one advance are no chain: every one runs', async () => {
     await load(
       ['name: each', 'timeline:', '  - { id: each, when: token.created, times: every, clearFaults: true }'].join('\n'),
