@@ -9,8 +9,7 @@ import { type Sizes, measureSizes, sizeProblems } from '../scripts/sizes.mjs';
 const FROZEN: Sizes = {
   files: {
     'core/clock.ts': 497,
-    'http/pages/dashboard.ts': 428,
-    'journal/journal.ts': 583,
+    'journal/journal.ts': 570,
     'webhooks/dispatcher.ts': 471,
   },
   functions: {

@@ -1,11 +1,11 @@
 /** Acting as a recipient (docs/lifecycle.md): in turn, in its role, once per verb; 409 otherwise. */
 import type { RecipientActResult } from '../control/sandbox-control.js';
 import { actBody } from '../control/schemas.js';
-import type { Verb } from '../domain/lifecycle-rules.js';
 import { actResult } from './examples.js';
 import type { ControlOp, ControlTable } from './operation.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 
-function act(verb: Verb, summary: string): ControlOp<[string, { signature?: string }?], RecipientActResult> {
+function act(verb: RecipientRole, summary: string): ControlOp<[string, { signature?: string }?], RecipientActResult> {
   return {
     method: 'POST',
     path: `/recipients/{recipientKey}/${verb}`,

@@ -7,13 +7,13 @@ import type { z } from 'zod';
 import { parseWith } from '../core/validation.js';
 import { systemContext } from '../domain/context.js';
 import { actAsRecipient } from '../domain/lifecycle.js';
-import type { Verb } from '../domain/lifecycle-rules.js';
 import type { RecipientActResult } from './sandbox-control.js';
 import type { ControlDeps, Tenant } from './deps.js';
 import { ApiError } from '../core/errors.js';
 import { inspectRecipient } from './inspection.js';
 import { actBody } from './schemas.js';
 import type { RecipientRecord } from '../store/records.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 
 export class RecipientControl {
   constructor(private readonly deps: Pick<ControlDeps, 'services' | 'baseUrl'>) {}
@@ -21,7 +21,7 @@ export class RecipientControl {
   /** Acts as the recipient, from the sandbox itself (`127.0.0.1` in the audit trail, docs/lifecycle.md). */
   act(
     recipientKey: string,
-    verb: Verb,
+    verb: RecipientRole,
     input: z.input<ReturnType<typeof actBody>> = {},
     cause = 'control',
   ): RecipientRecord {
@@ -41,7 +41,7 @@ export class RecipientControl {
    */
   async actAndSettle(
     recipientKey: string,
-    verb: Verb,
+    verb: RecipientRole,
     input: z.input<ReturnType<typeof actBody>> = {},
     tenant?: Tenant,
   ): Promise<RecipientActResult> {

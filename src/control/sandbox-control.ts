@@ -7,7 +7,8 @@ import type { ClockState } from '../core/clock.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
 import type { Snapshot } from '../store/snapshot.js';
 import type { DeliveryView } from '../webhooks/dispatcher.js';
-import type { ReceiverFaultView, receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
+import type { ReceiverFaultInput, ReceiverFaultView } from '../webhooks/receiver-fault-spec.js';
+export type { ReceiverFaultInput } from '../webhooks/receiver-fault-spec.js';
 import type { FaultView } from '../api-faults/registry.js';
 import type { faultSpec } from '../api-faults/spec.js';
 import type { z } from 'zod';
@@ -143,9 +144,6 @@ export interface SandboxOutbox {
   /** Empties it; resolves with how many emails went. */
   clear(): Promise<number>;
 }
-
-/** A receiver fault as you write it (docs/webhooks.md, "Receiver faults"). */
-export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
 
 export interface SandboxWebhooks {
   /** The webhook delivery log, oldest first: each delivery with its payload, attempts and next retry. */

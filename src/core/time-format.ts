@@ -22,7 +22,11 @@ export function sqlTime(ms: number): string {
  */
 export function peopleTime(time: number | string | undefined): string {
   if (time === undefined) return '';
-  const ms =
-    typeof time === 'number' ? time : Date.parse(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(time) ? `${time}Z` : time);
+  const ms = typeof time === 'number' ? time : parseTime(time);
   return Number.isFinite(ms) ? `${sqlTime(ms)} UTC` : String(time);
+}
+
+/** Epoch milliseconds of a time text: the SQL form (`YYYY-MM-DD HH:MM:SS`) read as UTC, else `Date.parse`'s reading. */
+export function parseTime(text: string): number {
+  return Date.parse(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
 }

@@ -61,20 +61,14 @@ export const HISTORY = {
 export type HistoryEvent = (typeof HISTORY)[keyof typeof HISTORY];
 
 /**
- * History events that are lifecycle steps (the entries of the audit trail, docs/lifecycle.md), with the status
- * each stands for. Other history events (`notified`, `locked`, `viewed`, `updated`, …) are not steps.
+ * The status id a history event stands for when it is a lifecycle step (an entry of the audit trail,
+ * docs/lifecycle.md): each status's own event (`HISTORY.fullySigned` for `STATUS.fullySigned`). Other history
+ * events (`notified`, `locked`, `viewed`, `updated`, …) are not steps: undefined.
  */
-export const STEP_STATUS = {
-  created: 'Created',
-  sent: 'Sent',
-  seen: 'Seen',
-  approved: 'Approved',
-  signed: 'Signed',
-  fully_signed: 'Fully signed',
-  archived: 'Archived',
-} as const satisfies Partial<Record<HistoryEvent, ContractStatus>>;
-
-export type LifecycleStep = keyof typeof STEP_STATUS;
+export function stepStatusId(event: string): number | undefined {
+  const name = (Object.keys(STATUS) as (keyof typeof STATUS)[]).find((k) => HISTORY[k] === event);
+  return name === undefined ? undefined : statusId(STATUS[name]);
+}
 
 // ---- recipients (docs/lifecycle.md, "Recipient states") ------------------------------------------------------
 

@@ -11,7 +11,7 @@
 import type { OpContext } from './context.js';
 import type { ContractRecord, HistoryEntry } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { type LifecycleStep, STEP_STATUS, statusId } from '../core/vocabulary.js';
+import { stepStatusId } from '../core/vocabulary.js';
 
 /** Where no page request gave an address (the control API, scenarios), the audit trail shows the loopback one. */
 export const DEFAULT_IP = '127.0.0.1';
@@ -50,7 +50,7 @@ export function auditRows(ctx: OpContext, contract: ContractRecord): AuditRow[] 
       at: step.at,
       event: step.event,
       title: titleOf(step.event),
-      status: step.event in STEP_STATUS ? statusId(STEP_STATUS[step.event as LifecycleStep]) : undefined,
+      status: stepStatusId(step.event),
       name: given?.fullName ?? person?.fullname ?? '',
       email: given?.email ?? person?.email ?? '',
       ip: ipOf(step),

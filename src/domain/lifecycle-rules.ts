@@ -3,16 +3,7 @@
  * and the tests can state the same table. Effects (store writes, events, emails) live in lifecycle.ts.
  */
 import type { RecipientRecord } from '../store/records.js';
-import {
-  type ContractStatus,
-  RECIPIENT_ROLES,
-  type RecipientRole,
-  isOutcomeState,
-  type RecipientState,
-} from '../core/vocabulary.js';
-
-export type Verb = RecipientRole;
-export const VERBS: readonly Verb[] = RECIPIENT_ROLES;
+import { type ContractStatus, type RecipientRole, isOutcomeState, type RecipientState } from '../core/vocabulary.js';
 
 /**
  * How a verb relates to the recipient asking: `own` is the verb of its role (for a `view` recipient that is
@@ -36,7 +27,7 @@ export const RECIPIENT_RULES: Record<RecipientState, Record<VerbKind, Cell>> = {
   viewed: { view: { refuse: 'already-viewed' }, own: { refuse: 'already-acted' }, other: { refuse: 'wrong-role' } },
 };
 
-export function verbKind(role: RecipientRole, verb: Verb): VerbKind {
+export function verbKind(role: RecipientRole, verb: RecipientRole): VerbKind {
   if (verb === role) return 'own';
   return verb === 'view' ? 'view' : 'other';
 }

@@ -14,6 +14,7 @@ import {
   type ContractStatus,
   HISTORY,
   ROLE_OUTCOME,
+  RECIPIENT_ROLES,
   type RecipientRole,
   STATUS,
   pastTense,
@@ -24,8 +25,6 @@ import { type NewHistoryEntry, assertOpen, contractEventData, recordHistory } fr
 import {
   RECIPIENT_RULES,
   type Refusal,
-  VERBS,
-  type Verb,
   advanceStatus,
   allSigned,
   hasSeen,
@@ -100,14 +99,14 @@ export function sendContract(ctx: OpContext, contract: ContractRecord): void {
 export function actAsRecipient(
   ctx: OpContext,
   recipientKey: string,
-  verb: Verb,
+  verb: RecipientRole,
   options: ActOptions = {},
 ): RecipientRecord {
   const recipient = ctx.store.recipients.get(recipientKey);
   if (!recipient || (ctx.client && ctx.client.clientKey !== recipient.clientKey))
     throw ApiError.notFound('Recipient not found');
-  if (!VERBS.includes(verb))
-    throw ApiError.badRequest(`Unknown verb "${String(verb)}"; use one of ${VERBS.join(', ')}`);
+  if (!RECIPIENT_ROLES.includes(verb))
+    throw ApiError.badRequest(`Unknown verb "${String(verb)}"; use one of ${RECIPIENT_ROLES.join(', ')}`);
   if (options.signature !== undefined && verb !== 'sign')
     throw ApiError.badRequest(`A signature only goes with sign, not ${verb}`);
   const signature = options.signature !== undefined ? checkSignature(options.signature) : undefined;
@@ -297,7 +296,7 @@ function refusalMessage(
   ctx: OpContext,
   contract: ContractRecord,
   r: RecipientRecord,
-  verb: Verb,
+  verb: RecipientRole,
   refusal: Refusal,
 ): string {
   switch (refusal) {

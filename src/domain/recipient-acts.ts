@@ -10,7 +10,6 @@ import type { OpContext } from './context.js';
 import { type NewHistoryEntry, recordHistory } from './contracts.js';
 import { acceptedIpInfo } from './audit-trail.js';
 import { type ActOptions, actAsRecipient } from './lifecycle.js';
-import type { Verb } from './lifecycle-rules.js';
 import { checkSignatureImage } from './signature-image.js';
 import { placeholdersOf } from './placeholders.js';
 import { contentChangeTime, recipientTagId } from './recipient-reads.js';
@@ -19,6 +18,7 @@ import { ApiError } from '../core/errors.js';
 import { HISTORY, type HistoryEvent, STATUS, pastTense } from '../core/vocabulary.js';
 import type { ContractRecord, HistoryEntry } from '../store/records.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 
 /** The PNG data URL of a drawn signature, as RecipientView's canvas gives it (`toDataURL()`). */
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
@@ -48,7 +48,7 @@ export function viewByLink(ctx: OpContext, link: ResolvedShareLink, options: Act
  * acts in its recipient's role (`assertLinkActs`; viewing needs no role), then the lifecycle's rules decide
  * (`actAsRecipient`).
  */
-export function actByLink(ctx: OpContext, link: ResolvedShareLink, verb: Verb, options: ActOptions = {}) {
+export function actByLink(ctx: OpContext, link: ResolvedShareLink, verb: RecipientRole, options: ActOptions = {}) {
   if (verb !== 'view') assertLinkActs(link, verb);
   return actAsRecipient(ctx, link.recipient.recipientKey, verb, options);
 }

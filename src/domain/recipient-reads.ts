@@ -18,7 +18,7 @@ import {
   statusId,
   contractTypeCode,
 } from '../core/vocabulary.js';
-import { isoTime, sqlTime } from '../core/time-format.js';
+import { isoTime, parseTime, sqlTime } from '../core/time-format.js';
 import type { ContractRecord, PlaceholderRecord, RecipientRecord } from '../store/records.js';
 
 /**
@@ -149,7 +149,7 @@ export function contractChanged(
   link: ResolvedShareLink,
   seen: { changeTime: string; view?: string | undefined },
 ): { changed: boolean; view: ShareLinkAccess; contractValue?: string } {
-  const read = parseTime(seen.changeTime);
+  const read = readTime(seen.changeTime);
   const contentChanged = contentChangeTime(link.contract) > read;
   const viewChanged = seen.view !== undefined && seen.view !== link.view;
   return {
@@ -164,9 +164,8 @@ function currentContent(ctx: OpContext, link: ResolvedShareLink): string {
 }
 
 /** A time as the recipient side hands it out (`YYYY-MM-DD HH:MM:SS`, UTC) or in ISO 8601; 400 otherwise. */
-function parseTime(text: string): number {
-  const sql = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) ? `${text.replace(' ', 'T')}Z` : text;
-  const ms = Date.parse(sql);
+function readTime(text: string): number {
+  const ms = parseTime(text);
   if (!Number.isFinite(ms) || !/^\d{4}-\d{2}-\d{2}/.test(text)) {
     throw ApiError.badRequest(
       'changeTime must be the changeTime recipient_contract answered (YYYY-MM-DD HH:MM:SS, or ISO 8601)',

@@ -4,6 +4,7 @@ import { ApiError } from '../core/errors.js';
 import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/records.js';
 import { type RecipientRole, pastTense } from '../core/vocabulary.js';
 import { addSpecialPlaceholders, deleteSpecialPlaceholders } from './placeholders.js';
+import { definedFields } from './fields.js';
 
 export interface RecipientFields {
   action?: RecipientRole | undefined;
@@ -39,7 +40,7 @@ export function addRecipient(
     clientKey: client.clientKey,
     platformId: client.platformId,
     id,
-    ...defined(fields),
+    ...definedFields(fields),
     action: fields.action ?? 'sign',
     state: 'waiting',
     createTime: now,
@@ -67,7 +68,7 @@ export function changesRecipient(recipient: RecipientRecord, fields: RecipientFi
 
 export function updateRecipient(ctx: OpContext, recipient: RecipientRecord, fields: RecipientFields): RecipientRecord {
   assertChangeable(recipient, 'be changed');
-  return ctx.store.recipients.update(recipient.recipientKey, { ...defined(fields), changeTime: ctx.clock.now() });
+  return ctx.store.recipients.update(recipient.recipientKey, { ...definedFields(fields), changeTime: ctx.clock.now() });
 }
 
 export function deleteRecipient(ctx: OpContext, recipient: RecipientRecord): void {
@@ -76,8 +77,10 @@ export function deleteRecipient(ctx: OpContext, recipient: RecipientRecord): voi
   deleteSpecialPlaceholders(ctx, recipient.recipientKey);
 }
 
-function defined(fields: RecipientFields): Partial<RecipientRecord> {
-  const out: Partial<RecipientRecord> = {};
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
+/**
+ * How a recipient is named to a person (the recipient page, the dashboard, documents, the drawn signature): the full
+ * name, else the email; undefined when it has neither, so each place says what stands in (an id, "Signed").
+ */
+export function recipientName(r: { fullname?: string | undefined; email?: string | undefined }): string | undefined {
+  return r.fullname || r.email || undefined;
 }

@@ -19,6 +19,8 @@ import type { FillValue, Fills, Stamp } from '../render/renderer.js';
 import type { PlaceholderRecord, RecipientRecord } from '../store/records.js';
 import type { OpContext } from './context.js';
 import { placeholdersOf } from './placeholders.js';
+import { escapeMarkup } from '../core/markup.js';
+import { recipientName } from './recipients.js';
 
 /** What one placeholder tag shows. */
 export type Shown =
@@ -110,7 +112,7 @@ export function shownPlaceholders(
       const signedAs = placeholders.find(
         (p) => p.recipientKey === recipientKey && specialTypeOf(p) === SPECIAL.fullName,
       )?.value;
-      signers.set(recipientKey, { state: r.state, name: signedAs || r.fullname || r.email || '' });
+      signers.set(recipientKey, { state: r.state, name: signedAs || recipientName(r) || '' });
     }
     return signers.get(recipientKey);
   };
@@ -195,7 +197,7 @@ export function filledHtml(html: string, shown: ShownTags): string {
     shown,
     (value) => {
       if (value.kind === 'empty') return undefined;
-      return value.kind === 'image' ? `<img src="${escapeHtml(value.src)}" alt="signature">` : valueHtml(value);
+      return value.kind === 'image' ? `<img src="${escapeMarkup(value.src)}" alt="signature">` : valueHtml(value);
     },
     (content, tag) => `<${tag.name}${tag.id}${tag.attributes}>${content}</${tag.name}${tag.id}>`,
   );
@@ -208,13 +210,13 @@ export function filledHtml(html: string, shown: ShownTags): string {
  */
 export function pageHtml(html: string, shown: ShownTags): string {
   return fill(html, shown, (value) => {
-    if (value.kind === 'empty') return `<span class="placeholder empty">${escapeHtml(value.label)}</span>`;
+    if (value.kind === 'empty') return `<span class="placeholder empty">${escapeMarkup(value.label)}</span>`;
     if (value.kind === 'image') {
       const alt = `Signature of ${value.signer}`.trim();
-      return `<img class="signature" alt="${escapeHtml(alt)}" src="${escapeHtml(value.src)}">`;
+      return `<img class="signature" alt="${escapeMarkup(alt)}" src="${escapeMarkup(value.src)}">`;
     }
     if (value.kind === 'table') return valueHtml(value);
-    return `<span class="placeholder${value.signature ? ' signature' : ''}">${escapeHtml(value.text)}</span>`;
+    return `<span class="placeholder${value.signature ? ' signature' : ''}">${escapeMarkup(value.text)}</span>`;
   });
 }
 
@@ -318,15 +320,8 @@ export function signatureImage(value: string): { format: 'png' | 'jpeg'; bytes: 
 }
 
 function valueHtml(value: Extract<Shown, { kind: 'text' | 'table' }>): string {
-  if (value.kind === 'text') return escapeHtml(value.text);
-  const head = value.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
-  const rows = value.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`).join('');
+  if (value.kind === 'text') return escapeMarkup(value.text);
+  const head = value.columns.map((c) => `<th>${escapeMarkup(c)}</th>`).join('');
+  const rows = value.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeMarkup(v)}</td>`).join('')}</tr>`).join('');
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
 }

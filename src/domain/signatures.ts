@@ -5,6 +5,8 @@
 import { ApiError } from '../core/errors.js';
 import type { RecipientRecord } from '../store/records.js';
 import { checkSignatureImage, type SignatureFormat } from './signature-image.js';
+import { escapeMarkup } from '../core/markup.js';
+import { recipientName } from './recipients.js';
 
 const IMAGE_DATA_URI = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,([A-Za-z0-9+/]+={0,2})$/;
 export const MAX_TEXT_SIGNATURE = 200;
@@ -35,14 +37,7 @@ export function checkSignature(signature: string): string {
 
 /** The stand-in signature when none is given: the recipient's name as an SVG image (deterministic). */
 export function generatedSignature(recipient: Pick<RecipientRecord, 'fullname' | 'email'>): string {
-  const name = escapeXml(recipient.fullname || recipient.email || 'Signed');
+  const name = escapeMarkup(recipientName(recipient) ?? 'Signed');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80"><text x="10" y="52" font-family="cursive" font-size="32">${name}</text></svg>`;
   return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!,
-  );
 }

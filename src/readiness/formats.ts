@@ -5,6 +5,7 @@
  */
 import type { Evidence } from './check.js';
 import type { Finding, ReadinessReport } from './report.js';
+import { escapeMarkup } from '../core/markup.js';
 
 /** One evidence item in a line: what it is, where to find it, and what it shows. */
 export function evidenceLine(e: Evidence): string {
@@ -25,7 +26,6 @@ function tally(report: ReadinessReport): string {
   return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} never tried; from ${plural(report.observed.requests, 'request')} and ${plural(report.observed.deliveries, 'delivery').replace('deliverys', 'deliveries')}`;
 }
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 /** Text as XML character data or an attribute; characters XML 1.0 cannot hold (controls, lone surrogates) dropped. */
 function xml(text: string): string {
   let out = '';
@@ -33,9 +33,9 @@ function xml(text: string): string {
     const c = ch.codePointAt(0)!;
     const allowed =
       c === 9 || c === 10 || c === 13 || (c >= 0x20 && c < 0xd800) || (c > 0xdfff && c < 0xfffe) || c > 0xffff;
-    if (allowed) out += XML_ESCAPES[ch] ?? ch;
+    if (allowed) out += ch;
   }
-  return out;
+  return escapeMarkup(out);
 }
 
 /** Said once under the hard cases never tried. */

@@ -9,7 +9,7 @@ import { isoTime } from '../core/time-format.js';
 import type { Timers } from '../core/timers.js';
 import type { ScenarioLogEntry } from '../control/sandbox-control.js';
 import type { Tenant } from '../control/control.js';
-import type { Verb } from '../domain/lifecycle-rules.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 import type { Scenario } from './schema.js';
 import { Expectations, type WatchState } from './expectations.js';
 import type { Chain, ReactionChain } from './reaction-chain.js';
@@ -27,7 +27,7 @@ export type ScenarioWork =
   /** A triggered step's delayed reaction to `reason`. */
   | { do: 'react'; index: number; reason: string }
   /** A rule's planned act of a recipient. */
-  | { do: 'act'; cause: string; recipientKey: string; verb: Verb };
+  | { do: 'act'; cause: string; recipientKey: string; verb: RecipientRole };
 
 /** A scenario timer's arguments: its scenario, its work, and the chain of reactions it was planned in, if any. */
 export interface ScenarioTimerArgs {

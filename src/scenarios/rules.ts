@@ -7,12 +7,12 @@ import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
 import type { Control } from '../control/control.js';
 import type { Services } from '../store/services.js';
-import type { Verb } from '../domain/lifecycle-rules.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import { matches } from './matching.js';
 import type { ActiveScenario } from './active.js';
 import { durationMs, later, TIMER_RANK } from '../core/clock.js';
 import type { RecipientRule } from './schema.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 
 /** Applies the first matching rule to a recipient just notified. Returns whether a rule took it. */
 export function applyRules(
@@ -53,7 +53,7 @@ export function act(
   { services, control }: { services: Services; control: Control },
   cause: string,
   recipientKey: string,
-  verb: Verb,
+  verb: RecipientRole,
 ): void {
   const recipient = services.store.recipients.get(recipientKey);
   const who = recipient?.email ?? recipientKey;
@@ -73,8 +73,8 @@ export function act(
 }
 
 /** Verbs a rule makes a recipient of this role perform, with their delays, views first. */
-function planFor(rule: RecipientRule, role: Verb): { verb: Verb; ms: number }[] {
-  const plan: { verb: Verb; ms: number }[] = [];
+function planFor(rule: RecipientRule, role: RecipientRole): { verb: RecipientRole; ms: number }[] {
+  const plan: { verb: RecipientRole; ms: number }[] = [];
   if (rule.view !== undefined) plan.push({ verb: 'view', ms: durationMs(rule.view) });
   const own = rule.act ?? rule[role];
   if (own !== undefined && role !== 'view') plan.push({ verb: role, ms: durationMs(own) });

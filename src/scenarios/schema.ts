@@ -303,7 +303,6 @@ export const scenarioSchema = lazy(() =>
 export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
 export type RecipientRule = z.infer<ReturnType<typeof recipientRule>>;
 export type TimelineStep = z.infer<ReturnType<typeof timelineStep>>;
-export type TokenSelector = z.infer<ReturnType<typeof tokenSelector>>;
 export type Expectation = z.infer<ReturnType<typeof expectation>>;
 export type Trigger = z.infer<ReturnType<typeof trigger>>;
 

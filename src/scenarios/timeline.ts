@@ -11,7 +11,6 @@ import type { Control } from '../control/control.js';
 import { updateNotifications } from '../domain/clients.js';
 import { systemContext } from '../domain/context.js';
 import type { Services } from '../store/services.js';
-import type { Verb } from '../domain/lifecycle-rules.js';
 import { sendToRecipients } from '../domain/sending.js';
 import { expireTokens, revokeTokens } from '../domain/tokens.js';
 import { seedContract } from '../fixtures/seed.js';
@@ -19,6 +18,7 @@ import type { ClientRecord, ContractRecord, RecipientRecord } from '../store/rec
 import type { ActiveScenario } from './active.js';
 import { matches } from './matching.js';
 import { STEP_KINDS, type TimelineStep } from './schema.js';
+import type { RecipientRole } from '../core/vocabulary.js';
 
 type StepKind = (typeof STEP_KINDS)[number];
 
@@ -85,7 +85,7 @@ const STEPS: { [K in StepKind]: StepRunner<K> } = {
     const refused: string[] = [];
     for (const { recipient, contract } of notifiedRecipients(services)) {
       if (!active.covers(recipient.platformId) || !matches(match, recipient, contract)) continue;
-      const v: Verb = verb === 'act' ? recipient.action : verb;
+      const v: RecipientRole = verb === 'act' ? recipient.action : verb;
       const who = recipient.email ?? recipient.recipientKey;
       try {
         control.recipients.act(recipient.recipientKey, v, {}, cause);

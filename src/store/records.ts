@@ -76,7 +76,7 @@ export const recordSchemas = lazy(() => {
 
   const historyEntry = z.object({
     at: time,
-    /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived` (the steps are STEP_STATUS's keys). */
+    /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived` (the steps are the statuses' own events: `stepStatusId`). */
     event: z.string(),
     recipientKey: text,
     status: z.enum(CONTRACT_STATUSES).optional(),

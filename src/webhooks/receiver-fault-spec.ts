@@ -129,6 +129,7 @@ export const receiverFaultSpec = lazy(() =>
 );
 
 export type ReceiverFaultSpec = z.output<ReturnType<typeof receiverFaultSpec>>;
+/** A receiver fault as you write it (docs/webhooks.md, "Receiver faults"). */
 export type ReceiverFaultInput = z.input<ReturnType<typeof receiverFaultSpec>>;
 
 /** What the registry shows: the spec (defaults filled in) and how often it fired. */

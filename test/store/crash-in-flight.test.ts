@@ -79,8 +79,8 @@ async function observe(base: string, apiKey: string, token: string, contractKey:
     links: (
       await fetch(`${base}/api/contract_share_link?clientKey=demoClient&contractKey=${contractKey}`, {
         headers: { authorization: `Bearer ${token}` },
-      }).then((r) => r.json())
-    ).map((l: any) => l.shareLink),
+      }).then((r) => r.json() as Promise<{ shareLink: string }[]>)
+    ).map((l) => l.shareLink),
   };
 }
 

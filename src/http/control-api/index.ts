@@ -17,11 +17,11 @@ import { honoPath } from '../../core/route-path.js';
 import type { BodyReader } from '../../control-table/operation.js';
 import { ApiError, quote } from '../../core/errors.js';
 import { TENANT_PREFIX } from '../../core/tenant-path.js';
-import { VERBS } from '../../domain/lifecycle-rules.js';
 import type { NotJournaled } from '../../journal/not-journaled.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
 import { controlJson, readBodyText, readJsonObject } from '../body.js';
 import { jsonStream, worthStreaming } from '../json-stream.js';
+import { RECIPIENT_ROLES } from '../../core/vocabulary.js';
 
 export interface ControlApiDeps {
   control: Control;
@@ -60,7 +60,7 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
     app.post(honoPath(`${prefix}/recipients/{recipientKey}/*`), (c) => {
       const verb = /\/recipients\/[^/]+\/(.+)$/.exec(c.req.path)?.[1];
       if (verb === undefined) return c.notFound();
-      throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${VERBS.join(', ')}`);
+      throw ApiError.badRequest(`Unknown verb ${quote(verb)}; a recipient can ${RECIPIENT_ROLES.join(', ')}`);
     });
   // The MCP server (docs/mcp.md): the same operations as tools, for coding agents; its SDK loaded on the first call.
   app.all('/mcp', async (c) => {

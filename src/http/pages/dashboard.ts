@@ -11,13 +11,11 @@ import { html } from 'hono/html';
 import type { Control, Tenant } from '../../control/control.js';
 import { contractTenant, keepTenant, pickedTenant, tenantBadge, tenantClock } from './tenant-clock.js';
 import { readForm } from './form.js';
-import type { ContractInspection } from '../../control/inspection.js';
 import type { Services } from '../../store/services.js';
 import { ApiError, quote } from '../../core/errors.js';
 import type { JournalEntry } from '../../journal/journal.js';
 import { peopleTime } from '../../core/time-format.js';
-import { CONTRACT_STATUSES, type RecipientState } from '../../core/vocabulary.js';
-import { isDone } from '../../domain/lifecycle-rules.js';
+import { CONTRACT_STATUSES } from '../../core/vocabulary.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
 import { type ControlOp, controlTable } from '../../control-table/index.js';
 import { honoPath } from '../../core/route-path.js';
@@ -27,6 +25,8 @@ import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
 import { scenariosTab } from './scenarios-tab.js';
 import { readinessTab } from './readiness-tab.js';
+import { recipientName } from '../../domain/recipients.js';
+import { contractDetail, stateBadge, statusBadge } from './contract-detail.js';
 
 export type { Connection };
 
@@ -194,15 +194,6 @@ function pager(q: Record<string, string>, total: number, offset: number, limit: 
 </nav>`;
 }
 
-function statusBadge(status: string): Html {
-  return html`<span class="badge s-${status.toLowerCase().replace(/\s+/g, '-')}">${status}</span>`;
-}
-
-function stateBadge(state: RecipientState): Html {
-  const done = isDone({ state });
-  return html`<span class="badge ${done ? 'done' : state}">${state}</span>`;
-}
-
 function contracts(q: Record<string, string>, { services, control }: DashboardDeps): Html {
   const platforms = platformsWithClients(services);
   const platformId = platforms.find((p) => p.platform.apiKey === q.platform)?.platform.platformId;
@@ -216,7 +207,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
   const clients = platforms.filter((p) => !q.platform || p.platform.apiKey === q.platform).flatMap((p) => p.clients);
   const clientNames = new Map(platforms.flatMap((p) => p.clients).map((cl) => [cl.clientKey, cl.fullname]));
   const link = (key: string) => `${BASE}?${new URLSearchParams({ ...q, contract: key }).toString()}`;
-  const selected = q.contract ? contractDetail(q.contract, control) : '';
+  const selected = q.contract ? contractDetail(q.contract, control, services) : '';
   return html`<section aria-labelledby="contracts-title">
   <h2 id="contracts-title">Contracts</h2>
   <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="contracts" />
@@ -237,7 +228,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
       <td><a href="${link(contract.contractKey)}">${contract.name}</a><br /><span class="mono muted">${contract.contractKey}</span></td>
       <td>${clientNames.get(contract.clientKey) || contract.clientKey}<br /><span class="mono muted">${contract.clientKey}</span></td>
       <td>${statusBadge(contract.status)}</td>
-      <td>${recipients.map((r) => html`<div>${r.fullname || r.email} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
+      <td>${recipients.map((r) => html`<div>${recipientName(r) ?? ''} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
       <td>${peopleTime(contract.createTime)}</td>
       <td>${tenantBadge(services, contract.platformId)}</td>
     </tr>`,
@@ -246,58 +237,6 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
   </table>
   ${pager(q, page.total, page.offset, page.limit)}
 </section>`;
-}
-
-function contractDetail(key: string, control: Control): Html {
-  let c: ContractInspection;
-  try {
-    c = control.inspection.contract(key);
-  } catch {
-    return html`<p class="notice warn">No contract ${key} (it may be gone after a reset).</p>`;
-  }
-  const names = new Map(c.recipients.map((r) => [r.recipientKey, r.fullname || r.email]));
-  const recipientName = (key: string | undefined) =>
-    key ? html`${names.get(key) ?? key}<br /><span class="mono muted">${key}</span>` : '';
-  return html`<section class="card" aria-labelledby="detail-title" data-testid="contract-detail">
-  <h3 id="detail-title">${c.name} ${statusBadge(c.status)} <span class="mono muted">${c.contractKey}</span></h3>
-  <div class="grid2">
-    <div>
-      <h4>Recipients</h4>
-      <table><thead><tr><th>#</th><th>Recipient</th><th>Role</th><th>State</th><th>Page</th></tr></thead><tbody>
-      ${c.recipients.map(
-        (
-          r,
-        ) => html`<tr><td>${r.position ?? ''}</td><td>${r.fullname}<br /><span class="muted">${r.email}</span></td><td>${r.action}</td><td>${stateBadge(r.state)}</td>
-        <td><a href="${r.link}" target="_blank" rel="noopener">open page</a></td></tr>`,
-      )}
-      </tbody></table>
-      <h4>Placeholders</h4>
-      ${
-        c.placeholders.length === 0
-          ? html`<p class="muted">none</p>`
-          : html`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>
-      ${c.placeholders.map((p) => html`<tr><td>${p.name}</td><td class="mono">${placeholderValue(p)}</td></tr>`)}
-      </tbody></table>`
-      }
-    </div>
-    <div>
-      <h4>History</h4>
-      <table><thead><tr><th>At</th><th>Event</th><th>Recipient</th><th>Status</th><th>Cause</th></tr></thead><tbody>
-      ${c.history.map(
-        (h) =>
-          html`<tr><td>${peopleTime(h.at)}</td><td>${h.event}</td><td>${recipientName(h.recipientKey)}${actedAsNote(h.detail)}</td><td>${h.status ?? ''}</td><td>${h.cause ?? ''}${h.ip ? html` <span class="muted">${h.ip}</span>` : ''}</td></tr>`,
-      )}
-      </tbody></table>
-    </div>
-  </div>
-</section>`;
-}
-
-/** A placeholder's value: a drawn signature (an image data: URI) as the image, a date signed as a time for people. */
-function placeholderValue(p: { value: string; specialType?: number }): Html | string {
-  if (/^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(p.value))
-    return html`<img class="signature" alt="signature" src="${p.value}" />`;
-  return p.specialType === 1 && p.value ? peopleTime(p.value) : p.value;
 }
 
 function emails(q: Record<string, string>, { control, services }: DashboardDeps, tenant: Tenant | undefined): Html {
@@ -418,11 +357,4 @@ function requests(q: Record<string, string>, control: Control, tenant: Tenant | 
   </tbody></table>
   ${pager(q, list.length, offset, PAGE_SIZE)}
 </section>`;
-}
-
-/** The name and email a signer or approver gave through the API (recipient_sign, recipient_approve), if any. */
-function actedAsNote(detail: Record<string, unknown> | undefined): Html | string {
-  const { fullName, email } = detail ?? {};
-  if (typeof fullName !== 'string' || typeof email !== 'string') return '';
-  return html`<br /><span class="muted" data-testid="acted-as">as ${fullName} &lt;${email}&gt;</span>`;
 }

@@ -23,6 +23,7 @@ import type { RecipientRecord } from '../../store/records.js';
 import { type Html, sendPage, shell } from './layout.js';
 import type { Renderer } from '../../render/renderer.js';
 import { readForm } from './form.js';
+import { recipientName } from '../../domain/recipients.js';
 
 const ROLE: Readonly<Record<RecipientRecord['action'], { verb: string; button: string; intro: string }>> = {
   sign: { verb: 'sign', button: 'Sign', intro: 'Sign this contract' },
@@ -122,7 +123,7 @@ async function render(deps: ShowDeps, page: SharePage, error?: string): Promise<
 <main>
   <h1>${contract.name}</h1>
   <p class="muted">
-    For <strong>${recipient.fullname || recipient.email || `recipient ${recipient.id}`}</strong>${recipient.email ? html` &lt;${recipient.email}&gt;` : ''}
+    For <strong>${recipientName(recipient) ?? `recipient ${recipient.id}`}</strong>${recipient.email ? html` &lt;${recipient.email}&gt;` : ''}
     · your part: <span class="badge">${recipient.action}</span> · contract status: <span class="badge" data-testid="contract-status">${contract.status}</span>
   </p>
   ${error ? html`<p class="notice bad" role="alert">${error}</p>` : ''}
@@ -182,7 +183,7 @@ function statusNotices(page: SharePage): Html[] {
         (other) => other.position === page.openPosition && blocksOrder(other) && !isDone(other),
       );
       const names = first.map(
-        (o) => html`<strong>${o.fullname || o.email || `recipient ${o.id}`}</strong> (to ${o.action})`,
+        (o) => html`<strong>${recipientName(o) ?? `recipient ${o.id}`}</strong> (to ${o.action})`,
       );
       out.push(
         html`<p class="notice warn">It is not your turn yet. This contract is waiting for ${joinHtml(names)} first; you will get an email when it is your turn.</p>`,
