@@ -295,6 +295,19 @@ data:
     expect(replaced.loadedAt).toBe('2026-03-01T09:20:00.000Z');
     expect(replaced.pendingTimers).toBe(1);
   });
+
+  it('is not loaded again on a restart when it is bound to a tenant by its tenant key either', async () => {
+    const path = join(dir, 'ours.yaml');
+    const steps = '  - { at: 1h, expireTokens: all }\n  - { at: 2h, expireTokens: all }\n';
+    writeFileSync(path, `name: ours\ntenant: sandboxApiKey\ntimeline:\n${steps}`);
+    const first = await sandbox({ scenarios: [path] });
+    await first.control('/clock/advance', { by: '20m' });
+    const before = (await first.control('/platforms/sandboxApiKey/scenarios/ours')).body;
+    expect(before).toMatchObject({ apiKey: 'sandboxApiKey', loadedAt: START, pendingTimers: 2 });
+    await kill(first);
+    const second = await sandbox({ scenarios: [path] });
+    expect((await second.control('/platforms/sandboxApiKey/scenarios/ours')).body).toEqual(before);
+  });
 });
 
 describe('with --seed', () => {
