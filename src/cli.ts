@@ -36,21 +36,25 @@ async function main(): Promise<void> {
   }
 }
 
-async function run(options: SandboxOptions, files: ProcessFiles, started: number): Promise<void> {
-  // Handlers go in before anything starts, so a stop at any moment exits cleanly and flushes the data file.
-  let sandbox: Sandbox | undefined;
+/**
+ * How the process stops: once, on SIGINT, SIGTERM or its npm parent leaving (or when the caller says so): `announce`
+ * says it, `close` ends what runs (nothing when it has not started yet), then the process files go and it exits.
+ * Set before anything starts, so a stop at any moment exits cleanly and flushes the data file.
+ */
+function stopOnSignals(
+  files: ProcessFiles,
+  announce: (signal: string) => void,
+  close: () => Promise<void>,
+): (signal: string, status?: number) => void {
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: string, status = 0) => {
     if (stopping) return;
     stopping = true;
-    // With --log-format json every stdout line is JSON, this one too.
-    if (options.log === 'json')
-      console.log(JSON.stringify({ event: 'stopping', signal, ...(options.data ? { writing: options.data } : {}) }));
-    else console.log(`\n${signal}: stopping${options.data ? ' and writing the data file' : ''}…`);
-    (sandbox ? sandbox.close() : Promise.resolve()).then(
+    announce(signal);
+    close().then(
       () => {
         removeProcessFiles(files);
-        process.exit(0);
+        process.exit(status);
       },
       (error: unknown) => {
         console.error(`esign-sandbox: could not stop cleanly: ${String(error)}`);
@@ -63,6 +67,22 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
   process.on('SIGTERM', () => stop('SIGTERM'));
   writePidFile(files);
   watchParent(process.env, () => stop('npm exited'));
+  return stop;
+}
+
+async function run(options: SandboxOptions, files: ProcessFiles, started: number): Promise<void> {
+  // Handlers go in before anything starts, so a stop at any moment exits cleanly and flushes the data file.
+  let sandbox: Sandbox | undefined;
+  stopOnSignals(
+    files,
+    (signal) => {
+      // With --log-format json every stdout line is JSON, this one too.
+      if (options.log === 'json')
+        console.log(JSON.stringify({ event: 'stopping', signal, ...(options.data ? { writing: options.data } : {}) }));
+      else console.log(`\n${signal}: stopping${options.data ? ' and writing the data file' : ''}…`);
+    },
+    () => (sandbox ? sandbox.close() : Promise.resolve()),
+  );
 
   // No webhook goes out before the sandbox listens: a receiver that calls back on the first one must find it.
   const running = await createSandbox(
@@ -168,28 +188,13 @@ async function runTeam(
   const json = options.log === 'json';
   const say = (fields: Record<string, unknown>, line: string) =>
     console.log(json ? JSON.stringify({ ...fields, version: VERSION }) : line);
-  let stopping = false;
   let replica: Awaited<ReturnType<typeof startReplica>> | undefined;
-  const stop = (signal: string, status = 0) => {
-    if (stopping) return;
-    stopping = true;
-    say({ event: 'stopping', signal }, `\n${signal}: stopping (a leader commits what is pending and hands over)…`);
-    (replica ? replica.close() : Promise.resolve()).then(
-      () => {
-        removeProcessFiles(files);
-        process.exit(status);
-      },
-      (error: unknown) => {
-        console.error(`esign-sandbox: could not stop cleanly: ${String(error)}`);
-        removeProcessFiles(files);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  writePidFile(files);
-  watchParent(process.env, () => stop('npm exited'));
+  const stop = stopOnSignals(
+    files,
+    (signal) =>
+      say({ event: 'stopping', signal }, `\n${signal}: stopping (a leader commits what is pending and hands over)…`),
+    () => (replica ? replica.close() : Promise.resolve()),
+  );
   replica = await startReplica(
     options,
     team,

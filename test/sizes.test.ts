@@ -13,7 +13,7 @@ const FROZEN: Sizes = {
     'webhooks/dispatcher.ts': 471,
   },
   functions: {
-    'cli.ts run': 82,
+    'cli.ts run': 68,
     'client/control-client.ts createControlClient': 93,
     'config/cli-args.ts parseCli': 92,
     'control-table/faults.ts faultList': 63,
