@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/core/clock.js';
-import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { DEMO, FROZEN, testSandbox, sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 describe('health', () => {
   it('answers ok with the sandbox time and counts', async () => {

@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemContext } from '../../src/domain/context.js';
 import { actAsRecipient } from '../../src/domain/lifecycle.js';
 import { addRecipient } from '../../src/domain/recipients.js';
 import { ApiError } from '../../src/core/errors.js';
 import { createAndSend, email, isContractEvent } from '../support/contract-walk.js';
-import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { DEMO, sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 describe('refusals', () => {
   it('answers 404 for an unknown recipient and 400 for an unknown verb', async () => {

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RECIPIENT_RULES, advanceStatus } from '../../src/domain/lifecycle-rules.js';
 import type { ContractStatus } from '../../src/core/vocabulary.js';
 import { createAndSend } from '../support/contract-walk.js';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 type Role = 'sign' | 'approve' | 'lock' | 'view';
 type Expect =

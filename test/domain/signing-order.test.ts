@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAndSend } from '../support/contract-walk.js';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 describe('a sequential contract (positions 1, 2, 3, mixed roles)', () => {
   it('notifies one position at a time and emits each event once, in order', async () => {

@@ -4,16 +4,12 @@
  * field errors in one answer, refused requests that changed state).
  */
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox.js';
-import { type Answer, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { type Answer, DEMO, FROZEN, testSandbox, sandboxEachTest } from '../support/helpers.js';
 import { json, refusalKit } from '../support/refusal-kit.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 const { raw, asClient, sentContract, otherClientContract } = refusalKit(() => t);
 

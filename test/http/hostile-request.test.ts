@@ -2,15 +2,11 @@
  * Refused requests leave the store as it was, and the edges a hostile client probes first (split from errors.test.ts).
  */
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxEachTest } from '../support/helpers.js';
 import { json, refusalKit } from '../support/refusal-kit.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 const { sentContract } = refusalKit(() => t);
 

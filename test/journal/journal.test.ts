@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/config/cli-args.js';
 import type { JournalEntry } from '../../src/journal/journal.js';
 import { prettyLine, requestLogger } from '../../src/http/request-log.js';
-import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { DEMO, FROZEN, testSandbox, sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 const journal = async (query = '') => (await t.control(`/requests${query}`)).body.requests as JournalEntry[];
 

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Outbox } from '../../src/outbox/outbox.js';
 import { createAndSend, email } from '../support/contract-walk.js';
-import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { DEMO, sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 const emails = async (query = '') => (await t.control(`/emails${query}`)).body.emails as any[];
 

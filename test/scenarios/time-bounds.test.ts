@@ -5,14 +5,10 @@
  * last instant the sandbox can show. Either way `GET /clock`, an advance, the scenario list, unloading and a
  * reset keep answering.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 const HUGE = '99999999999999999999d';
 /** About 8,200 years: a duration the clock could span, but not from 2026. */

@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { DEMO, testSandbox, sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 const contractNames = async () => {
   const res = await t.post(

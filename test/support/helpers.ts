@@ -2,7 +2,7 @@
  * Test harness: an in-process sandbox answered through `app.request()` (no port), with small helpers to
  * call the API the way a client would.
  */
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import type { SandboxOptions } from '../../src/config/options.js';
 import { type Sandbox, type StartDefaults, createSandbox } from '../../src/sandbox.js';
 import { checkApiResponse } from './openapi-check.js';
@@ -101,6 +101,25 @@ export function testDoors(sandbox: Sandbox): TestSandbox {
 
 /** A frozen sandbox at a fixed time, for exact timestamps. */
 export const FROZEN = { clock: 'frozen', start: '2026-03-01T09:00:00.000Z' } as const satisfies SandboxOptions;
+
+/**
+ * A fresh sandbox for each test of a file, made before the test and closed after it: `const t = sandboxEachTest();`
+ * at the top of the file, then `t.post(…)` in a test. What it answers reads the current test's sandbox (its helpers
+ * are plain functions, so they are handed on as they are).
+ */
+export function sandboxEachTest(options: SandboxOptions = FROZEN): TestSandbox {
+  let current: TestSandbox | undefined;
+  beforeEach(async () => {
+    current = await testSandbox(options);
+  });
+  afterEach(() => current?.close());
+  return new Proxy({} as TestSandbox, {
+    get: (_target, name) => {
+      if (!current) throw new Error('sandboxEachTest: read its sandbox inside a test, not while the file loads');
+      return current[name as keyof TestSandbox];
+    },
+  });
+}
 
 /**
  * Closes what a test opened after it, passed or failed, newest first: `const opened = closeAfterEach();` at the top of

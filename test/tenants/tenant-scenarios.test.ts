@@ -4,14 +4,10 @@
  * are the tenant's own (faults, receiver faults, scenarios and the keys their data fixes), so every bundled
  * scenario loads into any number of tenants.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxEachTest } from '../support/helpers.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await testSandbox(FROZEN);
-});
-afterEach(() => t.close());
+const t = sandboxEachTest();
 
 async function tenant(name: string): Promise<{ apiKey: string; secret: string; path: string }> {
   const made = await t.control('/platforms', { name, clock: 'frozen', start: '2026-03-01T09:00:00Z' });
