@@ -1,14 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Auth, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Auth, sandboxEachTest } from '../support/helpers.js';
 import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
-let t: TestSandbox;
+const t = sandboxEachTest();
 let auth: Auth;
 beforeEach(async () => {
-  t = await testSandbox(FROZEN);
   auth = await t.demoAuth();
 });
-afterEach(() => t.close());
 
 describe('settings', () => {
   it('switches email notifications, selected by data.type', async () => {

@@ -3,17 +3,15 @@
  * (domain/share-links.ts) read by `recipient_contract`'s answer, `check_contract_changed` and the acts; a fully
  * signed contract whose document and trail no longer change; one link that does not hand out the others' keys.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Auth, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Auth, sandboxEachTest } from '../support/helpers.js';
 import { DRAWN_SIGNATURE, recipientView } from '../support/recipient-view.js';
 
-let t: TestSandbox;
+const t = sandboxEachTest();
 let auth: Auth;
 beforeEach(async () => {
-  t = await testSandbox(FROZEN);
   auth = await t.demoAuth();
 });
-afterEach(() => t.close());
 
 type Person = { fullname: string; email: string; action: string; position: number };
 

@@ -1,14 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Auth, DEMO, sandboxEachTest } from '../support/helpers.js';
 import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
-let t: TestSandbox;
+const t = sandboxEachTest();
 let auth: Auth;
 beforeEach(async () => {
-  t = await testSandbox(FROZEN);
   auth = await t.demoAuth();
 });
-afterEach(() => t.close());
 
 const template = (fields: object) => t.post('/api/template', { data: fields }, auth);
 const placeholders = (owner: 'contract' | 'template', key: string) =>

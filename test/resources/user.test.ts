@@ -1,16 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Auth, DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Auth, DEMO, sandboxEachTest } from '../support/helpers.js';
 import { asOutsider, OUTSIDERS, outsiders } from '../support/outsiders.js';
 
 const SQL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-let t: TestSandbox;
+const t = sandboxEachTest();
 let auth: Auth;
 beforeEach(async () => {
-  t = await testSandbox(FROZEN);
   auth = await t.demoAuth();
 });
-afterEach(() => t.close());
 
 const user = (data: object, as: Auth = auth) => t.post('/api/user', { data }, as);
 
