@@ -27,16 +27,16 @@ export class SnapshotFile {
   }
 
   async read(): Promise<LoadedData | null> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(this.file, 'utf8');
+      bytes = await readFile(this.file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
       throw new ConfigError(
         `Data file ${this.file} is not valid JSON (${(error as Error).message}); move it away or fix it`,
@@ -47,7 +47,7 @@ export class SnapshotFile {
     }
     const { data, kept, generation } = splitSnapshot(parsed as Record<string, unknown>);
     this.generation = generation;
-    this.bytes = Buffer.byteLength(text);
+    this.bytes = bytes.length;
     return { data, kept };
   }
 

@@ -34,10 +34,13 @@ export class Table<T extends object> {
   rebuild(rows: Record<string, T>): void {
     this.rows = rows;
     this.listRows.clear();
-    this.count = Object.keys(rows).length;
+    // One list of keys for every index, not Object.entries per index: a start on 100,000 records made (and the GC
+    // collected) 100,000 [key, row] pairs per index.
+    const keys = Object.keys(rows);
+    this.count = keys.length;
     for (const index of this.indexes.values()) {
       index.map.clear();
-      for (const [key, row] of Object.entries(rows)) this.addToIndex(index, key, row);
+      for (const key of keys) this.addToIndex(index, key, rows[key]!);
     }
   }
 
