@@ -1,11 +1,23 @@
 /**
  * Webhook fan-out to a local receiver (bench/run.mjs), in memory and with --data, each beside a plain fetch() loop
- * posting as many bodies to the same receiver, 10 at a time, measured right after it. See docs/benchmarks.md.
+ * posting as many bodies to the same receiver, 10 at a time: rounds of the two interleaved, the median of the
+ * rounds' ratios reported. See docs/benchmarks.md.
  */
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SIZES, CREATE_BODY, row, stop, startServer, json, clientToken, createAmount, work } from './harness.mjs';
+import {
+  SIZES,
+  QUICK,
+  CREATE_BODY,
+  row,
+  stop,
+  startServer,
+  json,
+  clientToken,
+  createAmount,
+  work,
+} from './harness.mjs';
 
 /** The receiver every run posts to: counts what arrives, answers 200. */
 async function receiver() {
@@ -42,28 +54,32 @@ async function receiver() {
   };
 }
 
-/** Deliveries per second of one sandbox: first create to the last delivery; undefined when they do not all arrive. */
-async function sandboxRate(hook, extra) {
+/** A sandbox with one webhook to the receiver, warmed by one create; `round()` is its deliveries per second. */
+async function sandboxUnderTest(hook, extra) {
   const ours = await startServer('ours', extra);
-  try {
-    const token = await clientToken(ours.url);
-    await json(
-      `${ours.url}/api/webhook`,
-      { data: { action: 'create', webhooks: [{ url: hook.url, created: true }] } },
-      { authorization: `Bearer ${token}` },
-    );
-    await json(`${ours.url}/api/contract`, JSON.parse(CREATE_BODY), { authorization: `Bearer ${token}` });
-    if (!(await hook.waitFor(1, 3000))) return { rate: undefined, note: 'no delivery within 3 s of a create' };
-    hook.reset();
-    const t0 = performance.now();
-    await createAmount(ours.url, token, SIZES.events);
-    const done = await hook.waitFor(SIZES.events, 60_000);
-    const rate = SIZES.events / ((performance.now() - t0) / 1000);
-    return done ? { rate } : { rate: undefined, note: `only ${hook.received()} deliveries within 60 s` };
-  } finally {
-    await stop(ours.child);
-  }
+  const token = await clientToken(ours.url);
+  await json(
+    `${ours.url}/api/webhook`,
+    { data: { action: 'create', webhooks: [{ url: hook.url, created: true }] } },
+    { authorization: `Bearer ${token}` },
+  );
+  await json(`${ours.url}/api/contract`, JSON.parse(CREATE_BODY), { authorization: `Bearer ${token}` });
+  const warm = await hook.waitFor(1, 3000);
+  return {
+    warm,
+    /** Deliveries per second, first create to the last delivery; undefined when they do not all arrive. */
+    async round() {
+      hook.reset();
+      const t0 = performance.now();
+      await createAmount(ours.url, token, SIZES.events);
+      const done = await hook.waitFor(SIZES.events, 60_000);
+      return done ? SIZES.events / ((performance.now() - t0) / 1000) : undefined;
+    },
+    stop: () => stop(ours.child),
+  };
 }
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** This process posting as many JSON bodies to the same receiver, 10 at a time. */
 async function fetchLoopRate(hook) {
@@ -90,6 +106,9 @@ async function fetchLoopRate(hook) {
   return SIZES.events / ((performance.now() - b0) / 1000);
 }
 
+/** Rounds per mode: the baseline and the sandbox take turns (one first, then the other), so load moves both alike. */
+const ROUNDS = QUICK ? 2 : 5;
+
 export async function benchWebhooks() {
   console.log(`Webhook fan-out: ${SIZES.events} events to a local receiver, in memory and with --data`);
   const hook = await receiver();
@@ -98,19 +117,34 @@ export async function benchWebhooks() {
       ['in memory', []],
       ['--data', ['--data', join(work, `fan-out-${Date.now()}.json`)]],
     ]) {
-      const { rate, note } = await sandboxRate(hook, extra);
-      const bare = await fetchLoopRate(hook);
-      const verdict = rate === undefined ? 'MISSED' : rate / bare >= 0.8 ? 'met' : 'MISSED';
-      row(
+      const sandbox = await sandboxUnderTest(hook, extra);
+      const ours = [];
+      const bare = [];
+      let note;
+      try {
+        if (!sandbox.warm) note = 'no delivery within 3 s of a create';
+        for (let i = 0; i < ROUNDS && !note; i++) {
+          const b = i % 2 === 0 ? await fetchLoopRate(hook) : undefined;
+          const o = await sandbox.round();
+          if (o === undefined) note = `not all ${SIZES.events} deliveries within 60 s`;
+          ours.push(o);
+          bare.push(b ?? (await fetchLoopRate(hook)));
+        }
+      } finally {
+        await sandbox.stop();
+      }
+      const ratio = note ? undefined : median(ours.map((o, i) => o / bare[i]));
+      const r = row(
         `webhook fan-out ${label}: ${SIZES.events} events, deliveries per second`,
-        rate,
-        bare,
+        note ? undefined : median(ours),
+        median(bare),
         'deliveries/s',
         '≥ 0.8×',
-        verdict,
+        ratio !== undefined && ratio >= 0.8 ? 'met' : 'MISSED',
         note ??
-          'from the first create to the last delivery (one endpoint, 1,000 contracts); baseline: plain fetch() loop, 10 at a time, right after',
+          `medians of ${ROUNDS} rounds, each from the first create to the last delivery (one endpoint); baseline: plain fetch() loop, 10 at a time, taking turns with ours; ratio: median of the rounds' ratios (${ours.map((o, i) => (o / bare[i]).toFixed(2)).join(', ')})`,
       );
+      r.ratio = ratio;
     }
   } finally {
     hook.close();

@@ -2,7 +2,7 @@
 import { ApiError } from '../core/errors.js';
 import type { OpContext } from './context.js';
 import type { ClientRecord, ContractRecord, TemplateRecord } from '../store/records.js';
-import { copyPlaceholders, placeholdersOf } from './placeholders.js';
+import { type Owner, copyPlaceholders, placeholdersOf } from './placeholders.js';
 import { documentFields } from './pdf-contracts.js';
 
 export interface NewTemplate {
@@ -51,23 +51,27 @@ export function convertContract(
   contract: ContractRecord,
   fields: { name: string; userKey: string },
 ): TemplateRecord {
-  const template = keepPdf(
-    ctx,
-    createTemplate(ctx, client, { name: fields.name, value: contract.value, userKey: fields.userKey }),
-    contract,
-  );
-  copyPlaceholders(ctx, { contractKey: contract.contractKey }, { templateKey: template.templateKey }, client);
-  return template;
+  return templateFrom(ctx, client, { ...fields, value: contract.value }, contract, {
+    contractKey: contract.contractKey,
+  });
 }
 
 export function duplicateTemplate(ctx: OpContext, client: ClientRecord, source: TemplateRecord): TemplateRecord {
-  const copy = keepPdf(
-    ctx,
-    createTemplate(ctx, client, { name: source.name, value: source.value, userKey: source.userKey }),
-    source,
-  );
-  copyPlaceholders(ctx, { templateKey: source.templateKey }, { templateKey: copy.templateKey }, client);
-  return copy;
+  const fields = { name: source.name, value: source.value, userKey: source.userKey };
+  return templateFrom(ctx, client, fields, source, { templateKey: source.templateKey });
+}
+
+/** A new template of the client with the source's content, its PDF kept, and the placeholders of `owner` copied. */
+function templateFrom(
+  ctx: OpContext,
+  client: ClientRecord,
+  fields: { name: string; value: string; userKey: string },
+  source: ContractRecord | TemplateRecord,
+  owner: Owner,
+): TemplateRecord {
+  const template = keepPdf(ctx, createTemplate(ctx, client, fields), source);
+  copyPlaceholders(ctx, owner, { templateKey: template.templateKey }, client);
+  return template;
 }
 
 export function templatesOf(ctx: OpContext, client: ClientRecord): TemplateRecord[] {

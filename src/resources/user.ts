@@ -21,10 +21,11 @@ const userFields = () => ({
   customKey: z.string().optional(),
 });
 
-function userAnswer(u: UserRecord) {
+/** A user as answers show it; times in the SQL form, or ISO 8601 in a list (docs/compatibility.md, "Times"). */
+function userAnswer(u: UserRecord, time: (ms: number) => string = sqlTime) {
   return {
-    createTime: sqlTime(u.createTime),
-    changeTime: sqlTime(u.changeTime),
+    createTime: time(u.createTime),
+    changeTime: time(u.changeTime),
     userKey: u.userKey,
     fullname: u.fullname ?? '',
     email: u.email ?? '',
@@ -56,14 +57,7 @@ export const userResource = {
       schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField() }),
       example: { data: { action: 'list', clientKey: '<CLIENT_KEY>' } },
       handle(_input, ctx) {
-        const users = usersOf(ctx, requireClient(ctx).clientKey).map((u) => ({
-          createTime: isoTime(u.createTime),
-          changeTime: isoTime(u.changeTime),
-          userKey: u.userKey,
-          fullname: u.fullname ?? '',
-          email: u.email ?? '',
-          customKey: u.customKey ?? '',
-        }));
+        const users = usersOf(ctx, requireClient(ctx).clientKey).map((u) => userAnswer(u, isoTime));
         return reply(200, 'Users found', { users });
       },
     }),
