@@ -298,9 +298,9 @@ export class RequestJournal {
 
   /**
    * The kept entries of one tenant (or all) that came through one door (or any), oldest first, each as `see` makes
-   * it from its record, as the readiness report reads them: a slice at a time with a turn of the event loop between
-   * slices, like `showAll`. Each record lives only while `see` reads it, so a full journal's records never all live
-   * at once.
+   * it from its record, as the readiness report reads them: RECORDS_SLICE entries at a time with a turn of the event
+   * loop between slices. Each record lives only while `see` reads it, so a full journal's records never all live at
+   * once.
    */
   async records<T>(
     platformId: string | undefined,
@@ -308,8 +308,9 @@ export class RequestJournal {
     see: (r: JournalRecord) => T,
   ): Promise<T[]> {
     const out: T[] = [];
-    let chars = 0;
+    let read = 0;
     for (const e of this.entries()) {
+      if (++read % RECORDS_SLICE === 0) await pause();
       if (platformId !== undefined && e.platformId !== platformId) continue;
       if (kind !== undefined && requestKind(e.path) !== kind) continue;
       const authorization = headerValue(e.headers, 'authorization');
@@ -340,11 +341,6 @@ export class RequestJournal {
           fault: e.fault,
         }),
       );
-      chars += charsOf(e.requestBody) + 200;
-      if (chars >= SHOW_SLICE_CHARS / 4) {
-        chars = 0;
-        await pause();
-      }
     }
     return out;
   }
@@ -469,6 +465,8 @@ type Captured = string | { truncated: true; bytes: number } | undefined;
 
 /** Characters of body text shown between two turns of the event loop (~10 ms of parsing and redacting). */
 const SHOW_SLICE_CHARS = 4 * 1024 * 1024;
+/** Entries `records` reads between two turns (~2 ms): slices by body text (~2,500 small entries) stalled 46 ms. */
+const RECORDS_SLICE = 500;
 
 function charsOf(body: Captured): number {
   return typeof body === 'string' ? body.length : 0;

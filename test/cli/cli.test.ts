@@ -51,7 +51,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => resolve({ code, out }));
+    child.on('close', (code) => resolve({ code, out }));
   });
 }
 

@@ -35,7 +35,7 @@ function report(
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c));
     child.stderr.on('data', (c: Buffer) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
 

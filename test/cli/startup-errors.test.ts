@@ -33,7 +33,7 @@ function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
     const child = spawn(process.execPath, [CLI, '--quiet', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stderr }));
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
 
