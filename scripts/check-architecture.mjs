@@ -4,9 +4,10 @@
  * the same folder or to a folder of a lower layer; folders that share a layer never import each other.
  * `node scripts/check-architecture.mjs` prints what is wrong and exits 1; test/architecture.test.ts runs it.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SRC, sourceFiles } from './source-files.mjs';
 
 /** Top to bottom: a folder may import its own files and the folders of later layers, nothing else. */
 export const LAYERS = [
@@ -30,18 +31,6 @@ export const LAYERS = [
   ['core'], // errors, clock, ids, events, validation: used everywhere
 ];
 
-const here = dirname(fileURLToPath(import.meta.url));
-const SRC = resolve(here, '..', 'src');
-
-function walk(dir, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    else if (entry.name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
 function folderOf(file) {
   const parts = relative(SRC, file).split(sep);
   return parts.length === 1 ? '(root)' : parts[0];
@@ -58,7 +47,7 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\(\
 /** Every relative import of every file: Map<file, Set<file>>. */
 export function importGraph() {
   const graph = new Map();
-  for (const file of walk(SRC)) {
+  for (const file of sourceFiles()) {
     const text = readFileSync(file, 'utf8');
     const targets = new Set();
     for (const m of text.matchAll(IMPORT)) targets.add(resolve(dirname(file), m[1] ?? m[2]).replace(/\.js$/, '.ts'));

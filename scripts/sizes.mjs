@@ -4,25 +4,14 @@
  * over 60 lines, by name. test/sizes.test.ts compares them with the list it knows, so that none grows and no new one
  * appears; `node scripts/sizes.mjs` prints today's list in the test's form.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { SRC, sourceFiles } from './source-files.mjs';
 
 export const MAX_FILE_LINES = 400;
 export const MAX_FUNCTION_LINES = 60;
-
-const here = dirname(fileURLToPath(import.meta.url));
-const SRC = resolve(here, '..', 'src');
-
-function walk(dir, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** A function's name as a reader looks for it: its own, or the variable, property or method that holds it. */
 function nameOf(node) {
@@ -73,7 +62,7 @@ function isFunction(node) {
 export function measureSizes() {
   const files = {};
   const functions = {};
-  for (const path of walk(SRC)) {
+  for (const path of sourceFiles()) {
     const text = readFileSync(path, 'utf8');
     const rel = relative(SRC, path).split('\\').join('/');
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
