@@ -32,7 +32,6 @@ const FROZEN: Sizes = {
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
     'store/records.ts recordSchemas = lazy(…)': 208,
-    'team-replica.ts startReplica': 220,
     'testing/webhook-receiver.ts createWebhookReceiver': 148,
     'verify/args.ts parseVerifyArgs': 66,
     'webhooks/dispatcher.ts attempt': 88,
