@@ -31,7 +31,6 @@ const FROZEN: Sizes = {
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
-    'testing/webhook-receiver.ts createWebhookReceiver': 148,
     'verify/args.ts parseVerifyArgs': 66,
     'webhooks/dispatcher.ts attempt': 88,
   },
