@@ -31,8 +31,6 @@ const FROZEN: Sizes = {
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
-    'store/records.ts recordSchemas = lazy(…)': 208,
-    'testing/webhook-receiver.ts createWebhookReceiver': 148,
     'verify/args.ts parseVerifyArgs': 66,
     'webhooks/dispatcher.ts attempt': 88,
   },
