@@ -24,8 +24,6 @@ const FROZEN: Sizes = {
     'journal/journal.ts middleware > (anonymous)': 63,
     'render/audit-page.ts appendAuditTrail': 69,
     'render/docx.ts renderDocx': 83,
-    'render/html-blocks.ts htmlToBlocks': 137,
-    'render/html-blocks.ts htmlToBlocks > block': 83,
     'render/pdf-lines.ts wrapRuns': 78,
     'render/pdf.ts layoutBlocks': 122,
     'sandbox.ts createSandbox': 73,
