@@ -8,7 +8,7 @@ import { type Sizes, measureSizes, sizeProblems } from '../scripts/sizes.mjs';
 
 const FROZEN: Sizes = {
   files: {
-    'core/clock.ts': 497,
+    'core/clock.ts': 478,
     'journal/journal.ts': 570,
     'webhooks/dispatcher.ts': 471,
   },

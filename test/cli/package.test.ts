@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/index.js';
+import { TSC_AS_A_TEAM } from '../support/ci-kit.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -387,19 +388,7 @@ describe('the packed package', () => {
        const key: ApiResponse<'contract', 'create'>['contract']['contractKey'] = 'k';
        console.log(body, key);\n`,
     );
-    const tsc = [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      'check.ts',
-    ];
+    const tsc = [...TSC_AS_A_TEAM, 'check.ts'];
     const result = await run(process.execPath, tsc, { cwd: project, ...LIMIT }).then(
       () => '',
       (error: { stdout: string }) => error.stdout,

@@ -2,7 +2,19 @@
  * What a scenario test does through the control API, on the sandbox of the test (`sandboxEachTest()` or one it made):
  * load a scenario (it must load), move the clock (it must move), find what the store holds, act as a recipient.
  */
+import { ScenarioError, formatProblem, parseScenario } from '../../src/scenarios/load.js';
 import type { TestSandbox } from './helpers.js';
+
+/** The problems a scenario text (read as my.yaml) is refused with, one a line as they are printed; it must be refused. */
+export async function messageOf(text: string): Promise<string> {
+  try {
+    await parseScenario(text, 'my.yaml');
+  } catch (error) {
+    if (error instanceof ScenarioError) return error.problems.map(formatProblem).join('\n');
+    throw error;
+  }
+  throw new Error('expected the scenario to be invalid');
+}
 
 /**
  * The `data:` section of a scenario: the demo client's contract "Lease", sent at load to two signers in turn, Ann
