@@ -12,15 +12,8 @@ import {
   templatesOf,
   updateTemplate,
 } from '../domain/templates.js';
-import {
-  type ResourceSpec,
-  clientKeyField,
-  dataBody,
-  defineAction,
-  keyField,
-  optionalKeyField,
-  reply,
-} from './action.js';
+import type { ResourceSpec } from './action.js';
+import { clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';

@@ -35,7 +35,7 @@ import {
 import { Lanes } from './lanes.js';
 import { type OutageSpec, Outages, simulatedOutcome } from './outages.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
-import { type AttemptOutcome, postSigned } from './sender.js';
+import { type AttemptOutcome, Sender } from './sender.js';
 import { DEFAULT_WEBHOOK_CONCURRENCY } from '../config/options.js';
 import { type Tracer, traceparent } from '../core/trace-context.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './schedule.js';
@@ -77,6 +77,7 @@ export class WebhookDispatcher {
   private readonly faults: ReceiverFaultHook;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
+  private readonly sender = new Sender();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly timeoutMs: number;
   private readonly logLimit: number;
@@ -197,6 +198,7 @@ export class WebhookDispatcher {
     // Pending retries and holds are kept timers (core/timers.ts): the clocks' close stops them, the data file keeps them.
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
+    this.sender.close();
   }
 
   private onEvent(event: ContractEvent): void {
@@ -300,7 +302,7 @@ export class WebhookDispatcher {
         const spoilt = this.faults.spoilSigning(target(d));
         if (spoilt) faults.push(spoilt.hit);
         signedAt = wallNow() - (spoilt?.ageMs ?? 0);
-        outcome = await postSigned({
+        outcome = await this.sender.post({
           url: d.url,
           secret: webhook.secret,
           webhookId: d.webhookId,
@@ -455,11 +457,9 @@ export class WebhookDispatcher {
 
   /** Work about a delivery: the clock of its tenant waits for it (an advance answers once it has settled). */
   private track<T>(d: { platformId: string }, work: Promise<T>): Promise<T> {
+    const done = () => this.inFlight.delete(work);
     this.inFlight.add(work);
-    void work.then(
-      () => this.inFlight.delete(work),
-      () => this.inFlight.delete(work),
-    );
+    void work.then(done, done);
     return this.clockOf(d).work.track(work);
   }
 }

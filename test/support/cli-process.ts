@@ -3,10 +3,11 @@
  * (signals, crashes). Builds dist/ first when it is missing or older than the sources.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
@@ -71,6 +72,38 @@ export function cliPerFile(args: string[]): () => CliProcess {
     if (!cli) throw new Error('the CLI of this file has not started');
     return cli;
   };
+}
+
+/**
+ * For tests of the CLI on a `--data` file: the CLI built before the file's tests; for each test a fresh temporary folder
+ * (`data.dir`, named from `prefix`) with the path of the data file in it (`data.file`); `data.start(...args)` starts
+ * the CLI on that file; after the test, each CLI it started and that still runs is killed (SIGKILL), and the folder
+ * removed.
+ */
+export function dataFolderEachTest(prefix: string) {
+  const running: CliProcess[] = [];
+  const data = {
+    dir: '',
+    file: '',
+    async start(...args: string[]): Promise<CliProcess> {
+      const p = await startCli(['--data', data.file, ...args]);
+      running.push(p);
+      return p;
+    },
+  };
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => {
+    data.dir = mkdtempSync(join(tmpdir(), prefix));
+    data.file = join(data.dir, 'data.json');
+  });
+  afterEach(async () => {
+    for (const p of running.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+      await p.exited;
+    }
+    rmSync(data.dir, { recursive: true, force: true });
+  });
+  return data;
 }
 
 /**
