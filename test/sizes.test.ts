@@ -25,7 +25,6 @@ const FROZEN: Sizes = {
     'render/audit-page.ts appendAuditTrail': 69,
     'render/docx.ts renderDocx': 83,
     'render/pdf-lines.ts wrapRuns': 78,
-    'render/pdf.ts layoutBlocks': 122,
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
