@@ -10,7 +10,7 @@ const FROZEN: Sizes = {
   files: {
     'core/clock.ts': 478,
     'journal/journal.ts': 570,
-    'webhooks/dispatcher.ts': 471,
+    'webhooks/dispatcher.ts': 455,
   },
   functions: {
     'cli.ts run': 68,
