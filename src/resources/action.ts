@@ -121,6 +121,12 @@ export interface PlainResource {
   endpoints: EndpointSpec<any>[];
 }
 
+/** A plain resource from its path and endpoints, their types kept (the package's API types read them). */
+// biome-ignore lint/suspicious/noExplicitAny: endpoints, each with its own input type
+export function plainResource<const E extends EndpointSpec<any>[]>(path: string, ...endpoints: E) {
+  return { path, endpoints } satisfies PlainResource;
+}
+
 /** An operation as a resource file writes it: the schemas come as functions, each called once on first use. */
 export type Definition<Spec extends { schema: z.ZodType; response: z.ZodType }> = Omit<Spec, 'schema' | 'response'> & {
   schema: () => Spec['schema'];

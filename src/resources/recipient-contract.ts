@@ -11,10 +11,10 @@ import { contractChanged, recipientContract, recipientContractStatus } from '../
 import { keyAsSeen } from '../domain/share-links.js';
 import { SHARE_LINK_ACCESS_CODES } from '../core/vocabulary.js';
 import type { ContractRecord } from '../store/records.js';
-import { type RequestInfo, reply } from './action.js';
+import { type RequestInfo, plainResource, reply } from './action.js';
 import { auditEntriesSchema } from './contract-event.js';
 import { insertionSchema, isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
-import { shareLinkEndpoint, shareLinkResource } from './share-link-endpoint.js';
+import { shareLinkEndpoint } from './share-link-endpoint.js';
 
 const shareLinkAccessSchema = () =>
   z.enum(SHARE_LINK_ACCESS_CODES).meta({ description: "'1' sign, '2' approve, '3' lock, '4' view" });
@@ -67,7 +67,7 @@ function documentUrl(request: RequestInfo): (contract: ContractRecord) => string
   return (contract) => contentValue(request.publicBase(), contract);
 }
 
-export const recipientContractResource = shareLinkResource(
+export const recipientContractResource = plainResource(
   '/api/recipient_contract',
   shareLinkEndpoint({
     method: 'GET',
@@ -85,7 +85,7 @@ export const recipientContractResource = shareLinkResource(
   }),
 );
 
-export const recipientContractStatusResource = shareLinkResource(
+export const recipientContractStatusResource = plainResource(
   '/api/recipient_contract_status',
   shareLinkEndpoint({
     method: 'GET',
@@ -95,7 +95,7 @@ export const recipientContractStatusResource = shareLinkResource(
   }),
 );
 
-export const recipientContractEventResource = shareLinkResource(
+export const recipientContractEventResource = plainResource(
   '/api/recipient_contract_event',
   shareLinkEndpoint({
     method: 'GET',
@@ -105,7 +105,7 @@ export const recipientContractEventResource = shareLinkResource(
   }),
 );
 
-export const checkContractChangedResource = shareLinkResource(
+export const checkContractChangedResource = plainResource(
   '/api/check_contract_changed',
   shareLinkEndpoint({
     summary: 'Whether the contract or the link changed since the recipient read it (before signing or approving)',
@@ -123,7 +123,7 @@ export const checkContractChangedResource = shareLinkResource(
   }),
 );
 
-export const recipientPlaceholderResource = shareLinkResource(
+export const recipientPlaceholderResource = plainResource(
   '/api/recipient_placeholder',
   shareLinkEndpoint({
     summary: "The recipient's answers: the values of the placeholders it is named to fill (other items are ignored)",

@@ -6,16 +6,16 @@
 import { z } from 'zod';
 import { approveByLink, confirmByEmail, signByLink } from '../domain/recipient-acts.js';
 import { contractSignatures } from '../domain/recipient-reads.js';
-import { reply, signerFields } from './action.js';
+import { plainResource, reply, signerFields } from './action.js';
 import { actedSchema, okSchema, signatureSchema } from './response-shape.js';
-import { shareLinkEndpoint, shareLinkResource } from './share-link-endpoint.js';
+import { shareLinkEndpoint } from './share-link-endpoint.js';
 
 const PERSON = { fullName: 'Grace Hopper', email: 'grace@example.com' };
 /** A 1×1 PNG, as a signature pad's `toDataURL()` gives one. */
 const DRAWN =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
-export const recipientSignResource = shareLinkResource(
+export const recipientSignResource = plainResource(
   '/api/recipient_sign',
   shareLinkEndpoint({
     method: 'GET',
@@ -32,7 +32,7 @@ export const recipientSignResource = shareLinkResource(
   }),
 );
 
-export const recipientApproveResource = shareLinkResource(
+export const recipientApproveResource = plainResource(
   '/api/recipient_approve',
   shareLinkEndpoint({
     summary: 'Approve as the recipient of a share link',
@@ -44,7 +44,7 @@ export const recipientApproveResource = shareLinkResource(
 );
 
 const confirmation = (role: 'sign' | 'approve') =>
-  shareLinkResource(
+  plainResource(
     `/api/recipient_${role}_email`,
     shareLinkEndpoint({
       summary: `Send the recipient the confirmation of its ${role === 'sign' ? 'signature' : 'approval'} (to the outbox)`,

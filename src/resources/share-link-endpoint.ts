@@ -6,14 +6,7 @@
 import { z } from 'zod';
 import type { OpContext } from '../domain/context.js';
 import { type ResolvedShareLink, throughShareLink } from '../domain/share-links.js';
-import {
-  type EndpointSpec,
-  type PlainResource,
-  type Reply,
-  type RequestInfo,
-  defineEndpoint,
-  keyField,
-} from './action.js';
+import { type EndpointSpec, type Reply, type RequestInfo, defineEndpoint, keyField } from './action.js';
 
 /** The example's share link (docs and OpenAPI). */
 export const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
@@ -51,10 +44,4 @@ export function shareLinkEndpoint<
       return throughShareLink(ctx, shareLink, (link) => spec.act(ctx, link, input as LinkInput<F>, request));
     },
   });
-}
-
-/** A path of the recipient side with its endpoints (one per method). */
-// biome-ignore lint/suspicious/noExplicitAny: endpoints, each with its own input type
-export function shareLinkResource<const E extends EndpointSpec<any>[]>(path: string, ...endpoints: E) {
-  return { path, endpoints } satisfies PlainResource;
 }
