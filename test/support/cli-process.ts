@@ -57,6 +57,31 @@ export function startCli(args: string[], options: { cwd?: string } = {}): Promis
   });
 }
 
+/**
+ * Runs a CLI (`cli`: dist/cli.js unless told) on a free port until it prints "Ready in", then stops it (SIGTERM); or
+ * until it exits. Resolves once it closed (its last output read, a warning on stderr included) with its exit code and
+ * all it printed.
+ */
+export function runUntilReady(
+  args: string[],
+  options: { cli?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [options.cli ?? CLI, '--port', '0', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? process.env,
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready in')) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
 /** One CLI for a whole test file: built if need be and started before its tests, stopped after them. */
 export function cliPerFile(args: string[]): () => CliProcess {
   let cli: CliProcess | undefined;
