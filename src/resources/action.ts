@@ -213,6 +213,12 @@ export const optionalKeyField = () =>
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = () => z.string().min(1, 'Must not be empty');
 
+/** What an update of a contract or a template may change of both: the name, and the content (HTML) in `value`. */
+export const contentChange = () => ({
+  name: z.string().min(1, 'Must not be empty').optional(),
+  value: z.string().optional(),
+});
+
 /** The `action`/`type` value a caller sends for the action named `name` in the table. */
 export function wireName(resource: ResourceSpec, name: string): string {
   return resource.actions[name]?.wireName ?? name;
