@@ -11,6 +11,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pause } from './pause.js';
+import { WorkTracker } from './work-tracker.js';
+
+export { WorkTracker } from './work-tracker.js';
 
 export type ClockMode = 'real' | 'frozen';
 
@@ -68,32 +71,6 @@ export const MAX_DURATION_MS = TIME_RANGE.max - TIME_RANGE.min;
  */
 export function later(from: number, ms: number): number {
   return Math.min(from + ms, TIME_RANGE.max);
-}
-
-/** Collects in-flight async work (webhook attempts, timer callbacks) so the clock can wait for it to settle. */
-export class WorkTracker {
-  private readonly inFlight = new Set<Promise<unknown>>();
-
-  track<T>(work: Promise<T>): Promise<T> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.inFlight.add(settled);
-    void settled.then(() => this.inFlight.delete(settled));
-    return work;
-  }
-
-  get size(): number {
-    return this.inFlight.size;
-  }
-
-  /** Resolves once nothing tracked is in flight, including work started while waiting. */
-  async settled(): Promise<void> {
-    while (this.inFlight.size > 0) {
-      await Promise.all([...this.inFlight]);
-    }
-  }
 }
 
 /** Wall-clock milliseconds for measuring how long something took (never used as sandbox time). */
@@ -264,7 +241,7 @@ export class Clock {
     if (to >= this.now()) {
       await this.runUntil(to);
     } else {
-      await this.leaveInstant();
+      await this.leaveInstant(true);
       this.moveTo(to);
       this.arm();
     }
@@ -411,10 +388,14 @@ export class Clock {
     await run;
   }
 
-  /** Before the clock moves: what waits for the end of the present instant runs, and settles. */
-  private async leaveInstant(): Promise<void> {
-    if (this.instantEnd.length === 0) return;
-    await this.work.track(this.endInstant());
+  /**
+   * Before the clock moves: what waits for the end of the present instant runs, and settles. Before it jumps (an
+   * advance or a set), all work in flight settles too: a webhook attempt under way ends at the instant it left at, and
+   * its retry is due counted from there, not from wherever the first timer on the way moved the clock.
+   */
+  private async leaveInstant(jump: boolean): Promise<void> {
+    if (this.instantEnd.length > 0) await this.work.track(this.endInstant());
+    else if (!jump) return;
     await this.work.settled();
   }
 
@@ -424,7 +405,7 @@ export class Clock {
     let ran = 0;
     let turnAt = monotonicNow();
     try {
-      await this.leaveInstant();
+      await this.leaveInstant(target > this.now());
       for (;;) {
         const next = this.queue[0];
         if (next && next.at <= target) {

@@ -30,6 +30,8 @@ export const REAL_SERVICE_KEY_HEADER = 'X-Sendforsign-Key';
 /** The credential headers of one request, as sent (checked only when an endpoint needs a caller, http/auth.ts). */
 export interface Credentials {
   authorization: string | undefined;
+  /** The token of `authorization` when it reads `Bearer <token>`: worked out once, read by whoever tells the caller. */
+  bearer: string | undefined;
   /** The API key, read only when no `Authorization` header came (a token wins over a key). */
   apiKey: string | undefined;
   /** The configured API-key header, named in the 401 answer. */
@@ -41,6 +43,7 @@ export function readCredentials(headers: Headers, apiKeyHeader: string): Credent
   const authorization = headers.get('authorization') ?? undefined;
   return {
     authorization,
+    bearer: authorization !== undefined ? bearerToken(authorization) : undefined,
     apiKey:
       authorization === undefined
         ? (headers.get(apiKeyHeader) ?? headers.get(REAL_SERVICE_KEY_HEADER) ?? undefined)

@@ -8,7 +8,7 @@
  * (domain/context.ts `apiContext`).
  */
 import type { Clock } from '../core/clock.js';
-import { type Credentials, REAL_SERVICE_KEY_HEADER, bearerToken } from '../core/credentials.js';
+import { type Credentials, REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
 import { ApiError } from '../core/errors.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
@@ -98,7 +98,7 @@ export function arrivalFacts(
   const { credentials, path } = request;
   const tenant =
     requestTenant(services, {
-      authorization: credentials.authorization,
+      bearer: credentials.bearer,
       apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
     }) ?? recipientPageTenant(services, path);
   const clock = services.clocks.of(tenant);
@@ -146,8 +146,8 @@ export function answeredTenant(
 
 /** What tells a request's tenant: its credentials, or what its body or query names. */
 export interface RequestMarks {
-  /** The Authorization header. */
-  authorization?: string | null | undefined;
+  /** The token of the `Authorization: Bearer` header. */
+  bearer?: string | undefined;
   /** The API-key header. */
   apiKey?: string | null | undefined;
   /** The parsed JSON body and the query parameters, when they were read. */
@@ -162,8 +162,7 @@ export interface RequestMarks {
  */
 export function requestTenant(services: Pick<Services, 'store'>, marks: RequestMarks): string | undefined {
   const { store } = services;
-  const bearer = marks.authorization ? bearerToken(marks.authorization) : undefined;
-  if (bearer) return store.tokens.get(bearer)?.platformId;
+  if (marks.bearer) return store.tokens.get(marks.bearer)?.platformId;
   const apiKey = marks.apiKey ?? stringAt(marks.body, 'data', 'apiKey') ?? stringAt(marks.body, 'apiKey');
   if (apiKey) return platformByApiKey(services, apiKey.trim())?.platformId;
   const link = stringAt(marks.body, 'shareLink') ?? marks.query?.shareLink;
@@ -195,7 +194,7 @@ export function shareLinkTenant(services: Pick<Services, 'store'>, link: string)
  */
 function callerOf(services: Services, credentials: Credentials): Principal | ApiError {
   if (credentials.authorization !== undefined) {
-    const bearer = bearerToken(credentials.authorization);
+    const bearer = credentials.bearer;
     if (bearer === undefined) return ApiError.unauthorized('Authorization header must be "Bearer <access_token>"');
     try {
       const token = checkToken(services, bearer);

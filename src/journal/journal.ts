@@ -6,36 +6,24 @@
  */
 import { type TraceContext, traceparent } from '../core/trace-context.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER, bearerToken } from '../core/credentials.js';
-import type { MiddlewareHandler } from 'hono';
+import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
+import type { Context, MiddlewareHandler } from 'hono';
 import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
 import type { Services } from '../store/services.js';
-import { ApiError, quote } from '../core/errors.js';
 import { type RequestEnv, answeredTenant, requestTenant, sentStatus } from '../domain/request-facts.js';
 import { operationOf } from '../core/operation.js';
 import { stringAt } from '../core/json-path.js';
 import { isoTime } from '../core/time-format.js';
 import { pause } from '../core/pause.js';
 import type { JournalRecord } from './record.js';
+import { type JournalFilter, type RequestKind, matcher, requestKind } from './filter.js';
 import type { Keeper } from '../core/kept.js';
 import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
 
+export { REQUEST_KINDS, type JournalFilter, type RequestKind, requestKind } from './filter.js';
+
 /** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
 export const MAX_BODY_CHARS = 64 * 1024;
-
-/**
- * Which door a request came through (docs/library.md, "The request journal"): `api` (/api, what an integration
- * calls), `control` (/__sandbox, the control API, scoped routes included) or `page` (the recipient page and the
- * other pages a browser opens).
- */
-export const REQUEST_KINDS = ['api', 'control', 'page'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
-
-export function requestKind(path: string): RequestKind {
-  if (path === '/api' || path.startsWith('/api/')) return 'api';
-  if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return 'control';
-  return 'page';
-}
 
 export interface JournalEntry {
   /** Increasing number, unique within this sandbox's lifetime (also across resets). */
@@ -66,54 +54,20 @@ export interface JournalEntry {
   trace?: { traceparent: string; tracestate?: string };
 }
 
-export interface JournalFilter {
-  /** Only requests that came through this door. */
-  kind?: RequestKind;
-  /** Exact path, or a prefix ending in `*` (`/api/*`). */
-  path?: string;
-  method?: string;
-  action?: string;
-  /** Exact status (`404`) or a class (`4xx`). */
-  status?: string | number;
-  /** Entries at or after this sandbox time (ISO 8601), or with an id above this number. */
-  since?: string | number;
-  /** Only the requests of the platform with this API key. */
-  apiKey?: string;
-  /** The newest N of the matches. */
-  limit?: number;
-}
-
 /**
  * What the middleware keeps per request: the strings as they came (headers as a flat name/value list, the bodies'
  * JSON text). Parsing, redacting and building the entry wait until someone reads the journal (or the log needs
  * the entry), and the built entry is kept with it.
  */
-interface Stored {
-  id: number;
-  atMs: number;
-  /** Wall time of arrival: what the readiness report judges Retry-After in (docs/readiness.md). */
-  wallMs: number;
-  /** Places on one counter of arrivals and answers: whether a request was sent after another was answered. */
-  arrived: number;
-  answered: number;
-  method: string;
-  path: string;
-  /** The operation the body named (the travel object's), so that a reader of many entries parses no body for it. */
-  action: string | undefined;
+interface Stored extends JournalRecord {
   /** The raw query string, '' when none. */
   query: string;
-  status: number;
-  durationMs: number;
-  platformId: string | undefined;
   headers: readonly string[];
   requestBody: Captured;
   responseBody: Captured;
   /** The entry as shown, built on first read. */
   shown: JournalEntry | undefined;
   warnings: readonly string[] | undefined;
-  /** The answer's `Retry-After` (seconds) and `X-Sandbox-Fault`, kept for the readiness report. */
-  retryAfter: number | undefined;
-  fault: string | undefined;
   trace: TraceContext | undefined;
 }
 
@@ -152,7 +106,7 @@ export class RequestJournal {
         const stored = this.byId.get(id);
         if (!stored) return undefined;
         return {
-          atMs: stored.atMs,
+          atMs: stored.at,
           ...(stored.platformId !== undefined ? { platformId: stored.platformId } : {}),
           // Built afresh rather than cached on the entry: see `middleware` on what cached copies cost.
           entry: stored.shown ?? this.show(stored),
@@ -202,7 +156,7 @@ export class RequestJournal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.entries().filter(matcher(filter, this.services, (e) => this.shown(e)));
+    const matches = this.entries().filter(matcher(filter, this.services, (e: Stored) => this.shown(e).action));
     const shown = filter.limit !== undefined ? matches.slice(Math.max(0, matches.length - filter.limit)) : matches;
     return shown.map((e) => this.shown(e));
   }
@@ -236,20 +190,15 @@ export class RequestJournal {
       // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
       const arrival = c.get('request');
       const early = arrival.tenant;
-      const wallMs = this.wall();
+      const wall = this.wall();
       const arrived = this.order++;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
       // message the log line shows.
       const keepBodies = this.limit > 0 && !options.skipBodies?.(c.req.path);
-      // The answer's body is taken where it is made: c.json serialises the object anyway, and the journal
-      // keeps a copy of that text, not the object graph.
       let sent: string | undefined;
-      const json = c.json;
-      c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
-        if (headers !== undefined) return (json as (...args: unknown[]) => Response)(object, arg, headers);
-        sent = JSON.stringify(object);
-        return c.body(sent as string, arg as 200, JSON_HEADERS);
-      }) as typeof c.json;
+      keepSent(c, (text) => {
+        sent = text;
+      });
       await next();
       const requestBody = keepBodies ? requestText(c.get('bodyText')) : undefined;
       const id = this.nextId++;
@@ -265,8 +214,8 @@ export class RequestJournal {
       const entry: Stored = {
         id,
         // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
-        atMs: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
-        wallMs,
+        at: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
+        wall,
         arrived,
         answered,
         method: c.req.method,
@@ -283,8 +232,12 @@ export class RequestJournal {
         shown: undefined,
         warnings: c.get('warnings'),
         retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
+        message: status >= 400 ? stringAt(parseBody(sent), 'message') : undefined,
         fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
         trace: c.get('trace'),
+        token: arrival.credentials.bearer,
+        contractKey: contractNamed(c.get('body')?.json),
+        clientKey: clientNamed(c.get('body')?.json),
       };
       if (this.limit > 0) this.add(entry);
       if (log) {
@@ -297,50 +250,17 @@ export class RequestJournal {
   }
 
   /**
-   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, each as `see` makes
-   * it from its record, as the readiness report reads them: RECORDS_SLICE entries at a time with a turn of the event
-   * loop between slices. Each record lives only while `see` reads it, so a full journal's records never all live at
-   * once.
+   * The kept entries of one tenant (or all) that came through one door (or any), oldest first, as the readiness report
+   * reads them: the entries themselves, not copies, each with what was taken when its request was recorded (no header
+   * or body is parsed here), RECORDS_SLICE entries at a time with a turn of the event loop between slices.
    */
-  async records<T>(
-    platformId: string | undefined,
-    kind: RequestKind | undefined,
-    see: (r: JournalRecord) => T,
-  ): Promise<T[]> {
-    const out: T[] = [];
+  async records(platformId: string | undefined, kind: RequestKind | undefined): Promise<readonly JournalRecord[]> {
+    const out: JournalRecord[] = [];
     let read = 0;
     for (const e of this.entries()) {
       if (++read % RECORDS_SLICE === 0) await pause();
       if (platformId !== undefined && e.platformId !== platformId) continue;
-      if (kind !== undefined && requestKind(e.path) !== kind) continue;
-      const authorization = headerValue(e.headers, 'authorization');
-      // An entry restored from the data file has only its shown (redacted) bodies: no token to tell apart.
-      const answer =
-        e.status >= 400
-          ? e.responseBody !== undefined
-            ? parseBody(e.responseBody)
-            : e.shown?.response.body
-          : undefined;
-      out.push(
-        see({
-          id: e.id,
-          atMs: e.atMs,
-          wallMs: e.wallMs,
-          arrived: e.arrived,
-          answered: e.answered,
-          durationMs: e.durationMs,
-          method: e.method,
-          path: e.path,
-          status: e.status,
-          platformId: e.platformId,
-          action: e.action,
-          body: () => (typeof e.requestBody === 'string' ? parseBody(e.requestBody) : e.shown?.request.body),
-          token: authorization !== undefined ? bearerToken(authorization) : undefined,
-          message: stringAt(answer, 'message'),
-          retryAfter: e.retryAfter,
-          fault: e.fault,
-        }),
-      );
+      if (kind === undefined || requestKind(e.path) === kind) out.push(e);
     }
     return out;
   }
@@ -374,7 +294,7 @@ export class RequestJournal {
     const parsed = parseBody(stored.requestBody);
     return {
       id: stored.id,
-      at: isoTime(stored.atMs),
+      at: isoTime(stored.at),
       kind: requestKind(stored.path),
       method: stored.method,
       path: stored.path,
@@ -435,9 +355,10 @@ export class RequestJournal {
 function restoredEntry(entry: JournalEntry, atMs: number, platformId?: string): Omit<Stored, 'arrived' | 'answered'> {
   return {
     id: entry.id,
-    atMs,
-    wallMs: atMs,
+    at: atMs,
+    wall: atMs,
     retryAfter: undefined,
+    message: entry.status >= 400 ? stringAt(entry.response.body, 'message') : undefined,
     fault: entry.fault,
     method: entry.method,
     path: entry.path,
@@ -452,7 +373,34 @@ function restoredEntry(entry: JournalEntry, atMs: number, platformId?: string): 
     shown: entry,
     warnings: entry.warnings,
     trace: undefined,
+    token: undefined,
+    contractKey: contractNamed(entry.request.body),
+    clientKey: clientNamed(entry.request.body),
   };
+}
+
+/** The contract a request's body names: `data.contract.contractKey` (a contract's operations), else `data.contractKey`. */
+function contractNamed(body: unknown): string | undefined {
+  return stringAt(body, 'data', 'contract', 'contractKey') ?? stringAt(body, 'data', 'contractKey');
+}
+
+/** The client a request's body names (`data.clientKey`). */
+function clientNamed(body: unknown): string | undefined {
+  return stringAt(body, 'data', 'clientKey');
+}
+
+/**
+ * Has `c.json` keep the text it answers: the answer's body is taken where it is made (c.json serialises the object
+ * anyway), and the journal keeps a copy of that text, not the object graph.
+ */
+function keepSent(c: Context, keep: (text: string) => void): void {
+  const json = c.json;
+  c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
+    if (headers !== undefined) return (json as (...args: unknown[]) => Response)(object, arg, headers);
+    const sent = JSON.stringify(object);
+    keep(sent);
+    return c.body(sent, arg as 200, JSON_HEADERS);
+  }) as typeof c.json;
 }
 
 /** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */
@@ -465,7 +413,7 @@ type Captured = string | { truncated: true; bytes: number } | undefined;
 
 /** Characters of body text shown between two turns of the event loop (~10 ms of parsing and redacting). */
 const SHOW_SLICE_CHARS = 4 * 1024 * 1024;
-/** Entries `records` reads between two turns (~2 ms): slices by body text (~2,500 small entries) stalled 46 ms. */
+/** Entries `records` reads between two turns: slices by body text (~2,500 entries) stalled 46 ms when each was parsed. */
 const RECORDS_SLICE = 500;
 
 function charsOf(body: Captured): number {
@@ -476,14 +424,6 @@ function charsOf(body: Captured): number {
 function captured(text: string | undefined): Captured {
   if (text === undefined) return undefined;
   return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
-}
-
-/** A header's first value in node's flat name/value list. */
-function headerValue(pairs: readonly string[], name: string): string | undefined {
-  // Names of another length are not lower-cased: the report reads this for every entry of a full journal.
-  for (let i = 0; i + 1 < pairs.length; i += 2)
-    if (pairs[i]!.length === name.length && pairs[i]!.toLowerCase() === name) return pairs[i + 1];
-  return undefined;
 }
 
 /** `Retry-After` in seconds (the sandbox sends seconds, never a date). */
@@ -518,51 +458,4 @@ function parseBody(body: Captured): unknown {
   } catch {
     return body;
   }
-}
-
-function matcher(
-  filter: JournalFilter,
-  services: Services,
-  shown: (entry: Stored) => JournalEntry,
-): (entry: Stored) => boolean {
-  const tests: ((entry: Stored) => boolean)[] = [];
-  if (filter.kind) {
-    const kind = filter.kind;
-    tests.push((e) => requestKind(e.path) === kind);
-  }
-  if (filter.path) {
-    const path = filter.path;
-    tests.push(path.endsWith('*') ? (e) => e.path.startsWith(path.slice(0, -1)) : (e) => e.path === path);
-  }
-  if (filter.method) {
-    const method = filter.method.toUpperCase();
-    tests.push((e) => e.method === method);
-  }
-  if (filter.action) tests.push((e) => shown(e).action === filter.action);
-  if (filter.status !== undefined) {
-    const status = String(filter.status).toLowerCase();
-    if (/^[1-5]xx$/.test(status)) tests.push((e) => Math.floor(e.status / 100) === Number(status[0]));
-    else if (/^\d{3}$/.test(status)) tests.push((e) => e.status === Number(status));
-    else
-      throw ApiError.badRequest(`status must be a status like 404 or a class like 4xx (got ${quote(status)})`, [
-        { path: 'status', message: 'Not a status' },
-      ]);
-  }
-  if (filter.since !== undefined) {
-    const since = String(filter.since);
-    if (/^\d+$/.test(since)) tests.push((e) => e.id > Number(since));
-    else {
-      const ms = Date.parse(since);
-      if (!Number.isFinite(ms))
-        throw ApiError.badRequest(`since must be an ISO 8601 time or an entry id (got ${quote(since)})`, [
-          { path: 'since', message: 'Not a time' },
-        ]);
-      tests.push((e) => e.atMs >= ms);
-    }
-  }
-  if (filter.apiKey !== undefined) {
-    const platformId = services.store.platforms.where('apiKey', filter.apiKey)[0]?.platformId;
-    tests.push((e) => platformId !== undefined && e.platformId === platformId);
-  }
-  return (entry) => tests.every((t) => t(entry));
 }

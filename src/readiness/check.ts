@@ -4,6 +4,7 @@
  * show it. The table of checks is in checks.ts; the report (report.ts) runs them and turns outcomes into findings.
  */
 import { isoTime } from '../core/time-format.js';
+import type { Coverage } from './coverage.js';
 import type { AttemptSeen, DeliverySeen, Observed, RequestSeen } from './observed.js';
 import type { Thresholds } from './thresholds.js';
 
@@ -54,6 +55,8 @@ export interface Indexed extends Observed {
   byArrival: RequestSeen[];
   /** Tenants with a webhook subscribed to at least one event. */
   tenantsWithWebhooks: Set<string>;
+  /** The report's coverage: the `untested-…` checks read the errors met in it rather than each request again. */
+  coverage: Coverage;
 }
 
 export interface Check {

@@ -1,5 +1,6 @@
 /** The report's `coverage` (docs/readiness.md): what the run called, the errors it met, the events it received. */
 import type { Observed } from './observed.js';
+import { getOrAdd } from '../core/maps.js';
 
 export interface Coverage {
   /** Each operation called: method, path, action, how many times. */
@@ -11,19 +12,23 @@ export interface Coverage {
 }
 
 export function coverageOf(o: Observed): Coverage {
-  const operations = new Map<string, Coverage['operations'][number]>();
+  // Operations by path, method and action, maps within maps: no key is made per request.
+  const operations: Coverage['operations'] = [];
+  const byPath = new Map<string, Map<string, Map<string, Coverage['operations'][number]>>>();
   const errors = new Map<string, Coverage['errors'][number]>();
   for (const r of o.requests) {
-    const op = `${r.method} ${r.path} ${r.action ?? ''}`;
-    const seen = operations.get(op);
+    const byAction = getOrAdd(
+      getOrAdd(byPath, r.path, () => new Map()),
+      r.method,
+      () => new Map(),
+    );
+    const seen = byAction.get(r.action ?? '');
     if (seen) seen.count++;
-    else
-      operations.set(op, {
-        method: r.method,
-        path: r.path,
-        ...(r.action !== undefined ? { action: r.action } : {}),
-        count: 1,
-      });
+    else {
+      const op = { method: r.method, path: r.path, ...(r.action !== undefined ? { action: r.action } : {}), count: 1 };
+      byAction.set(r.action ?? '', op);
+      operations.push(op);
+    }
     if (r.status < 400) continue;
     const message = r.message ?? '';
     const error = errors.get(`${r.status} ${message}`);
@@ -39,7 +44,7 @@ export function coverageOf(o: Observed): Coverage {
   }
   const byCount = <T extends { count: number }>(a: T, b: T) => b.count - a.count;
   return {
-    operations: [...operations.values()].sort(byCount),
+    operations: operations.sort(byCount),
     errors: [...errors.values()].sort(byCount),
     events: [...events.values()],
   };

@@ -34,7 +34,13 @@ export interface RequestSeen {
   retryAfter?: number | undefined;
   /** The API fault that answered it (`X-Sandbox-Fault`), or `rate-limit` when the sandbox's quota did. */
   fault?: string | undefined;
-  /** The status read it is (docs/readiness.md, "polling"): what it reads, e.g. `contract C1`. */
+  /** The contract and the client its body names (`data.contract.contractKey` or `data.contractKey`, `data.clientKey`). */
+  contractKey?: string | undefined;
+  clientKey?: string | undefined;
+  /**
+   * The status read it is (docs/readiness.md, "polling"), e.g. `contract C1`, when the observer says; else the check
+   * works it out from `method`, `path`, `action`, `contractKey` and `clientKey`.
+   */
   reads?: StatusRead | undefined;
 }
 
@@ -62,7 +68,7 @@ export interface AttemptSeen {
   error?: string | undefined;
   durationMs: number;
   /** What the sandbox did to this attempt on purpose (an outage answered instead of the receiver, a fault). */
-  shaping: AttemptShaping[];
+  shaping: readonly AttemptShaping[];
 }
 
 /** One webhook delivery (one event to one webhook) and its attempts. */
@@ -86,7 +92,7 @@ export interface WebhookSeen {
 }
 
 export interface Observed {
-  requests: RequestSeen[];
+  requests: readonly RequestSeen[];
   deliveries: DeliverySeen[];
   webhooks: WebhookSeen[];
 }

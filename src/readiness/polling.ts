@@ -8,38 +8,32 @@ import type { RequestSeen, StatusRead } from './observed.js';
 import type { Thresholds } from './thresholds.js';
 import { getOrAdd } from '../core/maps.js';
 
-/** The /api reads a webhook makes unneeded, by path and action: what each reads (docs/readiness.md). */
-const STATUS_READS: Record<string, (data: Record<string, unknown>) => StatusRead | undefined> = {
-  'POST /api/contract read': (d) => {
-    const key = (d.contract as { contractKey?: unknown } | undefined)?.contractKey;
-    return typeof key === 'string' ? { subject: `contract ${key}`, contractKey: key } : undefined;
-  },
-  'POST /api/recipient list': (d) =>
-    typeof d.contractKey === 'string'
-      ? { subject: `recipients of contract ${d.contractKey}`, contractKey: d.contractKey }
-      : undefined,
-  'POST /api/contract list': (d) =>
-    typeof d.clientKey === 'string'
-      ? { subject: `contracts of client ${d.clientKey}`, clientKey: d.clientKey }
-      : { subject: 'contracts of the client' },
-};
-
 /**
- * What a request reads whose status a webhook would tell, from its method, path, action and body (parsed only for
- * the reads that need it).
+ * What a request reads whose status a webhook would tell (docs/readiness.md), when it does not say (`reads`): a contract
+ * (`POST /api/contract read`), its recipients (`POST /api/recipient list`) or a client's contracts (`POST /api/contract
+ * list`), from the contract or client its body names (the journal took them when it recorded the request). A reader
+ * is made per report: it makes one StatusRead per subject, shared by every read of it, rather than one per read.
  */
-export function statusRead(
-  method: string,
-  path: string,
-  action: string | undefined,
-  bodyOf: () => unknown,
-): StatusRead | undefined {
-  const reader = STATUS_READS[`${method} ${path} ${action ?? ''}`];
-  if (!reader) return undefined;
-  const body = bodyOf();
-  if (body === null || typeof body !== 'object') return undefined;
-  const data = (body as { data?: unknown }).data;
-  return reader(data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {});
+export function statusReader(): (r: RequestSeen) => StatusRead | undefined {
+  const contracts = new Map<string, StatusRead>();
+  const recipients = new Map<string, StatusRead>();
+  const clients = new Map<string, StatusRead>();
+  const anyClient: StatusRead = { subject: 'contracts of the client' };
+  return ({ method, path, action, contractKey, clientKey }) => {
+    if (method !== 'POST') return undefined;
+    if (path === '/api/contract' && action === 'read' && contractKey !== undefined)
+      return getOrAdd(contracts, contractKey, () => ({ subject: `contract ${contractKey}`, contractKey }));
+    if (path === '/api/recipient' && action === 'list' && contractKey !== undefined)
+      return getOrAdd(recipients, contractKey, () => ({
+        subject: `recipients of contract ${contractKey}`,
+        contractKey,
+      }));
+    if (path === '/api/contract' && action === 'list')
+      return clientKey === undefined
+        ? anyClient
+        : getOrAdd(clients, clientKey, () => ({ subject: `contracts of client ${clientKey}`, clientKey }));
+    return undefined;
+  };
 }
 
 export const polling: Check = {
@@ -52,13 +46,15 @@ export const polling: Check = {
     'React to the contract.* webhooks instead: read a contract again when a delivery about it arrives, not on a timer. If you must poll, poll minutes apart.',
   run(o, t) {
     const prompts = promptTimes(o);
+    const statusRead = statusReader();
     // The reads of each tenant's subjects: a map per tenant, so that no key is made per read.
-    const groups = new Map<string, Map<string, RequestSeen[]>>();
+    const groups = new Map<string, Map<string, Reads>>();
     for (const r of o.byArrival) {
-      if (!r.reads || r.platformId === undefined || !o.tenantsWithWebhooks.has(r.platformId)) continue;
-      if (r.status >= 400) continue;
-      const tenant = getOrAdd(groups, r.platformId, () => new Map<string, RequestSeen[]>());
-      getOrAdd(tenant, r.reads.subject, () => []).push(r);
+      if (r.status >= 400 || r.platformId === undefined || !o.tenantsWithWebhooks.has(r.platformId)) continue;
+      const subject = r.reads ?? statusRead(r);
+      if (!subject) continue;
+      const tenant = getOrAdd(groups, r.platformId, () => new Map<string, Reads>());
+      getOrAdd(tenant, subject.subject, () => ({ subject, reads: [] })).reads.push(r);
     }
     const tally = new Tally(t.evidence);
     for (const reads of [...groups.values()].flatMap((tenant) => [...tenant.values()])) {
@@ -67,7 +63,7 @@ export const polling: Check = {
       const first = window[0]!;
       const last = window.at(-1)!;
       const detail = () =>
-        `${window.length} reads of ${first.reads!.subject} within ${seconds(last.wall - first.wall)}, none after a delivery about it`;
+        `${window.length} reads of ${reads.subject.subject} within ${seconds(last.wall - first.wall)}, none after a delivery about it`;
       tally.add(
         () => [requestEvidence(first, detail()), requestEvidence(last, `the last of those ${window.length} reads`)],
         window.length,
@@ -76,6 +72,12 @@ export const polling: Check = {
     return tally.outcome();
   },
 };
+
+/** The reads of one subject by one tenant, in order of arrival. */
+interface Reads {
+  subject: StatusRead;
+  reads: RequestSeen[];
+}
 
 /** Wall times of a tenant's delivery attempts, by what they tell about: a contract, a client's contracts, any. */
 interface Prompts {
@@ -108,10 +110,10 @@ function promptTimes(o: Indexed): Map<string, Prompts> {
  * The longest run of reads within the window in which no read followed a delivery about its subject, when it
  * reaches the bound; otherwise undefined.
  */
-function pollingWindow(reads: RequestSeen[], prompts: Map<string, Prompts>, t: Thresholds): RequestSeen[] | undefined {
-  const first = reads[0]!;
-  const { contractKey, clientKey } = first.reads!;
-  const tenant = prompts.get(first.platformId!);
+function pollingWindow(group: Reads, prompts: Map<string, Prompts>, t: Thresholds): RequestSeen[] | undefined {
+  const { subject, reads } = group;
+  const { contractKey, clientKey } = subject;
+  const tenant = prompts.get(reads[0]!.platformId!);
   const about =
     contractKey !== undefined
       ? tenant?.contract.get(contractKey)

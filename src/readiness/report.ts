@@ -106,7 +106,7 @@ export async function buildReport(
     summary: { errors: count('error'), warnings: count('warning'), infos: count('info') },
     findings,
     checks,
-    coverage: coverageOf(observed),
+    coverage: indexed.coverage,
     thresholds,
   };
 }
@@ -115,5 +115,7 @@ async function index(o: Observed): Promise<Indexed> {
   const byArrival = [...o.requests].sort((a, b) => a.arrived - b.arrived);
   await pause();
   const tenantsWithWebhooks = new Set(o.webhooks.filter((w) => w.subscribed).map((w) => w.platformId));
-  return { ...o, byArrival, tenantsWithWebhooks };
+  const coverage = coverageOf(o);
+  await pause();
+  return { ...o, byArrival, tenantsWithWebhooks, coverage };
 }

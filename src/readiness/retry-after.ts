@@ -15,14 +15,19 @@ export const ignoresRetryAfter: Check = {
   advice:
     'On 429 and 503, wait the seconds Retry-After names before sending the request again (and back off when it is absent).',
   run(o, t) {
-    const last = new Map<string, RequestSeen>();
+    // The requests whose last answer was a 429 or 503 with Retry-After, by what a retry of them would be. A request's
+    // key is made only while one is waiting, or when it is such a refusal itself: most of a long run needs none.
+    const refused = new Map<string, RequestSeen>();
     const tally = new Tally(t.evidence);
     for (const r of o.byArrival) {
+      const refusal = r.retryAfter !== undefined && (r.status === 429 || r.status === 503);
+      if (refused.size === 0 && !refusal) continue;
       const key = `${r.platformId ?? r.token ?? ''} ${r.method} ${r.path} ${r.action ?? ''}`;
-      const before = last.get(key);
-      last.set(key, r);
-      if (!before || before.retryAfter === undefined || (before.status !== 429 && before.status !== 503)) continue;
-      const waitMs = before.retryAfter * 1000 - t.retryAfterGraceMs;
+      const before = refused.get(key);
+      if (refusal) refused.set(key, r);
+      else refused.delete(key);
+      if (!before) continue;
+      const waitMs = before.retryAfter! * 1000 - t.retryAfterGraceMs;
       const waitedWall = r.wall - (before.wall + before.durationMs);
       const waitedSandbox = r.at - before.at;
       if (waitedWall >= waitMs || waitedSandbox >= waitMs) continue;

@@ -6,11 +6,9 @@
  */
 import type { Services } from '../store/services.js';
 import type { RequestJournal } from '../journal/journal.js';
-import type { JournalRecord } from '../journal/record.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { WEBHOOK_FLAGS } from '../core/vocabulary.js';
 import type { AttemptShaping, DeliverySeen, Observed, RequestSeen } from './observed.js';
-import { statusRead } from './polling.js';
 
 export interface ReadinessSources {
   services: Services;
@@ -18,10 +16,14 @@ export interface ReadinessSources {
   webhooks: WebhookDispatcher;
 }
 
+const UNSHAPED: readonly AttemptShaping[] = Object.freeze([]);
+
 export async function observe(sources: ReadinessSources, platformId?: string): Promise<Observed> {
   // Only the integration's own traffic, the journal's `api` door (docs/readiness.md): control and page requests
   // (the recipient page's included, filed under its share link's tenant) never count.
-  const requests = await sources.journal.records(platformId, 'api', requestSeen);
+  // The journal's own records, not copies: a full journal's 10,000 copies, alive while the report is built, made it
+  // half again as slow, most of it in garbage collection (docs/benchmarks.md, "readiness report").
+  const requests: readonly RequestSeen[] = await sources.journal.records(platformId, 'api');
   const deliveries: DeliverySeen[] = sources.webhooks.kept(platformId).map((d) => ({
     id: d.id,
     event: d.event,
@@ -37,10 +39,11 @@ export async function observe(sources: ReadinessSources, platformId?: string): P
       statusCode: a.statusCode,
       error: a.error,
       durationMs: a.durationMs,
-      shaping: [
-        ...(a.outageId !== undefined ? (['outage'] as const) : []),
-        ...(a.faults ?? []).map((f): AttemptShaping => f.kind),
-      ],
+      // Most attempts met no fault nor outage: they share one empty list.
+      shaping:
+        a.outageId === undefined && !a.faults?.length
+          ? UNSHAPED
+          : [...(a.outageId !== undefined ? (['outage'] as const) : []), ...(a.faults ?? []).map((f) => f.kind)],
     })),
   }));
   const webhooks = sources.services.store.webhooks
@@ -53,26 +56,4 @@ export async function observe(sources: ReadinessSources, platformId?: string): P
       subscribed: WEBHOOK_FLAGS.some((flag) => w[flag]),
     }));
   return { requests, deliveries, webhooks };
-}
-
-function requestSeen(r: JournalRecord): RequestSeen {
-  const action = r.action;
-  return {
-    id: r.id,
-    at: r.atMs,
-    wall: r.wallMs,
-    arrived: r.arrived,
-    answered: r.answered,
-    durationMs: r.durationMs,
-    method: r.method,
-    path: r.path,
-    action,
-    status: r.status,
-    platformId: r.platformId,
-    token: r.token,
-    message: r.message,
-    retryAfter: r.retryAfter,
-    fault: r.fault,
-    reads: statusRead(r.method, r.path, action, r.body),
-  };
 }

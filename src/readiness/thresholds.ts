@@ -44,38 +44,23 @@ const span = () =>
     .transform((value) => parseDuration(value)!);
 const count = () => z.coerce.number().int().min(1);
 const share = () => z.coerce.number().min(0).max(1);
+/** A threshold's option: optional, its default said in its description. */
+const withDefault = <T extends z.ZodType>(name: keyof typeof DEFAULT_THRESHOLDS, schema: T) =>
+  schema.optional().meta({ description: `default ${DEFAULT_THRESHOLDS[name]}` });
 
 /** What a report call takes: every threshold optional, and `ignore` (check ids, a list or comma-separated). */
 export const reportOptions = lazy(() =>
   z
     .strictObject({
-      pollingReads: count()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.pollingReads}` }),
-      pollingWindow: span()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.pollingWindow}` }),
-      retryAfterGrace: span()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.retryAfterGrace}` }),
-      tokenMinRequests: count()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.tokenMinRequests}` }),
-      tokenRatio: share()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.tokenRatio}` }),
-      slowWebhook: span()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.slowWebhook}` }),
-      clientErrorMin: count()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.clientErrorMin}` }),
-      clientErrorRatio: share()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.clientErrorRatio}` }),
-      evidence: count()
-        .optional()
-        .meta({ description: `default ${DEFAULT_THRESHOLDS.evidence}` }),
+      pollingReads: withDefault('pollingReads', count()),
+      pollingWindow: withDefault('pollingWindow', span()),
+      retryAfterGrace: withDefault('retryAfterGrace', span()),
+      tokenMinRequests: withDefault('tokenMinRequests', count()),
+      tokenRatio: withDefault('tokenRatio', share()),
+      slowWebhook: withDefault('slowWebhook', span()),
+      clientErrorMin: withDefault('clientErrorMin', count()),
+      clientErrorRatio: withDefault('clientErrorRatio', share()),
+      evidence: withDefault('evidence', count()),
       ignore: z
         .union([z.array(z.string().min(1)), z.string().transform((s) => s.split(',').filter((id) => id !== ''))])
         .optional()

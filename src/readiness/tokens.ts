@@ -7,7 +7,7 @@ import { type Check, Tally, outcome, requestEvidence } from './check.js';
 import type { RequestSeen } from './observed.js';
 
 /** The 401 messages that say a token is dead for good (domain/tokens.ts). */
-export function saysTokenDead(r: RequestSeen): boolean {
+export function saysTokenDead(r: { status: number; message?: string | undefined }): boolean {
   return r.status === 401 && (r.message === 'Token expired' || r.message === 'Token revoked');
 }
 
@@ -49,10 +49,11 @@ export const tokenPerRequest: Check = {
     'more tokens made (POST /api/token) than tokenRatio (0.5) of the requests that carried one, once tokenMinRequests (10) have',
   advice: 'Keep a token and reuse it until it expires (1800 s) or a 401 says so; then make one new token.',
   run(o, t) {
-    const made = o.byArrival.filter(
-      (r) => r.path === '/api/token' && r.action === 'create' && r.status >= 200 && r.status < 300,
-    );
-    const carried = o.byArrival.filter((r) => r.token !== undefined && r.path !== '/api/token').length;
+    const made: RequestSeen[] = [];
+    let carried = 0;
+    for (const r of o.byArrival)
+      if (r.path !== '/api/token') carried += r.token !== undefined ? 1 : 0;
+      else if (r.action === 'create' && r.status >= 200 && r.status < 300) made.push(r);
     if (carried < t.tokenMinRequests || made.length <= carried * t.tokenRatio) return undefined;
     const detail = `${made.length} tokens made for ${carried} requests that carried one`;
     return outcome(

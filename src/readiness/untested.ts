@@ -22,19 +22,19 @@ const HARD_CASES: HardCase[] = [
     id: 'untested-token-expiry',
     what: 'a token that expires or is revoked mid-flow',
     how: 'load the `token-expiry` scenario, or POST /__sandbox/tokens/expire between two calls',
-    tried: (o) => o.byArrival.some(saysTokenDead),
+    tried: (o) => o.coverage.errors.some(saysTokenDead),
   },
   {
     id: 'untested-rate-limit',
     what: 'a 429 with Retry-After',
     how: 'start with `--rate-limit 10/min`, or set a fault {"status": 429, "retryAfter": 1} (scenario `flaky-api`)',
-    tried: (o) => o.byArrival.some((r) => r.status === 429),
+    tried: (o) => o.coverage.errors.some((e) => e.status === 429),
   },
   {
     id: 'untested-server-error',
     what: 'a 5xx answer from the API',
     how: 'set a fault {"status": 503, "retryAfter": 2, "times": 2} (scenario `flaky-api`)',
-    tried: (o) => o.byArrival.some((r) => r.status >= 500),
+    tried: (o) => o.coverage.errors.some((e) => e.status >= 500),
   },
   {
     id: 'untested-webhooks',

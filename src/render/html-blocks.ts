@@ -14,7 +14,7 @@
  */
 import { parseDocument } from 'htmlparser2';
 import { limitNesting, MAX_HTML_DEPTH } from '../core/html-nesting.js';
-import type { Fills, SignatureImage } from './jobs.js';
+import type { FillValue, Fills, SignatureImage } from './jobs.js';
 
 export interface Run {
   text: string;
@@ -39,6 +39,9 @@ type Doc = ReturnType<typeof parseDocument>;
 type Node = Doc['children'][number];
 type Parent = { children: Node[] };
 type Style = Omit<Run, 'text'>;
+/** The list an item is in: numbered or not, and how deep inside other lists. */
+type List = { ordered: boolean; depth: number };
+type TableValue = Extract<FillValue, { table: unknown }>['table'];
 
 const SKIPPED = new Set([
   'script',
@@ -77,23 +80,130 @@ const BLOCKS = new Set([
   'html',
   'nav',
 ]);
+
 export function htmlToBlocks(html: string, fills: Fills): Block[] {
   const doc = parseDocument(limitNesting(html), { decodeEntities: true, lowerCaseTags: true });
-  const out: Block[] = [];
-  let runs: Run[] = [];
-  // A value's spaces collapsed once per tag, however often the tag is repeated (docs/documents.md, work limits).
-  const collapsed = new Map<string, string>();
-  const spaced = (tag: string, value: string) => {
-    if (!collapsed.has(tag)) collapsed.set(tag, value.replace(/\s+/g, ' '));
-    return collapsed.get(tag)!;
-  };
-  const flush = () => {
-    const trimmed = trimRuns(runs);
-    if (trimmed.length) out.push({ kind: 'paragraph', runs: trimmed });
-    runs = [];
-  };
+  const reading = new BlockReading(fills);
+  reading.blocks(doc.children, {}, 0);
+  reading.flush();
+  return reading.out;
+}
 
-  const inline = (nodes: Node[], style: Style, into: Run[], depth: number) => {
+type Element = { name: string; children: Node[]; attribs: Record<string, string> };
+
+/** An element's tag name, or undefined for text and other nodes. */
+function tagName(node: Node): string | undefined {
+  return node.type === 'tag' ? (node as unknown as Element).name : undefined;
+}
+
+/** One walk over a contract's HTML: the blocks read so far, and the runs of the paragraph being read. */
+class BlockReading {
+  readonly out: Block[] = [];
+  private runs: Run[] = [];
+  // A value's spaces collapsed once per tag, however often the tag is repeated (docs/documents.md, work limits).
+  private readonly collapsed = new Map<string, string>();
+
+  constructor(private readonly fills: Fills) {}
+
+  /** Ends the paragraph being read (kept when it has any text). */
+  flush(): void {
+    const trimmed = trimRuns(this.runs);
+    if (trimmed.length) this.out.push({ kind: 'paragraph', runs: trimmed });
+    this.runs = [];
+  }
+
+  /** Nodes where a block may stand; deeper than MAX_DEPTH, their text only. */
+  blocks(nodes: Node[], style: Style, nesting: number, list?: List): void {
+    if (nesting > MAX_DEPTH) this.inline(nodes, style, this.runs, nesting);
+    else for (const node of nodes) this.block(node, style, nesting, list);
+  }
+
+  /** One node where a block may stand: a table value, text that joins the paragraph, or a block element. */
+  private block(node: Node, style: Style, nesting: number, list: List | undefined): void {
+    const name = tagName(node);
+    const table = name === undefined ? undefined : this.tableFill(name);
+    if (table) this.tableValue(table, style);
+    else if (node.type === 'text' || (name !== undefined && !isBlockTag(name)))
+      this.inline([node], style, this.runs, nesting);
+    else if (name !== undefined && !SKIPPED.has(name)) this.element(node as unknown as Element, style, nesting, list);
+  }
+
+  /** A block element: each ends the paragraph before it. */
+  private element(el: Element, style: Style, nesting: number, list: List | undefined): void {
+    const heading = /^h([1-6])$/.exec(el.name);
+    this.flush();
+    if (heading) this.heading(el, Number(heading[1]) as 1, style, nesting);
+    else if (el.name === 'hr') this.out.push({ kind: 'rule' });
+    else if (el.name === 'ul' || el.name === 'ol') this.list(el, style, nesting, list);
+    else if (el.name === 'table') this.table(el, style, nesting);
+    else {
+      this.blocks(el.children, { ...style, ...styleOf(el.name) }, nesting + 1, list);
+      this.flush();
+    }
+  }
+
+  /** A table value where a paragraph may stand: a table of its own, the columns as its header row. */
+  private tableValue(table: TableValue, style: Style): void {
+    this.flush();
+    const cells = (row: string[], header: boolean) =>
+      row.map((text) =>
+        text.trim() ? [{ text: text.replace(/\s+/g, ' ').trim(), ...style, ...(header ? { bold: true } : {}) }] : [],
+      );
+    this.out.push({
+      kind: 'table',
+      rows: [
+        { header: true, cells: cells(table.columns, true) },
+        ...table.rows.map((r) => ({ header: false, cells: cells(r, false) })),
+      ],
+    });
+  }
+
+  private heading(el: Element, level: 1, style: Style, nesting: number): void {
+    const headingRuns: Run[] = [];
+    this.inline(el.children, { ...style, bold: true }, headingRuns, nesting + 1);
+    const trimmed = trimRuns(headingRuns);
+    if (trimmed.length) this.out.push({ kind: 'heading', level, runs: trimmed });
+  }
+
+  /** A `ul` or `ol`: one item per `li`, its own text first; a list inside an item follows as deeper items. */
+  private list(el: Element, style: Style, nesting: number, outer: List | undefined): void {
+    const ordered = el.name === 'ol';
+    const depth = (outer?.depth ?? -1) + 1;
+    let number = Number(el.attribs.start ?? '1');
+    if (!Number.isFinite(number)) number = 1;
+    for (const child of el.children) {
+      if (tagName(child) !== 'li') {
+        this.blocks([child], style, nesting + 1, { ordered, depth });
+        continue;
+      }
+      const children = (child as unknown as Element).children;
+      const isList = (n: Node) => ['ul', 'ol'].includes(tagName(n) ?? '');
+      const itemRuns: Run[] = [];
+      this.inline(
+        children.filter((n) => !isList(n)),
+        style,
+        itemRuns,
+        nesting + 1,
+      );
+      this.out.push({ kind: 'item', ordered, number: number++, depth, runs: trimRuns(itemRuns) });
+      this.blocks(children.filter(isList), style, nesting + 1, { ordered, depth });
+    }
+  }
+
+  private table(el: Element, style: Style, nesting: number): void {
+    const rows = tableRows(el).map((tr) => ({
+      header: tr.cells.every((c) => c.header),
+      cells: tr.cells.map((c) => {
+        const cellRuns: Run[] = [];
+        this.inline(c.children, c.header ? { ...style, bold: true } : style, cellRuns, nesting + 1);
+        return trimRuns(cellRuns);
+      }),
+    }));
+    if (rows.length) this.out.push({ kind: 'table', rows });
+  }
+
+  /** Nodes inside a line, as runs into `into`; deeper than MAX_DEPTH, their text only. */
+  private inline(nodes: Node[], style: Style, into: Run[], depth: number): void {
     if (depth > MAX_DEPTH) {
       const text = flatText(nodes).replace(/\s+/g, ' ');
       if (text) into.push({ text, ...style });
@@ -105,114 +215,31 @@ export function htmlToBlocks(html: string, fills: Fills): Block[] {
         if (text) into.push({ text, ...style });
         continue;
       }
-      if (node.type !== 'tag') continue;
-      const el = node as unknown as { name: string; children: Node[] };
-      if (SKIPPED.has(el.name)) continue;
-      if (el.name === 'br') into.push({ text: '\n', ...style });
-      else if (fills.has(el.name) && fills.get(el.name) !== '') {
-        const value = fills.get(el.name)!;
-        if (typeof value === 'string') into.push({ text: spaced(el.name, value), ...style });
-        else if ('table' in value) {
-          // A table inside a line (a heading, a list item, a cell, bold text): its rows as lines, cells parted by |.
-          for (const row of [value.table.columns, ...value.table.rows])
-            into.push({ text: '\n', ...style }, { text: row.join(' | '), ...style });
-        } else into.push({ text: value.alt, image: value.image, ...style });
-      } else inline(el.children, { ...style, ...styleOf(el.name) }, into, depth + 1);
+      const name = tagName(node);
+      if (name === undefined || SKIPPED.has(name)) continue;
+      const value = this.fills.get(name);
+      if (name === 'br') into.push({ text: '\n', ...style });
+      else if (value !== undefined && value !== '') this.fill(name, value, style, into);
+      else this.inline((node as unknown as Element).children, { ...style, ...styleOf(name) }, into, depth + 1);
     }
-  };
+  }
 
-  const block = (nodes: Node[], style: Style, nesting: number, list?: { ordered: boolean; depth: number }) => {
-    if (nesting > MAX_DEPTH) {
-      inline(nodes, style, runs, nesting);
-      return;
-    }
-    for (const node of nodes) {
-      const table = node.type === 'tag' ? tableFill((node as unknown as { name: string }).name) : undefined;
-      if (table) {
-        // A table value where a paragraph may stand: a table of its own, the columns as its header row.
-        flush();
-        const cells = (row: string[], header: boolean) =>
-          row.map((text) =>
-            text.trim()
-              ? [{ text: text.replace(/\s+/g, ' ').trim(), ...style, ...(header ? { bold: true } : {}) }]
-              : [],
-          );
-        out.push({
-          kind: 'table',
-          rows: [
-            { header: true, cells: cells(table.columns, true) },
-            ...table.rows.map((r) => ({ header: false, cells: cells(r, false) })),
-          ],
-        });
-        continue;
-      }
-      if (node.type === 'text' || (node.type === 'tag' && !isBlockTag((node as unknown as { name: string }).name))) {
-        inline([node], style, runs, nesting);
-        continue;
-      }
-      if (node.type !== 'tag') continue;
-      const el = node as unknown as { name: string; children: Node[]; attribs: Record<string, string> };
-      if (SKIPPED.has(el.name)) continue;
-      const heading = /^h([1-6])$/.exec(el.name);
-      if (heading) {
-        flush();
-        const headingRuns: Run[] = [];
-        inline(el.children, { ...style, bold: true }, headingRuns, nesting + 1);
-        const trimmed = trimRuns(headingRuns);
-        if (trimmed.length) out.push({ kind: 'heading', level: Number(heading[1]) as 1, runs: trimmed });
-      } else if (el.name === 'hr') {
-        flush();
-        out.push({ kind: 'rule' });
-      } else if (el.name === 'ul' || el.name === 'ol') {
-        flush();
-        let number = Number(el.attribs.start ?? '1');
-        if (!Number.isFinite(number)) number = 1;
-        for (const child of el.children) {
-          if (child.type !== 'tag' || (child as unknown as { name: string }).name !== 'li') {
-            block([child], style, nesting + 1, { ordered: el.name === 'ol', depth: (list?.depth ?? -1) + 1 });
-            continue;
-          }
-          const li = child as unknown as { children: Node[] };
-          const depth = (list?.depth ?? -1) + 1;
-          // The item's own text first; a nested list inside it follows as deeper items.
-          const own = li.children.filter(
-            (n) => !(n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name)),
-          );
-          const nested = li.children.filter(
-            (n) => n.type === 'tag' && ['ul', 'ol'].includes((n as unknown as { name: string }).name),
-          );
-          const itemRuns: Run[] = [];
-          inline(own, style, itemRuns, nesting + 1);
-          out.push({ kind: 'item', ordered: el.name === 'ol', number: number++, depth, runs: trimRuns(itemRuns) });
-          block(nested, style, nesting + 1, { ordered: el.name === 'ol', depth });
-        }
-      } else if (el.name === 'table') {
-        flush();
-        const rows = tableRows(el as unknown as Parent).map((tr) => ({
-          header: tr.cells.every((c) => c.header),
-          cells: tr.cells.map((c) => {
-            const cellRuns: Run[] = [];
-            inline(c.children, c.header ? { ...style, bold: true } : style, cellRuns, nesting + 1);
-            return trimRuns(cellRuns);
-          }),
-        }));
-        if (rows.length) out.push({ kind: 'table', rows });
-      } else {
-        flush();
-        block(el.children, { ...style, ...styleOf(el.name) }, nesting + 1, list);
-        flush();
-      }
-    }
-  };
+  /** A placeholder's value inside a line: its text, its table's rows as lines, or a drawn signature. */
+  private fill(name: string, value: FillValue, style: Style, into: Run[]): void {
+    if (typeof value === 'string') {
+      if (!this.collapsed.has(name)) this.collapsed.set(name, value.replace(/\s+/g, ' '));
+      into.push({ text: this.collapsed.get(name)!, ...style });
+    } else if ('table' in value) {
+      // A table inside a line (a heading, a list item, a cell, bold text): its rows as lines, cells parted by |.
+      for (const row of [value.table.columns, ...value.table.rows])
+        into.push({ text: '\n', ...style }, { text: row.join(' | '), ...style });
+    } else into.push({ text: value.alt, image: value.image, ...style });
+  }
 
-  const tableFill = (name: string) => {
-    const value = fills.get(name);
+  private tableFill(name: string): TableValue | undefined {
+    const value = this.fills.get(name);
     return value !== undefined && typeof value !== 'string' && 'table' in value ? value.table : undefined;
-  };
-
-  block(doc.children, {}, 0);
-  flush();
-  return out;
+  }
 }
 
 /** The text of some nodes, skipped elements left out, read with a stack of its own (any nesting depth). */

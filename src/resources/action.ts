@@ -121,6 +121,12 @@ export interface PlainResource {
   endpoints: EndpointSpec<any>[];
 }
 
+/** A plain resource from its path and endpoints, their types kept (the package's API types read them). */
+// biome-ignore lint/suspicious/noExplicitAny: endpoints, each with its own input type
+export function plainResource<const E extends EndpointSpec<any>[]>(path: string, ...endpoints: E) {
+  return { path, endpoints } satisfies PlainResource;
+}
+
 /** An operation as a resource file writes it: the schemas come as functions, each called once on first use. */
 export type Definition<Spec extends { schema: z.ZodType; response: z.ZodType }> = Omit<Spec, 'schema' | 'response'> & {
   schema: () => Spec['schema'];
@@ -206,6 +212,12 @@ export const optionalKeyField = () =>
 
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = () => z.string().min(1, 'Must not be empty');
+
+/** What an update of a contract or a template may change of both: the name, and the content (HTML) in `value`. */
+export const contentChange = () => ({
+  name: z.string().min(1, 'Must not be empty').optional(),
+  value: z.string().optional(),
+});
 
 /** The `action`/`type` value a caller sends for the action named `name` in the table. */
 export function wireName(resource: ResourceSpec, name: string): string {

@@ -4,12 +4,11 @@
  * (docs/compatibility.md).
  */
 import { z } from 'zod';
-import { requireClient } from '../domain/context.js';
-import { findContract } from '../domain/contracts.js';
 import { auditTrail } from '../domain/audit-trail.js';
 import { viewByLink } from '../domain/recipient-acts.js';
-import { throughShareLink } from '../domain/share-links.js';
-import { type PlainResource, clientKeyField, defineEndpoint, keyField, reply } from './action.js';
+import { plainResource, reply } from './action.js';
+import { contractListEndpoint } from './contract-list-endpoint.js';
+import { shareLinkEndpoint } from './share-link-endpoint.js';
 import { isoSchema, okSchema } from './response-shape.js';
 
 /** The audit trail's entries as auditTrail (domain/audit-trail.ts) builds them. */
@@ -32,42 +31,27 @@ export const auditEntriesSchema = () =>
     }),
   );
 
-export const contractEventResource = {
-  path: '/api/contract_event',
-  endpoints: [
-    defineEndpoint({
-      method: 'GET',
-      summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
-      scope: 'client',
-      response: auditEntriesSchema,
-      // An empty contractKey answers `[]`: a new contract editor asks before its contract exists
-      // (docs/compatibility.md, "Empty keys").
-      schema: () => z.object({ contractKey: z.string(), clientKey: clientKeyField() }),
-      example: { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' },
-      handle(input, ctx) {
-        if (input.contractKey.trim() === '') return { status: 200, body: [] };
-        return { status: 200, body: auditTrail(ctx, findContract(ctx, requireClient(ctx), input.contractKey)) };
-      },
+export const contractEventResource = plainResource(
+  '/api/contract_event',
+  contractListEndpoint({
+    summary: 'The audit trail of a contract: one entry per lifecycle step, in order',
+    response: auditEntriesSchema,
+    list: (ctx, contract) => auditTrail(ctx, contract),
+  }),
+  shareLinkEndpoint({
+    summary: 'The recipient of a share link has opened the contract (status 3, Seen): a view, once',
+    response: () => okSchema(201, { result: z.boolean() }),
+    fields: () => ({
+      status: z.union([z.literal('3'), z.literal(3)], {
+        error: 'Must be 3 (Seen): signing and approving have their own endpoints',
+      }),
+      name: z.string().optional(),
+      email: z.string().optional(),
     }),
-    defineEndpoint({
-      method: 'POST',
-      summary: 'The recipient of a share link has opened the contract (status 3, Seen): a view, once',
-      scope: 'public',
-      response: () => okSchema(201, { result: z.boolean() }),
-      schema: () =>
-        z.object({
-          shareLink: keyField(),
-          status: z.union([z.literal('3'), z.literal(3)], {
-            error: 'Must be 3 (Seen): signing and approving have their own endpoints',
-          }),
-          name: z.string().optional(),
-          email: z.string().optional(),
-        }),
-      example: { shareLink: '<RECIPIENT_KEY>', status: '3', name: 'Grace Hopper', email: 'grace@example.com' },
-      handle(input, ctx) {
-        const seen = throughShareLink(ctx, input.shareLink, (link) => viewByLink(ctx, link));
-        return reply(201, seen ? 'Contract seen' : 'Already seen', { result: seen });
-      },
-    }),
-  ],
-} satisfies PlainResource;
+    example: { status: '3', name: 'Grace Hopper', email: 'grace@example.com' },
+    act(ctx, link) {
+      const seen = viewByLink(ctx, link);
+      return reply(201, seen ? 'Contract seen' : 'Already seen', { result: seen });
+    },
+  }),
+);

@@ -16,6 +16,7 @@ import {
 import {
   type ResourceSpec,
   clientKeyField,
+  contentChange,
   dataBody,
   defineAction,
   keyField,
@@ -237,8 +238,7 @@ export const contractResource = {
           // As on create, a template's content wins over a `value` sent beside it.
           contract: z.object({
             contractKey: keyField(),
-            name: z.string().min(1, 'Must not be empty').optional(),
-            value: z.string().optional(),
+            ...contentChange(),
             templateKey: optionalKeyField(),
             contractType: contractTypeField().optional(),
           }),

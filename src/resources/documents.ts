@@ -118,6 +118,29 @@ function uploadedEndpoint<K extends 'contract' | 'template'>(kind: K) {
   } satisfies DocumentEndpoint;
 }
 
+/** A contract drawn as a file, with credentials, at `/api/download_<format>?contractKey=`: named after the contract. */
+function downloadEndpoint<F extends 'pdf' | 'docx'>(
+  format: F,
+  summary: string,
+  draw: (request: DocumentRequest, ctx: OpContext, contract: ContractRecord) => Promise<Uint8Array>,
+) {
+  const type = format === 'pdf' ? PDF : DOCX;
+  return {
+    method: 'GET',
+    path: `/api/download_${format}`,
+    operationId: `download_${format}`,
+    summary,
+    scope: 'client',
+    parameters: [query('contractKey', 'The contract'), CLIENT_KEY],
+    success: { file: type, description: `The ${format.toUpperCase()}` },
+    renders: true,
+    async handle(request, ctx) {
+      const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
+      return file(await draw(request, ctx, contract), type, `${contract.name}.${format}`);
+    },
+  } satisfies DocumentEndpoint;
+}
+
 /**
  * The document URL handed out as `value`: no credentials, as browsers fetch it (docs/compatibility.md, "Document URLs
  * and links"); the file's SHA-256 in the path is what makes it unguessable.
@@ -185,36 +208,14 @@ export const documentTable = {
       };
     },
   },
-  download_pdf: {
-    method: 'GET',
-    path: '/api/download_pdf',
-    operationId: 'download_pdf',
-    summary:
-      'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed',
-    scope: 'client',
-    parameters: [query('contractKey', 'The contract'), CLIENT_KEY],
-    success: { file: PDF, description: 'The PDF' },
-    renders: true,
-    async handle(request, ctx) {
-      const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
-      const bytes = await contractPdf(ctx, request.documents, request.renderer, contract);
-      return file(bytes, PDF, `${contract.name}.pdf`);
-    },
-  },
-  download_docx: {
-    method: 'GET',
-    path: '/api/download_docx',
-    operationId: 'download_docx',
-    summary: 'An HTML contract as a DOCX (PDF contracts: 400)',
-    scope: 'client',
-    parameters: [query('contractKey', 'The contract'), CLIENT_KEY],
-    success: { file: DOCX, description: 'The DOCX' },
-    renders: true,
-    async handle(request, ctx) {
-      const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
-      return file(await contractDocx(ctx, request.renderer, contract), DOCX, `${contract.name}.docx`);
-    },
-  },
+  download_pdf: downloadEndpoint(
+    'pdf',
+    'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed',
+    (request, ctx, contract) => contractPdf(ctx, request.documents, request.renderer, contract),
+  ),
+  download_docx: downloadEndpoint('docx', 'An HTML contract as a DOCX (PDF contracts: 400)', (request, ctx, contract) =>
+    contractDocx(ctx, request.renderer, contract),
+  ),
   recipient_download_pdf: {
     // The recipient side, keyed by the share link instead of credentials [docs/compatibility.md,
     // "recipient_download_pdf"]: what the recipient page offers once the contract is fully signed.

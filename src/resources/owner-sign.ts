@@ -18,6 +18,7 @@ import {
   signerFields,
 } from './action.js';
 import { actedSchema, okSchema, signatureSchema } from './response-shape.js';
+import { contractListEndpoint } from './contract-list-endpoint.js';
 
 const CONTRACT = { contractKey: '<CONTRACT_KEY>', clientKey: '<CLIENT_KEY>' };
 const PERSON = { fullName: 'Ada Lovelace', email: 'ada@example.com' };
@@ -31,18 +32,10 @@ const person = () => ({
 export const contractSignResource = {
   path: '/api/contract_sign',
   endpoints: [
-    defineEndpoint({
-      method: 'GET',
+    contractListEndpoint({
       summary: "A contract's signatures, oldest first (an empty contractKey: none)",
-      scope: 'client',
       response: () => z.array(signatureSchema()),
-      // The editor asks with the contract it shows; an empty key (no contract yet) answers `[]`.
-      schema: () => z.object({ contractKey: z.string(), clientKey: clientKeyField() }),
-      example: CONTRACT,
-      handle(input, ctx) {
-        if (input.contractKey.trim() === '') return { status: 200, body: [] };
-        return { status: 200, body: ownerSignatures(ctx, findContract(ctx, requireClient(ctx), input.contractKey)) };
-      },
+      list: ownerSignatures,
     }),
     defineEndpoint({
       method: 'POST',

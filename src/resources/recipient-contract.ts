@@ -8,14 +8,13 @@ import { auditTrail } from '../domain/audit-trail.js';
 import { contentValue } from '../domain/links.js';
 import { fillByLink, keepRecipientHtml } from '../domain/recipient-acts.js';
 import { contractChanged, recipientContract, recipientContractStatus } from '../domain/recipient-reads.js';
-import { keyAsSeen, throughShareLink } from '../domain/share-links.js';
+import { keyAsSeen } from '../domain/share-links.js';
 import { SHARE_LINK_ACCESS_CODES } from '../core/vocabulary.js';
 import type { ContractRecord } from '../store/records.js';
-import { type PlainResource, type RequestInfo, defineEndpoint, keyField, reply } from './action.js';
+import { type RequestInfo, plainResource, reply } from './action.js';
 import { auditEntriesSchema } from './contract-event.js';
 import { insertionSchema, isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
-
-const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
+import { shareLinkEndpoint } from './share-link-endpoint.js';
 
 const shareLinkAccessSchema = () =>
   z.enum(SHARE_LINK_ACCESS_CODES).meta({ description: "'1' sign, '2' approve, '3' lock, '4' view" });
@@ -68,125 +67,71 @@ function documentUrl(request: RequestInfo): (contract: ContractRecord) => string
   return (contract) => contentValue(request.publicBase(), contract);
 }
 
-export const recipientContractResource = {
-  path: '/api/recipient_contract',
-  endpoints: [
-    defineEndpoint({
-      method: 'GET',
-      summary: 'The contract a share link opens, as the recipient sees it (RecipientView opening)',
-      scope: 'public',
-      response: recipientContractSchema,
-      schema: () => z.object({ shareLink: keyField() }),
-      example: SHARE_LINK,
-      handle(input, ctx, request) {
-        const found = throughShareLink(ctx, input.shareLink, (link) =>
-          recipientContract(ctx, link, documentUrl(request)),
-        );
-        return reply(200, 'Contract found', found);
-      },
-    }),
-    defineEndpoint({
-      method: 'POST',
-      summary: "The recipient's copy of an HTML contract (answers filled in, signature block): noted and answered back",
-      scope: 'public',
-      response: () => okSchema(201, { contractValue: z.string(), changeTime: sqlSchema() }),
-      schema: () => z.object({ shareLink: keyField(), contractValue: z.string() }),
-      example: { ...SHARE_LINK, contractValue: '<p>Filled in by the recipient</p>' },
-      handle(input, ctx) {
-        const saved = throughShareLink(ctx, input.shareLink, (link) =>
-          keepRecipientHtml(ctx, link, input.contractValue),
-        );
-        return reply(201, 'Contract saved', saved);
-      },
-    }),
-  ],
-} satisfies PlainResource;
+export const recipientContractResource = plainResource(
+  '/api/recipient_contract',
+  shareLinkEndpoint({
+    method: 'GET',
+    summary: 'The contract a share link opens, as the recipient sees it (RecipientView opening)',
+    response: recipientContractSchema,
+    act: (ctx, link, _input, request) =>
+      reply(200, 'Contract found', recipientContract(ctx, link, documentUrl(request))),
+  }),
+  shareLinkEndpoint({
+    summary: "The recipient's copy of an HTML contract (answers filled in, signature block): noted and answered back",
+    response: () => okSchema(201, { contractValue: z.string(), changeTime: sqlSchema() }),
+    fields: () => ({ contractValue: z.string() }),
+    example: { contractValue: '<p>Filled in by the recipient</p>' },
+    act: (ctx, link, input) => reply(201, 'Contract saved', keepRecipientHtml(ctx, link, input.contractValue)),
+  }),
+);
 
-export const recipientContractStatusResource = {
-  path: '/api/recipient_contract_status',
-  endpoints: [
-    defineEndpoint({
-      method: 'GET',
-      summary: "The status of a share link's contract",
-      scope: 'public',
-      response: () => okSchema(200, { status: z.string(), statusId: z.number().int().nullable() }),
-      schema: () => z.object({ shareLink: keyField() }),
-      example: SHARE_LINK,
-      handle(input, ctx) {
-        return reply(200, 'Status found', throughShareLink(ctx, input.shareLink, recipientContractStatus));
-      },
-    }),
-  ],
-} satisfies PlainResource;
+export const recipientContractStatusResource = plainResource(
+  '/api/recipient_contract_status',
+  shareLinkEndpoint({
+    method: 'GET',
+    summary: "The status of a share link's contract",
+    response: () => okSchema(200, { status: z.string(), statusId: z.number().int().nullable() }),
+    act: (_ctx, link) => reply(200, 'Status found', recipientContractStatus(link)),
+  }),
+);
 
-export const recipientContractEventResource = {
-  path: '/api/recipient_contract_event',
-  endpoints: [
-    defineEndpoint({
-      method: 'GET',
-      summary: "The audit trail of a share link's contract (as GET /api/contract_event)",
-      scope: 'public',
-      response: auditEntriesSchema,
-      schema: () => z.object({ shareLink: keyField() }),
-      example: SHARE_LINK,
-      handle(input, ctx) {
-        const trail = throughShareLink(ctx, input.shareLink, (link) =>
-          auditTrail(ctx, link.contract, (key) => keyAsSeen(ctx, link, key)),
-        );
-        return { status: 200, body: trail };
-      },
-    }),
-  ],
-} satisfies PlainResource;
+export const recipientContractEventResource = plainResource(
+  '/api/recipient_contract_event',
+  shareLinkEndpoint({
+    method: 'GET',
+    summary: "The audit trail of a share link's contract (as GET /api/contract_event)",
+    response: auditEntriesSchema,
+    act: (ctx, link) => ({ status: 200, body: auditTrail(ctx, link.contract, (key) => keyAsSeen(ctx, link, key)) }),
+  }),
+);
 
-export const checkContractChangedResource = {
-  path: '/api/check_contract_changed',
-  endpoints: [
-    defineEndpoint({
-      method: 'POST',
-      summary: 'Whether the contract or the link changed since the recipient read it (before signing or approving)',
-      scope: 'public',
-      response: () =>
-        okSchema(200, { changed: z.boolean(), view: shareLinkAccessSchema(), contractValue: z.string().optional() }),
-      schema: () =>
-        z.object({
-          shareLink: keyField(),
-          changeTime: z.string(),
-          view: z
-            .union([z.string(), z.number()])
-            .transform((v) => String(v))
-            .optional(),
-        }),
-      example: { ...SHARE_LINK, changeTime: '2026-03-01 09:00:00', view: '1' },
-      handle(input, ctx) {
-        return reply(
-          200,
-          'Contract checked',
-          throughShareLink(ctx, input.shareLink, (link) => contractChanged(ctx, link, input)),
-        );
-      },
+export const checkContractChangedResource = plainResource(
+  '/api/check_contract_changed',
+  shareLinkEndpoint({
+    summary: 'Whether the contract or the link changed since the recipient read it (before signing or approving)',
+    response: () =>
+      okSchema(200, { changed: z.boolean(), view: shareLinkAccessSchema(), contractValue: z.string().optional() }),
+    fields: () => ({
+      changeTime: z.string(),
+      view: z
+        .union([z.string(), z.number()])
+        .transform((v) => String(v))
+        .optional(),
     }),
-  ],
-} satisfies PlainResource;
+    example: { changeTime: '2026-03-01 09:00:00', view: '1' },
+    act: (ctx, link, input) => reply(200, 'Contract checked', contractChanged(ctx, link, input)),
+  }),
+);
 
-export const recipientPlaceholderResource = {
-  path: '/api/recipient_placeholder',
-  endpoints: [
-    defineEndpoint({
-      method: 'POST',
-      summary: "The recipient's answers: the values of the placeholders it is named to fill (other items are ignored)",
-      scope: 'public',
-      response: () => okSchema(201, { filled: z.number().int() }),
-      schema: () =>
-        z.object({
-          shareLink: keyField(),
-          placeholders: z.array(z.looseObject({ placeholderKey: z.string().optional(), value: z.unknown() })),
-        }),
-      example: { ...SHARE_LINK, placeholders: [{ placeholderKey: '<PLACEHOLDER_KEY>', value: 'Acme Ltd' }] },
-      handle(input, ctx) {
-        const filled = throughShareLink(ctx, input.shareLink, (link) => fillByLink(ctx, link, input.placeholders));
-        return reply(201, 'Placeholders saved', { filled });
-      },
+export const recipientPlaceholderResource = plainResource(
+  '/api/recipient_placeholder',
+  shareLinkEndpoint({
+    summary: "The recipient's answers: the values of the placeholders it is named to fill (other items are ignored)",
+    response: () => okSchema(201, { filled: z.number().int() }),
+    fields: () => ({
+      placeholders: z.array(z.looseObject({ placeholderKey: z.string().optional(), value: z.unknown() })),
     }),
-  ],
-} satisfies PlainResource;
+    example: { placeholders: [{ placeholderKey: '<PLACEHOLDER_KEY>', value: 'Acme Ltd' }] },
+    act: (ctx, link, input) => reply(201, 'Placeholders saved', { filled: fillByLink(ctx, link, input.placeholders) }),
+  }),
+);

@@ -7,15 +7,8 @@ import { changeRecipient, removeRecipient } from '../domain/lifecycle.js';
 import { isDone } from '../domain/lifecycle-rules.js';
 import { ApiError } from '../core/errors.js';
 import { recipientsOf } from '../domain/recipients.js';
-import {
-  type ResourceSpec,
-  clientKeyField,
-  dataBody,
-  defineAction,
-  keyField,
-  optionalKeyField,
-  reply,
-} from './action.js';
+import type { ResourceSpec } from './action.js';
+import { clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema, resultSchema } from './response-shape.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';

@@ -12,15 +12,8 @@ import {
   templatesOf,
   updateTemplate,
 } from '../domain/templates.js';
-import {
-  type ResourceSpec,
-  clientKeyField,
-  dataBody,
-  defineAction,
-  keyField,
-  optionalKeyField,
-  reply,
-} from './action.js';
+import type { ResourceSpec } from './action.js';
+import { clientKeyField, contentChange, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
@@ -200,11 +193,7 @@ export const templateResource = {
           action: z.literal('update'),
           clientKey: clientKeyField(),
           userKey: optionalKeyField(),
-          template: z.object({
-            templateKey: keyField(),
-            name: z.string().min(1, 'Must not be empty').optional(),
-            value: z.string().optional(),
-          }),
+          template: z.object({ templateKey: keyField(), ...contentChange() }),
         }),
       example: { data: { action: 'update', template: { templateKey: '<TEMPLATE_KEY>', name: 'NDA v2' } } },
       handle(input, ctx) {

@@ -2,15 +2,8 @@
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';
 import { addUsers, findUser, updateUser, usersOf } from '../domain/users.js';
-import {
-  type ResourceSpec,
-  clientKeyField,
-  dataBody,
-  defineAction,
-  keyField,
-  optionalKeyField,
-  reply,
-} from './action.js';
+import type { ResourceSpec } from './action.js';
+import { clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { isoTime, sqlTime } from '../core/time-format.js';
 import type { UserRecord } from '../store/records.js';

@@ -20,6 +20,18 @@ const webhookInput = () =>
     ...webhookFlags(() => z.boolean().optional()),
   });
 
+/** `data.webhooks` of every action but list: one to a hundred items. */
+const webhookList = <T extends z.ZodType>(item: T) => z.array(item).min(1, 'Give at least one webhook').max(100);
+
+/** The body of read and delete: the webhooks by key. */
+const byKeys = <A extends string>(action: A) =>
+  dataBody({
+    action: z.literal(action),
+    clientKey: clientKeyField(),
+    webhooks: webhookList(z.object({ webhookKey: keyField() })),
+  });
+const keysOf = (input: z.infer<ReturnType<typeof byKeys>>) => input.data.webhooks.map((w) => w.webhookKey);
+
 function webhookAnswer(w: WebhookRecord) {
   return {
     webhookKey: w.webhookKey,
@@ -58,7 +70,7 @@ export const webhookResource = {
         dataBody({
           action: z.literal('create'),
           clientKey: clientKeyField(),
-          webhooks: z.array(webhookInput()).min(1, 'Give at least one webhook').max(100),
+          webhooks: webhookList(webhookInput()),
         }),
       example: {
         data: {
@@ -103,22 +115,10 @@ export const webhookResource = {
       summary: 'Read webhooks by key (answers 201, as the service does)',
       scope: 'client',
       response: () => okSchema(201, { webhooks: z.array(webhookAnswerSchema()) }),
-      schema: () =>
-        dataBody({
-          action: z.literal('read'),
-          clientKey: clientKeyField(),
-          webhooks: z
-            .array(z.object({ webhookKey: keyField() }))
-            .min(1, 'Give at least one webhook')
-            .max(100),
-        }),
+      schema: () => byKeys('read'),
       example: { data: { action: 'read', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
       handle(input, ctx) {
-        const found = findWebhooks(
-          ctx,
-          requireClient(ctx),
-          input.data.webhooks.map((w) => w.webhookKey),
-        );
+        const found = findWebhooks(ctx, requireClient(ctx), keysOf(input));
         return reply(201, 'Webhooks read', { webhooks: found.map(webhookAnswer) });
       },
     }),
@@ -131,10 +131,7 @@ export const webhookResource = {
         dataBody({
           action: z.literal('update'),
           clientKey: clientKeyField(),
-          webhooks: z
-            .array(webhookInput().partial().extend({ webhookKey: keyField() }))
-            .min(1, 'Give at least one webhook')
-            .max(100),
+          webhooks: webhookList(webhookInput().partial().extend({ webhookKey: keyField() })),
         }),
       example: { data: { action: 'update', webhooks: [{ webhookKey: '<WEBHOOK_KEY>', seen: false }] } },
       handle(input, ctx) {
@@ -148,22 +145,10 @@ export const webhookResource = {
       summary: 'Delete webhooks',
       scope: 'client',
       response: () => okSchema(201, { webhooks: z.array(z.strictObject({ webhookKey: keySchema() })) }),
-      schema: () =>
-        dataBody({
-          action: z.literal('delete'),
-          clientKey: clientKeyField(),
-          webhooks: z
-            .array(z.object({ webhookKey: keyField() }))
-            .min(1, 'Give at least one webhook')
-            .max(100),
-        }),
+      schema: () => byKeys('delete'),
       example: { data: { action: 'delete', webhooks: [{ webhookKey: '<WEBHOOK_KEY>' }] } },
       handle(input, ctx) {
-        deleteWebhooks(
-          ctx,
-          requireClient(ctx),
-          input.data.webhooks.map((w) => w.webhookKey),
-        );
+        deleteWebhooks(ctx, requireClient(ctx), keysOf(input));
         return reply(201, 'Webhooks deleted', {
           webhooks: input.data.webhooks.map(({ webhookKey }) => ({ webhookKey })),
         });

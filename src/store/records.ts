@@ -18,16 +18,39 @@ import {
 
 /**
  * The schemas, built together on first use (lazy, one device for the whole module: a start builds none of them;
- * docs/benchmarks.md, "Performance devices"). Read them as `recordSchemas().contract`.
+ * docs/benchmarks.md, "Performance devices"). Read them as `recordSchemas().collections.contracts`.
  */
 export const recordSchemas = lazy(() => {
+  const fields = fieldKinds();
+  const { platform, notification, branding, client, user, token, webhook } = accountSchemas(fields);
+  const { historyEntry, contract, template } = contractSchemas(fields);
+  const { recipient, shareLink } = recipientSchemas(fields);
+  const { insertion, placeholder } = placeholderSchemas(fields);
+
+  /** Each collection's record, by the collection's name. */
+  const collections = {
+    platforms: platform,
+    clients: client,
+    users: user,
+    contracts: contract,
+    recipients: recipient,
+    placeholders: placeholder,
+    templates: template,
+    webhooks: webhook,
+    tokens: token,
+    shareLinks: shareLink,
+  };
+  return { collections, historyEntry, documentRef: fields.documentRef, notification, branding, insertion };
+});
+
+/** The kinds of field the records are made of. */
+function fieldKinds() {
   const time = z.number().finite();
   const key = z.string().min(1);
   const text = z.string().optional();
   const owned = { platformId: key, createTime: time, changeTime: time };
   /** What belongs to one contract of one client. */
   const ofContract = { contractKey: key, clientKey: key, ...owned };
-
   /**
    * An uploaded PDF as a record refers to it: the bytes live in the document store (store/documents.ts) under the
    * owning platform, addressed by their SHA-256, so a converted or duplicated contract shares them.
@@ -39,7 +62,13 @@ export const recordSchemas = lazy(() => {
     /** Each page's size in PDF points (1/72 inch), in page order. */
     pages: z.array(z.object({ width: z.number(), height: z.number() })),
   });
+  return { time, key, text, owned, ofContract, documentRef };
+}
 
+type FieldKinds = ReturnType<typeof fieldKinds>;
+
+/** Who calls the API and how: a platform, its clients and their users, the tokens they hold, a client's webhooks. */
+function accountSchemas({ time, key, text, owned }: FieldKinds) {
   const platform = z.object({ platformId: key, apiKey: key, secret: key, name: text, createTime: time });
 
   const notification = z.object({ approved: z.boolean(), signed: z.boolean() });
@@ -74,6 +103,30 @@ export const recordSchemas = lazy(() => {
     default: z.boolean(),
   });
 
+  const token = z.object({
+    token: key,
+    kind: z.enum(['platform', 'client']),
+    platformId: key,
+    clientKey: text,
+    issuedAt: time,
+    expiresAt: time,
+    revokedAt: time.optional(),
+  });
+
+  /** A client's webhook: its URL, secret, and one boolean per event flag (WEBHOOK_FLAGS). */
+  const webhook = z.object({
+    webhookKey: key,
+    clientKey: key,
+    ...owned,
+    url: z.string(),
+    secret: z.string(),
+    ...webhookFlags(() => z.boolean()),
+  });
+  return { platform, notification, branding, client, user, token, webhook };
+}
+
+/** What is signed: a contract with its history, and the template it may come from. */
+function contractSchemas({ time, key, text, owned, documentRef }: FieldKinds) {
   const historyEntry = z.object({
     at: time,
     /** What happened, e.g. `created`, `sent`, `seen`, `signed`, `archived` (the steps are the statuses' own events: `stepStatusId`). */
@@ -110,6 +163,23 @@ export const recordSchemas = lazy(() => {
     history: z.array(historyEntry),
   });
 
+  const template = z.object({
+    templateKey: key,
+    clientKey: key,
+    userKey: key,
+    ...owned,
+    name: z.string(),
+    value: z.string(),
+    /** As on contracts: `html` unless a PDF was uploaded to the template. */
+    contractType: z.enum(CONTENT_TYPES).optional(),
+    document: documentRef.optional(),
+    nextPlaceholderPosition: z.number().int(),
+  });
+  return { historyEntry, contract, template };
+}
+
+/** Who signs a contract, and the extra links that open it. */
+function recipientSchemas({ time, key, text, ofContract }: FieldKinds) {
   const recipient = z.object({
     recipientKey: key,
     ...ofContract,
@@ -128,6 +198,27 @@ export const recordSchemas = lazy(() => {
     signature: text,
   });
 
+  /**
+   * An extra share link of a contract, made with `contract_share_link` [C:share-link-block.tsx]. A recipient's own
+   * link is its recipientKey and is not stored here.
+   */
+  const shareLink = z.object({
+    shareLink: key,
+    ...ofContract,
+    /** Sequential per contract. */
+    id: z.number().int(),
+    /** The owner's control link (its own key). */
+    controlLink: key,
+    /** ShareLinkAccess (SHARE_LINK_ACCESS). */
+    view: z.enum(SHARE_LINK_ACCESS_CODES),
+    /** The recipient the link opened as first; from then on it opens and acts as that recipient only. */
+    recipientKey: key.optional(),
+  });
+  return { recipient, shareLink };
+}
+
+/** The fields of a contract or template, and where each is placed on the page. */
+function placeholderSchemas({ key, text, owned }: FieldKinds) {
   /** A placement of a placeholder as the store keeps it (the API answers it in the same shape, closed). */
   const insertion = z.object({
     id: z.string(),
@@ -162,72 +253,8 @@ export const recordSchemas = lazy(() => {
     externalRecipientKey: text,
     insertion: z.array(insertion),
   });
-
-  const template = z.object({
-    templateKey: key,
-    clientKey: key,
-    userKey: key,
-    ...owned,
-    name: z.string(),
-    value: z.string(),
-    /** As on contracts: `html` unless a PDF was uploaded to the template. */
-    contractType: z.enum(CONTENT_TYPES).optional(),
-    document: documentRef.optional(),
-    nextPlaceholderPosition: z.number().int(),
-  });
-
-  /** A client's webhook: its URL, secret, and one boolean per event flag (WEBHOOK_FLAGS). */
-  const webhook = z.object({
-    webhookKey: key,
-    clientKey: key,
-    ...owned,
-    url: z.string(),
-    secret: z.string(),
-    ...webhookFlags(() => z.boolean()),
-  });
-
-  const token = z.object({
-    token: key,
-    kind: z.enum(['platform', 'client']),
-    platformId: key,
-    clientKey: text,
-    issuedAt: time,
-    expiresAt: time,
-    revokedAt: time.optional(),
-  });
-
-  /**
-   * An extra share link of a contract, made with `contract_share_link` [C:share-link-block.tsx]. A recipient's own
-   * link is its recipientKey and is not stored here.
-   */
-  const shareLink = z.object({
-    shareLink: key,
-    ...ofContract,
-    /** Sequential per contract. */
-    id: z.number().int(),
-    /** The owner's control link (its own key). */
-    controlLink: key,
-    /** ShareLinkAccess (SHARE_LINK_ACCESS). */
-    view: z.enum(SHARE_LINK_ACCESS_CODES),
-    /** The recipient the link opened as first; from then on it opens and acts as that recipient only. */
-    recipientKey: key.optional(),
-  });
-
-  /** Each collection's record, by the collection's name. */
-  const collections = {
-    platforms: platform,
-    clients: client,
-    users: user,
-    contracts: contract,
-    recipients: recipient,
-    placeholders: placeholder,
-    templates: template,
-    webhooks: webhook,
-    tokens: token,
-    shareLinks: shareLink,
-  };
-  return { collections, historyEntry, documentRef, notification, branding, insertion };
-});
+  return { insertion, placeholder };
+}
 
 type Schemas = ReturnType<typeof recordSchemas>;
 type Collections = Schemas['collections'];

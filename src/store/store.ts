@@ -52,6 +52,9 @@ interface Writer {
 
 export const DEFAULT_FLUSH_MS = 50;
 
+/** A record of the collection `K`. */
+type RowOf<K extends CollectionName> = StoreData[K][string] & object;
+
 export class Store implements KeptState {
   private state: StoreData;
   private persistence: Writer | undefined;
@@ -77,52 +80,35 @@ export class Store implements KeptState {
     this.keptOnFile = kept;
     this.persistent = persistent;
     // Each table reports the key of every record it inserts, updates or deletes: that is what gets journaled.
-    const changed = (collection: CollectionName) => (key: string) => this.persistence?.changed(collection, key);
+    const rows: { [K in CollectionName]: Record<string, RowOf<K>> } = data;
+    const table = <K extends CollectionName>(
+      name: K,
+      keyOf: (record: RowOf<K>) => string,
+      indexes: Record<string, (record: RowOf<K>) => string | undefined>,
+    ) => new Table(rows[name], keyOf, indexes, (key) => this.persistence?.changed(name, key));
     // Every record but a platform's belongs to one: a tenant's reset finds its records by this index, in the time
     // its own records take, however many other tenants share the sandbox (store/tenant.ts).
     const platform = (r: { platformId: string }) => r.platformId;
-    this.platforms = new Table(data.platforms, (r) => r.platformId, { apiKey: (r) => r.apiKey }, changed('platforms'));
-    this.clients = new Table(data.clients, (r) => r.clientKey, { platform }, changed('clients'));
-    this.users = new Table(data.users, (r) => r.userKey, { platform, client: (r) => r.clientKey }, changed('users'));
-    this.contracts = new Table(
-      data.contracts,
-      (r) => r.contractKey,
-      { platform, client: (r) => r.clientKey },
-      changed('contracts'),
-    );
-    this.recipients = new Table(
-      data.recipients,
-      (r) => r.recipientKey,
-      { platform, contract: (r) => r.contractKey },
-      changed('recipients'),
-    );
-    this.placeholders = new Table(
-      data.placeholders,
-      (r) => r.placeholderKey,
-      { platform, contract: (r) => r.contractKey, template: (r) => r.templateKey },
-      changed('placeholders'),
-    );
-    this.templates = new Table(
-      data.templates,
-      (r) => r.templateKey,
-      { platform, client: (r) => r.clientKey },
-      changed('templates'),
-    );
-    this.webhooks = new Table(
-      data.webhooks,
-      (r) => r.webhookKey,
-      { platform, client: (r) => r.clientKey },
-      changed('webhooks'),
-    );
-    this.tokens = new Table(data.tokens, (r) => r.token, { platform }, changed('tokens'));
+    this.platforms = table('platforms', (r) => r.platformId, { apiKey: (r) => r.apiKey });
+    this.clients = table('clients', (r) => r.clientKey, { platform });
+    this.users = table('users', (r) => r.userKey, { platform, client: (r) => r.clientKey });
+    this.contracts = table('contracts', (r) => r.contractKey, { platform, client: (r) => r.clientKey });
+    this.recipients = table('recipients', (r) => r.recipientKey, { platform, contract: (r) => r.contractKey });
+    this.placeholders = table('placeholders', (r) => r.placeholderKey, {
+      platform,
+      contract: (r) => r.contractKey,
+      template: (r) => r.templateKey,
+    });
+    this.templates = table('templates', (r) => r.templateKey, { platform, client: (r) => r.clientKey });
+    this.webhooks = table('webhooks', (r) => r.webhookKey, { platform, client: (r) => r.clientKey });
+    this.tokens = table('tokens', (r) => r.token, { platform });
     // Keyed by the link itself, so resolving a link is one lookup; the contract index lists a contract's links,
     // the controlLink index finds a link's contract from the key the components send for it.
-    this.shareLinks = new Table(
-      data.shareLinks,
-      (r) => r.shareLink,
-      { platform, contract: (r) => r.contractKey, controlLink: (r) => r.controlLink },
-      changed('shareLinks'),
-    );
+    this.shareLinks = table('shareLinks', (r) => r.shareLink, {
+      platform,
+      contract: (r) => r.contractKey,
+      controlLink: (r) => r.controlLink,
+    });
   }
 
   /** Opens a store. `loaded` tells whether an existing data file was read (so fixtures are not applied again). */

@@ -102,129 +102,33 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
   const seen = new Set<string>();
   const waiters = new Set<() => void>();
 
-  const verify = (id: string, timestamp: string, signature: string, body: string): string | undefined => {
-    if (!secret) return 'no secret set (call useSecret)';
-    if (!id || !timestamp || !signature) return 'missing webhook-id, webhook-timestamp or webhook-signature';
-    const seconds = Number(timestamp);
-    if (!/^\d+$/.test(timestamp)) return 'webhook-timestamp is not unix seconds';
-    if (Math.abs(Math.floor(now() / 1000) - seconds) > tolerance) return 'timestamp outside tolerance';
-    let expected: Buffer;
-    try {
-      expected = Buffer.from(
-        new Webhook(secret).sign(id, new Date(seconds * 1000), body).split(',')[1] ?? '',
-        'base64',
-      );
-    } catch (error) {
-      return `cannot use the secret: ${(error as Error).message}`;
-    }
-    for (const candidate of signature.split(' ')) {
-      const [version, value] = candidate.split(',');
-      if (version !== 'v1' || !value) continue;
-      const given = Buffer.from(value, 'base64');
-      if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
-    }
-    return 'no matching signature';
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'POST' || (req.url ?? '/').split('?')[0] !== path) {
-      res.writeHead(404).end();
-      return;
-    }
-    const body = Buffer.concat(chunks).toString('utf8');
-    const header = (name: string) => {
-      const v = req.headers[name];
-      return Array.isArray(v) ? v.join(', ') : (v ?? '');
-    };
-    const id = header('webhook-id');
-    const timestamp = header('webhook-timestamp');
-    const signature = header('webhook-signature');
-    const verifyError = verify(id, timestamp, signature, body);
-    let payload: unknown;
-    try {
-      payload = JSON.parse(body);
-    } catch {
-      payload = undefined;
-    }
-    const failure = failures.shift();
-    const delivery: ReceivedDelivery = {
-      id,
-      timestamp: Number(timestamp),
-      signature,
-      headers: Object.fromEntries(
-        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
-      ),
-      body,
-      payload,
-      verified: verifyError === undefined,
-      ...(verifyError !== undefined ? { verifyError } : {}),
-      answeredStatus: 200,
-      duplicate: seen.has(id),
-    };
-    seen.add(id);
-    if (failure?.hang) {
-      delivery.answeredStatus = 'no-answer';
-    } else if (failure?.hangUp) {
-      delivery.answeredStatus = 'hung-up';
-      req.socket.destroy();
-    } else {
-      const status = failure ? (failure.status ?? 500) : verifyError !== undefined && rejectUnverified ? 401 : 200;
-      delivery.answeredStatus = status;
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (failure?.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
-      res
-        .writeHead(status, headers)
-        .end(JSON.stringify(status < 300 ? { received: true } : { error: verifyError ?? 'failing on purpose' }));
-    }
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
+    const arrival = await readArrival(req);
+    if (req.method !== 'POST' || (req.url ?? '/').split('?')[0] !== path) return void res.writeHead(404).end();
+    const verifyError = signatureProblem(arrival, secret, now, tolerance);
+    const delivery = recordOf(arrival, verifyError, seen.has(arrival.id));
+    seen.add(arrival.id);
+    delivery.answeredStatus = answer(req, res, failures.shift(), verifyError, rejectUnverified);
     deliveries.push(delivery);
     for (const wake of [...waiters]) wake();
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
+    receive(req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
-
+  const port = await listen(server, options.port ?? 0, host);
   return {
-    url,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
     port,
     deliveries,
-    accepted() {
-      const out = new Map<string, ReceivedDelivery>();
-      for (const d of deliveries) {
-        if (typeof d.answeredStatus === 'number' && d.answeredStatus >= 200 && d.answeredStatus < 300 && !out.has(d.id))
-          out.set(d.id, d);
-      }
-      return [...out.values()];
-    },
+    accepted: () => acceptedOnce(deliveries),
     useSecret(value) {
       secret = value;
     },
     failNext(count, mode = {}) {
       for (let i = 0; i < count; i++) failures.push(mode);
     },
-    waitFor(condition) {
-      const done = () => (typeof condition === 'number' ? deliveries.length >= condition : condition(deliveries));
-      if (done()) return Promise.resolve(deliveries);
-      return new Promise((resolve) => {
-        const wake = () => {
-          if (!done()) return;
-          waiters.delete(wake);
-          resolve(deliveries);
-        };
-        waiters.add(wake);
-      });
-    },
+    waitFor: (condition) => waitUntil(deliveries, waiters, condition),
     clear() {
       deliveries.length = 0;
       failures.length = 0;
@@ -237,4 +141,138 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
       });
     },
   };
+}
+
+/** A request as it came: its body and headers (a header given twice reads as one, joined with ", "). */
+interface Arrival {
+  id: string;
+  timestamp: string;
+  signature: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function readArrival(req: IncomingMessage): Promise<Arrival> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+  );
+  return {
+    id: headers['webhook-id'] ?? '',
+    timestamp: headers['webhook-timestamp'] ?? '',
+    signature: headers['webhook-signature'] ?? '',
+    headers,
+    body: Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
+/** Why a request's signature does not verify with `secret` at `now` (epoch ms), or undefined when it does. */
+function signatureProblem(
+  { id, timestamp, signature, body }: Arrival,
+  secret: string | undefined,
+  now: () => number,
+  toleranceSeconds: number,
+): string | undefined {
+  if (!secret) return 'no secret set (call useSecret)';
+  if (!id || !timestamp || !signature) return 'missing webhook-id, webhook-timestamp or webhook-signature';
+  const seconds = Number(timestamp);
+  if (!/^\d+$/.test(timestamp)) return 'webhook-timestamp is not unix seconds';
+  if (Math.abs(Math.floor(now() / 1000) - seconds) > toleranceSeconds) return 'timestamp outside tolerance';
+  let expected: Buffer;
+  try {
+    expected = Buffer.from(new Webhook(secret).sign(id, new Date(seconds * 1000), body).split(',')[1] ?? '', 'base64');
+  } catch (error) {
+    return `cannot use the secret: ${(error as Error).message}`;
+  }
+  for (const candidate of signature.split(' ')) {
+    const [version, value] = candidate.split(',');
+    if (version !== 'v1' || !value) continue;
+    const given = Buffer.from(value, 'base64');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
+  }
+  return 'no matching signature';
+}
+
+/** What the receiver keeps of a request (answered 200 until `answer` says otherwise). */
+function recordOf(arrival: Arrival, verifyError: string | undefined, duplicate: boolean): ReceivedDelivery {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(arrival.body);
+  } catch {
+    payload = undefined;
+  }
+  return {
+    id: arrival.id,
+    timestamp: Number(arrival.timestamp),
+    signature: arrival.signature,
+    headers: arrival.headers,
+    body: arrival.body,
+    payload,
+    verified: verifyError === undefined,
+    ...(verifyError !== undefined ? { verifyError } : {}),
+    answeredStatus: 200,
+    duplicate,
+  };
+}
+
+/** Answers a delivery (or hangs, or hangs up) as the failure told, else 200, or 401 when it does not verify. */
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  failure: FailureMode | undefined,
+  verifyError: string | undefined,
+  rejectUnverified: boolean,
+): ReceivedDelivery['answeredStatus'] {
+  if (failure?.hang) return 'no-answer';
+  if (failure?.hangUp) {
+    req.socket.destroy();
+    return 'hung-up';
+  }
+  const status = failure ? (failure.status ?? 500) : verifyError !== undefined && rejectUnverified ? 401 : 200;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (failure?.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+  res
+    .writeHead(status, headers)
+    .end(JSON.stringify(status < 300 ? { received: true } : { error: verifyError ?? 'failing on purpose' }));
+  return status;
+}
+
+/** Listens, and tells the port listened on. */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Deliveries answered 2xx, the first of each `webhook-id`. */
+function acceptedOnce(deliveries: ReceivedDelivery[]): ReceivedDelivery[] {
+  const out = new Map<string, ReceivedDelivery>();
+  for (const d of deliveries) {
+    if (typeof d.answeredStatus === 'number' && d.answeredStatus >= 200 && d.answeredStatus < 300 && !out.has(d.id))
+      out.set(d.id, d);
+  }
+  return [...out.values()];
+}
+
+/** Resolves once `condition` holds, checked now and whenever a waiter is woken (on every arrival). */
+function waitUntil(
+  deliveries: ReceivedDelivery[],
+  waiters: Set<() => void>,
+  condition: number | ((deliveries: ReceivedDelivery[]) => boolean),
+): Promise<ReceivedDelivery[]> {
+  const done = () => (typeof condition === 'number' ? deliveries.length >= condition : condition(deliveries));
+  if (done()) return Promise.resolve(deliveries);
+  return new Promise((resolve) => {
+    const wake = () => {
+      if (!done()) return;
+      waiters.delete(wake);
+      resolve(deliveries);
+    };
+    waiters.add(wake);
+  });
 }

@@ -83,7 +83,10 @@ function envelope(
   };
 }
 
-const contractFor = (resource: Resource, purpose: string, key: string): Step =>
+/** The variable keeping the contract made for a flow (placeholders, recipients), which its steps act on. */
+const flowContract = (resource: Resource) => `${resource}ContractKey`;
+
+const contractFor = (resource: Resource, purpose: string): Step =>
   envelope(
     resource,
     'contract',
@@ -91,10 +94,45 @@ const contractFor = (resource: Resource, purpose: string, key: string): Step =>
     () => ({ contract: { name: `esign-sandbox verify: ${purpose}`, value: `<p>A contract for ${purpose}.</p>` } }),
     {
       name: `contract create (for ${purpose})`,
-      keep: (a) => ({ [key]: pick(a, 'contract', 'contractKey') }),
-      makes: { kind: 'contract', key },
+      keep: (a) => ({ [flowContract(resource)]: pick(a, 'contract', 'contractKey') }),
+      makes: { kind: 'contract', key: flowContract(resource) },
     },
   );
+
+/** A step of a flow on the contract made for it: `contractKey` in the body, needed before anything else. */
+const onContract = (
+  resource: Resource,
+  action: string,
+  fields: (v: Vars) => Record<string, unknown> = () => ({}),
+  extra: Partial<Step> = {},
+): Step =>
+  envelope(resource, resource, action, (v) => ({ contractKey: v[flowContract(resource)], ...fields(v) }), {
+    ...extra,
+    needs: [flowContract(resource), ...(extra.needs ?? [])],
+  });
+
+/** A client token for the run's client, made with the platform token (no envelope: /api/token), kept as `key`. */
+const clientTokenStep = (resource: Resource, name: string, key: string): Step => ({
+  name,
+  resource,
+  entity: 'token',
+  action: 'create',
+  auth: 'platform',
+  needs: ['platformToken', 'clientKey'],
+  body: (v) => ({ action: 'create', clientKey: v.clientKey }),
+  keep: (a) => ({ [key]: pick(a, 'access_token') }),
+});
+
+/** Revoking with the platform token the token named by the variable `token`, or the platform token itself. */
+const revokeStep = (resource: Resource, name: string, token?: string): Step => ({
+  name,
+  resource,
+  entity: 'token',
+  action: 'revoke',
+  auth: 'platform',
+  needs: token ? ['platformToken', token] : ['platformToken'],
+  body: (v) => (token ? { action: 'revoke', access_token: v[token] } : { action: 'revoke' }),
+});
 
 /** Always run: every other step needs the platform token, the run's client and its client token. */
 const SETUP: Step[] = [
@@ -127,28 +165,15 @@ const SETUP: Step[] = [
       }),
     keep: (a) => ({ clientKey: pick(a, 'client', 'clientKey'), userKey: pick(a, 'client', 'users', 0, 'userKey') }),
   },
-  {
-    name: 'token create (client)',
-    resource: 'token',
-    entity: 'token',
-    action: 'create',
-    auth: 'platform',
-    needs: ['platformToken', 'clientKey'],
-    body: (v) => ({ action: 'create', clientKey: v.clientKey }),
-    keep: (a) => ({ clientToken: pick(a, 'access_token') }),
-  },
+  clientTokenStep('token', 'token create (client)', 'clientToken'),
 ];
 
 const FLOWS: Step[] = [
-  {
+  envelope('token', 'user', 'list', (v) => ({ clientKey: v.clientKey }), {
     name: 'user list (API key header)',
-    resource: 'token',
-    entity: 'user',
-    action: 'list',
     auth: 'apiKey',
     needs: ['apiKey', 'clientKey'],
-    body: (v) => data({ action: 'list', clientKey: v.clientKey }),
-  },
+  }),
   envelope('client', 'client', 'read', (v) => ({ client: { clientKey: v.clientKey } }), { auth: 'platform' }),
   envelope('client', 'client', 'list', () => ({}), { auth: 'platform', needs: ['platformToken'] }),
   envelope('client', 'client', 'update', (v) => ({ client: { clientKey: v.clientKey, organization: 'verified' } }), {
@@ -192,34 +217,17 @@ const FLOWS: Step[] = [
     needs: ['contractKey'],
     removes: { kind: 'contract', key: 'contractKey' },
   }),
-  contractFor('placeholder', 'placeholders', 'placeholderContractKey'),
-  envelope(
-    'placeholder',
-    'placeholder',
-    'create',
-    (v) => ({ contractKey: v.placeholderContractKey, placeholder: { name: 'Company', value: 'Acme' } }),
-    { needs: ['placeholderContractKey'], keep: (a) => ({ placeholderKey: pick(a, 'placeholder', 'placeholderKey') }) },
-  ),
-  envelope('placeholder', 'placeholder', 'list', (v) => ({ contractKey: v.placeholderContractKey }), {
-    needs: ['placeholderContractKey'],
+  contractFor('placeholder', 'placeholders'),
+  onContract('placeholder', 'create', () => ({ placeholder: { name: 'Company', value: 'Acme' } }), {
+    keep: (a) => ({ placeholderKey: pick(a, 'placeholder', 'placeholderKey') }),
   }),
-  envelope(
-    'placeholder',
-    'placeholder',
-    'update',
-    (v) => ({
-      contractKey: v.placeholderContractKey,
-      placeholder: { placeholderKey: v.placeholderKey, value: 'Acme 2' },
-    }),
-    { needs: ['placeholderContractKey', 'placeholderKey'] },
-  ),
-  envelope(
-    'placeholder',
-    'placeholder',
-    'delete',
-    (v) => ({ contractKey: v.placeholderContractKey, placeholder: { placeholderKey: v.placeholderKey } }),
-    { needs: ['placeholderContractKey', 'placeholderKey'] },
-  ),
+  onContract('placeholder', 'list'),
+  onContract('placeholder', 'update', (v) => ({ placeholder: { placeholderKey: v.placeholderKey, value: 'Acme 2' } }), {
+    needs: ['placeholderKey'],
+  }),
+  onContract('placeholder', 'delete', (v) => ({ placeholder: { placeholderKey: v.placeholderKey } }), {
+    needs: ['placeholderKey'],
+  }),
   // Every event flag off: the target never posts to the (unreachable, reserved) example.com address.
   envelope(
     'webhook',
@@ -262,66 +270,29 @@ const FLOWS: Step[] = [
     name: 'missing required field',
   }),
   envelope('errors', 'contract', 'list', () => ({}), { name: 'bad token', auth: 'badToken', needs: [] }),
-  {
-    name: 'token create (client, to revoke)',
-    resource: 'errors',
-    entity: 'token',
-    action: 'create',
-    auth: 'platform',
-    needs: ['platformToken', 'clientKey'],
-    body: (v) => ({ action: 'create', clientKey: v.clientKey }),
-    keep: (a) => ({ revokedToken: pick(a, 'access_token') }),
-  },
-  {
-    name: 'token revoke (client)',
-    resource: 'errors',
-    entity: 'token',
-    action: 'revoke',
-    auth: 'platform',
-    needs: ['platformToken', 'revokedToken'],
-    body: (v) => ({ action: 'revoke', access_token: v.revokedToken }),
-  },
+  clientTokenStep('errors', 'token create (client, to revoke)', 'revokedToken'),
+  revokeStep('errors', 'token revoke (client)', 'revokedToken'),
   envelope('errors', 'contract', 'list', () => ({}), {
     name: 'revoked token',
     auth: 'revokedToken',
     needs: ['revokedToken'],
   }),
   // Only with --send --email: the target emails the recipient.
-  contractFor('recipient', 'recipients', 'recipientContractKey'),
-  envelope(
-    'recipient',
+  contractFor('recipient', 'recipients'),
+  onContract(
     'recipient',
     'create',
-    (v) => ({
-      contractKey: v.recipientContractKey,
-      recipients: [{ action: 'sign', fullname: 'Verify Recipient', email: v.email, position: 1 }],
-    }),
-    { needs: ['recipientContractKey', 'email'] },
+    (v) => ({ recipients: [{ action: 'sign', fullname: 'Verify Recipient', email: v.email, position: 1 }] }),
+    { needs: ['email'] },
   ),
-  envelope('recipient', 'recipient', 'list', (v) => ({ contractKey: v.recipientContractKey }), {
-    needs: ['recipientContractKey'],
+  onContract('recipient', 'list', undefined, {
     keep: (a) => ({ recipientKey: pick(a, 'recipients', 0, 'recipientKey') }),
   }),
-  envelope('recipient', 'recipient', 'send', (v) => ({ contractKey: v.recipientContractKey }), {
-    needs: ['recipientContractKey'],
+  onContract('recipient', 'send'),
+  onContract('recipient', 'delete', (v) => ({ recipient: { recipientKey: v.recipientKey } }), {
+    needs: ['recipientKey'],
   }),
-  envelope(
-    'recipient',
-    'recipient',
-    'delete',
-    (v) => ({ contractKey: v.recipientContractKey, recipient: { recipientKey: v.recipientKey } }),
-    { needs: ['recipientContractKey', 'recipientKey'] },
-  ),
-  {
-    name: 'token revoke (platform)',
-    resource: 'token',
-    entity: 'token',
-    action: 'revoke',
-    auth: 'platform',
-    needs: ['platformToken'],
-    body: () => ({ action: 'revoke' }),
-    last: true,
-  },
+  { ...revokeStep('token', 'token revoke (platform)'), last: true },
 ];
 
 /**

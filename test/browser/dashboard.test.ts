@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, type WebhookReceiver, createWebhookReceiver, startSandbox } from '../../src/index.js';
 import { signaturePng } from '../support/documents-kit.js';
 import { recordPage, useBrowser } from './browser.js';
+import { platformTokenOverHttp } from '../support/tenant-kit.js';
 
 const PNG = signaturePng();
 
@@ -129,11 +130,7 @@ describe('the dashboard in Chromium', () => {
 
   it('shows the readiness of a tenant, and its evidence opens the request it names', async () => {
     const platform = await sandbox.createPlatform({ name: 'naive in chromium' });
-    const token = await fetch(`${sandbox.url}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ data: { action: 'create', apiKey: platform.apiKey, secret: platform.secret } }),
-    }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+    const token = await platformTokenOverHttp(sandbox.url, platform);
     await sandbox.tenant(platform.apiKey).expireTokens();
     for (let i = 0; i < 2; i++)
       await fetch(`${sandbox.url}/api/client`, {

@@ -12,6 +12,7 @@ import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { ROOT, recipe } from '../support/ci-kit.js';
 import { PYTHON, pythonUnavailable } from '../support/python.js';
 import { scratchDir } from '../support/scratch.js';
+import { platformTokenOverHttp } from '../support/tenant-kit.js';
 
 const run = promisify(execFile);
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -34,11 +35,7 @@ async function status(file: string, args: string[], cwd: string) {
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  const token = await fetch(`${sandbox.url}/api/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ data: { action: 'create', apiKey: sandbox.apiKey, secret: sandbox.secret } }),
-  }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const token = await platformTokenOverHttp(sandbox.url, sandbox);
   await sandbox.expireTokens();
   for (let i = 0; i < 2; i++)
     await fetch(`${sandbox.url}/api/client`, {

@@ -23,6 +23,8 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/index.js';
+import { TSC_AS_A_TEAM } from '../support/ci-kit.js';
+import { firstBytes } from '../support/documents-kit.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -245,17 +247,9 @@ describe('the packed package', () => {
       const { contract } = (await created.json()) as { contract: { contractKey: string } };
       const query = `contractKey=${contract.contractKey}&clientKey=demoClient`;
       const pdf = await fetch(`${listening.url}/api/download_pdf?${query}`, { headers });
-      expect(
-        Buffer.from(await pdf.arrayBuffer())
-          .subarray(0, 5)
-          .toString(),
-      ).toBe('%PDF-');
+      expect(await firstBytes(pdf, 5)).toBe('%PDF-');
       const docx = await fetch(`${listening.url}/api/download_docx?${query}`, { headers });
-      expect(
-        Buffer.from(await docx.arrayBuffer())
-          .subarray(0, 2)
-          .toString(),
-      ).toBe('PK');
+      expect(await firstBytes(docx, 2)).toBe('PK');
       // The scenario (YAML, parsed by the bundled yaml chunk) was loaded at start.
       const scenarios = (await (await fetch(`${listening.url}/__sandbox/scenarios`)).json()) as unknown;
       expect(JSON.stringify(scenarios)).toContain('happy-path');
@@ -387,19 +381,7 @@ describe('the packed package', () => {
        const key: ApiResponse<'contract', 'create'>['contract']['contractKey'] = 'k';
        console.log(body, key);\n`,
     );
-    const tsc = [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      'check.ts',
-    ];
+    const tsc = [...TSC_AS_A_TEAM, 'check.ts'];
     const result = await run(process.execPath, tsc, { cwd: project, ...LIMIT }).then(
       () => '',
       (error: { stdout: string }) => error.stdout,

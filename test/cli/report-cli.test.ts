@@ -11,6 +11,7 @@ import { parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { scratchDir } from '../support/scratch.js';
+import { platformTokenOverHttp } from '../support/tenant-kit.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 let sandbox: RunningSandbox;
@@ -58,11 +59,7 @@ beforeAll(async () => {
   // error: a token sent again after a 401 said it expired.
   const platform = await sandbox.createPlatform({ name: 'tokens' });
   keys.error = platform.apiKey;
-  const token = await fetch(`${sandbox.url}/api/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ data: { action: 'create', apiKey: platform.apiKey, secret: platform.secret } }),
-  }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const token = await platformTokenOverHttp(sandbox.url, platform);
   await sandbox.tenant(platform.apiKey).expireTokens();
   for (let i = 0; i < 2; i++) expect(await api(platform.apiKey, { data: { action: 'list' } }, token)).toBe(401);
   // warning: requests the service refused, for no reason the sandbox made.

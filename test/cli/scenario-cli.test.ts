@@ -1,35 +1,17 @@
 /** `esign-sandbox --scenario`: the real CLI, as a user starts it (needs `npm run build`). */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/config/cli-args.js';
+import { CLI, runUntilReady } from '../support/cli-process.js';
 import { scratchDir } from '../support/scratch.js';
-
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build');
 });
 
-/** Runs the CLI until it prints "Ready" (then stops it) or exits; resolves with its exit code and output. */
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready in')) child.kill('SIGTERM');
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    // 'close': after the exit and the last of its output (a warning on stderr included).
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
+/** The CLI run until it is ready (then stopped) or exits, with these variables added to the environment. */
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runUntilReady(args, { env: { ...process.env, ...env } });
 
 describe('esign-sandbox --scenario', () => {
   it('takes the flag more than once', () => {

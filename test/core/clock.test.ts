@@ -57,4 +57,28 @@ describe('the end of an instant', () => {
     expect(at(clock)).toBe('08:00:00');
     clock.close();
   });
+
+  it('waits, before a jump forward or back, for work already in flight (an attempt under way), even with a timer due on the way', async () => {
+    for (const move of [
+      (c: Clock) => c.advance(3_600_000),
+      (c: Clock) => c.set(T + 3_600_000),
+      (c: Clock) => c.set(T - 1),
+    ]) {
+      const clock = new Clock({ mode: 'frozen', start: T });
+      const ran: string[] = [];
+      clock.schedule(T + 60_000, () => ran.push(`timer at ${at(clock)}`), 'step');
+      let answer!: () => void;
+      const attempt = new Promise<void>((resolve) => (answer = resolve)).then(() =>
+        ran.push(`attempt ends at ${at(clock)}`),
+      );
+      void clock.work.track(attempt);
+      const moved = move(clock);
+      await new Promise((resolve) => setImmediate(resolve));
+      ran.push('receiver answers');
+      answer();
+      await moved;
+      expect(ran.slice(0, 2)).toEqual(['receiver answers', 'attempt ends at 09:00:00']);
+      clock.close();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { actAsRecipient } from '../../src/domain/lifecycle.js';
 import { auditRows } from '../../src/domain/audit-trail.js';
 import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { download, readPdf } from '../support/documents-kit.js';
+import { createContract } from '../support/contract-walk.js';
 
 const API = { apiKey: DEMO.apiKey } as const;
 let t: TestSandbox;
@@ -18,20 +19,15 @@ afterAll(() => t.close());
 
 describe('the audit trail', () => {
   it('names the same person and address for each step in contract_event and on the PDF audit page', async () => {
-    const created = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          clientKey: DEMO.clientKey,
-          contract: { name: 'One trail', value: '<p>Terms</p>' },
-          recipients: [
-            { fullname: 'Ann Page', email: 'ann@x.test', action: 'sign', position: 1 },
-            { fullname: 'Bo Control', email: 'bo@x.test', action: 'sign', position: 2 },
-          ],
-        },
-      },
+    const created = await createContract(
+      t,
       API,
+      { name: 'One trail', value: '<p>Terms</p>' },
+      [
+        { fullname: 'Ann Page', email: 'ann@x.test', action: 'sign', position: 1 },
+        { fullname: 'Bo Control', email: 'bo@x.test', action: 'sign', position: 2 },
+      ],
+      { clientKey: DEMO.clientKey },
     );
     const contractKey: string = created.body.contract.contractKey;
     const list = await t.post(

@@ -4,21 +4,16 @@
  */
 import { request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/config/cli-args.js';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
+import { closeAfterEach } from '../support/helpers.js';
 
-let running: RunningSandbox[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((s) => s.close()));
-  running = [];
-});
+const opened = closeAfterEach();
 
-async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<RunningSandbox> {
-  const s = await startSandbox({ clock: 'frozen', ...options });
-  running.push(s);
-  return s;
-}
+/** A sandbox on a real port (frozen clock unless told), closed after the test. */
+const start = async (options: Parameters<typeof startSandbox>[0] = {}): Promise<RunningSandbox> =>
+  opened(await startSandbox({ clock: 'frozen', ...options }));
 
 interface RawAnswer {
   status: number;

@@ -3,31 +3,19 @@
  * read is read before the answer leaves, so the client's next request on the same socket is answered. Raw sockets,
  * since an HTTP client would retry or reconnect and hide the dropped connection.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DRAIN_LIMIT_BYTES } from '../../src/http/body.js';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
+import { closeAfterEach } from '../support/helpers.js';
 import { RawConnection, rawRequest } from '../support/raw-socket.js';
 
-let running: RunningSandbox[] = [];
-let sockets: RawConnection[] = [];
-afterEach(async () => {
-  for (const s of sockets) s.close();
-  sockets = [];
-  await Promise.all(running.map((s) => s.close()));
-  running = [];
-});
+// Closed after each test, newest first: the sockets, then the sandboxes they were opened on.
+const opened = closeAfterEach();
 
-async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<RunningSandbox> {
-  const s = await startSandbox({ clock: 'frozen', ...options });
-  running.push(s);
-  return s;
-}
+const start = async (options: Parameters<typeof startSandbox>[0] = {}): Promise<RunningSandbox> =>
+  opened(await startSandbox({ clock: 'frozen', ...options }));
 
-async function open(s: RunningSandbox): Promise<RawConnection> {
-  const socket = await RawConnection.open(s.port);
-  sockets.push(socket);
-  return socket;
-}
+const open = async (s: RunningSandbox): Promise<RawConnection> => opened(await RawConnection.open(s.port));
 
 /** 300 KB of JSON: past the journal's 64 KB body cap and far past what one socket read delivers. */
 const BIG = JSON.stringify({ data: { action: 'list', pad: 'x'.repeat(300_000) } });

@@ -33,21 +33,10 @@ import {
   snapshot,
   world,
 } from '../support/fuzz-world.js';
+import { API_PATHS } from '../support/helpers.js';
 
 // A long hunt (FUZZ_RUNS=2000) takes minutes per operation; the default run takes a fraction of a second.
 vi.setConfig({ testTimeout: 20_000 + FUZZ_RUNS * 500 });
-
-const API_PATHS = [
-  '/api/token',
-  '/api/client',
-  '/api/user',
-  '/api/contract',
-  '/api/recipient',
-  '/api/template',
-  '/api/placeholder',
-  '/api/settings',
-  '/api/webhook',
-];
 
 describe('fuzzing every API operation', () => {
   let w: World | undefined;

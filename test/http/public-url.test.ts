@@ -8,6 +8,7 @@ import { parseCli } from '../../src/config/cli-args.js';
 import { ConfigError, resolveConfig } from '../../src/config/options.js';
 import { documentPath, download, makePdf, upload } from '../support/documents-kit.js';
 import { DEMO, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { createContract } from '../support/contract-walk.js';
 
 const API = { apiKey: DEMO.apiKey } as const;
 const Q = `clientKey=${DEMO.clientKey}`;
@@ -131,17 +132,12 @@ describe('with --public-url', () => {
   });
 
   it("request emails link to the recipient's page on it", async () => {
-    const made = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          clientKey: DEMO.clientKey,
-          contract: { name: 'Linked', value: '<p>Terms</p>' },
-          recipients: [{ fullname: 'Grace Hopper', email: 'grace.link@example.com', action: 'sign' }],
-        },
-      },
+    const made = await createContract(
+      t,
       API,
+      { name: 'Linked', value: '<p>Terms</p>' },
+      [{ fullname: 'Grace Hopper', email: 'grace.link@example.com', action: 'sign' }],
+      { clientKey: DEMO.clientKey },
     );
     expect(made.status).toBe(201);
     const emails = await t.control('/emails?to=grace.link@example.com');

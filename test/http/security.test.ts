@@ -9,6 +9,7 @@ import { type TestSandbox, testSandbox } from '../support/helpers.js';
 import { parseCli } from '../../src/config/cli-args.js';
 import { ConfigError, resolveConfig } from '../../src/config/options.js';
 import { startSandbox } from '../../src/index.js';
+import { createContract } from '../support/contract-walk.js';
 
 const FROZEN = { clock: 'frozen', start: '2026-11-21T09:00:00Z' } as const;
 
@@ -100,17 +101,12 @@ describe('cross-site requests to the control API, the dashboard and the recipien
   beforeAll(async () => {
     t = await testSandbox(FROZEN);
     const auth = await t.demoAuth();
-    const created = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          clientKey: 'demoClient',
-          contract: { name: 'Forged', value: '<p>x</p>' },
-          recipients: [{ fullname: 'Ann', email: 'ann@example.test', action: 'sign' }],
-        },
-      },
+    const created = await createContract(
+      t,
       auth,
+      { name: 'Forged', value: '<p>x</p>' },
+      [{ fullname: 'Ann', email: 'ann@example.test', action: 'sign' }],
+      { clientKey: 'demoClient' },
     );
     const list = await t.post(
       '/api/recipient',

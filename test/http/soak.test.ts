@@ -17,6 +17,7 @@ import vm from 'node:vm';
 import { expect, it } from 'vitest';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { type Answer, type Auth, FROZEN, testSandbox } from '../support/helpers.js';
+import { ALL_FLAGS } from '../support/webhook-support.js';
 
 const CYCLES = Number(process.env.SOAK_CYCLES ?? 12);
 const CYCLE_CONTRACTS = 15;
@@ -77,15 +78,7 @@ it(`keeps the heap level through ${CYCLES} cycles of mixed traffic`, {
         data: {
           action: 'create',
           webhooks: [
-            {
-              url: receiver.url,
-              created: true,
-              sent: true,
-              seen: true,
-              signed: true,
-              approved: true,
-              fullySigned: true,
-            },
+            { url: receiver.url, ...ALL_FLAGS },
             // Nothing listens on port 9 (discard): refused connections keep the retry schedule busy.
             { url: 'http://127.0.0.1:9/hook', created: true, sent: true, signed: true },
           ],

@@ -8,7 +8,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, createSandbox, createWebhookReceiver, startSandbox } from '../../src/index.js';
 import { handlers } from '../../src/msw.js';
-import { makePdf } from '../support/documents-kit.js';
+import { firstBytes, makePdf } from '../support/documents-kit.js';
 import { DRAWN_SIGNATURE } from '../support/recipient-view.js';
 
 const API = 'https://api.sendforsign.com/api';
@@ -98,11 +98,7 @@ describe('handlers(sandbox) with MSW', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(
-      Buffer.from(await pdf.arrayBuffer())
-        .subarray(0, 5)
-        .toString(),
-    ).toBe('%PDF-');
+    expect(await firstBytes(pdf, 5)).toBe('%PDF-');
     // Every request reached the sandbox in process and is in its journal, addressed to the production host.
     const journal = await sandbox.requests({ path: '/api/*' });
     expect(journal.map((entry) => entry.status).filter((status) => status >= 400)).toEqual([]);
@@ -137,11 +133,7 @@ describe('handlers(sandbox) with MSW', () => {
     expect(shown.value).toMatch(/^https:\/\/api\.sendforsign\.com\/api\/contract_pdf\//);
     const file = await fetch(shown.value);
     expect(file.status).toBe(200);
-    expect(
-      Buffer.from(await file.arrayBuffer())
-        .subarray(0, 5)
-        .toString(),
-    ).toBe('%PDF-');
+    expect(await firstBytes(file, 5)).toBe('%PDF-');
   });
 
   it("lets the sandbox's own webhook deliveries reach a receiver, and fails any other unhandled request", async () => {

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument, openApiDocumentInSteps } from '../../src/openapi/document.js';
 import { resources } from '../../src/resources/index.js';
-import { type TestSandbox, testSandbox } from '../support/helpers.js';
+import { API_PATHS, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { checkApiResponse } from '../support/openapi-check.js';
 
 let t: TestSandbox;
@@ -28,17 +28,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every /api path with one POST whose body is a oneOf of all its actions', () => {
-    expect(resources.map((r) => r.path)).toEqual([
-      '/api/token',
-      '/api/client',
-      '/api/user',
-      '/api/contract',
-      '/api/recipient',
-      '/api/template',
-      '/api/placeholder',
-      '/api/settings',
-      '/api/webhook',
-    ]);
+    expect(resources.map((r) => r.path)).toEqual(API_PATHS);
     for (const resource of resources) {
       const op = doc.paths[resource.path]?.post;
       expect(op, resource.path).toBeDefined();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Outbox } from '../../src/outbox/outbox.js';
 import { createAndSend, email } from '../support/contract-walk.js';
 import { DEMO, sandboxEachTest } from '../support/helpers.js';
+import { createContract } from '../support/contract-walk.js';
 
 const t = sandboxEachTest();
 
@@ -121,18 +122,9 @@ describe('notices to the contract user', () => {
 
   it('go to the user named at create', async () => {
     const auth = await t.demoAuth();
-    const res = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          userKey: 'demoUser2',
-          contract: { name: 'Other', value: '<p/>' },
-          recipients: [{ email: 'ann@example.com' }],
-        },
-      },
-      auth,
-    );
+    const res = await createContract(t, auth, { name: 'Other', value: '<p/>' }, [{ email: 'ann@example.com' }], {
+      userKey: 'demoUser2',
+    });
     const contractKey = res.body.contract.contractKey;
     const [r] = (await t.control(`/contracts/${contractKey}`)).body.recipients;
     await t.control(`/recipients/${r.recipientKey}/sign`, {});

@@ -1,7 +1,7 @@
 /** The recipient page and the dashboard in process (app.request()): headers, sanitising, paging, the ip of an act. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAndSend } from '../support/contract-walk.js';
-import { makePdf, readPdf } from '../support/documents-kit.js';
+import { firstBytes, makePdf, readPdf } from '../support/documents-kit.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
 import { contractPage } from '../../src/http/pages/dashboard-data.js';
 
@@ -220,11 +220,7 @@ describe('the signed PDF on the recipient page', () => {
     const pdf = await t.sandbox.app.request(href!);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(
-      Buffer.from(await pdf.arrayBuffer())
-        .subarray(0, 5)
-        .toString(),
-    ).toBe('%PDF-');
+    expect(await firstBytes(pdf, 5)).toBe('%PDF-');
     expect((await t.request('/api/recipient_download_pdf?shareLink=nobody')).status).toBe(404);
   });
 });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient } from '../../src/client/control-client.js';
 import type { ReadinessReport } from '../../src/readiness/report.js';
-import { type Rehearsal, rehearse } from '../support/integrations.js';
+import { NAIVE_DEFECTS, type Rehearsal, rehearse } from '../support/integrations.js';
 import type { TenantHandle } from '../support/tenant-kit.js';
 
 let run: Rehearsal;
@@ -54,18 +54,7 @@ describe('two integrations on one sandbox', () => {
 
   it('the naive one gets exactly its planted defects', () => {
     expect(naive.verdict).toBe('not-ready');
-    expect(judged(naive).sort()).toEqual(
-      [
-        'polling',
-        'ignores-retry-after',
-        'expired-token-reused',
-        'accepts-forged-webhook',
-        'accepts-stale-webhook',
-        'webhook-receiver-failing',
-        'rejects-duplicate',
-        'slow-webhook-receiver',
-      ].sort(),
-    );
+    expect(judged(naive).sort()).toEqual(NAIVE_DEFECTS);
     const count = (id: string) => naive.findings.find((f) => f.id === id)!.count;
     expect(count('ignores-retry-after')).toBe(2); // the create after its 503, the read after its 429
     expect(count('polling')).toBe(12);

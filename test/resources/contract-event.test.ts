@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Auth, DEMO, sandboxEachTest } from '../support/helpers.js';
 import { OUTSIDERS, outsiders } from '../support/outsiders.js';
+import { createContract } from '../support/contract-walk.js';
 
 const t = sandboxEachTest();
 let auth: Auth;
@@ -17,20 +18,10 @@ const get = (path: string, as: Auth | null = auth) => {
 
 describe('GET /api/contract_event', () => {
   it('lists one entry per lifecycle step, in order, with status ids, the person and ipInfo', async () => {
-    const created = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Trail', value: 'x' },
-          recipients: [
-            { fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1 },
-            { fullname: 'Bo', email: 'bo@x.test', action: 'approve', position: 2 },
-          ],
-        },
-      },
-      auth,
-    );
+    const created = await createContract(t, auth, { name: 'Trail', value: 'x' }, [
+      { fullname: 'Ann', email: 'ann@x.test', action: 'sign', position: 1 },
+      { fullname: 'Bo', email: 'bo@x.test', action: 'approve', position: 2 },
+    ]);
     const contractKey = created.body.contract.contractKey;
     const [ann, bo] = (await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth)).body.recipients;
     await t.control(`/recipients/${ann.recipientKey}/sign`, {});

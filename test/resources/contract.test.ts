@@ -11,6 +11,17 @@ beforeEach(async () => {
 const create = (contract: object, extra: object = {}) =>
   t.post('/api/contract', { data: { action: 'create', contract, ...extra } }, auth);
 
+/** A second client of the demo platform, made through /api/client, and the platform token that acts for it. */
+async function otherClient(): Promise<{ clientKey: string; auth: Auth }> {
+  const platform = await t.platformToken();
+  const made = await t.post(
+    '/api/client',
+    { data: { action: 'create', client: { fullname: 'O' } } },
+    { bearer: platform },
+  );
+  return { clientKey: made.body.client.clientKey, auth: { bearer: platform } };
+}
+
 describe('contract create', () => {
   it("with content answers 201 with the key and a create time in the real contract pages' SQL format", async () => {
     const res = await create({ name: 'NDA', value: '<p>hi</p>' });
@@ -130,17 +141,8 @@ describe('contract list', () => {
 
   it("never shows another client's contracts", async () => {
     await create({ name: 'mine', value: '1' });
-    const platform = await t.platformToken();
-    const other = await t.post(
-      '/api/client',
-      { data: { action: 'create', client: { fullname: 'O' } } },
-      { bearer: platform },
-    );
-    const res = await t.post(
-      '/api/contract',
-      { data: { action: 'list', clientKey: other.body.client.clientKey } },
-      { bearer: platform },
-    );
+    const other = await otherClient();
+    const res = await t.post('/api/contract', { data: { action: 'list', clientKey: other.clientKey } }, other.auth);
     expect(res.body.contracts).toEqual([]);
   });
 });
@@ -161,16 +163,11 @@ describe('contract archive', () => {
 
   it("answers 404 for another client's contract, as if it did not exist", async () => {
     const key = (await create({ name: 'Mine', value: 'x' })).body.contract.contractKey;
-    const platform = await t.platformToken();
-    const other = await t.post(
-      '/api/client',
-      { data: { action: 'create', client: { fullname: 'O' } } },
-      { bearer: platform },
-    );
+    const other = await otherClient();
     const res = await t.post(
       '/api/contract',
-      { data: { action: 'archive', clientKey: other.body.client.clientKey, contract: { contractKey: key } } },
-      { bearer: platform },
+      { data: { action: 'archive', clientKey: other.clientKey, contract: { contractKey: key } } },
+      other.auth,
     );
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Contract not found');

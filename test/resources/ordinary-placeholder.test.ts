@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const { call, createPlaceholder } = placeholderCalls(() => ({ t, auth, contractKey, recipientKey }));
+const { call, createPlaceholder, updateOne } = placeholderCalls(() => ({ t, auth, contractKey, recipientKey }));
 
 describe('placeholder list', () => {
   it('lists the ordinary placeholders of a contract, in position order, with its id as a numeric string (as in the published example), view and color', async () => {
@@ -107,13 +107,7 @@ describe('ordinary placeholder update', () => {
     ['a number', 5, '5'],
   ])('changes name and value (%s), answering "201" as a string with position null', async (_n, value, stored) => {
     const p = await createPlaceholder();
-    const res = await t.post(
-      '/api/placeholder',
-      {
-        data: { action: 'update', contractKey, placeholder: { placeholderKey: p.placeholderKey, name: 'cost', value } },
-      },
-      auth,
-    );
+    const res = await updateOne({ placeholderKey: p.placeholderKey, name: 'cost', value });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       placeholder: {
@@ -133,17 +127,11 @@ describe('ordinary placeholder update', () => {
 
   it('reassigns the filler (fillingType 4 and externalRecipientKey), which list shows', async () => {
     const p = await createPlaceholder();
-    const res = await t.post(
-      '/api/placeholder',
-      {
-        data: {
-          action: 'update',
-          contractKey,
-          placeholder: { placeholderKey: p.placeholderKey, fillingType: 4, externalRecipientKey: recipientKey },
-        },
-      },
-      auth,
-    );
+    const res = await updateOne({
+      placeholderKey: p.placeholderKey,
+      fillingType: 4,
+      externalRecipientKey: recipientKey,
+    });
     expect(res.status).toBe(201);
     const list = await call({ action: 'list', contractKey }, auth, { 'x-sendforsign-component': 'true' });
     expect(
@@ -153,26 +141,12 @@ describe('ordinary placeholder update', () => {
 
   it('refuses a filler who is not a recipient of the contract (404)', async () => {
     const p = await createPlaceholder();
-    const res = await t.post(
-      '/api/placeholder',
-      {
-        data: {
-          action: 'update',
-          contractKey,
-          placeholder: { placeholderKey: p.placeholderKey, externalRecipientKey: 'nobody' },
-        },
-      },
-      auth,
-    );
+    const res = await updateOne({ placeholderKey: p.placeholderKey, externalRecipientKey: 'nobody' });
     expect(res.status).toBe(404);
   });
 
   it("refuses to change a special placeholder's value (409)", async () => {
-    const res = await t.post(
-      '/api/placeholder',
-      { data: { action: 'update', contractKey, placeholder: { placeholderKey: `${recipientKey}_2`, value: 'x' } } },
-      auth,
-    );
+    const res = await updateOne({ placeholderKey: `${recipientKey}_2`, value: 'x' });
     expect(res.status).toBe(409);
   });
 
@@ -185,11 +159,7 @@ describe('ordinary placeholder update', () => {
         ['pear', '4'],
       ],
     };
-    const res = await t.post(
-      '/api/placeholder',
-      { data: { action: 'update', contractKey, placeholder: { placeholderKey: p.placeholderKey, table } } },
-      auth,
-    );
+    const res = await updateOne({ placeholderKey: p.placeholderKey, table });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       placeholder: {
@@ -207,17 +177,7 @@ describe('ordinary placeholder update', () => {
 
   it('updates a template placeholder', async () => {
     const p = await createPlaceholder({ name: 'party' }, { templateKey: DEMO.templateKey });
-    const res = await t.post(
-      '/api/placeholder',
-      {
-        data: {
-          action: 'update',
-          templateKey: DEMO.templateKey,
-          placeholder: { placeholderKey: p.placeholderKey, value: 'ACME' },
-        },
-      },
-      auth,
-    );
+    const res = await updateOne({ placeholderKey: p.placeholderKey, value: 'ACME' }, { templateKey: DEMO.templateKey });
     expect(res.status).toBe(201);
   });
 

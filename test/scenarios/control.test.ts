@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { createContract } from '../support/contract-walk.js';
 
 let t: TestSandbox;
 afterEach(() => t?.close());
@@ -116,17 +117,7 @@ describe('/__sandbox/scenarios', () => {
     expect(active.pendingTimers).toBe(0);
     expect(active.log.at(-1).what).toBe('sandbox reset: pending timers dropped');
     const auth = await t.demoAuth();
-    await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'After reset', value: '<p/>' },
-          recipients: [{ email: 'r@example.com' }],
-        },
-      },
-      auth,
-    );
+    await createContract(t, auth, { name: 'After reset', value: '<p/>' }, [{ email: 'r@example.com' }]);
     await t.control('/clock/advance', { by: '20m' });
     expect(t.sandbox.services.store.contracts.all().find((c) => c.name === 'After reset')!.status).toBe('Fully signed');
   });

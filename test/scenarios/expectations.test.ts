@@ -3,6 +3,7 @@ import type { SandboxOptions } from '../../src/config/options.js';
 import { createWebhookReceiver, type WebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
+import { createContract } from '../support/contract-walk.js';
 
 /** The same scenario on a frozen clock and on a real one (moved by advances as well as by wall time). */
 const CLOCKS: [string, SandboxOptions][] = [
@@ -53,17 +54,9 @@ async function start(options: SandboxOptions): Promise<{ bearer: string; contrac
   expect((await t.control('/scenarios', { yaml: SCENARIO })).status).toBe(201);
   const auth = { bearer: await t.clientToken() };
   await subscribe(t, receiver, auth);
-  const sent = await t.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        contract: { name: 'Lease', value: '<p>Terms</p>' },
-        recipients: [{ fullname: 'Ann', email: 'ann@example.com', action: 'sign' }],
-      },
-    },
-    auth,
-  );
+  const sent = await createContract(t, auth, { name: 'Lease', value: '<p>Terms</p>' }, [
+    { fullname: 'Ann', email: 'ann@example.com', action: 'sign' },
+  ]);
   expect(sent.status).toBe(201);
   return { ...auth, contractKey: sent.body.contract.contractKey };
 }

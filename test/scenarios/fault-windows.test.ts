@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, closeAfterEach, testSandbox } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
+import { createContract } from '../support/contract-walk.js';
 
 const opened = closeAfterEach();
 let t: TestSandbox | undefined;
@@ -28,20 +29,10 @@ async function twoSigners(yaml: string): Promise<{ bKey: string }> {
   expect((await t.control('/scenarios', { yaml })).status).toBe(201);
   const auth = await t.demoAuth();
   await subscribe(t, receiver, auth);
-  const sent = await t.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        contract: { name: 'Two signers', value: '<p>Terms</p>' },
-        recipients: [
-          { email: 'a@example.com', action: 'sign' },
-          { email: 'b@example.com', action: 'sign' },
-        ],
-      },
-    },
-    auth,
-  );
+  const sent = await createContract(t, auth, { name: 'Two signers', value: '<p>Terms</p>' }, [
+    { email: 'a@example.com', action: 'sign' },
+    { email: 'b@example.com', action: 'sign' },
+  ]);
   expect(sent.status).toBe(201);
   const b = t.sandbox.services.store.recipients.all().find((r) => r.email === 'b@example.com')!;
   return { bKey: b.recipientKey };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Play, contractEvents, play } from './play.js';
+import { createContract } from '../support/contract-walk.js';
 
 describe('bundled scenario: happy-path', () => {
   let p: Play;
@@ -66,17 +67,9 @@ describe('bundled scenario: happy-path', () => {
   it('applies its rule to contracts the application sends while it is active', async () => {
     p = await play('happy-path');
     const auth = await p.t.demoAuth();
-    const res = await p.t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Mine', value: '<p>x</p>' },
-          recipients: [{ email: 'me@example.com', action: 'sign' }],
-        },
-      },
-      auth,
-    );
+    const res = await createContract(p.t, auth, { name: 'Mine', value: '<p>x</p>' }, [
+      { email: 'me@example.com', action: 'sign' },
+    ]);
     expect(res.status).toBe(201);
     await p.advance('5m');
     expect((await p.contract('Mine')).status).toBe('Fully signed');

@@ -5,6 +5,7 @@ import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/w
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
 import { scratchDir } from '../support/scratch.js';
+import { createContract } from '../support/contract-walk.js';
 
 const FILE = join(import.meta.dirname, '..', '..', 'scenarios', 'late-signer-webhook-down.yaml');
 
@@ -26,20 +27,10 @@ async function run(
   sandbox.sandbox.services.bus.onAny((e) => events.push(e));
   const auth = await sandbox.demoAuth();
   await subscribe(sandbox, r, auth);
-  const res = await sandbox.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        contract: { name: 'Two signers', value: '<p/>' },
-        recipients: [
-          { email: 'first@example.com', position: 1 },
-          { email: 'second@example.com', position: 2 },
-        ],
-      },
-    },
-    auth,
-  );
+  const res = await createContract(sandbox, auth, { name: 'Two signers', value: '<p/>' }, [
+    { email: 'first@example.com', position: 1 },
+    { email: 'second@example.com', position: 2 },
+  ]);
   return { t: sandbox, events, contractKey: res.body.contract.contractKey, receiver: r };
 }
 

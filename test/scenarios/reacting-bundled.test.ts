@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
+import { createContract } from '../support/contract-walk.js';
 
 /** The two bundled scenarios built on reactions: a correct integration meets their expectations, a wrong one fails. */
 let t: TestSandbox | undefined;
@@ -73,17 +74,9 @@ describe('token-revoked-after-send', () => {
     t = await testSandbox(FROZEN);
     expect((await t.control('/scenarios', { name: 'token-revoked-after-send' })).status).toBe(201);
     const bearer = await t.clientToken();
-    const sent = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Deal', value: '<p>x</p>' },
-          recipients: [{ fullname: 'Sam', email: 'sam@example.com', action: 'sign' }],
-        },
-      },
-      { bearer },
-    );
+    const sent = await createContract(t, { bearer }, { name: 'Deal', value: '<p>x</p>' }, [
+      { fullname: 'Sam', email: 'sam@example.com', action: 'sign' },
+    ]);
     expect(sent.status).toBe(201);
     return { bearer, contractKey: sent.body.contract.contractKey };
   }

@@ -34,15 +34,15 @@ const LEASE = [
   '        - { name: Lease, value: <p>x</p>, send: true, recipients: [{ email: a@example.com, action: sign }] }',
 ];
 
+/** Loads the scenario `name` with these timeline steps, and the contract Lease it sends at load. */
+const loadWithLease = (name: string, ...steps: string[]) =>
+  load([`name: ${name}`, 'timeline:', ...steps, ...LEASE].join('\n'));
+
 describe('a chain of reactions', () => {
   it('a periodic step (it sends again, and reacts to the send an hour later) runs 1,000 times over a 100-year advance, then stops with a failed line', async () => {
-    await load(
-      [
-        'name: ticker',
-        'timeline:',
-        '  - { id: resend, when: contract.sent, after: 1h, times: every, sendContract: { contract: Lease } }',
-        ...LEASE,
-      ].join('\n'),
+    await loadWithLease(
+      'ticker',
+      '  - { id: resend, when: contract.sent, after: 1h, times: every, sendContract: { contract: Lease } }',
     );
     const advanced = await t.control('/clock/advance', { by: `${100 * 365}d` });
     expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
@@ -55,13 +55,9 @@ describe('a chain of reactions', () => {
   });
 
   it('a reaction that triggers itself at once stops after 1,000 too', async () => {
-    await load(
-      [
-        'name: echo',
-        'timeline:',
-        '  - { id: again, when: contract.sent, times: every, sendContract: { contract: Lease } }',
-        ...LEASE,
-      ].join('\n'),
+    await loadWithLease(
+      'echo',
+      '  - { id: again, when: contract.sent, times: every, sendContract: { contract: Lease } }',
     );
     const resent = events.filter((e) => e.type === 'contract.sent' && e.cause === 'scenario:echo:again');
     expect(resent).toHaveLength(1000);
@@ -71,14 +67,10 @@ describe('a chain of reactions', () => {
     ['at once', ''],
     ['an hour at a time, over a 100-year advance', ', after: 1h'],
   ])('reactions that branch (two to each send, each sending again) stop after 1,000 in all, %s', async (_, after) => {
-    await load(
-      [
-        'name: fork',
-        'timeline:',
-        `  - { id: left, when: contract.sent, times: every${after}, sendContract: { contract: Lease } }`,
-        `  - { id: right, when: contract.sent, times: every${after}, sendContract: { contract: Lease } }`,
-        ...LEASE,
-      ].join('\n'),
+    await loadWithLease(
+      'fork',
+      `  - { id: left, when: contract.sent, times: every${after}, sendContract: { contract: Lease } }`,
+      `  - { id: right, when: contract.sent, times: every${after}, sendContract: { contract: Lease } }`,
     );
     expect((await t.control('/clock/advance', { by: `${100 * 365}d` })).status).toBe(200);
     const resent = events.filter(
@@ -99,13 +91,9 @@ describe('a chain of reactions', () => {
       if (seen.length === 0) setImmediate(() => (turned = true));
       seen.push(turned);
     });
-    await load(
-      [
-        'name: echo',
-        'timeline:',
-        '  - { id: again, when: contract.sent, times: every, sendContract: { contract: Lease } }',
-        ...LEASE,
-      ].join('\n'),
+    await loadWithLease(
+      'echo',
+      '  - { id: again, when: contract.sent, times: every, sendContract: { contract: Lease } }',
     );
     await t.control('/clock/advance', { by: '1s' });
     expect(seen).toHaveLength(1000);

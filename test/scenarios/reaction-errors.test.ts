@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScenarioError, formatProblem, parseScenario } from '../../src/scenarios/load.js';
-
-async function messageOf(text: string): Promise<string> {
-  try {
-    await parseScenario(text, 'my.yaml');
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems.map(formatProblem).join('\n');
-    throw error;
-  }
-  throw new Error('expected the scenario to be invalid');
-}
+import { messageOf } from '../support/scenario-kit.js';
 
 const CASES: [string, string, string][] = [
   [

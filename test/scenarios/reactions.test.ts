@@ -1,45 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
+import { createContract } from '../support/contract-walk.js';
 import { makePdf, upload } from '../support/documents-kit.js';
-import { DEMO, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { DEMO, closeAfterEach, sandboxEachTest } from '../support/helpers.js';
+import { LEASE_FOR_ANN_THEN_BOB as CONTRACT, scenarioSteps } from '../support/scenario-kit.js';
 import { ALL_FLAGS } from '../support/webhook-support.js';
 
-let t: TestSandbox;
-afterEach(() => t?.close());
-
-const load = async (yaml: string) => {
-  const res = await t.control('/scenarios', { yaml });
-  if (res.status !== 201) throw new Error(`load: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
-const advance = async (by: string) => {
-  const res = await t.control('/clock/advance', { by });
-  if (res.status !== 200) throw new Error(`advance: ${res.status} ${JSON.stringify(res.body)}`);
-};
+const t = sandboxEachTest();
+const opened = closeAfterEach();
+const { load, advance, act, contractNamed } = scenarioSteps(() => t);
 const logOf = async (name: string): Promise<string[]> =>
   (await t.control(`/scenarios/${name}`)).body.log.map(
     (l: any) => `${l.at.slice(11, 19)} ${l.cause.split(':').pop()} ${l.outcome}: ${l.what}`,
   );
-const recipient = (email: string) => t.sandbox.services.store.recipients.all().find((r) => r.email === email)!;
-const act = async (email: string, verb: string) => {
-  const res = await t.control(`/recipients/${recipient(email).recipientKey}/${verb}`, {});
-  if (res.status !== 200) throw new Error(`${verb}: ${res.status} ${JSON.stringify(res.body)}`);
-};
 
-/** Two signers in turn, position 1 then 2, on a contract the scenario's data sends at load. */
-const CONTRACT = `
-data:
-  clients:
-    - clientKey: demoClient
-      contracts:
-        - name: Lease
-          value: <p>Terms</p>
-          send: true
-          recipients:
-            - { fullname: Ann, email: ann@example.com, action: sign, position: 1 }
-            - { fullname: Bob, email: bob@example.com, action: sign, position: 2 }
-`;
-const lease = () => t.sandbox.services.store.contracts.all().find((c) => c.name === 'Lease')!;
+const lease = () => contractNamed('Lease')!;
 
 /** A reaction that always succeeds and names its trigger in the log. */
 const reactingTo = (when: string, extra = '') => `
@@ -92,7 +67,6 @@ describe('triggered steps: each trigger kind', () => {
     ],
   ];
   it.each(KINDS)('reacts to %s', async (_what, when, cause, reason) => {
-    t = await testSandbox(FROZEN);
     await load(reactingTo(when));
     await cause();
     const done = (await logOf('r')).filter((l) => l.includes('reaction done'));
@@ -100,7 +74,6 @@ describe('triggered steps: each trigger kind', () => {
   });
 
   it('reacts to contract.approved', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: r
 timeline:
@@ -123,14 +96,10 @@ data:
   });
 
   it('reacts to a document uploaded', async () => {
-    t = await testSandbox(FROZEN);
     await load('name: r\ntimeline:\n  - { id: reaction, when: document.uploaded, clearFaults: true }\n');
     const auth = await t.demoAuth();
-    const created = await t.post(
-      '/api/contract',
-      { data: { action: 'create', clientKey: DEMO.clientKey, contract: { name: 'Scan', contractType: 'pdf' } } },
-      auth,
-    );
+    const scan = { name: 'Scan', contractType: 'pdf' };
+    const created = await createContract(t, auth, scan, undefined, { clientKey: DEMO.clientKey });
     const key = created.body.contract.contractKey;
     const res = await upload(t, `contractKey=${key}&clientKey=${DEMO.clientKey}`, await makePdf(), auth as any);
     expect(res.status).toBe(201);
@@ -142,7 +111,6 @@ data:
 
 describe('triggered steps: narrowing, delay and count', () => {
   it('narrows to a recipient by position or email, and to a contract by name', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: r
 timeline:
@@ -162,7 +130,6 @@ ${CONTRACT}`);
   });
 
   it('runs a reaction `after` a delay, as a scheduled step', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: r
 timeline:
@@ -181,7 +148,6 @@ ${CONTRACT}`);
   });
 
   it('reacts once by default, `times` times, or every time', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: r
 timeline:
@@ -197,24 +163,13 @@ timeline:
 
 describe('triggered steps: every step kind works as a reaction', () => {
   it('revokes tokens right after send, before the integration’s next request', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: r
 timeline:
   - { id: revoke, when: contract.sent, revokeTokens: all }
 `);
     const auth = await t.demoAuth();
-    const sent = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Deal', value: '<p>x</p>' },
-          recipients: [{ email: 'x@example.com', action: 'sign' }],
-        },
-      },
-      auth,
-    );
+    const sent = await createContract(t, auth, 'Deal', [{ email: 'x@example.com', action: 'sign' }]);
     expect(sent.status).toBe(201);
     const next = await t.post('/api/contract', { data: { action: 'list' } }, auth);
     expect(next.status).toBe(401);
@@ -222,36 +177,30 @@ timeline:
   });
 
   it('takes the receiver down before the delivery of the event it reacts to goes out', async () => {
-    t = await testSandbox(FROZEN);
-    const receiver = await createWebhookReceiver();
-    try {
-      const hook = await t.post(
-        '/api/webhook',
-        { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
-        await t.demoAuth(),
-      );
-      receiver.useSecret(hook.body.webhooks[0].secret);
-      await load(`
+    const receiver = opened(await createWebhookReceiver());
+    const hook = await t.post(
+      '/api/webhook',
+      { data: { action: 'create', webhooks: [{ url: receiver.url, ...ALL_FLAGS }] } },
+      await t.demoAuth(),
+    );
+    receiver.useSecret(hook.body.webhooks[0].secret);
+    await load(`
 name: r
 timeline:
   - { id: down, when: contract.fully_signed, webhookOutage: { for: 6h, status: 503 } }
   - { id: bob-signs, when: { event: contract.signed, recipient: { position: 1 } }, act: { match: { position: 2 }, verb: sign } }
 ${CONTRACT}`);
-      await act('ann@example.com', 'sign');
-      const deliveries = (await t.control('/webhook-deliveries')).body.deliveries;
-      const firstCode = (event: string) =>
-        deliveries.filter((d: any) => d.event === event).map((d: any) => d.attempts[0]?.statusCode);
-      // Sent at load, before the outage; the full signature's first attempt already meets it.
-      expect(firstCode('contract.sent')).toEqual([200]);
-      expect(firstCode('contract.fully_signed')).toEqual([503]);
-      expect(lease().status).toBe('Fully signed');
-    } finally {
-      await receiver.close();
-    }
+    await act('ann@example.com', 'sign');
+    const deliveries = (await t.control('/webhook-deliveries')).body.deliveries;
+    const firstCode = (event: string) =>
+      deliveries.filter((d: any) => d.event === event).map((d: any) => d.attempts[0]?.statusCode);
+    // Sent at load, before the outage; the full signature's first attempt already meets it.
+    expect(firstCode('contract.sent')).toEqual([200]);
+    expect(firstCode('contract.fully_signed')).toEqual([503]);
+    expect(lease().status).toBe('Fully signed');
   });
 
   it('lets a recipient act in reaction, and a reaction wait for another step', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: r
 timeline:

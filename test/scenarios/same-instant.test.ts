@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FROZEN, testSandbox } from '../support/helpers.js';
+import { createContract } from '../support/contract-walk.js';
 
 /**
  * docs/scenarios.md, "Order": at one sandbox instant, recipients' planned acts run first, a reaction right after the
@@ -35,17 +36,9 @@ async function runOnce(advances: string[]): Promise<string[]> {
     expect((await t.control('/scenarios', { yaml: FIRST })).status).toBe(201);
     expect((await t.control('/scenarios', { yaml: SECOND })).status).toBe(201);
     // Sent after the scenarios loaded: the recipient's act and the delayed reaction are planned after the steps.
-    const sent = await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Lease', value: '<p>Terms</p>' },
-          recipients: [{ fullname: 'Ann', email: 'ann@example.com', action: 'sign' }],
-        },
-      },
-      await t.demoAuth(),
-    );
+    const sent = await createContract(t, await t.demoAuth(), 'Lease', [
+      { fullname: 'Ann', email: 'ann@example.com', action: 'sign' },
+    ]);
     expect(sent.status).toBe(201);
     for (const by of advances) await t.control('/clock/advance', { by });
     const lease = t.sandbox.services.store.contracts.all().find((c) => c.name === 'Lease')!;

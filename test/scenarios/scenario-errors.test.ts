@@ -4,19 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/options.js';
 import { createSandbox } from '../../src/sandbox.js';
 import { MAX_SCENARIO_TEXT } from '../../src/control-table/scenarios.js';
-import { ScenarioError, formatProblem, parseScenario } from '../../src/scenarios/load.js';
 import { FROZEN, testSandbox } from '../support/helpers.js';
+import { messageOf } from '../support/scenario-kit.js';
 import { scratchDir } from '../support/scratch.js';
-
-async function messageOf(text: string): Promise<string> {
-  try {
-    await parseScenario(text, 'my.yaml');
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems.map(formatProblem).join('\n');
-    throw error;
-  }
-  throw new Error('expected the scenario to be invalid');
-}
 
 const INVALID: [string, string, string][] = [
   ['a YAML syntax error', 'name: x\nrecipients: [\n  - a\n', 'my.yaml:3:3: recipients[0]: YAML syntax: '],

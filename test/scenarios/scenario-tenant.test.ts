@@ -9,6 +9,7 @@ import { ConfigError } from '../../src/config/options.js';
 import { UNBOUND_SCENARIO_WARNING, unboundScenarioWarning } from '../../src/scenarios/startup.js';
 import { DEMO, FROZEN, type TestSandbox, closeAfterEach, testSandbox } from '../support/helpers.js';
 import { scratchDir } from '../support/scratch.js';
+import { createContract } from '../support/contract-walk.js';
 
 const opened = closeAfterEach();
 
@@ -25,17 +26,12 @@ function file(yaml: string): string {
 /** A contract sent to one signer by the tenant with this API key; its recipient's state, read later. */
 async function sendOne(t: TestSandbox, apiKey: string): Promise<() => string | undefined> {
   const client = await t.post('/api/client', { data: { action: 'create', client: { fullname: 'C' } } }, { apiKey });
-  const sent = await t.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        clientKey: client.body.client.clientKey,
-        contract: { name: `Lease of ${apiKey}`, value: '<p>Terms</p>' },
-        recipients: [{ email: `signer@${apiKey.toLowerCase()}.example`, action: 'sign' }],
-      },
-    },
+  const sent = await createContract(
+    t,
     { apiKey },
+    { name: `Lease of ${apiKey}`, value: '<p>Terms</p>' },
+    [{ email: `signer@${apiKey.toLowerCase()}.example`, action: 'sign' }],
+    { clientKey: client.body.client.clientKey },
   );
   expect(sent.status, JSON.stringify(sent.body)).toBe(201);
   const { contractKey } = sent.body.contract;

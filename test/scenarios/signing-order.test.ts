@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Play, contractEvents, play } from './play.js';
+import { createContract } from '../support/contract-walk.js';
 
 let p: Play;
 afterEach(() => p?.close());
@@ -59,17 +60,7 @@ describe('bundled scenario: slow-signer', () => {
   it('lets recipients its slow rule does not match sign after 10 minutes', async () => {
     p = await play('slow-signer');
     const auth = await p.t.demoAuth();
-    await p.t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Quick', value: '<p/>' },
-          recipients: [{ email: 'quick@example.com' }],
-        },
-      },
-      auth,
-    );
+    await createContract(p.t, auth, { name: 'Quick', value: '<p/>' }, [{ email: 'quick@example.com' }]);
     await p.advance('10m');
     const c = await p.contract('Quick');
     expect(c.status).toBe('Fully signed');

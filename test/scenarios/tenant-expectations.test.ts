@@ -10,6 +10,7 @@ import { EXPECT_KINDS } from '../../src/scenarios/reaction-schema.js';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { FROZEN, type TestSandbox, closeAfterEach, testDoors } from '../support/helpers.js';
 import { subscribe } from '../support/webhook-support.js';
+import { createContract } from '../support/contract-walk.js';
 
 const opened = closeAfterEach();
 let t: TestSandbox | undefined;
@@ -39,17 +40,9 @@ async function tenantWorld(loaded: (apiKey: string) => Promise<void>): Promise<W
   const platformToken = await t.platformToken({ apiKey, secret: made.body.secret });
   const expired = await t.clientToken(clientKey, platformToken);
   await subscribe(t, receiver, { bearer: expired });
-  const sent = await t.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        contract: { name: 'Lease', value: '<p>Terms</p>' },
-        recipients: [{ email: 'ann@example.com', action: 'sign' }],
-      },
-    },
-    { bearer: expired },
-  );
+  const sent = await createContract(t, { bearer: expired }, { name: 'Lease', value: '<p>Terms</p>' }, [
+    { email: 'ann@example.com', action: 'sign' },
+  ]);
   expect(sent.status).toBe(201);
   return { apiKey, expired };
 }

@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
+import { createContract } from '../support/contract-walk.js';
+import { closeAfterEach, sandboxEachTest } from '../support/helpers.js';
+import { scenarioSteps } from '../support/scenario-kit.js';
 import { subscribe } from '../support/webhook-support.js';
 
-let t: TestSandbox;
-afterEach(() => t?.close());
-
-const load = async (yaml: string) => {
-  const res = await t.control('/scenarios', { yaml });
-  if (res.status !== 201) throw new Error(`load: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
-const advance = (by: string) => t.control('/clock/advance', { by });
-const contract = (name: string) => t.sandbox.services.store.contracts.all().find((c) => c.name === name);
+const t = sandboxEachTest();
+const opened = closeAfterEach();
+const { load, advance, contractNamed: contract, recipient } = scenarioSteps(() => t);
 const log = async (name: string) =>
   (await t.control(`/scenarios/${name}`)).body.log.map(
     (l: any) => `${l.at} ${l.cause} ${l.outcome}: ${l.what}${l.detail ? ` (${l.detail})` : ''}`,
@@ -20,7 +15,6 @@ const log = async (name: string) =>
 
 describe('timeline steps', () => {
   it('creates and sends contracts, then acts as a recipient, at their times', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: prepared
 timeline:
@@ -62,7 +56,6 @@ timeline:
   });
 
   it('changes email settings: no "contract signed" email after the step', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: quiet
 recipients:
@@ -84,7 +77,6 @@ data:
   });
 
   it('adds and clears faults at their times', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: bad-hour
 timeline:
@@ -105,12 +97,10 @@ timeline:
   });
 
   it('refuses webhook connections during an outage until endWebhookOutage, recording the step as the cause', async () => {
-    t = await testSandbox(FROZEN);
-    const receiver = await createWebhookReceiver();
-    try {
-      const auth = await t.demoAuth();
-      await subscribe(t, receiver, auth);
-      await load(`
+    const receiver = opened(await createWebhookReceiver());
+    const auth = await t.demoAuth();
+    await subscribe(t, receiver, auth);
+    await load(`
 name: refused
 timeline:
   - id: unplugged
@@ -120,22 +110,18 @@ timeline:
     at: 1m
     endWebhookOutage: cable
 `);
-      await t.post('/api/contract', { data: { action: 'create', contract: { name: 'R', value: '<p/>' } } }, auth);
-      // Deliveries leave after the request's instant (docs/scenarios.md, "Order"): wait for them.
-      await t.sandbox.services.clocks.sandbox.work.settled();
-      const [d] = (await t.control('/webhook-deliveries')).body.deliveries;
-      expect(d.attempts[0]).toMatchObject({ cause: 'scenario:refused:unplugged' });
-      expect(d.attempts[0].error).toMatch(/refused/i);
-      await advance('6m');
-      expect((await t.control('/webhook-deliveries')).body.deliveries[0].status).toBe('delivered');
-      expect(receiver.accepted()).toHaveLength(1);
-    } finally {
-      await receiver.close();
-    }
+    await t.post('/api/contract', { data: { action: 'create', contract: { name: 'R', value: '<p/>' } } }, auth);
+    // Deliveries leave after the request's instant (docs/scenarios.md, "Order"): wait for them.
+    await t.sandbox.services.clocks.sandbox.work.settled();
+    const [d] = (await t.control('/webhook-deliveries')).body.deliveries;
+    expect(d.attempts[0]).toMatchObject({ cause: 'scenario:refused:unplugged' });
+    expect(d.attempts[0].error).toMatch(/refused/i);
+    await advance('6m');
+    expect((await t.control('/webhook-deliveries')).body.deliveries[0].status).toBe('delivered');
+    expect(receiver.accepted()).toHaveLength(1);
   });
 
   it('logs a step that cannot run as failed and carries on with the next', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: oops
 timeline:
@@ -152,7 +138,6 @@ timeline:
   });
 
   it('lets the first matching rule of the first loaded scenario decide, and skips verbs that do not fit the role', async () => {
-    t = await testSandbox(FROZEN);
     await load(`
 name: first
 recipients:
@@ -166,20 +151,10 @@ recipients:
     act: 2h
 `);
     const auth = await t.demoAuth();
-    await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Mixed', value: '<p/>' },
-          recipients: [
-            { email: 's@example.com', action: 'sign' },
-            { email: 'a@example.com', action: 'approve' },
-          ],
-        },
-      },
-      auth,
-    );
+    await createContract(t, auth, 'Mixed', [
+      { email: 's@example.com', action: 'sign' },
+      { email: 'a@example.com', action: 'approve' },
+    ]);
     await advance('2h');
     const c = contract('Mixed')!;
     expect(
@@ -193,22 +168,10 @@ recipients:
   });
 
   it('records an action a rule can no longer take as skipped, with the reason', async () => {
-    t = await testSandbox(FROZEN);
     await load('name: late\nrecipients:\n  - sign: 1h\n');
     const auth = await t.demoAuth();
-    await t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Beaten', value: '<p/>' },
-          recipients: [{ email: 'b@example.com' }],
-        },
-      },
-      auth,
-    );
-    const recipient = t.sandbox.services.store.recipients.all().find((r) => r.email === 'b@example.com')!;
-    expect((await t.control(`/recipients/${recipient.recipientKey}/sign`, {})).status).toBe(200);
+    await createContract(t, auth, 'Beaten', [{ email: 'b@example.com' }]);
+    expect((await t.control(`/recipients/${recipient('b@example.com').recipientKey}/sign`, {})).status).toBe(200);
     await advance('1h');
     const entries = await log('late');
     expect(entries.at(-1)).toMatch(
@@ -219,11 +182,9 @@ recipients:
 
 describe('scenario data', () => {
   it('creates a client with users, a template, a webhook and a contract from the template, sent as by the API', async () => {
-    t = await testSandbox(FROZEN);
     // The secret is issued when the scenario creates the webhook, after the receiver is listening.
-    const receiver = await createWebhookReceiver({ rejectUnverified: false });
-    try {
-      await load(`
+    const receiver = opened(await createWebhookReceiver({ rejectUnverified: false }));
+    await load(`
 name: acme
 recipients:
   - sign: 1h
@@ -240,23 +201,20 @@ data:
       contracts:
         - { contractKey: acmeDeal, name: Acme deal, templateKey: acmeNda, send: true, recipients: [{ email: bob@example.com }] }
 `);
-      receiver.useSecret(t.sandbox.services.store.webhooks.where('client', 'acmeClient')[0]!.secret);
-      const c = (await t.control('/contracts/acmeDeal')).body;
-      expect(c).toMatchObject({ clientKey: 'acmeClient', status: 'Sent', value: '<p>NDA</p>' });
-      expect(t.sandbox.services.store.users.get('annUser')).toMatchObject({ clientKey: 'acmeClient', default: true });
-      await advance('1h');
-      expect((await t.control('/contracts/acmeDeal')).body.status).toBe('Fully signed');
-      const deliveries = (await t.control('/webhook-deliveries')).body.deliveries;
-      expect(deliveries.map((d: any) => [d.event, d.status])).toEqual([
-        ['contract.created', 'delivered'],
-        ['contract.sent', 'delivered'],
-        ['contract.fully_signed', 'delivered'],
-      ]);
-      expect(deliveries[0].cause).toBe('scenario:acme:data');
-      expect(deliveries[2].cause).toBe('scenario:acme:rule-1');
-      expect(receiver.deliveries.map((d) => d.verified)).toEqual([false, false, true]);
-    } finally {
-      await receiver.close();
-    }
+    receiver.useSecret(t.sandbox.services.store.webhooks.where('client', 'acmeClient')[0]!.secret);
+    const c = (await t.control('/contracts/acmeDeal')).body;
+    expect(c).toMatchObject({ clientKey: 'acmeClient', status: 'Sent', value: '<p>NDA</p>' });
+    expect(t.sandbox.services.store.users.get('annUser')).toMatchObject({ clientKey: 'acmeClient', default: true });
+    await advance('1h');
+    expect((await t.control('/contracts/acmeDeal')).body.status).toBe('Fully signed');
+    const deliveries = (await t.control('/webhook-deliveries')).body.deliveries;
+    expect(deliveries.map((d: any) => [d.event, d.status])).toEqual([
+      ['contract.created', 'delivered'],
+      ['contract.sent', 'delivered'],
+      ['contract.fully_signed', 'delivered'],
+    ]);
+    expect(deliveries[0].cause).toBe('scenario:acme:data');
+    expect(deliveries[2].cause).toBe('scenario:acme:rule-1');
+    expect(receiver.deliveries.map((d) => d.verified)).toEqual([false, false, true]);
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { ALL_FLAGS } from '../support/webhook-support.js';
 import { type Play, play } from './play.js';
+import { createContract } from '../support/contract-walk.js';
 
 let p: Play;
 let receiver: WebhookReceiver | undefined;
@@ -24,17 +25,7 @@ describe('bundled scenario: webhook-outage', () => {
       r.useSecret(res.body.webhooks[0].secret);
     });
     const auth = await p.t.demoAuth();
-    const created = await p.t.post(
-      '/api/contract',
-      {
-        data: {
-          action: 'create',
-          contract: { name: 'Outage', value: '<p/>' },
-          recipients: [{ email: 'olga@example.com' }],
-        },
-      },
-      auth,
-    );
+    const created = await createContract(p.t, auth, { name: 'Outage', value: '<p/>' }, [{ email: 'olga@example.com' }]);
     expect(created.status).toBe(201);
     await p.advance('59m');
     // The outage starts when the contract is sent; contract.created, emitted at the same instant, leaves after

@@ -4,38 +4,17 @@
  * an outage running, a share link and the journal. After the restart each is there as it was, and advancing the
  * clock sends each retry once, at its time, with the same webhook-id.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { type CliProcess, ensureBuilt, startCli } from '../support/cli-process.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
+import { dataFolderEachTest } from '../support/cli-process.js';
+import { closeAfterEach } from '../support/helpers.js';
 
 const START = '2026-03-01T09:00:00.000Z';
-let dir: string;
-let file: string;
-const running: CliProcess[] = [];
-const receivers: WebhookReceiver[] = [];
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'esign-crash-in-flight-'));
-  file = join(dir, 'data.json');
-});
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    await p.exited;
-  }
-  for (const r of receivers.splice(0)) await r.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<CliProcess> {
-  const p = await startCli(['--data', file, '--clock', 'frozen', '--start', START]);
-  running.push(p);
-  return p;
-}
+// Registered first, so closed last: after the CLIs that deliver to these receivers are killed.
+const opened = closeAfterEach();
+const data = dataFolderEachTest('esign-crash-in-flight-');
+const start = () => data.start('--clock', 'frozen', '--start', START);
 
 async function call(url: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
@@ -60,7 +39,7 @@ async function until(done: () => boolean | Promise<boolean>): Promise<void> {
 }
 
 const journalHas = (text: string) =>
-  existsSync(`${file}.journal`) && readFileSync(`${file}.journal`, 'utf8').includes(text);
+  existsSync(`${data.file}.journal`) && readFileSync(`${data.file}.journal`, 'utf8').includes(text);
 
 /** What a restart must give back as it was. */
 async function observe(base: string, apiKey: string, token: string, contractKey: string) {
@@ -87,7 +66,8 @@ async function observe(base: string, apiKey: string, token: string, contractKey:
 it('a SIGKILL loses nothing in flight: clocks, retries, a scenario, an outage, a link, the journal', async () => {
   const failing = await createWebhookReceiver({ rejectUnverified: false });
   const behindOutage = await createWebhookReceiver({ rejectUnverified: false });
-  receivers.push(failing, behindOutage);
+  opened(failing);
+  opened(behindOutage);
   failing.failNext(1, { status: 503 });
 
   const first = await start();

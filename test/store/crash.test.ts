@@ -3,39 +3,18 @@
  * The durability guarantee (docs/persistence.md): a write acknowledged more than the flush window before the
  * process dies is on disk; a graceful stop (SIGTERM/SIGINT) loses nothing.
  */
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { appendFileSync, existsSync, readFileSync, watch } from 'node:fs';
+import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIN_COMPACT_BYTES } from '../../src/store/persist.js';
-import { type CliProcess, ensureBuilt, startCli } from '../support/cli-process.js';
+import { type CliProcess, dataFolderEachTest } from '../support/cli-process.js';
 
 /** flushMs (50, the default) plus the slack docs/persistence.md states for the disk write in progress. */
 const WINDOW_MS = 50 + 450;
 
-let dir: string;
-let file: string;
-const running: CliProcess[] = [];
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'esign-crash-'));
-  file = join(dir, 'data.json');
-});
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    await p.exited;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<CliProcess> {
-  const p = await startCli(['--data', file]);
-  running.push(p);
-  return p;
-}
+const data = dataFolderEachTest('esign-crash-');
+const start = () => data.start();
 
 async function post(url: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
@@ -124,7 +103,7 @@ async function prefillJournal(bytes: number): Promise<number> {
   );
   seed.child.kill('SIGTERM');
   expect(await seed.exited).toBe(0);
-  const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+  const snapshot = JSON.parse(readFileSync(data.file, 'utf8'));
   const template = snapshot.contracts[created.body.contract.contractKey];
   let written = 0;
   let count = 0;
@@ -134,20 +113,36 @@ async function prefillJournal(bytes: number): Promise<number> {
       return ['contracts', contractKey, { ...template, contractKey, name: `prefilled ${count}` }];
     });
     const line = `${JSON.stringify({ g: snapshot.generation, ops })}\n`;
-    appendFileSync(`${file}.journal`, line);
+    appendFileSync(`${data.file}.journal`, line);
     written += Buffer.byteLength(line);
   }
   return count;
 }
 
 function assertFilesParse(): void {
-  JSON.parse(readFileSync(file, 'utf8'));
-  for (const journal of [`${file}.journal`, `${file}.journal.compacting`]) {
+  JSON.parse(readFileSync(data.file, 'utf8'));
+  for (const journal of [`${data.file}.journal`, `${data.file}.journal.compacting`]) {
     if (!existsSync(journal)) continue;
     const lines = readFileSync(journal, 'utf8').split('\n');
     // Every whole line parses; only a last line without its newline may be torn by the kill.
     for (const line of lines.slice(0, -1)) JSON.parse(line);
   }
+}
+
+/**
+ * Kills the CLI (SIGKILL) under the writer's load, checks that the files it leaves parse, and starts a second CLI on
+ * them: the keys it holds, and the writes acknowledged more than the flush window before the kill.
+ */
+async function killAndRestart(first: CliProcess, writer: ReturnType<typeof load>) {
+  const killedAt = performance.now();
+  first.child.kill('SIGKILL');
+  await first.exited;
+  await writer.stop();
+
+  assertFilesParse();
+  const second = await start();
+  expect(second.output()).toContain('(loaded)');
+  return { second, stored: await storedKeys(second.url), due: writer.due(killedAt) };
 }
 
 describe('crash safety of --data', () => {
@@ -157,16 +152,7 @@ describe('crash safety of --data', () => {
     const writer = load(first.url, token);
     // However fast the machine, 100 writes acknowledged more than the flush window ago, and more under way.
     await until(() => writer.due().length >= 100);
-    const killedAt = performance.now();
-    first.child.kill('SIGKILL');
-    await first.exited;
-    await writer.stop();
-
-    assertFilesParse();
-    const second = await start();
-    expect(second.output()).toContain('(loaded)');
-    const stored = await storedKeys(second.url);
-    const due = writer.due(killedAt);
+    const { stored, due } = await killAndRestart(first, writer);
     expect(due.length).toBeGreaterThanOrEqual(100);
     expect(due.filter((a) => !stored.has(a.key))).toEqual([]);
   }, 60_000);
@@ -183,24 +169,15 @@ describe('crash safety of --data', () => {
     // the writer): the journal is then set aside as data.json.journal.compacting until the next snapshot has
     // been written, while appends go on in a fresh journal. Watched, not polled, so that a compaction quicker
     // than a poll's turn is seen all the same.
-    const setAside = `${file}.journal.compacting`;
+    const setAside = `${data.file}.journal.compacting`;
     let compacting = false;
-    const watcher = watch(dir, (_, name) => {
+    const watcher = watch(data.dir, (_, name) => {
       if (name === basename(setAside)) compacting = true;
     });
     writer.resume();
     await until(() => compacting);
     watcher.close();
-    const killedAt = performance.now();
-    first.child.kill('SIGKILL');
-    await first.exited;
-    await writer.stop();
-
-    assertFilesParse();
-    const second = await start();
-    expect(second.output()).toContain('(loaded)');
-    const stored = await storedKeys(second.url);
-    const due = writer.due(killedAt);
+    const { second, stored, due } = await killAndRestart(first, writer);
     expect(due.length).toBeGreaterThanOrEqual(3000);
     expect(due.filter((a) => !stored.has(a.key))).toEqual([]);
     expect(stored.size).toBeGreaterThanOrEqual(prefilled + 1 + due.length);
@@ -208,8 +185,8 @@ describe('crash safety of --data', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(existsSync(setAside)).toBe(false);
-    expect(readFileSync(`${file}.journal`, 'utf8')).toBe('');
-    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).contracts).length).toBe(stored.size);
+    expect(readFileSync(`${data.file}.journal`, 'utf8')).toBe('');
+    expect(Object.keys(JSON.parse(readFileSync(data.file, 'utf8')).contracts).length).toBe(stored.size);
   }, 240_000);
 
   it('loses nothing on a graceful stop (SIGTERM) under write load', async () => {
@@ -222,8 +199,8 @@ describe('crash safety of --data', () => {
     await writer.stop();
 
     // A graceful stop folds the journal into the snapshot: the data file alone holds everything.
-    expect(readFileSync(`${file}.journal`, 'utf8')).toBe('');
-    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    expect(readFileSync(`${data.file}.journal`, 'utf8')).toBe('');
+    const snapshot = JSON.parse(readFileSync(data.file, 'utf8'));
     for (const { key } of writer.acked) expect(snapshot.contracts[key]).toBeDefined();
 
     const second = await start();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
 import { type TestSandbox, testSandbox } from '../support/helpers.js';
+import { LEASE_FOR_ANN_THEN_BOB } from '../support/scenario-kit.js';
 
 const START = '2026-03-01T09:00:00.000Z';
 let dir: string;
@@ -217,17 +218,7 @@ timeline:
 expect:
   - { id: created, request: { path: /api/contract, status: 2xx } }
   - { id: fully-signed, contract: { name: Lease, status: Fully signed }, by: 5h }
-data:
-  clients:
-    - clientKey: demoClient
-      contracts:
-        - name: Lease
-          value: <p>Terms</p>
-          send: true
-          recipients:
-            - { fullname: Ann, email: ann@example.com, action: sign, position: 1 }
-            - { fullname: Bob, email: bob@example.com, action: sign, position: 2 }
-`;
+${LEASE_FOR_ANN_THEN_BOB}`;
 
   /** Loads it, makes a contract through /api, advances 20 minutes: Ann has signed, three timers are pending. */
   async function begin(t: TestSandbox): Promise<void> {

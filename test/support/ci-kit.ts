@@ -5,6 +5,20 @@ import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
+/** The project's own `tsc`, checking without emitting, strict, as a team's Node ESM project (nodenext, ES2022) would. */
+export const TSC_AS_A_TEAM = [
+  join(ROOT, 'node_modules/typescript/bin/tsc'),
+  '--noEmit',
+  '--strict',
+  '--skipLibCheck',
+  '--module',
+  'nodenext',
+  '--moduleResolution',
+  'nodenext',
+  '--target',
+  'es2022',
+];
+
 /** The first fenced block of a language under a heading of docs/ci.md: the recipe as users copy it. */
 export function recipe(heading: string, language = 'sh'): string {
   const page = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');

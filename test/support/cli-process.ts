@@ -3,10 +3,11 @@
  * (signals, crashes). Builds dist/ first when it is missing or older than the sources.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
@@ -56,6 +57,31 @@ export function startCli(args: string[], options: { cwd?: string } = {}): Promis
   });
 }
 
+/**
+ * Runs a CLI (`cli`: dist/cli.js unless told) on a free port until it prints "Ready in", then stops it (SIGTERM); or
+ * until it exits. Resolves once it closed (its last output read, a warning on stderr included) with its exit code and
+ * all it printed.
+ */
+export function runUntilReady(
+  args: string[],
+  options: { cli?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [options.cli ?? CLI, '--port', '0', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? process.env,
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready in')) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
 /** One CLI for a whole test file: built if need be and started before its tests, stopped after them. */
 export function cliPerFile(args: string[]): () => CliProcess {
   let cli: CliProcess | undefined;
@@ -71,6 +97,38 @@ export function cliPerFile(args: string[]): () => CliProcess {
     if (!cli) throw new Error('the CLI of this file has not started');
     return cli;
   };
+}
+
+/**
+ * For tests of the CLI on a `--data` file: the CLI built before the file's tests; for each test a fresh temporary folder
+ * (`data.dir`, named from `prefix`) with the path of the data file in it (`data.file`); `data.start(...args)` starts
+ * the CLI on that file; after the test, each CLI it started and that still runs is killed (SIGKILL), and the folder
+ * removed.
+ */
+export function dataFolderEachTest(prefix: string) {
+  const running: CliProcess[] = [];
+  const data = {
+    dir: '',
+    file: '',
+    async start(...args: string[]): Promise<CliProcess> {
+      const p = await startCli(['--data', data.file, ...args]);
+      running.push(p);
+      return p;
+    },
+  };
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => {
+    data.dir = mkdtempSync(join(tmpdir(), prefix));
+    data.file = join(data.dir, 'data.json');
+  });
+  afterEach(async () => {
+    for (const p of running.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+      await p.exited;
+    }
+    rmSync(data.dir, { recursive: true, force: true });
+  });
+  return data;
 }
 
 /**

@@ -42,6 +42,23 @@ export function email(name: string): string {
   return `${name.toLowerCase().replace(/[^a-z0-9]/g, '') || 'someone'}@example.com`;
 }
 
+/**
+ * Creates a contract as a client would (`POST /api/contract`, `{ data: { action: 'create', … } }`): a name (its value
+ * is then a short paragraph) or the contract's own fields, its recipients (sent to them at once), and any other field
+ * of the request (clientKey, userKey). Answers what the sandbox answered, for the test to check.
+ */
+export function createContract(
+  t: Pick<TestSandbox, 'post'>,
+  auth: Auth,
+  contract: string | Record<string, unknown>,
+  recipients?: Record<string, unknown>[],
+  fields: Record<string, unknown> = {},
+): Promise<Answer> {
+  const shape = typeof contract === 'string' ? { name: contract, value: '<p>Terms</p>' } : contract;
+  const data = { action: 'create', ...fields, contract: shape, ...(recipients ? { recipients } : {}) };
+  return t.post('/api/contract', { data }, auth);
+}
+
 export async function createAndSend(
   t: TestSandbox,
   recipients: RecipientSpec[],
@@ -51,22 +68,17 @@ export async function createAndSend(
   const raw: BusEvent[] = [];
   t.sandbox.services.bus.onAny((e) => raw.push(e));
   const a = auth ?? (await t.demoAuth());
-  const res = await t.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        contract: { name, value: '<p>Terms</p>' },
-        recipients: recipients.map((r) => ({
-          fullname: r.name,
-          email: email(r.name),
-          ...(r.action ? { action: r.action } : {}),
-          ...(r.position !== undefined ? { position: r.position } : {}),
-          ...(r.customMessage !== undefined ? { customMessage: r.customMessage } : {}),
-        })),
-      },
-    },
+  const res = await createContract(
+    t,
     a,
+    name,
+    recipients.map((r) => ({
+      fullname: r.name,
+      email: email(r.name),
+      ...(r.action ? { action: r.action } : {}),
+      ...(r.position !== undefined ? { position: r.position } : {}),
+      ...(r.customMessage !== undefined ? { customMessage: r.customMessage } : {}),
+    })),
   );
   if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
   const contractKey = res.body.contract.contractKey as string;

@@ -24,6 +24,13 @@ export async function makePdf(pages = 1, size: [number, number] = [595.28, 841.8
   return doc.save();
 }
 
+/** The first `count` bytes of an answer's body, as text: '%PDF-' opens a PDF, 'PK' a DOCX (a zip). */
+export async function firstBytes(res: Response, count: number): Promise<string> {
+  return Buffer.from(await res.arrayBuffer())
+    .subarray(0, count)
+    .toString();
+}
+
 export type Credentials = { bearer: string } | { apiKey: string };
 
 function authHeaders(auth: Credentials | undefined): Record<string, string> {

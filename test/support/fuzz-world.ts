@@ -8,6 +8,7 @@ import type { Scope } from '../../src/resources/action.js';
 import { resources } from '../../src/resources/index.js';
 import { FUZZ_RUNS, FUZZ_SEED } from './fuzz-kit.js';
 import { type Answer, DEMO, FROZEN, type TestSandbox, testSandbox } from './helpers.js';
+import { createContract } from './contract-walk.js';
 
 const prototypeKeys = () =>
   [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
@@ -28,17 +29,9 @@ export interface World {
 export async function world(): Promise<World> {
   const t = await testSandbox(FROZEN);
   const auth = await t.demoAuth();
-  const created = await t.post(
-    '/api/contract',
-    {
-      data: {
-        action: 'create',
-        contract: { name: 'Fuzz target', value: '<p>x</p>' },
-        recipients: [{ email: 'r@example.com', fullname: 'R', action: 'sign' }],
-      },
-    },
-    auth,
-  );
+  const created = await createContract(t, auth, { name: 'Fuzz target', value: '<p>x</p>' }, [
+    { email: 'r@example.com', fullname: 'R', action: 'sign' },
+  ]);
   const contractKey = created.body.contract.contractKey as string;
   const recipients = await t.post('/api/recipient', { data: { action: 'list', contractKey } }, auth);
   const hooks = await t.post(

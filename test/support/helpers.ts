@@ -15,6 +15,19 @@ export const DEMO = {
   templateKey: 'demoTemplate',
 } as const;
 
+/** The /api paths of the service, in the order of its documentation (docs/compatibility.md). */
+export const API_PATHS = [
+  '/api/token',
+  '/api/client',
+  '/api/user',
+  '/api/contract',
+  '/api/recipient',
+  '/api/template',
+  '/api/placeholder',
+  '/api/settings',
+  '/api/webhook',
+];
+
 export interface Answer<T = any> {
   status: number;
   body: T;

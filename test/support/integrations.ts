@@ -119,6 +119,21 @@ export async function integration(options: Options): Promise<Integration> {
   };
 }
 
+/**
+ * What the naive integration does wrong on purpose, as the ids of the readiness checks that should find it (after a
+ * hard day that gives each defect its chance: docs/readiness.md), sorted.
+ */
+export const NAIVE_DEFECTS = [
+  'polling',
+  'ignores-retry-after',
+  'expired-token-reused',
+  'accepts-forged-webhook',
+  'accepts-stale-webhook',
+  'webhook-receiver-failing',
+  'rejects-duplicate',
+  'slow-webhook-receiver',
+].sort();
+
 /** Both integrations, run on one sandbox, each in its own tenant, and their reports. */
 export interface Rehearsal {
   url: string;

@@ -49,5 +49,8 @@ export function placeholderCalls(w: () => PlaceholderWorld) {
   ) =>
     (await w().t.post('/api/placeholder', { data: { action: 'create', ...owner, placeholder } }, w().auth)).body
       .placeholder;
-  return { update, call, createPlaceholder };
+  /** An update of one placeholder (`placeholder`, not the list), of the contract unless another owner is named. */
+  const updateOne = (placeholder: object, owner: object = { contractKey: w().contractKey }) =>
+    w().t.post('/api/placeholder', { data: { action: 'update', ...owner, placeholder } }, w().auth);
+  return { update, updateOne, call, createPlaceholder };
 }

@@ -13,6 +13,19 @@ export interface TenantHandle {
   api(path: string, body: unknown, bearer?: string): Promise<{ status: number; body: any }>;
 }
 
+/** A platform token from /api/token, fetched over HTTP as an integration gets one. */
+export async function platformTokenOverHttp(
+  url: string,
+  platform: { apiKey: string | undefined; secret: string | undefined },
+): Promise<string> {
+  const res = await fetch(`${url}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { action: 'create', apiKey: platform.apiKey, secret: platform.secret } }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
 export async function makeTenant(url: string, start: string, name = 'tenant'): Promise<TenantHandle> {
   const res = await fetch(`${url}/__sandbox/platforms`, {
     method: 'POST',

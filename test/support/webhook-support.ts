@@ -15,6 +15,7 @@ import {
 import { type Auth, DEMO, type TestSandbox, testSandbox } from './helpers.js';
 
 export type Flags = Partial<Record<'created' | 'sent' | 'seen' | 'signed' | 'approved' | 'fullySigned', boolean>>;
+/** A webhook subscribed to every contract event. */
 export const ALL_FLAGS: Flags = {
   created: true,
   sent: true,

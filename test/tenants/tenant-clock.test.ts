@@ -159,6 +159,7 @@ describe('a tenant with its own clock', () => {
     await fetchApi('/api/contract', {
       data: { action: 'create', clientKey, contract: { name: 'c', value: '<p>x</p>' } },
     });
+    await t.settle(); // the first attempt, refused, has ended
     expect((await t.webhooks.deliveries())[0]?.attempts).toHaveLength(1);
     const own = await t.clock.freeze();
     expect(own.own).toBe(true);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { plainResourceTable, resourceTable } from '../../src/resources/index.js';
-import { ROOT } from '../support/ci-kit.js';
+import { ROOT, TSC_AS_A_TEAM } from '../support/ci-kit.js';
 import { ensureBuilt } from '../support/cli-process.js';
 
 const run = promisify(execFile);
@@ -18,27 +18,10 @@ const run = promisify(execFile);
 beforeAll(() => ensureBuilt(), 300_000);
 
 const tsc = (file: string) =>
-  run(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--lib',
-      'es2023,dom',
-      '--types',
-      'node',
-      file,
-    ],
-    { cwd: ROOT, timeout: 120_000 },
-  ).then(
+  run(process.execPath, [...TSC_AS_A_TEAM, '--lib', 'es2023,dom', '--types', 'node', file], {
+    cwd: ROOT,
+    timeout: 120_000,
+  }).then(
     () => [],
     (error: { stdout: string }) => error.stdout.trim().split('\n'),
   );

@@ -138,44 +138,16 @@ describe('verify against a stand-in that alters a second sandbox', () => {
     const result = readJson(json);
     const drifted = result.steps
       .filter((s: { drifts: unknown[] }) => s.drifts.length)
-      .map((s: any) => ({ name: s.name, path: s.path, action: s.action, drifts: s.drifts }));
+      .map((s: any) => [s.name, s.path, s.action, s.drifts]);
+    // Each step that drifted: its name, path and action, and its drifts (where, the sandbox's kind, the target's).
+    const drift = (path: string, sandbox: string, target: string) => [{ path, sandbox, target }];
     expect(drifted).toEqual([
-      {
-        name: 'client read',
-        path: '/api/client',
-        action: 'read',
-        drifts: [{ path: 'client.region', sandbox: 'absent', target: 'string' }],
-      },
-      {
-        name: 'user read',
-        path: '/api/user',
-        action: 'read',
-        drifts: [{ path: 'user.createTime', sandbox: 'SQL time', target: 'ISO time' }],
-      },
-      {
-        name: 'template read',
-        path: '/api/template',
-        action: 'read',
-        drifts: [{ path: 'message', sandbox: '"Template found"', target: '"Template read"' }],
-      },
-      {
-        name: 'contract read',
-        path: '/api/contract',
-        action: 'read',
-        drifts: [{ path: 'contract.statusId', sandbox: 'number', target: 'numeric string' }],
-      },
-      {
-        name: 'contract list',
-        path: '/api/contract',
-        action: 'list',
-        drifts: [{ path: 'contracts[].status', sandbox: 'string', target: 'absent' }],
-      },
-      {
-        name: 'webhook list',
-        path: '/api/webhook',
-        action: 'list',
-        drifts: [{ path: 'status', sandbox: 'HTTP 201', target: 'HTTP 200' }],
-      },
+      ['client read', '/api/client', 'read', drift('client.region', 'absent', 'string')],
+      ['user read', '/api/user', 'read', drift('user.createTime', 'SQL time', 'ISO time')],
+      ['template read', '/api/template', 'read', drift('message', '"Template found"', '"Template read"')],
+      ['contract read', '/api/contract', 'read', drift('contract.statusId', 'number', 'numeric string')],
+      ['contract list', '/api/contract', 'list', drift('contracts[].status', 'string', 'absent')],
+      ['webhook list', '/api/webhook', 'list', drift('status', 'HTTP 201', 'HTTP 200')],
     ]);
     expect(result.summary.drifts).toBe(6);
     expect(run.out).toContain('  contracts[].status: sandbox string / target absent');

@@ -3,21 +3,16 @@
  * tolerance against wall time included), accepts every attempt whatever the sandbox clock says, because the
  * sandbox signs `webhook-timestamp` with wall time and keeps the event's sandbox time in the payload.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
+import { closeAfterEach } from '../support/helpers.js';
 import { type ProductionReceiver, productionReceiver } from '../support/webhook-support.js';
 
-let running: RunningSandbox | undefined;
-let receiver: ProductionReceiver | undefined;
-afterEach(async () => {
-  await running?.close();
-  await receiver?.close();
-  running = undefined;
-  receiver = undefined;
-});
+const opened = closeAfterEach();
+let running: RunningSandbox;
 
 async function api(path: string, data: unknown, token?: string): Promise<any> {
-  const res = await fetch(`${running!.url}${path}`, {
+  const res = await fetch(`${running.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ data }),
@@ -25,38 +20,41 @@ async function api(path: string, data: unknown, token?: string): Promise<any> {
   return res.json();
 }
 
+/** A platform token of the running sandbox's platform, fresh from /api/token. */
+const platformToken = async (): Promise<string> =>
+  (await api('/api/token', { action: 'create', apiKey: running.apiKey, secret: running.secret })).access_token;
+
+/** Subscribes the receiver to contract.created and hands it the webhook's secret. */
+async function subscribe(receiver: ProductionReceiver, token: string): Promise<void> {
+  const created = await api(
+    '/api/webhook',
+    { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] },
+    token,
+  );
+  receiver.useSecret(created.webhooks[0].secret);
+}
+
+const createNda = (token: string) =>
+  api(
+    '/api/contract',
+    { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } },
+    token,
+  );
+
 describe('webhooks signed with wall time', () => {
   it('verify with standardwebhooks unmodified on every attempt, retries days later in sandbox time included, across a 30-day advance', async () => {
-    running = await startSandbox({ clock: 'frozen' });
-    receiver = await productionReceiver();
+    const receiver = opened(await productionReceiver());
+    running = opened(await startSandbox({ clock: 'frozen' }));
     receiver.failNext(6);
-    const { access_token: token } = await api('/api/token', {
-      action: 'create',
-      apiKey: running.apiKey,
-      secret: running.secret,
-    });
-    const created = await api(
-      '/api/webhook',
-      { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] },
-      token,
-    );
-    receiver.useSecret(created.webhooks[0].secret);
+    const token = await platformToken();
+    await subscribe(receiver, token);
 
     // Thirty days on, the sandbox is far from wall time: the old sandbox-time header would be refused by verify().
     await running.clock.advance('30d');
     // Service times are whole seconds (docs/compatibility.md, "Times"): the payload names the event's second.
     const now = (await running.clock.now()).getTime();
     const eventTime = new Date(Math.floor(now / 1000) * 1000).toISOString();
-    const { access_token: fresh } = await api('/api/token', {
-      action: 'create',
-      apiKey: running.apiKey,
-      secret: running.secret,
-    });
-    const contract = await api(
-      '/api/contract',
-      { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } },
-      fresh,
-    );
+    const contract = await createNda(await platformToken());
     expect(contract.code).toBe('201');
     await running.clock.advance('0s');
     expect(receiver.seen).toHaveLength(1);
@@ -85,24 +83,11 @@ describe('webhooks signed with wall time', () => {
   });
 
   it('verify with standardwebhooks when the clock is set backwards, too', async () => {
-    running = await startSandbox({ clock: 'frozen', start: '2001-01-01T00:00:00Z' });
-    receiver = await productionReceiver();
-    const { access_token: token } = await api('/api/token', {
-      action: 'create',
-      apiKey: running.apiKey,
-      secret: running.secret,
-    });
-    const created = await api(
-      '/api/webhook',
-      { action: 'create', clientKey: running.clientKey, webhooks: [{ url: receiver.url, created: true }] },
-      token,
-    );
-    receiver.useSecret(created.webhooks[0].secret);
-    await api(
-      '/api/contract',
-      { action: 'create', clientKey: running.clientKey, contract: { name: 'NDA', value: '<p>x</p>' } },
-      token,
-    );
+    const receiver = opened(await productionReceiver());
+    running = opened(await startSandbox({ clock: 'frozen', start: '2001-01-01T00:00:00Z' }));
+    const token = await platformToken();
+    await subscribe(receiver, token);
+    await createNda(token);
     await running.clock.advance('0s');
     expect(receiver.seen).toEqual([
       expect.objectContaining({ verified: true, answered: 200, eventTime: '2001-01-01T00:00:00.000Z' }),

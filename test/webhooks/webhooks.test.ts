@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { wallNow } from '../../src/core/clock.js';
 import type { ContractEvent } from '../../src/core/events.js';
 import { DEMO, FROZEN } from '../support/helpers.js';
-import { type WebhookHarness, webhookHarness } from '../support/webhook-support.js';
+import { ALL_FLAGS, type WebhookHarness, webhookHarness } from '../support/webhook-support.js';
 
 let h: WebhookHarness;
 afterEach(() => h?.close());
@@ -117,15 +117,7 @@ describe('which webhooks receive an event', () => {
     const on = await h.receiver();
     const off = await h.receiver();
     await h.addWebhook(on, { [flag]: true });
-    await h.addWebhook(off, {
-      created: true,
-      sent: true,
-      seen: true,
-      signed: true,
-      approved: true,
-      fullySigned: true,
-      [flag]: false,
-    });
+    await h.addWebhook(off, { ...ALL_FLAGS, [flag]: false });
     h.emit(type, { contractKey: 'c1', recipientKey: 'r1', status: 'Signed' });
     await h.settled();
     expect(on.deliveries.map((d) => d.payload.type)).toEqual([type]);
