@@ -18,9 +18,9 @@ const FIRST_CAPACITY = 1024 * 1024;
 
 /**
  * The bytes of uploads parsed in one turn of the event loop, all uploads together: four 64 KB chunks, about 1 ms of
- * parsing, copying and hashing on the machine of docs/benchmarks.md. With a chunk of each upload a turn instead, 50
- * uploads of 5 MB at once stalled the event loop 181–307 ms beside 111–129 ms with this share (load 11–13; 1 MB a
- * turn was between the two).
+ * parsing, copying and hashing on the machine of docs/benchmarks.md. With a chunk of each upload a turn instead, the
+ * longest stall of 50 uploads of 5 MB at once was 342 ms (median of 22 runs at load 9–19) beside 194 ms with this
+ * share; 1 MB a turn was between the two.
  */
 const UPLOAD_BYTES_PER_TURN = 256 * 1024;
 
