@@ -19,7 +19,6 @@ const FROZEN: Sizes = {
     'domain/lifecycle.ts actAsRecipient': 66,
     'http/app.ts createApp': 88,
     'http/upload.ts formReader': 72,
-    'render/audit-page.ts appendAuditTrail': 69,
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
