@@ -15,6 +15,8 @@ import {
 } from '../domain/contracts.js';
 import {
   type ResourceSpec,
+  acting,
+  byKey,
   clientKeyField,
   contentChange,
   dataBody,
@@ -154,9 +156,7 @@ export const contractResource = {
         }),
       schema: () =>
         dataBody({
-          action: z.literal('create'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('create'),
           contract: z
             .object({
               name: z.string().min(1, 'Must not be empty'),
@@ -203,9 +203,7 @@ export const contractResource = {
       response: () => okSchema(200, { contract: contractAnswerSchema() }),
       schema: () =>
         dataBody({
-          action: z.literal('read'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('read'),
           contract: z.object({ contractKey: keyField(), name: z.string().optional() }),
         }),
       example: { data: { action: 'read', contract: { contractKey: '<CONTRACT_KEY>' } } },
@@ -232,9 +230,7 @@ export const contractResource = {
         ),
       schema: () =>
         dataBody({
-          action: z.literal('update'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('update'),
           // As on create, a template's content wins over a `value` sent beside it.
           contract: z.object({
             contractKey: keyField(),
@@ -277,10 +273,8 @@ export const contractResource = {
         okSchema(201, { contract: z.strictObject({ createTime: sqlSchema(), contractKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
-          action: z.literal('duplicate'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
-          contract: z.object({ contractKey: keyField() }),
+          ...acting('duplicate'),
+          ...byKey('contract'),
         }),
       example: { data: { action: 'duplicate', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
@@ -305,12 +299,7 @@ export const contractResource = {
       summary: 'Archive a contract',
       scope: 'client',
       response: () => okSchema(200, { contract: z.strictObject({ contractKey: keySchema(), name: z.string() }) }),
-      schema: () =>
-        dataBody({
-          action: z.literal('archive'),
-          clientKey: clientKeyField(),
-          contract: z.object({ contractKey: keyField() }),
-        }),
+      schema: () => dataBody({ action: z.literal('archive'), clientKey: clientKeyField(), ...byKey('contract') }),
       example: { data: { action: 'archive', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const contract = archiveContract(ctx, findContract(ctx, requireClient(ctx), input.data.contract.contractKey));
