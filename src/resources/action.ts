@@ -226,12 +226,6 @@ export const byKey = <K extends 'contract' | 'template'>(kind: K) =>
     [P in K]: z.ZodObject<{ [Q in `${K}Key`]: z.ZodString }>;
   };
 
-/** What an update of a contract or a template may change of both: the name, and the content (HTML) in `value`. */
-export const contentChange = () => ({
-  name: z.string().min(1, 'Must not be empty').optional(),
-  value: z.string().optional(),
-});
-
 /** The `action`/`type` value a caller sends for the action named `name` in the table. */
 export function wireName(resource: ResourceSpec, name: string): string {
   return resource.actions[name]?.wireName ?? name;

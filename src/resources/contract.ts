@@ -18,7 +18,6 @@ import {
   acting,
   byKey,
   clientKeyField,
-  contentChange,
   dataBody,
   defineAction,
   keyField,
@@ -26,6 +25,7 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { contentChange, contentFields } from './content-fields.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
 import {
@@ -159,8 +159,7 @@ export const contractResource = {
           ...acting('create'),
           contract: z
             .object({
-              name: z.string().min(1, 'Must not be empty'),
-              value: z.string().optional(),
+              ...contentFields(),
               templateKey: optionalKeyField(),
               contractType: contractTypeField().optional(),
             })

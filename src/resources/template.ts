@@ -13,7 +13,8 @@ import {
   updateTemplate,
 } from '../domain/templates.js';
 import type { ResourceSpec } from './action.js';
-import { acting, byKey, clientKeyField, contentChange, dataBody, defineAction, keyField, reply } from './action.js';
+import { acting, byKey, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { contentChange, contentFields } from './content-fields.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
@@ -82,11 +83,7 @@ export const templateResource = {
           // `isPdf: true` makes a PDF template whose file follows with upload_pdf; its `value` is then ignored
           // (the components send their editor's empty content): docs/compatibility.md, "Template".
           template: z
-            .object({
-              name: z.string().min(1, 'Must not be empty'),
-              value: z.string().optional(),
-              isPdf: z.boolean().optional(),
-            })
+            .object({ ...contentFields(), isPdf: z.boolean().optional() })
             .refine((t) => t.isPdf === true || t.value !== undefined, {
               message: 'Give template.value (HTML content), or isPdf: true for a PDF template',
               path: ['value'],
