@@ -7,26 +7,15 @@
  * and measures nothing. Run alone: `node bench/container.mjs` (after `npm run build`).
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { IMAGE, LIMITS, PODMAN, ensureImage, imageSize, podman, unavailable } from '../scripts/podman.mjs';
+import { freePort } from '../scripts/free-port.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 5;
 const TARGET_MS = 300;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Milliseconds from now until GET /__sandbox/health on this port answers 200. */
 async function untilHealthy(port, since, exited) {

@@ -12,11 +12,11 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../scripts/free-port.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CREATES = Number(process.env.CREATES ?? 50_000);
@@ -37,13 +37,6 @@ function cpuMs(pid) {
 
 async function serverCpu() {
   const { default: autocannon } = await import('autocannon');
-  const freePort = () =>
-    new Promise((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = s.address();
-        s.close(() => resolve(port));
-      });
-    });
   const post = async (url, body, headers = {}) =>
     (
       await fetch(url, {

@@ -2,8 +2,12 @@
  * Webhook fan-out to a local receiver (bench/run.mjs), in memory and with --data, each beside a plain fetch() loop
  * posting as many bodies to the same receiver, 10 at a time: rounds of the two interleaved, the median of the
  * rounds' ratios reported. See docs/benchmarks.md.
+ *
+ * BENCH_BEFORE_REF=<git ref> also runs that ref's build (bench/previous-build.mjs) in the same rounds, its ratio to
+ * the same fetch() loop reported beside ours.
  */
 import { createServer } from 'node:http';
+import { previousBuild } from './previous-build.mjs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -55,8 +59,8 @@ async function receiver() {
 }
 
 /** A sandbox with one webhook to the receiver, warmed by one create; `round()` is its deliveries per second. */
-async function sandboxUnderTest(hook, extra) {
-  const ours = await startServer('ours', extra);
+async function sandboxUnderTest(hook, extra, cli) {
+  const ours = await startServer('ours', extra, cli ? { cli } : {});
   const token = await clientToken(ours.url);
   await json(
     `${ours.url}/api/webhook`,
@@ -109,40 +113,61 @@ async function fetchLoopRate(hook) {
 /** Rounds per mode: the baseline and the sandbox take turns (one first, then the other), so load moves both alike. */
 const ROUNDS = QUICK ? 2 : 5;
 
+/** Rounds of one mode, after one of each not counted: the fetch() loop and each build take turns, the loop first or last in alternate rounds. */
+async function rounds(hook, builds) {
+  const rates = builds.map(() => []);
+  const bare = [];
+  let note = builds.some((b) => !b.warm) ? 'no delivery within 3 s of a create' : undefined;
+  // One round of each, not counted: a sandbox just started runs its first 1,000 events on cold code (~2.5x the CPU of
+  // its fourth round), while the fetch() loop is warm from the mode before; the first --data round read 0.48-0.68x.
+  if (!note) {
+    await fetchLoopRate(hook);
+    for (const build of builds) if ((await build.round()) === undefined) note = 'the warm-up round did not finish';
+  }
+  for (let i = 0; i < ROUNDS && !note; i++) {
+    const b = i % 2 === 0 ? await fetchLoopRate(hook) : undefined;
+    for (const [k, build] of builds.entries()) {
+      const o = await build.round();
+      if (o === undefined) note = `not all ${SIZES.events} deliveries within 60 s`;
+      rates[k].push(o);
+    }
+    bare.push(b ?? (await fetchLoopRate(hook)));
+  }
+  return { rates, bare, note };
+}
+
 export async function benchWebhooks() {
   console.log(`Webhook fan-out: ${SIZES.events} events to a local receiver, in memory and with --data`);
+  const before = process.env.BENCH_BEFORE_REF ? previousBuild(process.env.BENCH_BEFORE_REF) : undefined;
   const hook = await receiver();
   try {
-    for (const [label, extra] of [
-      ['in memory', []],
-      ['--data', ['--data', join(work, `fan-out-${Date.now()}.json`)]],
-    ]) {
-      const sandbox = await sandboxUnderTest(hook, extra);
-      const ours = [];
-      const bare = [];
-      let note;
+    // Each build with --data writes its own file.
+    const modes = [
+      ['in memory', () => []],
+      ['--data', (name) => ['--data', join(work, `fan-out-${name}-${Date.now()}.json`)]],
+    ];
+    for (const [label, extra] of modes) {
+      const builds = [await sandboxUnderTest(hook, extra('ours'))];
+      if (before) builds.push(await sandboxUnderTest(hook, extra('before'), before.cli));
+      let result;
       try {
-        if (!sandbox.warm) note = 'no delivery within 3 s of a create';
-        for (let i = 0; i < ROUNDS && !note; i++) {
-          const b = i % 2 === 0 ? await fetchLoopRate(hook) : undefined;
-          const o = await sandbox.round();
-          if (o === undefined) note = `not all ${SIZES.events} deliveries within 60 s`;
-          ours.push(o);
-          bare.push(b ?? (await fetchLoopRate(hook)));
-        }
+        result = await rounds(hook, builds);
       } finally {
-        await sandbox.stop();
+        for (const build of builds) await build.stop();
       }
-      const ratio = note ? undefined : median(ours.map((o, i) => o / bare[i]));
+      const { rates, bare, note } = result;
+      const ratios = rates.map((xs) => xs.map((o, i) => o / bare[i]));
+      const ratio = note ? undefined : median(ratios[0]);
+      const shown = (xs) => xs.map((x) => x.toFixed(2)).join(', ');
       const r = row(
         `webhook fan-out ${label}: ${SIZES.events} events, deliveries per second`,
-        note ? undefined : median(ours),
+        note ? undefined : median(rates[0]),
         median(bare),
         'deliveries/s',
         '≥ 0.8×',
         ratio !== undefined && ratio >= 0.8 ? 'met' : 'MISSED',
         note ??
-          `medians of ${ROUNDS} rounds, each from the first create to the last delivery (one endpoint); baseline: plain fetch() loop, 10 at a time, taking turns with ours; ratio: median of the rounds' ratios (${ours.map((o, i) => (o / bare[i]).toFixed(2)).join(', ')})`,
+          `medians of ${ROUNDS} rounds, each from the first create to the last delivery (one endpoint); baseline: plain fetch() loop, 10 at a time, taking turns with ours; ratio: median of the rounds' ratios (${shown(ratios[0])})${before ? `; ${before.commit.slice(0, 7)} in the same rounds: ${Math.round(median(rates[1]))}/s, ratio ${median(ratios[1]).toFixed(2)} (${shown(ratios[1])})` : ''}`,
       );
       r.ratio = ratio;
     }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lazy } from '../core/lazy.js';
 import { parseDuration } from '../core/clock.js';
-import { duration, glob, keyPattern, statusCode } from '../core/schemas.js';
+import { duration, glob, keyPattern, optionalName, statusCode } from '../core/schemas.js';
 
 /**
  * What a connection fault does to the connection instead of answering (docs/scenarios.md, "Connection faults"):
@@ -17,19 +17,11 @@ export const MAX_DRIBBLE_MS = 10 * 60_000;
 export const faultSpec = lazy(() =>
   z
     .strictObject({
-      id: z
-        .string()
-        .min(1)
-        .optional()
-        .meta({ description: 'Names the fault in the X-Sandbox-Fault header and the fault list.' }),
+      id: optionalName('Names the fault in the X-Sandbox-Fault header and the fault list.'),
       match: z
         .strictObject({
           path: glob().optional().meta({ description: 'API path glob, e.g. /api/contract or /api/*.' }),
-          action: z
-            .string()
-            .min(1)
-            .optional()
-            .meta({ description: 'The operation: data.action, data.type, or the token body’s action.' }),
+          action: optionalName('The operation: data.action, data.type, or the token body’s action.'),
           client: keyPattern()
             .optional()
             .meta({ description: 'Only requests naming this clientKey in data.clientKey.' }),

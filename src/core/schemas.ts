@@ -42,6 +42,9 @@ export const glob = () =>
     .min(1)
     .max(MAX_GLOB_LENGTH)
     .meta({ description: 'A glob: * matches any run of characters, ? one character; case-insensitive.' });
+/** An optional non-empty string, described: a name or id the caller may give, the operation a match names. */
+export const optionalName = (description: string) => z.string().min(1).optional().meta({ description });
+
 export const statusCode = () => z.number().int().min(100).max(599);
 
 /** A status (`404`) or a class of them (`"4xx"`), as scenarios and filters name answers. */

@@ -6,13 +6,20 @@
  * socket is `outgoing.socket`. Once a fault has reset, ended or destroyed it, nothing Node's ServerResponse is asked to
  * write afterwards reaches the wire (it writes only to a writable socket), so the app answers as usual and no byte of
  * that answer leaves. In process (`Sandbox.fetch`, esign-sandbox/msw) there is no socket: the door's own bindings
- * (`InProcessEnv`) carry the break back to the caller, which rejects as Node's `fetch` would on a port.
+ * (`InProcessEnv`) carry the break back to the caller, which rejects as Node's `fetch` would on a port. In a team
+ * sandbox, a request another replica forwarded gets an answer saying which break to make (`BREAK_HEADER`), and that
+ * replica breaks its own client's connection so (team/forward.ts): the connection between replicas stays whole.
  */
 import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants } from 'node:os';
 import type { Context } from 'hono';
 import type { BrokenConnection } from '../api-faults/registry.js';
+
+/** Marks a request one replica forwarded to another (team/forward.ts). */
+export const FORWARDED_HEADER = 'x-esign-sandbox-forwarded';
+/** On the answer to a forwarded request: the connection fault the forwarding replica makes on its client's connection. */
+export const BREAK_HEADER = 'x-esign-sandbox-break';
 
 /** The bindings of a request handed to the app in process: what happened to its connection comes back on them. */
 export interface InProcessEnv {
@@ -56,9 +63,22 @@ export function breakConnection(c: Context, broken: BrokenConnection): Response 
     if (isInProcess(c.env)) c.env.broken = broken;
     return sentNothing(broken.fault);
   }
-  if (broken.kind === 'reset') reset(socket);
-  else socket.end(broken.bytes ?? '');
+  if (forwarded(c))
+    return new Response(broken.bytes ?? null, {
+      headers: { [BREAK_HEADER]: broken.kind, 'x-sandbox-fault': broken.fault },
+    });
+  breakSocket(socket, broken.kind, broken.bytes);
   return sentNothing(broken.fault);
+}
+
+/** Ends `socket` as the fault `kind` (not `malformed-chunk`) does: a reset, a close, or `bytes` then a close. */
+export function breakSocket(socket: Socket, kind: BrokenConnection['kind'], bytes?: Uint8Array): void {
+  if (kind === 'reset') reset(socket);
+  else socket.end(bytes ?? '');
+}
+
+function forwarded(c: Context): boolean {
+  return nodeRequest(c)?.headers[FORWARDED_HEADER] !== undefined;
 }
 
 /**
@@ -67,18 +87,37 @@ export function breakConnection(c: Context, broken: BrokenConnection): Response 
  * fails after that half with the error Node's `fetch` meets on a port.
  */
 export async function breakMidBody(c: Context, answer: Response, fault: string): Promise<Response> {
-  const body = new Uint8Array(await answer.arrayBuffer());
-  const half = body.subarray(0, Math.ceil(body.byteLength / 2));
   const socket = socketOf(c);
-  if (!socket) return halfThenError(answer, half, fault);
-  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
-  for (const [name, value] of answer.headers)
-    if (!['content-length', 'transfer-encoding', 'connection', 'x-hono-already-sent'].includes(name))
+  if (socket && forwarded(c)) {
+    const headers = new Headers(answer.headers);
+    headers.set(BREAK_HEADER, 'malformed-chunk');
+    return new Response(answer.body, { status: answer.status, headers });
+  }
+  const body = new Uint8Array(await answer.arrayBuffer());
+  if (!socket) return halfThenError(answer, body.subarray(0, Math.ceil(body.byteLength / 2)), fault);
+  breakMidChunk(socket, answer.status, answer.headers, body);
+  return sentNothing(fault, answer.status);
+}
+
+/** Sends `status`, `headers` and the first half of `body` as a chunk, then a chunk-size line that is not hexadecimal. */
+export function breakMidChunk(
+  socket: Socket,
+  status: number,
+  headers: Iterable<[string, string]>,
+  body: Uint8Array,
+): void {
+  const half = body.subarray(0, Math.ceil(body.byteLength / 2));
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`];
+  for (const [name, value] of headers)
+    if (
+      !['content-length', 'transfer-encoding', 'connection', 'x-hono-already-sent', BREAK_HEADER].includes(
+        name.toLowerCase(),
+      )
+    )
       head.push(`${name}: ${value}`);
   head.push('transfer-encoding: chunked', 'connection: close', '', '');
   const chunk = half.byteLength > 0 ? [`${half.byteLength.toString(16)}\r\n`, half, '\r\n'] : [];
   socket.end(Buffer.concat([head.join('\r\n'), ...chunk, 'zz\r\n'].map((part) => Buffer.from(part))));
-  return sentNothing(fault, answer.status);
 }
 
 function halfThenError(answer: Response, half: Uint8Array, fault: string): Response {

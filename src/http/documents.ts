@@ -7,10 +7,11 @@ import type { Context, Hono } from 'hono';
 import { admit, identify, operationContext } from './auth.js';
 import { ApiError } from '../core/errors.js';
 import { honoPath } from '../core/route-path.js';
+import type { TurnShare } from '../core/turn-share.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { DocumentEndpoint, DocumentRequest } from '../resources/action.js';
 import { publicBase } from './public-url.js';
-import { readPdfUpload } from './upload.js';
+import { readPdfUpload, uploadTurns } from './upload.js';
 import type { Renderer } from '../render/renderer.js';
 import type { RequestEnv } from '../domain/request-facts.js';
 import { send } from './reply.js';
@@ -31,25 +32,29 @@ export function mountDocuments(
   endpoints: readonly DocumentEndpoint[],
   options: DocumentRouteOptions,
 ): void {
+  const turns = uploadTurns();
   for (const endpoint of endpoints) {
     app.on(endpoint.method, honoPath(endpoint.path), async (c) => {
       const principal = identify(c, endpoint.scope);
       const query = c.req.query();
       const what = `${endpoint.method} ${endpoint.path}`;
       const client = admit(c, principal, endpoint.scope, query.clientKey || undefined, 'clientKey', what);
-      return send(c, await endpoint.handle(documentRequest(c, options), operationContext(c, principal, client, query)));
+      return send(
+        c,
+        await endpoint.handle(documentRequest(c, options, turns), operationContext(c, principal, client, query)),
+      );
     });
   }
 }
 
-function documentRequest(c: Context<RequestEnv>, options: DocumentRouteOptions): DocumentRequest {
+function documentRequest(c: Context<RequestEnv>, options: DocumentRouteOptions, turns: TurnShare): DocumentRequest {
   return {
     header: (name) => c.req.header(name),
     publicBase: () => publicBase(c, options.publicUrl),
     query: (name) => c.req.query(name) || undefined,
     param: (name) => c.req.param(name) ?? '',
     required: (name) => requiredQuery(c, name),
-    pdf: () => readPdfUpload(c, options.maxUploadBytes),
+    pdf: () => readPdfUpload(c, options.maxUploadBytes, turns),
     documents: options.documents,
     renderer: options.renderer,
   };

@@ -1,13 +1,13 @@
 /**
  * The `pdf` file of a multipart/form-data body (upload_pdf, contract_email_sign_pdf; docs/documents.md), parsed as it
- * streams in (@fastify/busboy) with its SHA-256 taken along the way, a turn of the event loop after each chunk:
- * 50 uploads of 5 MB at once stalled the event loop 0.8-2.8 s when each body was read whole, parsed by
- * `Response.formData()` and hashed twice; see docs/benchmarks.md for the figure now.
+ * streams in (@fastify/busboy) with its SHA-256 taken along the way, the uploads at once sharing each turn of the
+ * event loop (core/turn-share.ts): 50 uploads of 5 MB at once stalled the event loop 0.8-2.8 s when each body was
+ * read whole, parsed by `Response.formData()` and hashed twice; see docs/benchmarks.md for the figure now.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { ApiError, quote } from '../core/errors.js';
-import { pause } from '../core/pause.js';
+import { type TurnShare, turnShare } from '../core/turn-share.js';
 import type { PdfFile } from '../store/documents.js';
 import { nodeChunks, readChunks, refuseUnread, webChunks } from './body.js';
 
@@ -16,8 +16,24 @@ const MULTIPART_SLACK = 64 * 1024;
 /** Where the copy of a file of a chunked body (no declared length) starts; it doubles as needed. */
 const FIRST_CAPACITY = 1024 * 1024;
 
-/** The `pdf` file of the request's multipart/form-data body, within the upload limit (413 past it). */
-export async function readPdfUpload(c: Context, maxUploadBytes: number): Promise<PdfFile> {
+/**
+ * The bytes of uploads parsed in one turn of the event loop, all uploads together: four 64 KB chunks, about 1 ms of
+ * parsing, copying and hashing on the machine of docs/benchmarks.md. With a chunk of each upload a turn instead, the
+ * longest stall of 50 uploads of 5 MB at once was 342 ms (median of 22 runs at load 9–19) beside 194 ms with this
+ * share; 1 MB a turn was between the two.
+ */
+const UPLOAD_BYTES_PER_TURN = 256 * 1024;
+
+/** How the uploads of one sandbox share the event loop's turns (readPdfUpload): one share per app. */
+export function uploadTurns(): TurnShare {
+  return turnShare(UPLOAD_BYTES_PER_TURN);
+}
+
+/**
+ * The `pdf` file of the request's multipart/form-data body, within the upload limit (413 past it), parsed a chunk at
+ * a time within `turns`.
+ */
+export async function readPdfUpload(c: Context, maxUploadBytes: number, turns: TurnShare): Promise<PdfFile> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
     throw new ApiError(
@@ -36,15 +52,15 @@ export async function readPdfUpload(c: Context, maxUploadBytes: number): Promise
   if (Number.isFinite(declared) && declared > maxBody) return refuseUnread(request, declared, tooLarge(maxUploadBytes));
 
   const form = await formReader(type, Number.isFinite(declared) ? declared : FIRST_CAPACITY);
-  // One chunk (at most 64 KB) a turn: with many uploads at once, each turn of the event loop parses a chunk of
-  // each, not everything each one had buffered.
+  // A chunk (at most 64 KB) is parsed once it fits in this turn's share: however many uploads run, a turn of the
+  // event loop parses at most the share, not a chunk of each.
   await readChunks(
     nodeChunks(c) ?? webChunks(request),
     maxBody,
     () => tooLarge(maxUploadBytes),
     async (chunk) => {
+      await turns.take(chunk.byteLength);
       form.write(chunk);
-      await pause();
     },
   );
   const { file, names, pdfIsText } = await form.end();

@@ -4,72 +4,34 @@
  * the journal holds at most `limit` entries (oldest dropped first) and each body at most MAX_BODY_CHARS, so
  * memory stays bounded however long the sandbox runs.
  */
-import { type TraceContext, traceparent } from '../core/trace-context.js';
-import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import type { Context, MiddlewareHandler } from 'hono';
+import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
 import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
-import type { Services } from '../store/services.js';
-import { type RequestEnv, answeredTenant, requestTenant, sentStatus } from '../domain/request-facts.js';
-import { operationOf } from '../core/operation.js';
+import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import { stringAt } from '../core/json-path.js';
-import { isoTime } from '../core/time-format.js';
-import { pause } from '../core/pause.js';
-import type { JournalRecord } from './record.js';
-import { type JournalFilter, type RequestKind, matcher, requestKind } from './filter.js';
 import type { Keeper } from '../core/kept.js';
-import { REDACTED, SECRET_HEADERS, redact, redactQuery } from './redaction.js';
+import { pause } from '../core/pause.js';
+import { type RequestEnv, answeredTenant, requestTenant, sentStatus } from '../domain/request-facts.js';
+import type { Services } from '../store/services.js';
+import type { JournalEntry } from './entry.js';
+import { type JournalFilter, type RequestKind, matcher, requestKind } from './filter.js';
+import type { JournalRecord } from './record.js';
+import {
+  type Stored,
+  captured,
+  charsOf,
+  clientNamed,
+  contractNamed,
+  parseBody,
+  rawHeaders,
+  requestText,
+  restoredEntry,
+  retryAfterOf,
+  showStored,
+} from './stored.js';
 
+export type { JournalEntry } from './entry.js';
 export { REQUEST_KINDS, type JournalFilter, type RequestKind, requestKind } from './filter.js';
-
-/** Bodies longer than this (in characters of JSON) are kept as `{truncated: true, bytes}` only. */
-export const MAX_BODY_CHARS = 64 * 1024;
-
-export interface JournalEntry {
-  /** Increasing number, unique within this sandbox's lifetime (also across resets). */
-  id: number;
-  /** Sandbox time when the request arrived. */
-  at: string;
-  /** The door it came through: /api, the control API, or a page. */
-  kind: RequestKind;
-  method: string;
-  path: string;
-  query?: string;
-  /** The operation: `data.action`, `data.type` (settings) or a top-level `action` (token variants). */
-  action?: string;
-  /** 0 when an API fault broke the connection and no answer was sent (`connection: reset | empty | garbage`). */
-  status: number;
-  /** The API fault that hit it (its `X-Sandbox-Fault`): the refusal, latency, broken connection or dribble it met. */
-  fault?: string;
-  /** Wall-clock milliseconds the sandbox took to answer. */
-  durationMs: number;
-  request: { headers: Record<string, string>; body?: unknown };
-  response: { body?: unknown };
-  /** Compatibility warnings the answer carried as `X-Sandbox-Warning` (docs/compatibility.md). */
-  warnings?: string[];
-  /**
-   * Where the request's work hangs in a trace, as its deliveries' parent (docs/webhooks.md, "Traces"): the
-   * caller's `traceparent`, or with tracing on the request's own span.
-   */
-  trace?: { traceparent: string; tracestate?: string };
-}
-
-/**
- * What the middleware keeps per request: the strings as they came (headers as a flat name/value list, the bodies'
- * JSON text). Parsing, redacting and building the entry wait until someone reads the journal (or the log needs
- * the entry), and the built entry is kept with it.
- */
-interface Stored extends JournalRecord {
-  /** The raw query string, '' when none. */
-  query: string;
-  headers: readonly string[];
-  requestBody: Captured;
-  responseBody: Captured;
-  /** The entry as shown, built on first read. */
-  shown: JournalEntry | undefined;
-  warnings: readonly string[] | undefined;
-  trace: TraceContext | undefined;
-}
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 /** The control route that makes a tenant (control-table/state.ts, mounted under /__sandbox): its answer names it. */
@@ -109,7 +71,7 @@ export class RequestJournal {
           atMs: stored.at,
           ...(stored.platformId !== undefined ? { platformId: stored.platformId } : {}),
           // Built afresh rather than cached on the entry: see `middleware` on what cached copies cost.
-          entry: stored.shown ?? this.show(stored),
+          entry: stored.shown ?? showStored(stored, this.apiKeyHeader),
         };
       },
       keys: () => [...this.entries()].map((e) => String(e.id)),
@@ -187,9 +149,6 @@ export class RequestJournal {
   ): MiddlewareHandler<RequestEnv> {
     return async (c, next) => {
       if (options.skip?.(c.req.path, c.req.method)) return next();
-      // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
-      const arrival = c.get('request');
-      const early = arrival.tenant;
       const wall = this.wall();
       const arrived = this.order++;
       // With a journal of size 0 only the log needs the entry: skip the bodies, except an error's, whose
@@ -205,47 +164,58 @@ export class RequestJournal {
       const answered = this.order++;
       const log = this.listeners.length > 0;
       if (this.limit === 0 && !log) return;
-      const status = sentStatus(c.get('unanswered'), c.res);
-      const url = c.req.url;
-      const mark = url.indexOf('?');
-      const platformId =
-        answeredTenant(this.services, arrival, c.get('body'), () => parseBody(requestBody)) ??
-        this.createdPlatform(c.req.path, sent);
-      const entry: Stored = {
-        id,
-        // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
-        at: platformId === early ? arrival.at : this.services.clocks.of(platformId).now(),
-        wall,
-        arrived,
-        answered,
-        method: c.req.method,
-        path: c.req.path,
-        action: c.get('body')?.operation?.slice(0, 100),
-        query: mark >= 0 ? url.slice(mark + 1) : '',
-        status,
-        durationMs: elapsedSince(arrival.started),
-        platformId,
-        // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
-        headers: rawHeaders(c.env, c.req.raw.headers),
-        requestBody,
-        responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
-        shown: undefined,
-        warnings: c.get('warnings'),
-        retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
-        message: status >= 400 ? stringAt(parseBody(sent), 'message') : undefined,
-        fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
-        trace: c.get('trace'),
-        token: arrival.credentials.bearer,
-        contractKey: contractNamed(c.get('body')?.json),
-        clientKey: clientNamed(c.get('body')?.json),
-      };
+      const entry = this.stored(c, { id, wall, arrived, answered, requestBody }, sent, keepBodies);
       if (this.limit > 0) this.add(entry);
       if (log) {
         // Built for the log and not kept on the entry: kept, every entry's parsed and redacted copies lived on in
         // the ring until read, and their garbage collection cost the logged create 3 % of its rate and 1 ms of p99.
-        const shown = this.show(entry);
+        const shown = showStored(entry, this.apiKeyHeader);
         for (const listener of this.listeners) listener(shown);
       }
+    };
+  }
+
+  /**
+   * What the journal keeps of an answered request: the strings as they came (`sent`: the answer's JSON text), and
+   * what the readiness report reads, taken now.
+   */
+  private stored(
+    c: Context<RequestEnv>,
+    taken: Pick<Stored, 'id' | 'wall' | 'arrived' | 'answered' | 'requestBody'>,
+    sent: string | undefined,
+    keepBodies: boolean,
+  ): Stored {
+    // Its time and tenant as it arrived, on the clock of the tenant its credentials or path named (the travel object).
+    const arrival = c.get('request');
+    const status = sentStatus(c.get('unanswered'), c.res);
+    const url = c.req.url;
+    const mark = url.indexOf('?');
+    const platformId =
+      answeredTenant(this.services, arrival, c.get('body'), () => parseBody(taken.requestBody)) ??
+      this.createdPlatform(c.req.path, sent);
+    return {
+      ...taken,
+      // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
+      at: platformId === arrival.tenant ? arrival.at : this.services.clocks.of(platformId).now(),
+      method: c.req.method,
+      path: c.req.path,
+      action: c.get('body')?.operation?.slice(0, 100),
+      query: mark >= 0 ? url.slice(mark + 1) : '',
+      status,
+      durationMs: elapsedSince(arrival.started),
+      platformId,
+      // Headers as node's own rawHeaders strings, not undici's Headers (or the request) kept alive.
+      headers: rawHeaders(c.env, c.req.raw.headers),
+      responseBody: keepBodies || status >= 400 ? captured(sent) : undefined,
+      shown: undefined,
+      warnings: c.get('warnings'),
+      retryAfter: status >= 400 ? retryAfterOf(c.res.headers.get('retry-after')) : undefined,
+      message: status >= 400 ? stringAt(parseBody(sent), 'message') : undefined,
+      fault: c.res.headers.get('x-sandbox-fault') ?? undefined,
+      trace: c.get('trace'),
+      token: arrival.credentials.bearer,
+      contractKey: contractNamed(c.get('body')?.json),
+      clientKey: clientNamed(c.get('body')?.json),
     };
   }
 
@@ -285,54 +255,8 @@ export class RequestJournal {
 
   /** The entry as the journal shows it: parsed, redacted bodies and headers, built on its first read. */
   private shown(stored: Stored): JournalEntry {
-    stored.shown ??= this.show(stored);
+    stored.shown ??= showStored(stored, this.apiKeyHeader);
     return stored.shown;
-  }
-
-  private show(stored: Stored): JournalEntry {
-    const query = stored.query === '' ? '' : redactQuery(stored.query);
-    const parsed = parseBody(stored.requestBody);
-    return {
-      id: stored.id,
-      at: isoTime(stored.at),
-      kind: requestKind(stored.path),
-      method: stored.method,
-      path: stored.path,
-      ...(query !== '' ? { query } : {}),
-      ...actionField(parsed),
-      status: stored.status,
-      ...(stored.fault !== undefined ? { fault: stored.fault } : {}),
-      durationMs: stored.durationMs,
-      request: {
-        headers: this.headers(stored.headers),
-        ...(stored.requestBody !== undefined ? { body: redact(parsed) } : {}),
-      },
-      response: stored.responseBody !== undefined ? { body: redact(parseBody(stored.responseBody)) } : {},
-      ...(stored.warnings?.length ? { warnings: [...stored.warnings] } : {}),
-      ...(stored.trace
-        ? {
-            trace: {
-              traceparent: traceparent(stored.trace),
-              ...(stored.trace.tracestate ? { tracestate: stored.trace.tracestate } : {}),
-            },
-          }
-        : {}),
-    };
-  }
-
-  private headers(pairs: readonly string[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (let i = 0; i + 1 < pairs.length; i += 2) {
-      const name = pairs[i]!.toLowerCase();
-      const value = pairs[i + 1]!;
-      out[name] =
-        SECRET_HEADERS.has(name) || name === this.apiKeyHeader
-          ? REDACTED
-          : name in out
-            ? `${out[name]}, ${value}`
-            : value;
-    }
-    return out;
   }
 
   /**
@@ -349,47 +273,6 @@ export class RequestJournal {
 }
 
 /**
- * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
- * stands in, and its place in the order of arrivals is given by the caller.
- */
-function restoredEntry(entry: JournalEntry, atMs: number, platformId?: string): Omit<Stored, 'arrived' | 'answered'> {
-  return {
-    id: entry.id,
-    at: atMs,
-    wall: atMs,
-    retryAfter: undefined,
-    message: entry.status >= 400 ? stringAt(entry.response.body, 'message') : undefined,
-    fault: entry.fault,
-    method: entry.method,
-    path: entry.path,
-    action: entry.action,
-    query: entry.query ?? '',
-    status: entry.status,
-    durationMs: entry.durationMs,
-    platformId,
-    headers: [],
-    requestBody: undefined,
-    responseBody: undefined,
-    shown: entry,
-    warnings: entry.warnings,
-    trace: undefined,
-    token: undefined,
-    contractKey: contractNamed(entry.request.body),
-    clientKey: clientNamed(entry.request.body),
-  };
-}
-
-/** The contract a request's body names: `data.contract.contractKey` (a contract's operations), else `data.contractKey`. */
-function contractNamed(body: unknown): string | undefined {
-  return stringAt(body, 'data', 'contract', 'contractKey') ?? stringAt(body, 'data', 'contractKey');
-}
-
-/** The client a request's body names (`data.clientKey`). */
-function clientNamed(body: unknown): string | undefined {
-  return stringAt(body, 'data', 'clientKey');
-}
-
-/**
  * Has `c.json` keep the text it answers: the answer's body is taken where it is made (c.json serialises the object
  * anyway), and the journal keeps a copy of that text, not the object graph.
  */
@@ -403,59 +286,7 @@ function keepSent(c: Context, keep: (text: string) => void): void {
   }) as typeof c.json;
 }
 
-/** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */
-function actionField(body: unknown): { action?: string } {
-  const action = operationOf(body);
-  return action !== undefined ? { action: action.slice(0, 100) } : {};
-}
-
-type Captured = string | { truncated: true; bytes: number } | undefined;
-
 /** Characters of body text shown between two turns of the event loop (~10 ms of parsing and redacting). */
 const SHOW_SLICE_CHARS = 4 * 1024 * 1024;
 /** Entries `records` reads between two turns: slices by body text (~2,500 entries) stalled 46 ms when each was parsed. */
 const RECORDS_SLICE = 500;
-
-function charsOf(body: Captured): number {
-  return typeof body === 'string' ? body.length : 0;
-}
-
-/** The JSON text the handler answered, or its size when over the cap. */
-function captured(text: string | undefined): Captured {
-  if (text === undefined) return undefined;
-  return text.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(text) } : text;
-}
-
-/** `Retry-After` in seconds (the sandbox sends seconds, never a date). */
-function retryAfterOf(value: string | null): number | undefined {
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
-}
-
-/** Node's rawHeaders when the request came through @hono/node-server, else a flat copy of the Headers. */
-function rawHeaders(env: unknown, headers: Headers): string[] {
-  const incoming = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming;
-  if (incoming && Array.isArray(incoming.rawHeaders)) return incoming.rawHeaders as string[];
-  const out: string[] = [];
-  headers.forEach((value, name) => {
-    out.push(name, value);
-  });
-  return out;
-}
-
-/**
- * The request's body: the text the body reader kept (http/body.ts reads the body of a refused request too, before
- * its answer leaves), cut to the cap.
- */
-function requestText(kept: string | undefined): Captured {
-  if (kept === undefined || kept === '') return undefined;
-  return kept.length > MAX_BODY_CHARS ? { truncated: true, bytes: Buffer.byteLength(kept) } : kept;
-}
-
-function parseBody(body: Captured): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-}

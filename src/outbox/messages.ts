@@ -35,9 +35,14 @@ export function requestSubject(contract: ContractRecord, role: RecipientRole): s
   return role === 'view' ? `"${contract.name}" has been shared with you` : `Please ${role} "${contract.name}"`;
 }
 
+/**
+ * An email opens with the recipient's full name, or a bare "Hello," without one: never the address it was sent to
+ * (so not recipientName's fallback to the email, domain/recipients.ts).
+ */
+const greeting = (recipient: RecipientRecord) => (recipient.fullname ? `Hello ${recipient.fullname},` : 'Hello,');
+
 export function requestText(recipient: RecipientRecord, message: string, link: string): string {
-  const greeting = recipient.fullname ? `Hello ${recipient.fullname},` : 'Hello,';
-  return `${greeting}\n\n${message}\n\nOpen the contract: ${link}\n`;
+  return `${greeting(recipient)}\n\n${message}\n\nOpen the contract: ${link}\n`;
 }
 
 export function noticeSubject(contract: ContractRecord, role: 'sign' | 'approve', fullySigned: boolean): string {
@@ -72,6 +77,5 @@ export function confirmationText(
   role: 'sign' | 'approve',
   link: string,
 ): string {
-  const greeting = recipient.fullname ? `Hello ${recipient.fullname},` : 'Hello,';
-  return `${greeting}\n\nYou ${pastTense(role)} "${contract.name}".\n\nOpen the contract: ${link}\n`;
+  return `${greeting(recipient)}\n\nYou ${pastTense(role)} "${contract.name}".\n\nOpen the contract: ${link}\n`;
 }

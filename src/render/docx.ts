@@ -17,7 +17,7 @@ import {
   WidthType,
 } from 'docx';
 import { ApiError } from '../core/errors.js';
-import { htmlToBlocks, type Run } from './html-blocks.js';
+import { type Block, htmlToBlocks, type Run } from './html-blocks.js';
 import type { DocxJob } from './jobs.js';
 
 const HEADINGS = [
@@ -38,6 +38,18 @@ export const MAX_DOCX_PARTS = 20_000;
 
 export async function renderDocx(job: DocxJob): Promise<Uint8Array> {
   const blocks = htmlToBlocks(job.html, job.fills);
+  checkParts(blocks);
+  const doc = new Document({
+    creator: 'esign-sandbox',
+    title: job.title,
+    numbering: { config: [numberedList()] },
+    sections: [{ children: docxChildren(blocks) }],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+/** Refuses (422) a document of more than MAX_DOCX_PARTS paragraphs, table cells and line breaks. */
+function checkParts(blocks: Block[]): void {
   let parts = 0;
   for (const block of blocks) {
     const lists = block.kind === 'table' ? block.rows.flatMap((r) => r.cells) : 'runs' in block ? [block.runs] : [[]];
@@ -49,9 +61,13 @@ export async function renderDocx(job: DocxJob): Promise<Uint8Array> {
       422,
       `The contract is too large for a DOCX: ${parts} paragraphs, table cells and line breaks, more than the sandbox's limit of ${MAX_DOCX_PARTS} (docs/documents.md)`,
     );
+}
+
+/** The blocks as the document's paragraphs and tables. */
+function docxChildren(blocks: Block[]): (Paragraph | Table)[] {
   const children: (Paragraph | Table)[] = [];
   let instance = 0;
-  let previous: (typeof blocks)[number] | undefined;
+  let previous: Block | undefined;
   for (const block of blocks) {
     if (block.kind === 'heading')
       children.push(new Paragraph({ heading: HEADINGS[block.level - 1], children: runs(block.runs) }));
@@ -72,52 +88,47 @@ export async function renderDocx(job: DocxJob): Promise<Uint8Array> {
             : { bullet: { level: Math.min(block.depth, 8) } }),
         }),
       );
-    } else {
-      let columns = 1;
-      for (const row of block.rows) if (row.cells.length > columns) columns = row.cells.length;
-      children.push(
-        new Table({
-          width: { size: 100, type: WidthType.PERCENTAGE },
-          rows: block.rows.map(
-            (row) =>
-              new TableRow({
-                tableHeader: row.header,
-                children: Array.from(
-                  { length: columns },
-                  (_, i) =>
-                    new TableCell({
-                      width: { size: Math.floor(100 / columns), type: WidthType.PERCENTAGE },
-                      children: [new Paragraph({ children: runs(row.cells[i] ?? []) })],
-                    }),
-                ),
+    } else children.push(table(block), new Paragraph({ children: [] }));
+    previous = block;
+  }
+  return children;
+}
+
+/** A table across the page, its columns of one width (the widest row's count), a short row's missing cells empty. */
+function table(block: Extract<Block, { kind: 'table' }>): Table {
+  let columns = 1;
+  for (const row of block.rows) if (row.cells.length > columns) columns = row.cells.length;
+  return new Table({
+    width: { size: 100, type: WidthType.PERCENTAGE },
+    rows: block.rows.map(
+      (row) =>
+        new TableRow({
+          tableHeader: row.header,
+          children: Array.from(
+            { length: columns },
+            (_, i) =>
+              new TableCell({
+                width: { size: Math.floor(100 / columns), type: WidthType.PERCENTAGE },
+                children: [new Paragraph({ children: runs(row.cells[i] ?? []) })],
               }),
           ),
         }),
-      );
-      children.push(new Paragraph({ children: [] }));
-    }
-    previous = block;
-  }
-  const doc = new Document({
-    creator: 'esign-sandbox',
-    title: job.title,
-    numbering: {
-      config: [
-        {
-          reference: NUMBERED,
-          levels: Array.from({ length: 9 }, (_, level) => ({
-            level,
-            format: LevelFormat.DECIMAL,
-            text: `%${level + 1}.`,
-            alignment: AlignmentType.START,
-            style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
-          })),
-        },
-      ],
-    },
-    sections: [{ children }],
+    ),
   });
-  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+/** The numbering of ordered lists: `1.` at every level, each level indented one more step. */
+function numberedList() {
+  return {
+    reference: NUMBERED,
+    levels: Array.from({ length: 9 }, (_, level) => ({
+      level,
+      format: LevelFormat.DECIMAL,
+      text: `%${level + 1}.`,
+      alignment: AlignmentType.START,
+      style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+    })),
+  };
 }
 
 function runs(list: Run[]): TextRun[] {

@@ -43,75 +43,97 @@ export function wrapRuns(
   measure: Measure,
   imageSize: (image: SignatureImage, width: number) => { width: number; height: number },
 ): Line[] {
-  const lines: Line[] = [];
-  let line: Line = [];
-  let used = 0;
-  const end = () => {
-    while (line.length && line[line.length - 1]!.space) used -= line.pop()!.width;
-    lines.push(line);
-    line = [];
-    used = 0;
-  };
+  const breaking = new LineBreaking(size, width, measure);
   for (const run of runs) {
-    if (run.text === '\n') {
-      end();
-      continue;
-    }
-    const font = fontFor(fonts, run);
-    const underline = !!run.underline;
-    if (run.image) {
-      const box = imageSize(run.image, width);
-      if (used + box.width > width && line.length) end();
-      line.push({
-        text: '',
-        font,
-        size,
-        width: box.width,
-        underline: false,
-        space: false,
-        image: { ...run.image, ...box },
-      });
-      used += box.width;
-      continue;
-    }
-    for (const token of clean(run.text).split(/( +)/)) {
+    if (run.text === '\n') breaking.end();
+    else if (run.image) breaking.image(fontFor(fonts, run), run.image, imageSize(run.image, width));
+    else breaking.text(fontFor(fonts, run), !!run.underline, run.text);
+  }
+  return breaking.done();
+}
+
+/** The lines made so far, and the line being filled (`used`: its width so far). */
+class LineBreaking {
+  private readonly lines: Line[] = [];
+  private line: Line = [];
+  private used = 0;
+
+  constructor(
+    private readonly size: number,
+    private readonly width: number,
+    private readonly measure: Measure,
+  ) {}
+
+  /** Ends the line being filled, without its trailing spaces. */
+  end(): void {
+    while (this.line.length && this.line[this.line.length - 1]!.space) this.used -= this.line.pop()!.width;
+    this.lines.push(this.line);
+    this.line = [];
+    this.used = 0;
+  }
+
+  done(): Line[] {
+    if (this.line.length) this.end();
+    return this.lines;
+  }
+
+  /** A drawn signature: on a line of its own when it does not fit beside what the line holds. */
+  image(font: PDFFont, image: SignatureImage, box: { width: number; height: number }): void {
+    if (this.used + box.width > this.width && this.line.length) this.end();
+    this.line.push({
+      text: '',
+      font,
+      size: this.size,
+      width: box.width,
+      underline: false,
+      space: false,
+      image: { ...image, ...box },
+    });
+    this.used += box.width;
+  }
+
+  /** Text: words and the spaces between them; a line never starts with a space. */
+  text(font: PDFFont, underline: boolean, text: string): void {
+    const size = this.size;
+    for (const token of clean(text).split(/( +)/)) {
       if (!token) continue;
       const space = token[0] === ' ';
       if (space) {
-        if (line.length === 0) continue;
-        const w = measure.width(font, ' ', size);
-        line.push({ text: ' ', font, size, width: w, underline, space });
-        used += w;
+        if (this.line.length === 0) continue;
+        const w = this.measure.width(font, ' ', size);
+        this.line.push({ text: ' ', font, size, width: w, underline, space });
+        this.used += w;
         continue;
       }
-      const w = measure.width(font, token, size);
-      if (used + w > width && line.length) end();
-      if (w <= width - used) {
-        line.push({ text: token, font, size, width: w, underline, space: false });
-        used += w;
-        continue;
-      }
-      // A word wider than the line: cut it where it overflows, one pass, at least one character a line.
-      let start = 0;
-      let partWidth = 0;
-      let i = 0;
-      for (const ch of token) {
-        const cw = measure.glyph(font, ch) * size;
-        if (i > start && used + partWidth + cw > width) {
-          line.push({ text: token.slice(start, i), font, size, width: partWidth, underline, space: false });
-          end();
-          start = i;
-          partWidth = 0;
-        }
-        partWidth += cw;
-        i += ch.length;
-      }
-      line.push({ text: token.slice(start), font, size, width: partWidth, underline, space: false });
-      used += partWidth;
+      const w = this.measure.width(font, token, size);
+      if (this.used + w > this.width && this.line.length) this.end();
+      if (w <= this.width - this.used) {
+        this.line.push({ text: token, font, size, width: w, underline, space: false });
+        this.used += w;
+      } else this.cut(font, underline, token);
     }
   }
-  if (line.length) end();
-  return lines;
+
+  /** A word wider than the line: cut it where it overflows, one pass, at least one character a line. */
+  private cut(font: PDFFont, underline: boolean, token: string): void {
+    const size = this.size;
+    let start = 0;
+    let partWidth = 0;
+    let i = 0;
+    for (const ch of token) {
+      const cw = this.measure.glyph(font, ch) * size;
+      if (i > start && this.used + partWidth + cw > this.width) {
+        this.line.push({ text: token.slice(start, i), font, size, width: partWidth, underline, space: false });
+        this.end();
+        start = i;
+        partWidth = 0;
+      }
+      partWidth += cw;
+      i += ch.length;
+    }
+    this.line.push({ text: token.slice(start), font, size, width: partWidth, underline, space: false });
+    this.used += partWidth;
+  }
 }
 
 /** A line's height: the text's, or a drawn signature's when it is taller. */

@@ -210,8 +210,21 @@ export const optionalKeyField = () =>
     .optional()
     .transform((v) => (v === '' ? undefined : v));
 
+/** The start of most bodies: the action, the client (with platform credentials) and the user acting for it. */
+export const acting = <A extends string>(action: A) => ({
+  action: z.literal(action),
+  clientKey: clientKeyField(),
+  userKey: optionalKeyField(),
+});
+
 /** A key the caller sends back to us: a non-empty string. */
 export const keyField = () => z.string().min(1, 'Must not be empty');
+
+/** `contract: {contractKey}` or `template: {templateKey}`: the one record an action works on, by its key. */
+export const byKey = <K extends 'contract' | 'template'>(kind: K) =>
+  ({ [kind]: z.object({ [`${kind}Key`]: keyField() }) }) as {
+    [P in K]: z.ZodObject<{ [Q in `${K}Key`]: z.ZodString }>;
+  };
 
 /** The `action`/`type` value a caller sends for the action named `name` in the table. */
 export function wireName(resource: ResourceSpec, name: string): string {

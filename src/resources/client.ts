@@ -22,6 +22,20 @@ const clientInput = () =>
     users: z.array(userInput()).max(1000).optional(),
   });
 
+/** The body of update and read: the client's key inside `data.client`, beside the fields. */
+const clientBody = <A extends string, K extends z.ZodType>(action: A, clientKey: K) =>
+  dataBody({
+    action: z.literal(action),
+    clientKey: z.string().optional(),
+    client: clientInput().omit({ users: true }).extend({ clientKey }),
+  });
+
+/** Where update and read find the client, with platform credentials: `data.client.clientKey`. */
+const CLIENT_IN_BODY = {
+  of: (input: { data: { client: { clientKey?: string | undefined } } }) => input.data.client.clientKey,
+  path: 'data.client.clientKey',
+};
+
 function clientAnswer(client: ClientRecord) {
   return {
     createTime: sqlTime(client.createTime),
@@ -122,13 +136,8 @@ export const clientResource = {
       summary: "Change a client's name, email, organization or custom key",
       scope: 'client',
       response: () => okSchema(201, { client: z.strictObject({ changeTime: sqlSchema(), clientKey: keySchema() }) }),
-      schema: () =>
-        dataBody({
-          action: z.literal('update'),
-          clientKey: z.string().optional(),
-          client: clientInput().omit({ users: true }).extend({ clientKey: keyField() }),
-        }),
-      clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
+      schema: () => clientBody('update', keyField()),
+      clientKey: CLIENT_IN_BODY,
       example: {
         data: { action: 'update', client: { clientKey: '<CLIENT_KEY>', organization: 'Analytical Engines plc' } },
       },
@@ -142,15 +151,10 @@ export const clientResource = {
       summary: 'Read a client',
       scope: 'client',
       response: () => okSchema(200, { client: clientAnswerSchema() }),
-      schema: () =>
-        dataBody({
-          action: z.literal('read'),
-          clientKey: z.string().optional(),
-          // With a client token the components send `client: {}` (their clientKey is undefined): the token's client
-          // (docs/compatibility.md, "Empty keys").
-          client: clientInput().omit({ users: true }).extend({ clientKey: optionalKeyField() }),
-        }),
-      clientKey: { of: (input) => input.data.client.clientKey, path: 'data.client.clientKey' },
+      // With a client token the components send `client: {}` (their clientKey is undefined): the token's client
+      // (docs/compatibility.md, "Empty keys").
+      schema: () => clientBody('read', optionalKeyField()),
+      clientKey: CLIENT_IN_BODY,
       example: { data: { action: 'read', client: { clientKey: '<CLIENT_KEY>' } } },
       handle(_input, ctx) {
         return reply(200, 'Client found', { client: clientAnswer(requireClient(ctx)) });

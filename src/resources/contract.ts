@@ -15,6 +15,8 @@ import {
 } from '../domain/contracts.js';
 import {
   type ResourceSpec,
+  acting,
+  byKey,
   clientKeyField,
   dataBody,
   defineAction,
@@ -23,6 +25,7 @@ import {
   optionalKeyField,
   reply,
 } from './action.js';
+import { contentChange, contentFields } from './content-fields.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import type { OpContext } from '../domain/context.js';
 import {
@@ -153,13 +156,10 @@ export const contractResource = {
         }),
       schema: () =>
         dataBody({
-          action: z.literal('create'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('create'),
           contract: z
             .object({
-              name: z.string().min(1, 'Must not be empty'),
-              value: z.string().optional(),
+              ...contentFields(),
               templateKey: optionalKeyField(),
               contractType: contractTypeField().optional(),
             })
@@ -202,9 +202,7 @@ export const contractResource = {
       response: () => okSchema(200, { contract: contractAnswerSchema() }),
       schema: () =>
         dataBody({
-          action: z.literal('read'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('read'),
           contract: z.object({ contractKey: keyField(), name: z.string().optional() }),
         }),
       example: { data: { action: 'read', contract: { contractKey: '<CONTRACT_KEY>' } } },
@@ -231,14 +229,11 @@ export const contractResource = {
         ),
       schema: () =>
         dataBody({
-          action: z.literal('update'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('update'),
           // As on create, a template's content wins over a `value` sent beside it.
           contract: z.object({
             contractKey: keyField(),
-            name: z.string().min(1, 'Must not be empty').optional(),
-            value: z.string().optional(),
+            ...contentChange(),
             templateKey: optionalKeyField(),
             contractType: contractTypeField().optional(),
           }),
@@ -277,10 +272,8 @@ export const contractResource = {
         okSchema(201, { contract: z.strictObject({ createTime: sqlSchema(), contractKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
-          action: z.literal('duplicate'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
-          contract: z.object({ contractKey: keyField() }),
+          ...acting('duplicate'),
+          ...byKey('contract'),
         }),
       example: { data: { action: 'duplicate', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
@@ -305,12 +298,7 @@ export const contractResource = {
       summary: 'Archive a contract',
       scope: 'client',
       response: () => okSchema(200, { contract: z.strictObject({ contractKey: keySchema(), name: z.string() }) }),
-      schema: () =>
-        dataBody({
-          action: z.literal('archive'),
-          clientKey: clientKeyField(),
-          contract: z.object({ contractKey: keyField() }),
-        }),
+      schema: () => dataBody({ action: z.literal('archive'), clientKey: clientKeyField(), ...byKey('contract') }),
       example: { data: { action: 'archive', contract: { contractKey: '<CONTRACT_KEY>' } } },
       handle(input, ctx) {
         const contract = archiveContract(ctx, findContract(ctx, requireClient(ctx), input.data.contract.contractKey));

@@ -8,7 +8,7 @@ import { isDone } from '../domain/lifecycle-rules.js';
 import { ApiError } from '../core/errors.js';
 import { recipientsOf } from '../domain/recipients.js';
 import type { ResourceSpec } from './action.js';
-import { clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import { acting, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
 import { isoSchema, keySchema, okSchema, resultSchema } from './response-shape.js';
 import { isoTime } from '../core/time-format.js';
 import { ownerUser } from '../domain/users.js';
@@ -44,9 +44,7 @@ export const recipientResource = {
       response: () => okSchema(200, { recipients: z.array(recipientItemSchema()) }),
       schema: () =>
         dataBody({
-          action: z.literal('list'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('list'),
           contractKey: keyField(),
           // The components ask for each recipient's link, whether it is done, and its type [C].
           getShareLinks: z.boolean().optional(),
@@ -82,9 +80,7 @@ export const recipientResource = {
       response: resultSchema,
       schema: () =>
         dataBody({
-          action: z.literal('create'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('create'),
           contractKey: keyField(),
           recipients: recipientList().min(1, 'Give at least one recipient'),
         }),
@@ -116,9 +112,7 @@ export const recipientResource = {
       response: resultSchema,
       schema: () =>
         dataBody({
-          action: z.literal('send'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('send'),
           contractKey: keyField(),
           recipients: recipientList().optional(),
         }),

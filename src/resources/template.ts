@@ -13,7 +13,8 @@ import {
   updateTemplate,
 } from '../domain/templates.js';
 import type { ResourceSpec } from './action.js';
-import { clientKeyField, dataBody, defineAction, keyField, optionalKeyField, reply } from './action.js';
+import { acting, byKey, clientKeyField, dataBody, defineAction, keyField, reply } from './action.js';
+import { contentChange, contentFields } from './content-fields.js';
 import { isoSchema, keySchema, okSchema, sqlSchema } from './response-shape.js';
 import { fillPlaceholders } from '../domain/filling.js';
 import { contentValue } from '../domain/links.js';
@@ -57,7 +58,7 @@ export const templateResource = {
             }),
           ),
         }),
-      schema: () => dataBody({ action: z.literal('list'), clientKey: clientKeyField(), userKey: optionalKeyField() }),
+      schema: () => dataBody(acting('list')),
       example: { data: { action: 'list' } },
       handle(_input, ctx) {
         // No source shows this answer's code and message; they follow the documented lists (docs/compatibility.md).
@@ -78,17 +79,11 @@ export const templateResource = {
       response: () => templateMadeSchema(),
       schema: () =>
         dataBody({
-          action: z.literal('create'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('create'),
           // `isPdf: true` makes a PDF template whose file follows with upload_pdf; its `value` is then ignored
           // (the components send their editor's empty content): docs/compatibility.md, "Template".
           template: z
-            .object({
-              name: z.string().min(1, 'Must not be empty'),
-              value: z.string().optional(),
-              isPdf: z.boolean().optional(),
-            })
+            .object({ ...contentFields(), isPdf: z.boolean().optional() })
             .refine((t) => t.isPdf === true || t.value !== undefined, {
               message: 'Give template.value (HTML content), or isPdf: true for a PDF template',
               path: ['value'],
@@ -124,9 +119,7 @@ export const templateResource = {
       response: () => templateMadeSchema(true),
       schema: () =>
         dataBody({
-          action: z.literal('convert'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
+          ...acting('convert'),
           template: z.object({ name: z.string().min(1, 'Must not be empty'), contractKey: keyField() }),
         }),
       example: { data: { action: 'convert', template: { name: 'From contract', contractKey: '<CONTRACT_KEY>' } } },
@@ -190,14 +183,8 @@ export const templateResource = {
         ),
       schema: () =>
         dataBody({
-          action: z.literal('update'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
-          template: z.object({
-            templateKey: keyField(),
-            name: z.string().min(1, 'Must not be empty').optional(),
-            value: z.string().optional(),
-          }),
+          ...acting('update'),
+          template: z.object({ templateKey: keyField(), ...contentChange() }),
         }),
       example: { data: { action: 'update', template: { templateKey: '<TEMPLATE_KEY>', name: 'NDA v2' } } },
       handle(input, ctx) {
@@ -223,10 +210,8 @@ export const templateResource = {
       response: () => okSchema(201, { template: z.strictObject({ templateKey: keySchema() }) }, true),
       schema: () =>
         dataBody({
-          action: z.literal('delete'),
-          clientKey: clientKeyField(),
-          userKey: optionalKeyField(),
-          template: z.object({ templateKey: keyField() }),
+          ...acting('delete'),
+          ...byKey('template'),
         }),
       example: { data: { action: 'delete', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx, _request) {
@@ -240,12 +225,7 @@ export const templateResource = {
       summary: 'Duplicate a template (placeholder structure copied, values cleared)',
       scope: 'client',
       response: () => templateMadeSchema(true),
-      schema: () =>
-        dataBody({
-          action: z.literal('duplicate'),
-          clientKey: clientKeyField(),
-          template: z.object({ templateKey: keyField() }),
-        }),
+      schema: () => dataBody({ action: z.literal('duplicate'), clientKey: clientKeyField(), ...byKey('template') }),
       example: { data: { action: 'duplicate', template: { templateKey: '<TEMPLATE_KEY>' } } },
       handle(input, ctx) {
         const client = requireClient(ctx);

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
-import { duration, glob, keyPattern, statusOrClass } from '../core/schemas.js';
+import { duration, glob, keyPattern, optionalName, statusOrClass } from '../core/schemas.js';
 import { moment, recipientMatch } from './matching.js';
 
 /** The events a step can react to: the contract events, and three the sandbox notes besides. */
@@ -26,11 +26,7 @@ export const requestMatch = () =>
   z
     .strictObject({
       path: glob().optional().meta({ description: 'Glob on the /api path: "/api/contract", "/api/*".' }),
-      action: z
-        .string()
-        .min(1)
-        .optional()
-        .meta({ description: 'The operation: data.action (create, read, …), data.type, or the token body’s action.' }),
+      action: optionalName('The operation: data.action (create, read, …), data.type, or the token body’s action.'),
       method: z.string().min(1).optional().meta({ description: 'HTTP method, e.g. POST.' }),
       status: statusOrClass().optional().meta({ description: 'What it was answered: 401, or a class like "4xx".' }),
     })
@@ -65,11 +61,7 @@ export const trigger = () =>
           .strictObject({
             event: z.enum(TRIGGER_EVENTS, { error: EVENT_HINT }).optional(),
             request: requestMatch().optional(),
-            step: z
-              .string()
-              .min(1)
-              .optional()
-              .meta({ description: 'The id of a timeline step of this scenario: once it has run.' }),
+            step: optionalName('The id of a timeline step of this scenario: once it has run.'),
             recipient: recipientMatch().optional().meta({
               description: 'Only when this recipient acted ({position: 2}, {email: …}): seen, signed, approved.',
             }),

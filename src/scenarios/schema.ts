@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { rateLimit } from '../core/rate-limit.js';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
-import { duration, keyPattern, statusCode } from '../core/schemas.js';
+import { duration, keyPattern, optionalName, statusCode } from '../core/schemas.js';
 import { tenantKey } from './tenant-key.js';
 import { isoTime, moment, recipientMatch } from './matching.js';
 import { expectation, trigger } from './reaction-schema.js';
@@ -23,11 +23,7 @@ export { recipientMatch, type RecipientMatch } from './matching.js';
 export const recipientRule = () =>
   z
     .strictObject({
-      id: z
-        .string()
-        .min(1)
-        .optional()
-        .meta({ description: 'Names the rule in history entries and the delivery log (default: rule-<n>).' }),
+      id: optionalName('Names the rule in history entries and the delivery log (default: rule-<n>).'),
       match: recipientMatch().default({}),
       view: duration().optional().meta({ description: 'Views the contract this long after being notified.' }),
       sign: duration().optional().meta({ description: 'Signs this long after being notified (sign recipients only).' }),
@@ -130,11 +126,7 @@ export const timelineStep = () =>
         .union([z.number().int().min(1), z.literal('every')], { error: 'expected a whole number from 1, or "every"' })
         .optional()
         .meta({ description: 'With when: how many triggers it reacts to (default 1), or "every".' }),
-      id: z
-        .string()
-        .min(1)
-        .optional()
-        .meta({ description: 'Names the step in history entries and the delivery log (default: step-<n>).' }),
+      id: optionalName('Names the step in history entries and the delivery log (default: step-<n>).'),
       expireTokens: tokenSelector()
         .optional()
         .meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
@@ -248,11 +240,7 @@ export const scenarioSchema = lazy(() =>
         }),
       data: z
         .strictObject({
-          platform: z
-            .string()
-            .min(1)
-            .optional()
-            .meta({ description: 'apiKey of the platform to add to (default: the default platform).' }),
+          platform: optionalName('apiKey of the platform to add to (default: the default platform).'),
           clients: z.array(dataClient()).optional(),
         })
         .optional()

@@ -6,9 +6,11 @@
  */
 import { Agent, type IncomingMessage, type ServerResponse, request } from 'node:http';
 import { Transform } from 'node:stream';
+import type { BrokenConnection } from '../api-faults/registry.js';
+import { BREAK_HEADER, FORWARDED_HEADER, breakMidChunk, breakSocket } from '../http/connection.js';
 
 /** Marks a request one replica forwarded to another: a replica that is not the leader any more never forwards it on. */
-export const FORWARDED_HEADER = 'x-esign-sandbox-forwarded';
+export { FORWARDED_HEADER };
 /** Marks the 503 of a replica that was asked as the leader but does not lead (any more). */
 export const NOT_LEADER_HEADER = 'x-esign-sandbox-not-leader';
 
@@ -66,17 +68,14 @@ export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, 
     });
     out.on('response', (answer) => {
       answered = true;
+      if (answer.headers[BREAK_HEADER] !== undefined) return resolve(breakAsLeader(answer, res));
       if (answer.headers[NOT_LEADER_HEADER] !== undefined && bodyBytes === 0) {
         answer.resume();
         req.unpipe();
         return resolve('unreachable');
       }
       const stale = answer.headers[NOT_LEADER_HEADER] !== undefined;
-      const raw: string[] = [];
-      for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
-        if (!HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase()))
-          raw.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, raw);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer).flat());
       answer.pipe(res);
       answer.on('error', () => res.destroy());
       resolve(stale ? 'stale' : 'answered');
@@ -92,4 +91,32 @@ export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, 
     });
     req.on('aborted', () => out.destroy());
   });
+}
+
+/** The answer's headers as they came (names as written), but for those of one connection only. */
+function endToEnd(answer: IncomingMessage): [string, string][] {
+  const headers: [string, string][] = [];
+  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
+    if (!HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase()))
+      headers.push([answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!]);
+  return headers;
+}
+
+/**
+ * A connection fault the leader applied to a request this replica forwarded (http/connection.ts, `BREAK_HEADER`):
+ * this replica breaks its own client's connection the same way, so the client meets the fault's kind, not a cut.
+ */
+function breakAsLeader(answer: IncomingMessage, res: ServerResponse): 'answered' {
+  const kind = String(answer.headers[BREAK_HEADER]) as BrokenConnection['kind'];
+  const chunks: Buffer[] = [];
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+  answer.on('error', () => res.destroy());
+  answer.on('end', () => {
+    const socket = res.socket;
+    if (!socket) return void res.destroy();
+    const body = Buffer.concat(chunks);
+    if (kind === 'malformed-chunk') breakMidChunk(socket, answer.statusCode ?? 200, endToEnd(answer), body);
+    else breakSocket(socket, kind, body.byteLength > 0 ? body : undefined);
+  });
+  return 'answered';
 }

@@ -76,19 +76,6 @@ export interface Delivery {
   releasedHit?: ReceiverFaultHit | undefined;
 }
 
-/** A delivery as kept across a restart (core/kept.ts): all of it but what only the running process knows. */
-export type KeptDelivery = Omit<Delivery, 'inFlight' | 'removed'>;
-
-export function keptDelivery(d: Delivery): KeptDelivery {
-  const { inFlight: _inFlight, removed: _removed, ...kept } = d;
-  return kept;
-}
-
-/** A kept delivery back in the log, nothing of it in flight. */
-export function restoredDelivery(kept: KeptDelivery): Delivery {
-  return { ...kept, inFlight: 0, removed: false };
-}
-
 /** An attempt as the delivery log shows it: its time in ISO 8601, the outage's id left out. */
 export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'wallAt' | 'outageId'> & { at: string };
 

@@ -13,7 +13,6 @@
  * Each fault hit is logged on the attempt it affected.
  */
 import { type Clock, TIMER_RANK, type WallClock, later, wallDelay, wallNow } from '../core/clock.js';
-import type { Keeper } from '../core/kept.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
 import { CONTRACT_EVENT_TYPES, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';
@@ -25,13 +24,11 @@ import {
   type DeliveryFilter,
   type DeliveryStatus,
   type DeliveryView,
-  type KeptDelivery,
-  keptDelivery,
   matchesFilter,
-  restoredDelivery,
   target,
   view,
 } from './delivery.js';
+import { KeptDeliveries } from './kept-deliveries.js';
 import { Lanes } from './lanes.js';
 import { type OutageSpec, Outages, simulatedOutcome } from './outages.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
@@ -72,7 +69,7 @@ export class WebhookDispatcher {
   private readonly log = new Map<string, Delivery>();
   private readonly outages: Outages;
   /** The delivery log is kept across a restart (core/kept.ts): pending first attempts and retries go on. */
-  private readonly keeper: Keeper;
+  private readonly keeper: KeptDeliveries;
   private readonly lanes: Lanes;
   private readonly faults: ReceiverFaultHook;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -106,25 +103,12 @@ export class WebhookDispatcher {
       concurrency: options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY,
     });
     this.outages = new Outages(store);
-    this.keeper = store.keep('deliveries', {
-      record: (id) => {
-        const d = this.log.get(id);
-        return d && keptDelivery(d);
-      },
-      keys: () => this.log.keys(),
-      restore: (id, record) => {
-        this.log.set(id, restoredDelivery(record as KeptDelivery));
-        this.deliverySeq = Math.max(this.deliverySeq, Number(id.replace(/^dlv_/, '')) || 0);
-      },
-      restored: () => {
-        // Oldest first, so each lane sends in event order again; retries come back with their kept timers.
-        for (const d of this.log.values())
-          if (d.active && (d.held || d.attempts.length === 0 || d.releasedHit)) this.lanes.restore(d);
-      },
-      clear: () => {
-        for (const d of this.log.values()) d.removed = true;
-        this.log.clear();
-      },
+    this.keeper = new KeptDeliveries(store, this.log, () => {
+      // Oldest first, so each lane sends in event order again; retries come back with their kept timers.
+      for (const d of this.log.values()) {
+        this.deliverySeq = Math.max(this.deliverySeq, Number(d.id.replace(/^dlv_/, '')) || 0);
+        if (d.active && (d.held || d.attempts.length === 0 || d.releasedHit)) this.lanes.restore(d);
+      }
     });
     timers.define(RETRY, (id) => {
       const d = this.log.get(id);
@@ -231,7 +215,7 @@ export class WebhookDispatcher {
         removed: false,
       };
       this.log.set(d.id, d);
-      this.changed(d);
+      this.keeper.added(d);
       this.enforceCap();
       this.lanes.enqueue(d);
     }
@@ -400,7 +384,7 @@ export class WebhookDispatcher {
   }
 
   private changed(d: Delivery): void {
-    this.keeper.changed(d.id);
+    this.keeper.changed(d);
   }
 
   private onWebhookDeleted(platformId: string, webhookKey: string): void {
@@ -431,7 +415,7 @@ export class WebhookDispatcher {
     this.stopTimers(d);
     d.held = undefined;
     this.log.delete(d.id);
-    this.changed(d);
+    this.keeper.removed(d);
   }
 
   /** Keeps the log under its cap: finished deliveries go first, oldest first; pending ones only if nothing else is left. */
