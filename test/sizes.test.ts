@@ -13,13 +13,11 @@ const FROZEN: Sizes = {
   },
   functions: {
     'cli.ts run': 68,
-    'client/control-client.ts createControlClient': 93,
     'config/cli-args.ts parseCli': 92,
     'control-table/faults.ts faultList': 63,
     'domain/lifecycle.ts actAsRecipient': 66,
     'http/app.ts createApp': 88,
     'http/upload.ts formReader': 72,
-    'render/audit-page.ts appendAuditTrail': 69,
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,

@@ -67,8 +67,8 @@ export interface Check {
   looksFor: string;
   /** What to do about a finding. */
   advice: string;
-  /** Nothing to report: undefined. */
-  run(observed: Indexed, thresholds: Thresholds): Outcome | undefined;
+  /** Nothing to report: undefined. A long check answers a promise and gives back the event loop between its passes. */
+  run(observed: Indexed, thresholds: Thresholds): Outcome | undefined | Promise<Outcome | undefined>;
 }
 
 export function requestEvidence(r: RequestSeen, detail?: string): RequestEvidence {

@@ -7,6 +7,7 @@ import { type Check, type Indexed, Tally, requestEvidence, seconds } from './che
 import type { RequestSeen, StatusRead } from './observed.js';
 import type { Thresholds } from './thresholds.js';
 import { getOrAdd } from '../core/maps.js';
+import { pause } from '../core/pause.js';
 
 /**
  * What a request reads whose status a webhook would tell (docs/readiness.md), when it does not say (`reads`): a contract
@@ -44,8 +45,10 @@ export const polling: Check = {
     'pollingReads (10) or more reads of one contract, its recipients or a client’s contracts within pollingWindow (1m) of wall time, none after a delivery about it, while the tenant has a webhook',
   advice:
     'React to the contract.* webhooks instead: read a contract again when a delivery about it arrives, not on a timer. If you must poll, poll minutes apart.',
-  run(o, t) {
+  // Three passes, each its own turn of the event loop: the longest check (docs/benchmarks.md, "readiness report").
+  async run(o, t) {
     const prompts = promptTimes(o);
+    await pause();
     const statusRead = statusReader();
     // The reads of each tenant's subjects: a map per tenant, so that no key is made per read.
     const groups = new Map<string, Map<string, Reads>>();
@@ -56,6 +59,7 @@ export const polling: Check = {
       const tenant = getOrAdd(groups, r.platformId, () => new Map<string, Reads>());
       getOrAdd(tenant, subject.subject, () => ({ subject, reads: [] })).reads.push(r);
     }
+    await pause();
     const tally = new Tally(t.evidence);
     for (const reads of [...groups.values()].flatMap((tenant) => [...tenant.values()])) {
       const window = pollingWindow(reads, prompts, t);

@@ -79,7 +79,7 @@ export async function buildReport(
       continue;
     }
     await pause();
-    const found = check.run(indexed, thresholds);
+    const found = await check.run(indexed, thresholds);
     checks.push({ id, severity, title, looksFor, result: found ? 'found' : 'clear' });
     if (found)
       findings.push({
