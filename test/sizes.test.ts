@@ -13,8 +13,6 @@ const FROZEN: Sizes = {
   },
   functions: {
     'cli.ts run': 68,
-    'client/control-client.ts createControlClient': 93,
-    'config/cli-args.ts parseCli': 92,
     'control-table/faults.ts faultList': 63,
     'domain/lifecycle.ts actAsRecipient': 66,
     'http/app.ts createApp': 88,

@@ -44,9 +44,47 @@ export interface ControlClient extends SandboxControl {
 
 export function createControlClient(url: string, options: ControlClientOptions = {}): ControlClient {
   const base = url.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
+  const call = controlCall(base, options);
 
-  async function call<T = unknown>(
+  // Each method is one operation of the control table, over HTTP: its request, its route, its result.
+  const invoke = (prefix: string) => (name: ControlName, args: unknown[]) => {
+    const op = controlTable[name] as ControlOp<unknown[]>;
+    return callOperation(op, args, (request) =>
+      call(
+        op.method,
+        `${prefix}${fillPath(op.path, request.params)}`,
+        request.body,
+        request.query as Record<string, unknown> | undefined,
+      ),
+    );
+  };
+  const control = deriveControl(invoke(''));
+
+  return {
+    url: base,
+    send: (op, request, apiKey) =>
+      call(
+        op.method,
+        `${apiKey === undefined ? '' : tenantPrefix(apiKey)}${fillPath(op.path, request.params)}`,
+        request.body,
+        request.query as Record<string, unknown> | undefined,
+      ),
+    ...control,
+    tenant: (apiKey: string) => deriveControl(invoke(tenantPrefix(apiKey)), apiKey),
+    waitUntilReady: ({ timeoutMs = 10_000, intervalMs = 100 } = {}) =>
+      waitUntilReady(call, base, timeoutMs, intervalMs),
+  };
+}
+
+type Call = <T = unknown>(method: string, path: string, body?: unknown, query?: Record<string, unknown>) => Promise<T>;
+
+/**
+ * One request to the control API over HTTP: the answer's JSON, or a SandboxControlError with the sandbox's own
+ * message (status 0 when nothing answered).
+ */
+function controlCall(base: string, options: ControlClientOptions): Call {
+  const doFetch = options.fetch ?? fetch;
+  return async function call<T = unknown>(
     method: string,
     path: string,
     body?: unknown,
@@ -88,50 +126,25 @@ export function createControlClient(url: string, options: ControlClientOptions =
       );
     }
     return parsed as T;
+  };
+}
+
+/** Asks for /health until the sandbox answers, or `timeoutMs` have passed. */
+async function waitUntilReady(call: Call, base: string, timeoutMs: number, intervalMs: number): Promise<Health> {
+  // Wall time on purpose: this waits for a process to come up, it is not sandbox time.
+  const deadline = monotonicNow() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      return await call<Health>('GET', '/health');
+    } catch (error) {
+      last = error;
+    }
+    if (monotonicNow() >= deadline)
+      throw new SandboxControlError(
+        0,
+        `The sandbox at ${base} was not ready after ${timeoutMs} ms: ${(last as Error).message}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
-
-  // Each method is one operation of the control table, over HTTP: its request, its route, its result.
-  const invoke = (prefix: string) => (name: ControlName, args: unknown[]) => {
-    const op = controlTable[name] as ControlOp<unknown[]>;
-    return callOperation(op, args, (request) =>
-      call(
-        op.method,
-        `${prefix}${fillPath(op.path, request.params)}`,
-        request.body,
-        request.query as Record<string, unknown> | undefined,
-      ),
-    );
-  };
-  const control = deriveControl(invoke(''));
-
-  return {
-    url: base,
-    send: (op, request, apiKey) =>
-      call(
-        op.method,
-        `${apiKey === undefined ? '' : tenantPrefix(apiKey)}${fillPath(op.path, request.params)}`,
-        request.body,
-        request.query as Record<string, unknown> | undefined,
-      ),
-    ...control,
-    tenant: (apiKey: string) => deriveControl(invoke(tenantPrefix(apiKey)), apiKey),
-    async waitUntilReady({ timeoutMs = 10_000, intervalMs = 100 } = {}) {
-      // Wall time on purpose: this waits for a process to come up, it is not sandbox time.
-      const deadline = monotonicNow() + timeoutMs;
-      let last: unknown;
-      for (;;) {
-        try {
-          return await call<Health>('GET', '/health');
-        } catch (error) {
-          last = error;
-        }
-        if (monotonicNow() >= deadline)
-          throw new SandboxControlError(
-            0,
-            `The sandbox at ${base} was not ready after ${timeoutMs} ms: ${(last as Error).message}`,
-          );
-        await new Promise((resolve) => setTimeout(resolve, intervalMs));
-      }
-    },
-  };
 }

@@ -136,7 +136,7 @@ export function parseCli(
   /** Team mode (docs/team-sandbox.md): the state in PostgreSQL (`store`), this replica one of several. */
   team?: { store?: string | undefined; advertiseUrl?: string | undefined };
 } {
-  let values: Partial<Record<FlagName, string | boolean | string[]>>;
+  let values: FlagValues;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
@@ -146,12 +146,57 @@ export function parseCli(
   }
   if (values.help) return { help: true, options: {}, files: {} };
   if (values.version) return { version: true, options: {}, files: {} };
-  const get = (name: FlagName): string | undefined => {
-    const flag = values[name];
-    if (typeof flag === 'string') return flag;
-    const fromEnv = env[envName(name)];
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+  const read = flagReader(values, env);
+  const options = sandboxOptions(read);
+  const files: ProcessFiles = {};
+  const pidFile = read.get('pid-file');
+  const readyFile = read.get('ready-file');
+  if (pidFile !== undefined) files.pidFile = pidFile;
+  if (readyFile !== undefined) files.readyFile = readyFile;
+  const store = read.get('store');
+  const advertiseUrl = read.get('advertise-url');
+  if (store !== undefined && options.data !== undefined) {
+    // The container image sets ESIGN_SANDBOX_DATA; a replica given a store keeps its state there instead.
+    if (typeof values.data === 'string')
+      throw new ConfigError('--store and --data both say where the state lives: pick one');
+    delete options.data;
+  }
+  const team = store !== undefined || advertiseUrl !== undefined ? { team: { store, advertiseUrl } } : {};
+  return { options, files, ...team };
+}
+
+type FlagValues = Partial<Record<FlagName, string | boolean | string[]>>;
+
+/** Each flag's value as given on the command line, else its environment variable's (envName). */
+function flagReader(values: FlagValues, env: NodeJS.ProcessEnv) {
+  return {
+    values,
+    get(name: FlagName): string | undefined {
+      const flag = values[name];
+      if (typeof flag === 'string') return flag;
+      const fromEnv = env[envName(name)];
+      return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+    },
+    flag(name: FlagName): boolean | undefined {
+      if (values[name] === true) return true;
+      const fromEnv = env[envName(name)];
+      if (fromEnv === undefined || fromEnv === '') return undefined;
+      if (/^(1|true|yes|on)$/i.test(fromEnv)) return true;
+      if (/^(0|false|no|off)$/i.test(fromEnv)) return false;
+      throw new ConfigError(`${envName(name)} takes true or false (got "${fromEnv}")`);
+    },
+    /** A repeatable flag, each value also a comma list; else its variable, a comma list. */
+    list(name: FlagName): string[] | undefined {
+      const flag = values[name];
+      const items = (Array.isArray(flag) ? flag.join(',') : (env[envName(name)] ?? '')).split(',');
+      const kept = items.map((s) => s.trim()).filter(Boolean);
+      return kept.length ? kept : undefined;
+    },
   };
+}
+
+/** The sandbox's options from the flags, each checked in turn (the first wrong one is the error); unset ones left out. */
+function sandboxOptions({ values, get, flag, list }: ReturnType<typeof flagReader>): SandboxOptions {
   const clock = get('clock');
   if (clock !== undefined && clock !== 'real' && clock !== 'frozen')
     throw new ConfigError(`--clock takes "real" or "frozen" (got "${clock}")`);
@@ -171,14 +216,6 @@ export function parseCli(
   assign('maxBody', get('max-body'));
   assign('maxUpload', get('max-upload'));
   assign('apiKeyHeader', get('api-key-header'));
-  const flag = (name: FlagName): boolean | undefined => {
-    if (values[name] === true) return true;
-    const fromEnv = env[envName(name)];
-    if (fromEnv === undefined || fromEnv === '') return undefined;
-    if (/^(1|true|yes|on)$/i.test(fromEnv)) return true;
-    if (/^(0|false|no|off)$/i.test(fromEnv)) return false;
-    throw new ConfigError(`${envName(name)} takes true or false (got "${fromEnv}")`);
-  };
   if (flag('tls')) options.tls = true;
   assign('tlsCert', get('tls-cert'));
   assign('tlsKey', get('tls-key'));
@@ -191,29 +228,8 @@ export function parseCli(
   assign('journalLimit', wholeNumber('journal-limit', get('journal-limit')));
   assign('rateLimit', get('rate-limit'));
   assign('publicUrl', get('public-url'));
-  /** A repeatable flag, each value also a comma list; else its variable, a comma list. */
-  const list = (name: FlagName): string[] | undefined => {
-    const flag = values[name];
-    const items = (Array.isArray(flag) ? flag.join(',') : (env[envName(name)] ?? '')).split(',');
-    const kept = items.map((s) => s.trim()).filter(Boolean);
-    return kept.length ? kept : undefined;
-  };
   assign('scenarios', Array.isArray(values.scenario) ? values.scenario : list('scenario'));
   assign('corsOrigins', list('cors-origin'));
   assign('allowedHosts', list('allowed-host'));
-  const files: ProcessFiles = {};
-  const pidFile = get('pid-file');
-  const readyFile = get('ready-file');
-  if (pidFile !== undefined) files.pidFile = pidFile;
-  if (readyFile !== undefined) files.readyFile = readyFile;
-  const store = get('store');
-  const advertiseUrl = get('advertise-url');
-  if (store !== undefined && options.data !== undefined) {
-    // The container image sets ESIGN_SANDBOX_DATA; a replica given a store keeps its state there instead.
-    if (typeof values.data === 'string')
-      throw new ConfigError('--store and --data both say where the state lives: pick one');
-    delete options.data;
-  }
-  const team = store !== undefined || advertiseUrl !== undefined ? { team: { store, advertiseUrl } } : {};
-  return { options, files, ...team };
+  return options;
 }

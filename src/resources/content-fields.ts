@@ -1,4 +1,4 @@
-/** The fields a contract and a template share in the real service's bodies (docs/compatibility.md, "Template"). */
+/** The fields a contract and a template share in the real service's bodies (docs/compatibility.md, "Contract" and "Template"). */
 import { z } from 'zod';
 
 /** A contract's or a template's name and content (HTML in `value`), as create takes them. */

@@ -1,6 +1,6 @@
 /**
- * An endpoint of the recipient side (docs/compatibility.md, "Recipient endpoints"): no credentials, the share link
- * in `shareLink` as the vendor's RecipientView sends it, the work done through the link (throughShareLink: 404 for
+ * An endpoint of the recipient side (docs/compatibility.md, "Operations" and "Share links"): no credentials, the share
+ * link in `shareLink` as the vendor's RecipientView sends it, the work done through the link (throughShareLink: 404 for
  * a link that is not there, refusals worded as the link's holder sees its contract).
  */
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { type ResolvedShareLink, throughShareLink } from '../domain/share-links.
 import { type EndpointSpec, type Reply, type RequestInfo, defineEndpoint, keyField } from './action.js';
 
 /** The example's share link (docs and OpenAPI). */
-export const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
+const SHARE_LINK = { shareLink: '<RECIPIENT_KEY>' };
 
 type LinkInput<F extends z.ZodRawShape> = z.infer<z.ZodObject<{ shareLink: z.ZodString } & F>>;
 
