@@ -20,7 +20,6 @@ const FROZEN: Sizes = {
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
-    'verify/args.ts parseVerifyArgs': 66,
     'webhooks/dispatcher.ts attempt': 88,
   },
 };

@@ -121,30 +121,17 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyO
     throw new VerifyUsageError('--email is used only with --send, which runs the recipient flow that emails it.');
   if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     throw new VerifyUsageError(`--email takes an email address (got "${email}").`);
-  const timeout = get('timeout') ?? '30';
-  if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0 || Number(timeout) > 3600)
-    throw new VerifyUsageError(`--timeout takes a number of seconds above 0, at most 3600 (got "${timeout}").`);
+  const timeoutMs = timeoutOf(get('timeout') ?? '30');
   const options: VerifyOptions = {
     // Given as …/api or …/api/, the base is what comes before.
     target: target!.replace(/\/+$/, '').replace(/\/api$/, ''),
     apiKey: apiKey!,
     secret: secret!,
     send,
-    timeoutMs: Number(timeout) * 1000,
+    timeoutMs,
   };
   const only = get('only');
-  if (only !== undefined) {
-    const names = only
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const unknown = names.filter((n) => !(RESOURCES as readonly string[]).includes(n));
-    if (unknown.length || !names.length)
-      throw new VerifyUsageError(`--only takes some of ${RESOURCES.join(', ')} (got "${only}").`);
-    if (names.includes('recipient') && !send)
-      throw new VerifyUsageError('--only recipient needs --send --email <address>: that flow emails the recipient.');
-    options.only = new Set(names as Resource[]);
-  }
+  if (only !== undefined) options.only = onlyResources(only, send);
   for (const [name, key] of [
     ['json', 'json'],
     ['record', 'record'],
@@ -154,4 +141,25 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyO
   }
   if (email) options.email = email;
   return options;
+}
+
+/** `--timeout` in milliseconds: seconds above 0, at most an hour. */
+function timeoutOf(seconds: string): number {
+  if (!/^\d+(\.\d+)?$/.test(seconds) || Number(seconds) <= 0 || Number(seconds) > 3600)
+    throw new VerifyUsageError(`--timeout takes a number of seconds above 0, at most 3600 (got "${seconds}").`);
+  return Number(seconds) * 1000;
+}
+
+/** `--only`: a comma list of RESOURCES; the recipient flow only with --send. */
+function onlyResources(only: string, send: boolean): Set<Resource> {
+  const names = only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(RESOURCES as readonly string[]).includes(n));
+  if (unknown.length || !names.length)
+    throw new VerifyUsageError(`--only takes some of ${RESOURCES.join(', ')} (got "${only}").`);
+  if (names.includes('recipient') && !send)
+    throw new VerifyUsageError('--only recipient needs --send --email <address>: that flow emails the recipient.');
+  return new Set(names as Resource[]);
 }
