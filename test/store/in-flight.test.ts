@@ -3,50 +3,17 @@
  * clocks, emails, the request journal, outages. In process: a sandbox on a data file is stopped, or "killed" (its
  * store let go once the flush window has passed, nothing more written), and a second one opens the same file.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { type TestSandbox, testSandbox } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { dataFileEachTest } from '../support/data-file.js';
+import type { TestSandbox } from '../support/helpers.js';
 import { LEASE_FOR_ANN_THEN_BOB } from '../support/scenario-kit.js';
 
 const START = '2026-03-01T09:00:00.000Z';
-let dir: string;
-let file: string;
-const open: TestSandbox[] = [];
-const receivers: WebhookReceiver[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
-  file = join(dir, 'data.json');
-});
-afterEach(async () => {
-  for (const t of open.splice(0)) await t.close();
-  for (const r of receivers.splice(0)) await r.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function sandbox(options: Record<string, unknown> = {}): Promise<TestSandbox> {
-  const t = await testSandbox({ data: file, clock: 'frozen', start: START, ...options });
-  open.push(t);
-  return t;
-}
-
-/** As if the process were killed once the flush window has passed: what is pending is written, nothing after. */
-async function kill(t: TestSandbox): Promise<void> {
-  const { store } = t.sandbox.services;
-  await store.flush();
-  await store.abandon();
-  open.splice(open.indexOf(t), 1);
-  await t.close();
-}
-
-async function receiver(): Promise<WebhookReceiver> {
-  const r = await createWebhookReceiver({ rejectUnverified: false });
-  receivers.push(r);
-  return r;
-}
+const data = dataFileEachTest('esign-in-flight-');
+const { sandbox, kill } = data;
+const receiver = () => data.receiver({ rejectUnverified: false });
 
 /** A webhook on every event to `url`, and a contract created: one `created` delivery. */
 async function contractWithWebhook(t: TestSandbox, url: string): Promise<void> {
@@ -78,8 +45,7 @@ describe('a restart on the same data file', () => {
       expect(before.nextAttemptAt).toBe('2026-03-01T09:00:05.000Z');
       if (how === 'killed') await kill(first);
       else {
-        open.splice(open.indexOf(first), 1);
-        await first.close();
+        await data.stop(first);
       }
 
       const second = await sandbox();
@@ -156,13 +122,10 @@ describe('a restart on the same data file', () => {
     // Ids made up after the restart follow those made before it.
     expect((await second.control('/webhook-faults', { kind: 'duplicate' })).body.ids).toEqual(['rf_2']);
     const after = [await create(second), await create(second), await create(second)];
-    open.splice(open.indexOf(second), 1);
-    await second.close();
+    await data.stop(second);
 
     // The same draws as a run that was never interrupted.
-    rmSync(dir, { recursive: true, force: true });
-    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
-    file = join(dir, 'data.json');
+    data.fresh();
     const straight = await sandbox();
     await straight.control('/faults', {
       id: 'flaky',
@@ -257,20 +220,17 @@ ${LEASE_FOR_ANN_THEN_BOB}`;
       '11:10:00 bob@example.com: sign',
       '12:00:00 addFaults: fault(s) kept:late set',
     ]);
-    open.splice(open.indexOf(second), 1);
-    await second.close();
+    await data.stop(second);
 
     // Exactly what a run without the restart ends with.
-    rmSync(dir, { recursive: true, force: true });
-    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
-    file = join(dir, 'data.json');
+    data.fresh();
     const straight = await sandbox({ seed: 7 });
     await begin(straight);
     expect(await finish(straight)).toEqual(done);
   });
 
   it('is not loaded again by the same --scenario on a restart, and one given anew replaces it', async () => {
-    const path = join(dir, 'kept.yaml');
+    const path = join(data.dir, 'kept.yaml');
     writeFileSync(path, SCENARIO);
     const first = await sandbox({ scenarios: [path] });
     await first.control('/clock/advance', { by: '20m' });
@@ -288,7 +248,7 @@ ${LEASE_FOR_ANN_THEN_BOB}`;
   });
 
   it('is not loaded again on a restart when it is bound to a tenant by its tenant key either', async () => {
-    const path = join(dir, 'ours.yaml');
+    const path = join(data.dir, 'ours.yaml');
     const steps = '  - { at: 1h, expireTokens: all }\n  - { at: 2h, expireTokens: all }\n';
     writeFileSync(path, `name: ours\ntenant: sandboxApiKey\ntimeline:\n${steps}`);
     const first = await sandbox({ scenarios: [path] });
@@ -317,12 +277,9 @@ describe('with --seed', () => {
     await kill(first);
     const restarted = await sandbox({ seed: 7 });
     const after = await create(restarted);
-    open.splice(open.indexOf(restarted), 1);
-    await restarted.close();
+    await data.stop(restarted);
 
-    rmSync(dir, { recursive: true, force: true });
-    dir = mkdtempSync(join(tmpdir(), 'esign-in-flight-'));
-    file = join(dir, 'data.json');
+    data.fresh();
     const straight = await sandbox({ seed: 7 });
     expect(await create(straight)).toBe(before);
     expect(await create(straight)).toBe(after);

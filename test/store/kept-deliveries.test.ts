@@ -3,46 +3,18 @@
  * (`webhook-messages`, by `webhook-id`), the deliveries naming it; a message goes with the last delivery naming it;
  * a data file whose delivery records still carry their bodies reads as before.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type WebhookReceiver, createWebhookReceiver } from '../../src/testing/webhook-receiver.js';
-import { type TestSandbox, testSandbox } from '../support/helpers.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { WebhookReceiver } from '../../src/testing/webhook-receiver.js';
+import { dataFileEachTest } from '../support/data-file.js';
+import type { TestSandbox } from '../support/helpers.js';
 
-let dir: string;
-let file: string;
-const open: TestSandbox[] = [];
-const receivers: WebhookReceiver[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'esign-kept-deliveries-'));
-  file = join(dir, 'data.json');
-});
-afterEach(async () => {
-  for (const t of open.splice(0)) await t.close();
-  for (const r of receivers.splice(0)) await r.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function sandbox(): Promise<TestSandbox> {
-  const t = await testSandbox({ data: file, clock: 'frozen', start: '2026-03-01T09:00:00.000Z' });
-  open.push(t);
-  return t;
-}
-
-/** As if the process were killed once the flush window has passed: what is pending is written, nothing after. */
-async function kill(t: TestSandbox): Promise<void> {
-  await t.sandbox.services.store.flush();
-  await t.sandbox.services.store.abandon();
-  open.splice(open.indexOf(t), 1);
-  await t.close();
-}
+const data = dataFileEachTest('esign-kept-deliveries-');
+const { sandbox, kill } = data;
 
 /** Two endpoints on every `created` event, the first answering 503 once; a contract made: two deliveries of one message. */
 async function twoEndpoints(t: TestSandbox): Promise<WebhookReceiver[]> {
-  const rs = [await createWebhookReceiver({ rejectUnverified: false }), await createWebhookReceiver()];
-  receivers.push(...rs);
+  const rs = [await data.receiver({ rejectUnverified: false }), await data.receiver()];
   rs[0]!.failNext(1, { status: 503 });
   const auth = { bearer: await t.clientToken() };
   const webhooks = rs.map((r) => ({ url: r.url, created: true }));
@@ -60,12 +32,12 @@ async function twoEndpoints(t: TestSandbox): Promise<WebhookReceiver[]> {
 
 /** The data file (snapshot and journal) rewritten as before the bodies were kept apart: each delivery with its body. */
 function inOlderFormat(): void {
-  const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+  const snapshot = JSON.parse(readFileSync(data.file, 'utf8'));
   const bodies = new Map<string, string>(
     Object.entries(snapshot.kept['webhook-messages'] ?? {}).map(([id, m]: [string, any]) => [id, m.body]),
   );
   const withBody = (d: any) => d && { ...d, body: bodies.get(d.webhookId) };
-  const lines = readFileSync(`${file}.journal`, 'utf8').trim().split('\n').filter(Boolean);
+  const lines = readFileSync(`${data.file}.journal`, 'utf8').trim().split('\n').filter(Boolean);
   const older = lines.map((line) => {
     const entry = JSON.parse(line);
     for (const [c, key, record] of entry.ops) if (c === 'webhook-messages' && record) bodies.set(key, record.body);
@@ -76,13 +48,13 @@ function inOlderFormat(): void {
   });
   for (const [key, d] of Object.entries(snapshot.kept.deliveries ?? {})) snapshot.kept.deliveries[key] = withBody(d);
   delete snapshot.kept['webhook-messages'];
-  writeFileSync(file, JSON.stringify(snapshot));
-  writeFileSync(`${file}.journal`, older.map((l) => `${l}\n`).join(''));
+  writeFileSync(data.file, JSON.stringify(snapshot));
+  writeFileSync(`${data.file}.journal`, older.map((l) => `${l}\n`).join(''));
 }
 
 /** How many times the data file (snapshot and journal) holds a `contract.created` message's body. */
 function bodiesOnFile(): number {
-  const text = readFileSync(file, 'utf8') + readFileSync(`${file}.journal`, 'utf8');
+  const text = readFileSync(data.file, 'utf8') + readFileSync(`${data.file}.journal`, 'utf8');
   return text.split(String.raw`\"type\":\"contract.created\"`).length - 1;
 }
 
