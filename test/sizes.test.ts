@@ -9,7 +9,6 @@ import { type Sizes, measureSizes, sizeProblems } from '../scripts/sizes.mjs';
 const FROZEN: Sizes = {
   files: {
     'core/clock.ts': 478,
-    'webhooks/dispatcher.ts': 455,
   },
   functions: {
     'cli.ts run': 68,
@@ -19,7 +18,6 @@ const FROZEN: Sizes = {
     'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
-    'webhooks/dispatcher.ts attempt': 88,
   },
 };
 

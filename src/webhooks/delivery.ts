@@ -2,10 +2,13 @@
  * A webhook delivery as the dispatcher keeps it (one per event and webhook), its attempts, and the view the
  * control API shows (docs/webhooks.md, "The delivery log").
  */
+import type { BusEvent, ContractEvent } from '../core/events.js';
 import { isoTime } from '../core/time-format.js';
 import type { TraceContext } from '../core/trace-context.js';
 import type { ContractEventType } from '../core/vocabulary.js';
+import type { WebhookRecord } from '../store/records.js';
 import type { FaultTarget, ReceiverFaultHit } from './receiver-faults.js';
+import type { AttemptOutcome } from './sender.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 /** `duplicate`: the second copy a `duplicate` receiver fault sends right after the first attempt. */
@@ -119,6 +122,65 @@ export function matchesFilter(d: Delivery, filter: DeliveryFilter): boolean {
     (filter.clientKey === undefined || d.clientKey === filter.clientKey) &&
     (filter.platformId === undefined || d.platformId === filter.platformId)
   );
+}
+
+/**
+ * A new delivery of one event to one webhook, pending its first attempt. `body` is the event's JSON, built once for
+ * all the webhooks it goes to.
+ */
+export function newDelivery(
+  id: string,
+  event: ContractEvent,
+  webhook: WebhookRecord,
+  body: string,
+  createdAt: number,
+): Delivery {
+  return {
+    id,
+    webhookId: event.id,
+    webhookKey: webhook.webhookKey,
+    url: webhook.url,
+    platformId: webhook.platformId,
+    clientKey: webhook.clientKey,
+    contractKey: event.data.contractKey,
+    event: event.type,
+    ...(event.cause !== undefined ? { cause: event.cause } : {}),
+    ...(event.trace !== undefined ? { trace: event.trace } : {}),
+    body,
+    createdAt,
+    status: 'pending',
+    attempts: [],
+    retries: 0,
+    active: true,
+    inFlight: 0,
+    removed: false,
+  };
+}
+
+/** Whether any attempt got a 2xx: a delivery stopped early (its webhook deleted) counts as delivered then. */
+export function everDelivered(d: Delivery): boolean {
+  return d.attempts.some((a) => a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300);
+}
+
+/** The bus's word that an attempt finished (scenarios' `delivery` expectations read it): the receiver's status or error. */
+export function attemptedEvent(d: Delivery, outcome: AttemptOutcome): Extract<BusEvent, { type: 'webhook.attempted' }> {
+  return {
+    type: 'webhook.attempted',
+    platformId: d.platformId,
+    clientKey: d.clientKey,
+    deliveryId: d.id,
+    webhookKey: d.webhookKey,
+    event: d.event,
+    contractKey: d.contractKey,
+    ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+  };
+}
+
+/** The delivery a log over its cap drops first: the oldest finished one not in flight, else the oldest of all. */
+export function firstToDrop(log: Map<string, Delivery>): Delivery | undefined {
+  for (const d of log.values()) if (!d.active && d.inFlight === 0) return d;
+  return log.values().next().value;
 }
 
 /** The delivery as receiver faults match it. */

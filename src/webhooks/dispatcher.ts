@@ -24,7 +24,11 @@ import {
   type DeliveryFilter,
   type DeliveryStatus,
   type DeliveryView,
+  attemptedEvent,
+  everDelivered,
+  firstToDrop,
   matchesFilter,
+  newDelivery,
   target,
   view,
 } from './delivery.js';
@@ -32,20 +36,14 @@ import { KeptDeliveries } from './kept-deliveries.js';
 import { Lanes } from './lanes.js';
 import { type OutageSpec, Outages, simulatedOutcome } from './outages.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
-import { type AttemptOutcome, Sender } from './sender.js';
+import { type AttemptOutcome, Sender, type SignatureFault } from './sender.js';
 import { DEFAULT_WEBHOOK_CONCURRENCY } from '../config/options.js';
-import { type Tracer, traceparent } from '../core/trace-context.js';
+import type { Tracer } from '../core/trace-context.js';
+import { type AttemptSpan, attemptSpan, endAttemptSpan } from './attempt-span.js';
 import { DEFAULT_DELIVERY_LOG_LIMIT, DEFAULT_WEBHOOK_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './schedule.js';
 
-export type {
-  AttemptTrigger,
-  DeliveryAttempt,
-  DeliveryAttemptView,
-  DeliveryFilter,
-  DeliveryStatus,
-  DeliveryView,
-} from './delivery.js';
-export type { OutageMode, OutageSpec } from './outages.js';
+export type { DeliveryFilter, DeliveryView } from './delivery.js';
+export type { OutageSpec } from './outages.js';
 
 export interface DispatcherOptions {
   timeoutMs?: number;
@@ -194,58 +192,12 @@ export class WebhookDispatcher {
     for (const webhook of this.services.store.webhooks.where('client', event.data.clientKey)) {
       if (webhook.platformId !== event.platformId || !webhook[flag]) continue;
       body ??= JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
-      const d: Delivery = {
-        id: `dlv_${++this.deliverySeq}`,
-        webhookId: event.id,
-        webhookKey: webhook.webhookKey,
-        url: webhook.url,
-        platformId: webhook.platformId,
-        clientKey: webhook.clientKey,
-        contractKey: event.data.contractKey,
-        event: event.type,
-        ...(event.cause !== undefined ? { cause: event.cause } : {}),
-        ...(event.trace !== undefined ? { trace: event.trace } : {}),
-        body,
-        createdAt: this.clockOf(webhook).now(),
-        status: 'pending',
-        attempts: [],
-        retries: 0,
-        active: true,
-        inFlight: 0,
-        removed: false,
-      };
+      const d = newDelivery(`dlv_${++this.deliverySeq}`, event, webhook, body, this.clockOf(webhook).now());
       this.log.set(d.id, d);
       this.keeper.added(d);
       this.enforceCap();
       this.lanes.enqueue(d);
     }
-  }
-
-  /**
-   * An attempt's span, a child of the delivery's trace, and the headers that name it; none for a delivery without a
-   * trace while tracing is off. With tracing on, a delivery no traced request caused starts a trace at its first
-   * attempt, and its later attempts hang under that one.
-   */
-  private attemptSpan(d: Delivery, trigger: AttemptTrigger) {
-    const tracer = this.options.tracer;
-    if (!tracer || (!d.trace && !tracer.exporting)) return undefined;
-    const handle = tracer.startSpan({
-      name: `webhook ${d.event}`,
-      kind: 'client',
-      parent: d.trace,
-      attributes: {
-        'esign_sandbox.delivery.id': d.id,
-        'esign_sandbox.delivery.attempt': d.attempts.length + 1,
-        'esign_sandbox.delivery.trigger': trigger,
-        'esign_sandbox.event': d.event,
-        'url.full': withoutSecrets(d.url),
-      },
-    });
-    const flags = d.trace?.flags ?? '01';
-    d.trace ??= { traceId: handle.traceId, spanId: handle.spanId, flags };
-    const headers: Record<string, string> = { traceparent: traceparent({ ...handle, flags }) };
-    if (d.trace.tracestate) headers.tracestate = d.trace.tracestate;
-    return { handle, headers };
   }
 
   /** The first attempt, and the second copy a `duplicate` fault asks for right after it. */
@@ -256,6 +208,10 @@ export class WebhookDispatcher {
     if (dup) await this.attempt(d, 'duplicate', [dup]);
   }
 
+  /**
+   * One attempt: reach the receiver (or the outage standing in for it), log the attempt, tell the bus, then go on by
+   * what it answered. Its facts stay plain locals, one record at the end: attempts are the dispatcher's hot path.
+   */
   private async attempt(d: Delivery, trigger: AttemptTrigger, faults: ReceiverFaultHit[] = []): Promise<void> {
     const webhook = this.webhookOf(d);
     if (!webhook || this.closed) return;
@@ -265,19 +221,18 @@ export class WebhookDispatcher {
     let signedAt: number | undefined;
     let wallAt = 0;
     let outcome: AttemptOutcome;
-    const span = this.attemptSpan(d, trigger);
+    const span = attemptSpan(this.options.tracer, d, trigger);
     d.inFlight++;
     try {
-      if (!outage && trigger === 'first') {
-        const slow = this.faults.delayFirst(target(d));
-        if (slow) {
-          delayMs = slow.delayMs;
-          faults.push(slow.hit);
-          await wallDelay(delayMs, this.abort.signal);
-          if (d.removed || this.closed || !this.webhookOf(d)) return;
-          at = this.clockOf(d).now();
-          outage = this.outages.for(d, at);
-        }
+      // A `slow` fault holds a first attempt back in real time; the sandbox time and the outages are read again after.
+      const slow = !outage && trigger === 'first' ? this.faults.delayFirst(target(d)) : undefined;
+      if (slow) {
+        delayMs = slow.delayMs;
+        faults.push(slow.hit);
+        await wallDelay(delayMs, this.abort.signal);
+        if (d.removed || this.closed || !this.webhookOf(d)) return;
+        at = this.clockOf(d).now();
+        outage = this.outages.for(d, at);
       }
       wallAt = (this.options.wall ?? wallNow)();
       if (outage) {
@@ -286,28 +241,12 @@ export class WebhookDispatcher {
         const spoilt = this.faults.spoilSigning(target(d));
         if (spoilt) faults.push(spoilt.hit);
         signedAt = wallNow() - (spoilt?.ageMs ?? 0);
-        outcome = await this.sender.post({
-          url: d.url,
-          secret: webhook.secret,
-          webhookId: d.webhookId,
-          at,
-          signedAt,
-          badSignature: spoilt?.badSignature,
-          body: d.body,
-          timeoutMs: this.timeoutMs,
-          signal: this.abort.signal,
-          userAgent: this.options.userAgent,
-          traceHeaders: span?.headers,
-        });
+        outcome = await this.post(d, webhook, at, signedAt, spoilt?.badSignature, span);
       }
     } finally {
       d.inFlight--;
     }
-    span?.handle.end({
-      ...(outcome.statusCode !== undefined ? { status: outcome.statusCode } : {}),
-      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-      attributes: outage ? { 'esign_sandbox.outage': true } : {},
-    });
+    if (span) endAttemptSpan(span, outcome, outage !== undefined);
     if (d.removed || this.closed) return;
     d.attempts.push({
       at,
@@ -323,17 +262,36 @@ export class WebhookDispatcher {
       ...(span && !outage ? { traceparent: span.headers.traceparent } : {}),
     });
     this.changed(d);
-    this.services.bus.emit({
-      type: 'webhook.attempted',
-      platformId: d.platformId,
-      clientKey: d.clientKey,
-      deliveryId: d.id,
-      webhookKey: d.webhookKey,
-      event: d.event,
-      contractKey: d.contractKey,
-      ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
-      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    this.services.bus.emit(attemptedEvent(d, outcome));
+    this.afterAttempt(d, trigger, outcome);
+  }
+
+  /** The signed POST to the receiver, its signature spoilt when a receiver fault says so, under the attempt's span. */
+  private post(
+    d: Delivery,
+    webhook: WebhookRecord,
+    at: number,
+    signedAt: number,
+    badSignature: SignatureFault | undefined,
+    span: AttemptSpan | undefined,
+  ): Promise<AttemptOutcome> {
+    return this.sender.post({
+      url: d.url,
+      secret: webhook.secret,
+      webhookId: d.webhookId,
+      at,
+      signedAt,
+      badSignature,
+      body: d.body,
+      timeoutMs: this.timeoutMs,
+      signal: this.abort.signal,
+      userAgent: this.options.userAgent,
+      traceHeaders: span?.headers,
     });
+  }
+
+  /** Where a delivery goes after an attempt: delivered, one extra attempt logged, or its next retry. */
+  private afterAttempt(d: Delivery, trigger: AttemptTrigger, outcome: AttemptOutcome): void {
     if (outcome.ok) {
       this.finish(d, 'delivered');
     } else if (trigger === 'redeliver' || trigger === 'duplicate') {
@@ -391,12 +349,7 @@ export class WebhookDispatcher {
     for (const d of this.log.values()) {
       if (d.webhookKey !== webhookKey || d.platformId !== platformId || !d.active) continue;
       d.stopped = 'webhook deleted';
-      this.finish(
-        d,
-        d.attempts.some((a) => a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300)
-          ? 'delivered'
-          : 'failed',
-      );
+      this.finish(d, everDelivered(d) ? 'delivered' : 'failed');
     }
     this.lanes.drop(webhookKey);
   }
@@ -421,14 +374,7 @@ export class WebhookDispatcher {
   /** Keeps the log under its cap: finished deliveries go first, oldest first; pending ones only if nothing else is left. */
   private enforceCap(): void {
     while (this.log.size > this.logLimit) {
-      let victim: Delivery | undefined;
-      for (const d of this.log.values()) {
-        if (!d.active && d.inFlight === 0) {
-          victim = d;
-          break;
-        }
-      }
-      victim ??= this.log.values().next().value;
+      const victim = firstToDrop(this.log);
       if (!victim) return;
       this.remove(victim);
     }
@@ -446,10 +392,4 @@ export class WebhookDispatcher {
     void work.then(done, done);
     return this.clockOf(d).work.track(work);
   }
-}
-
-/** A receiver URL as a span shows it: no credentials, no query (a token may sit there), to a collector. */
-function withoutSecrets(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
 }
