@@ -284,7 +284,7 @@ export interface DocumentRequest extends RequestInfo {
 
 /**
  * A document endpoint (docs/documents.md): files in (a multipart upload) or out (a PDF or DOCX), keys in the query
- * string or the path, credentials as on every /api call. Mounted by http/router.ts and described in the OpenAPI
+ * string or the path, credentials as on every /api call. Mounted by http/documents.ts and described in the OpenAPI
  * document (openapi/document.ts) from this one declaration.
  */
 export interface DocumentEndpoint {

@@ -1,8 +1,8 @@
 /**
  * The document endpoints, which take no JSON `data` envelope [docs/compatibility.md]: keys in the query string or the
  * path, credentials as on every /api call (Bearer token, or the API-key header plus `clientKey`), answers that are
- * files (docs/documents.md). Each is one declaration (resources/action.ts `DocumentEndpoint`): http/router.ts mounts
- * it, openapi/document.ts describes it. In the order a 404 lists them.
+ * files (docs/documents.md). Each is one declaration (resources/action.ts `DocumentEndpoint`): http/documents.ts
+ * mounts it, openapi/document.ts describes it. In the order a 404 lists them.
  */
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';

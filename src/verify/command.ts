@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { sqlTime } from '../core/time-format.js';
 import { wallNow } from '../core/wall-time.js';
 import { VERIFY_HELP, parseVerifyArgs } from './args.js';
 import { probeSteps } from './flows.js';
@@ -28,7 +29,7 @@ export interface VerifyIo {
 
 /** The run's client name: `esign-sandbox verify 2026-11-25 14:03:07` (UTC), so runs never share a client. */
 export function runName(now = wallNow()): string {
-  return `esign-sandbox verify ${new Date(now).toISOString().slice(0, 19).replace('T', ' ')}`;
+  return `esign-sandbox verify ${sqlTime(now)}`;
 }
 
 export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, io: VerifyIo): Promise<0 | 1 | 2> {

@@ -1,5 +1,5 @@
 /**
- * The vendor's RecipientView, replayed call by call against the sandbox (support/recipient-view.ts): opening, the
+ * The vendor's RecipientView, replayed call by call against the sandbox (test/support/recipient-view.ts): opening, the
  * view, the questions step, sign and approve, the confirmation emails and the download, for an HTML and a PDF
  * contract, asserting on the fields the component reads.
  */

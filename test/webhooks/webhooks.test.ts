@@ -12,7 +12,7 @@ let h: WebhookHarness;
 afterEach(() => h?.close());
 
 describe('a delivery', () => {
-  // Unmodified public verifiers, with their 5-minute tolerance against wall time (test/webhook-wall-time.test.ts
+  // Unmodified public verifiers, with their 5-minute tolerance against wall time (test/webhooks/webhook-wall-time.test.ts
   // does the same across a 30-day clock jump).
   it('is accepted by the public standardwebhooks and svix verifiers, and a tampered one is rejected', async () => {
     h = await webhookHarness();
