@@ -12,7 +12,6 @@ const FROZEN: Sizes = {
   },
   functions: {
     'cli.ts run': 68,
-    'control-table/faults.ts faultList': 63,
     'domain/lifecycle.ts actAsRecipient': 66,
     'http/app.ts createApp': 88,
     'http/upload.ts formReader': 72,

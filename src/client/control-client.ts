@@ -17,6 +17,7 @@ import {
   controlTable,
   deriveControl,
   fillPath,
+  routeOf,
 } from '../control-table/index.js';
 import { tenantPrefix } from '../core/tenant-path.js';
 import { monotonicNow } from '../core/clock.js';
@@ -45,30 +46,23 @@ export interface ControlClient extends SandboxControl {
 export function createControlClient(url: string, options: ControlClientOptions = {}): ControlClient {
   const base = url.replace(/\/+$/, '');
   const call = controlCall(base, options);
+  // One operation's request over HTTP, at its route under `prefix` (a tenant's, or none).
+  const send = (op: ControlOp<unknown[]>, request: Partial<ControlRequest>, prefix: string) => {
+    const { method, path } = routeOf(op);
+    const query = request.query as Record<string, unknown> | undefined;
+    return call(method, `${prefix}${fillPath(path, request.params)}`, request.body, query);
+  };
 
   // Each method is one operation of the control table, over HTTP: its request, its route, its result.
   const invoke = (prefix: string) => (name: ControlName, args: unknown[]) => {
     const op = controlTable[name] as ControlOp<unknown[]>;
-    return callOperation(op, args, (request) =>
-      call(
-        op.method,
-        `${prefix}${fillPath(op.path, request.params)}`,
-        request.body,
-        request.query as Record<string, unknown> | undefined,
-      ),
-    );
+    return callOperation(op, args, (request) => send(op, request, prefix));
   };
   const control = deriveControl(invoke(''));
 
   return {
     url: base,
-    send: (op, request, apiKey) =>
-      call(
-        op.method,
-        `${apiKey === undefined ? '' : tenantPrefix(apiKey)}${fillPath(op.path, request.params)}`,
-        request.body,
-        request.query as Record<string, unknown> | undefined,
-      ),
+    send: (op, request, apiKey) => send(op, request, apiKey === undefined ? '' : tenantPrefix(apiKey)),
     ...control,
     tenant: (apiKey: string) => deriveControl(invoke(tenantPrefix(apiKey)), apiKey),
     waitUntilReady: ({ timeoutMs = 10_000, intervalMs = 100 } = {}) =>

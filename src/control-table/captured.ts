@@ -9,8 +9,7 @@ import { z } from 'zod';
 
 export const capturedOps = {
   'outbox.list': {
-    method: 'GET',
-    path: '/emails',
+    route: 'GET /emails',
     summary: 'The outbox: emails the service would have sent (signing and approval requests, signed/approved notices)',
     query: emailQuery,
     answer: { emails: [email] },
@@ -21,19 +20,16 @@ export const capturedOps = {
     ),
   },
   'outbox.clear': {
-    method: 'DELETE',
-    path: '/emails',
+    route: 'DELETE /emails',
     summary: 'Empty the outbox (scoped: the tenant’s emails)',
     answer: { cleared: 3 },
-    request: () => ({}),
     ...reshaped(
       (_r, { control, tenant }) => ({ cleared: control.outbox.clear(tenant) }),
       (answer) => answer.cleared,
     ),
   },
   'webhooks.deliveries': {
-    method: 'GET',
-    path: '/webhook-deliveries',
+    route: 'GET /webhook-deliveries',
     summary: 'The webhook delivery log: every delivery with its attempts and next retry (docs/webhooks.md)',
     query: deliveryQuery,
     answer: { deliveries: [delivery] },
@@ -44,16 +40,14 @@ export const capturedOps = {
     ),
   },
   'webhooks.delivery': {
-    method: 'GET',
-    path: '/webhook-deliveries/{id}',
+    route: 'GET /webhook-deliveries/{id}',
     summary: 'One webhook delivery',
     answer: delivery,
     request: (id) => ({ params: { id } }),
     handle: (r, { control, tenant }) => control.webhooks.delivery(r.params.id!, tenant),
   },
   'webhooks.redeliver': {
-    method: 'POST',
-    path: '/webhook-deliveries/{id}/redeliver',
+    route: 'POST /webhook-deliveries/{id}/redeliver',
     summary: 'Send a delivery again at once, with the same webhook-id',
     answer: {
       ...delivery,
@@ -66,8 +60,7 @@ export const capturedOps = {
     handle: (r, { control, tenant }) => control.webhooks.redeliver(r.params.id!, tenant),
   },
   requests: {
-    method: 'GET',
-    path: '/requests',
+    route: 'GET /requests',
     summary: 'The request journal: what was asked and answered, secrets redacted',
     description:
       'Oldest first; at most the journal capacity (default 1000, `--journal-limit`) entries are kept. Bodies over 64 KiB are kept as `{"truncated": true, "bytes": N}`. Scoped: only the tenant\'s requests (its /api calls and its scoped control calls).',
@@ -84,8 +77,7 @@ export const capturedOps = {
     ),
   },
   clearRequests: {
-    method: 'DELETE',
-    path: '/requests',
+    route: 'DELETE /requests',
     summary: "Empty the journal, or only one platform's entries",
     query: () => z.object({ apiKey: z.string().optional() }),
     answer: { cleared: 'all' },

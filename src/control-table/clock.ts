@@ -6,16 +6,13 @@ import type { ControlTable } from './operation.js';
 
 export const clockOps = {
   'clock.state': {
-    method: 'GET',
-    path: '/clock',
+    route: 'GET /clock',
     summary: 'The clock: time, mode and pending timers (scoped: the tenant’s own clock, or the sandbox’s it follows)',
     answer: clockState,
-    request: () => ({}),
     handle: (_r, { control, tenant }) => control.clock.state(tenant),
   },
   'clock.advance': {
-    method: 'POST',
-    path: '/clock/advance',
+    route: 'POST /clock/advance',
     summary:
       'Move time forward, running every timer that falls due; answers once their work has settled (scoped: only the tenant’s timers)',
     body: advanceBody,
@@ -25,24 +22,19 @@ export const clockOps = {
     handle: (r, { control, tenant }) => control.clock.advance(r.body as { by: string }, tenant),
   },
   'clock.freeze': {
-    method: 'POST',
-    path: '/clock/freeze',
+    route: 'POST /clock/freeze',
     summary: 'Stop the clock',
     answer: clockState,
-    request: () => ({}),
     handle: (_r, { control, tenant }) => control.clock.freeze(tenant),
   },
   'clock.unfreeze': {
-    method: 'POST',
-    path: '/clock/unfreeze',
+    route: 'POST /clock/unfreeze',
     summary: 'Let the clock follow wall time again',
     answer: { ...clockState, mode: 'real' },
-    request: () => ({}),
     handle: (_r, { control, tenant }) => control.clock.unfreeze(tenant),
   },
   'clock.set': {
-    method: 'POST',
-    path: '/clock/set',
+    route: 'POST /clock/set',
     summary: 'Jump to a time; forward jumps run the timers on the way',
     body: setBody,
     example: { to: '2026-03-02T09:00:00Z' },

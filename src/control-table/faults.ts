@@ -18,15 +18,14 @@ type FaultOps<Input, View> = {
 };
 
 function faultList<Input, View>(
-  path: string,
+  path: `/${string}`,
   noun: { one: string; many: string },
   of: (control: Control) => FaultOperations<View>,
   doc: { body: () => import('zod').ZodType; example?: unknown; view: unknown; summary: string },
 ): FaultOps<Input, View> {
   return {
     set: {
-      method: 'POST',
-      path,
+      route: `POST ${path}`,
       summary: doc.summary,
       body: doc.body,
       ...(doc.example !== undefined ? { example: doc.example } : {}),
@@ -43,30 +42,25 @@ function faultList<Input, View>(
       ),
     },
     list: {
-      method: 'GET',
-      path,
+      route: `GET ${path}`,
       summary: `The ${noun.many} set now`,
       answer: { faults: [doc.view] },
-      request: () => ({}),
       ...reshaped(
         (_r, { control, tenant }) => ({ faults: of(control).list(undefined, tenant?.platformId) }),
         (answer) => answer.faults,
       ),
     },
     clear: {
-      method: 'DELETE',
-      path,
+      route: `DELETE ${path}`,
       summary: `Remove every ${noun.one} (scoped: the tenant’s)`,
       answer: { removed: 1 },
-      request: () => ({}),
       ...reshaped(
         (_r, { control, tenant }) => ({ removed: of(control).clear(undefined, tenant?.platformId) }),
         (answer) => answer.removed,
       ),
     },
     remove: {
-      method: 'DELETE',
-      path: `${path}/{id}`,
+      route: `DELETE ${path}/{id}`,
       summary: `Remove one ${noun.one}`,
       answer: { removed: 1 },
       request: (id) => ({ params: { id } }),

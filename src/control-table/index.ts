@@ -8,14 +8,14 @@ import { type SandboxControl, type SandboxTenant, TENANT_PARTS } from '../contro
 import { capturedOps } from './captured.js';
 import { clockOps } from './clock.js';
 import { faultOps } from './faults.js';
-import type { ControlOp, ControlRequest, ControlTable } from './operation.js';
+import { type ControlMethod, type ControlOp, type ControlRequest, type ControlTable, routeOf } from './operation.js';
 import { recipientOps } from './recipients.js';
 import { scenarioOps } from './scenarios.js';
 import { stateOps } from './state.js';
 import { readinessOps } from './readiness.js';
 
-export type { ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
-export { TextAnswer, fillPath, reshaped } from './operation.js';
+export type { ControlMethod, ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
+export { TextAnswer, fillPath, reshaped, routeOf } from './operation.js';
 
 export const controlTable: ControlTable = {
   ...stateOps,
@@ -29,10 +29,16 @@ export const controlTable: ControlTable = {
 
 export type ControlName = keyof ControlTable;
 
-/** An entry as the routes, the OpenAPI document and the screen read it: `tenant` when its part is a tenant's. */
+/**
+ * An entry as the routes, the OpenAPI document and the screen read it: its route read apart, and `tenant` when its
+ * part is a tenant's.
+ */
 export interface ControlEntry {
   name: ControlName;
   op: ControlOp<unknown[]>;
+  method: ControlMethod;
+  /** Under /__sandbox, OpenAPI form: `/recipients/{recipientKey}/sign`. */
+  path: string;
   /** Also served under `/__sandbox/platforms/{apiKey}/…` and from `sandbox.tenant(apiKey)` (TENANT_PARTS). */
   tenant: boolean;
 }
@@ -46,6 +52,7 @@ export function isTenantOperation(name: ControlName): boolean {
 export const controlEntries: readonly ControlEntry[] = Object.entries(controlTable).map(([name, op]) => ({
   name: name as ControlName,
   op: op as ControlOp<unknown[]>,
+  ...routeOf(op),
   tenant: isTenantOperation(name as ControlName),
 }));
 
@@ -56,23 +63,23 @@ export const controlEntries: readonly ControlEntry[] = Object.entries(controlTab
 export function controlRoutes(): ControlEntry[] {
   const seen = new Set<string>();
   return controlEntries.filter(({ op }) => {
-    const key = `${op.method} ${op.path}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (seen.has(op.route)) return false;
+    seen.add(op.route);
     return true;
   });
 }
 
 /**
- * One library or client call of an operation: what it sends (`op.request`), the answer's body from `send` (the
- * operation in process, or its route over HTTP), and what the call answers (`op.result`, else the body itself).
+ * One library or client call of an operation: what it sends (`op.request`; nothing for a call without arguments),
+ * the answer's body from `send` (the operation in process, or its route over HTTP), and what the call answers
+ * (`op.result`, else the body itself).
  */
 export async function callOperation(
   op: ControlOp<unknown[]>,
   args: unknown[],
   send: (request: Partial<ControlRequest>) => Promise<unknown>,
 ): Promise<unknown> {
-  const answer = await send(await op.request(...args));
+  const answer = await send(op.request ? await op.request(...args) : {});
   return op.result ? op.result(answer as never) : answer;
 }
 

@@ -30,11 +30,16 @@ export interface ControlWorld {
 /** How the route reads the body: JSON (`{}` when empty), a scenario (JSON or raw YAML), a snapshot (larger cap). */
 export type BodyReader = 'json' | 'scenario' | 'snapshot';
 
+/** A control operation's method. */
+export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Where an operation lives on HTTP, as the docs write it: `POST /recipients/{recipientKey}/sign` (under /__sandbox). */
+export type ControlRoute = `${ControlMethod} /${string}`;
+
 /** What every entry declares, whatever it answers. */
 interface ControlOpBase<Args extends unknown[], Result> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Under /__sandbox, OpenAPI form: `/recipients/{recipientKey}/sign`. */
-  path: string;
+  /** Its method and path under /__sandbox, the path in OpenAPI form (`routeOf` reads them apart). */
+  route: ControlRoute;
   summary: string;
   description?: string;
   /** The body's schema and the query's, as the operation validates them (shown in the OpenAPI document). */
@@ -46,11 +51,21 @@ interface ControlOpBase<Args extends unknown[], Result> {
   example?: unknown;
   status?: 200 | 201;
   answer?: unknown;
-  /** What a library or client call with these arguments sends. */
-  request(...args: Args): Partial<ControlRequest> | Promise<Partial<ControlRequest>>;
   /** In process only: the call made otherwise (a scenario file read where the library runs, with its path kept). */
   local?(world: ControlWorld, ...args: Args): Promise<Result>;
 }
+
+type Sends<Args extends unknown[]> = (...args: Args) => Partial<ControlRequest> | Promise<Partial<ControlRequest>>;
+
+/**
+ * `request`: what a library or client call with these arguments sends. A call without arguments sends nothing, so
+ * its entry says no `request`; one with arguments must say where they go.
+ */
+type Requesting<Args extends unknown[]> = Args extends []
+  ? { request?: undefined }
+  : unknown[] extends Args
+    ? { request?: Sends<Args> }
+    : { request: Sends<Args> };
 
 declare const checked: unique symbol;
 
@@ -67,6 +82,7 @@ type Answering<Result> =
   | { handle(request: ControlRequest, world: ControlWorld): unknown; result: ResultOf<Result> };
 
 export type ControlOp<Args extends unknown[] = never[], Result = unknown> = ControlOpBase<Args, Result> &
+  Requesting<Args> &
   Answering<Result>;
 
 /**
@@ -89,6 +105,12 @@ export class TextAnswer {
     readonly text: string,
     readonly contentType: string,
   ) {}
+}
+
+/** An entry's route read apart: `POST` and `/recipients/{recipientKey}/sign`. */
+export function routeOf(op: { route: ControlRoute }): { method: ControlMethod; path: string } {
+  const space = op.route.indexOf(' ');
+  return { method: op.route.slice(0, space) as ControlMethod, path: op.route.slice(space + 1) };
 }
 
 /** `/recipients/{recipientKey}` with `{recipientKey: 'R1'}`: path parameters filled in, encoded. */

@@ -56,8 +56,7 @@ const reportExample = {
 
 export const readinessOps = {
   report: {
-    method: 'GET',
-    path: '/report',
+    route: 'GET /report',
     summary: 'The go-live readiness report: a verdict, findings with evidence, coverage (scoped: the tenant’s traffic)',
     description:
       'Computed from the /api requests of the journal, the webhook deliveries and the faults the sandbox applied (docs/readiness.md). `not-ready` exactly when a finding is an error. Thresholds are query parameters (`pollingReads=5`, `slowWebhook=2s`), `ignore=polling,client-errors` leaves checks out, and `format=junit` or `format=markdown` answers the same report as JUnit XML or Markdown.',
@@ -81,27 +80,22 @@ export const readinessOps = {
     ),
   },
   settle: {
-    method: 'POST',
-    path: '/settle',
+    route: 'POST /settle',
     summary:
       'Wait until nothing is due now: timers due at this instant run, webhook attempts and reactions in flight finish; time does not move',
     description:
       'Use it instead of advancing the clock by 0 after an act, before asserting on deliveries or emails (docs/library.md, "settle"). Scoped: the tenant’s clock only; unscoped: the sandbox clock and every tenant’s own.',
     answer: clockState,
-    request: () => ({}),
     handle: (_r, { control, tenant }) => control.clock.settle(tenant),
   },
   'rateLimit.get': {
-    method: 'GET',
-    path: '/rate-limit',
+    route: 'GET /rate-limit',
     summary: 'The rate limit that applies (scoped: the tenant’s own, else the sandbox’s)',
     answer: { rateLimit: '10/min', source: 'options', scope: 'sandbox' },
-    request: () => ({}),
     handle: (_r, { control, tenant }) => control.rateLimits.get(tenant),
   },
   'rateLimit.set': {
-    method: 'PUT',
-    path: '/rate-limit',
+    route: 'PUT /rate-limit',
     summary: 'Set a quota like a test mode per API key, e.g. "10/min" (scoped: for the tenant); null turns it off',
     body: rateLimitBody,
     example: { rateLimit: '10/min' },

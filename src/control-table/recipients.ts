@@ -7,8 +7,7 @@ import type { RecipientRole } from '../core/vocabulary.js';
 
 function act(verb: RecipientRole, summary: string): ControlOp<[string, { signature?: string }?], RecipientActResult> {
   return {
-    method: 'POST',
-    path: `/recipients/{recipientKey}/${verb}`,
+    route: `POST /recipients/{recipientKey}/${verb}`,
     summary,
     ...(verb === 'sign'
       ? {

@@ -52,17 +52,14 @@ async function load(r: ControlRequest, { scenarios, tenant }: ControlWorld): Pro
 
 export const scenarioOps = {
   'scenarios.list': {
-    method: 'GET',
-    path: '/scenarios',
+    route: 'GET /scenarios',
     summary: 'The bundled scenarios and the active ones (scoped: the tenant’s)',
     answer: { bundled: [{ name: 'happy-path', description: 'Every recipient acts at once, in order' }], active: [] },
-    request: () => ({}),
     handle: (_r, { scenarios, tenant }): Promise<{ bundled: BundledScenario[]; active: ScenarioSummary[] }> =>
       scenarios.list(tenant),
   },
   'scenarios.load': {
-    method: 'POST',
-    path: '/scenarios',
+    route: 'POST /scenarios',
     read: 'scenario',
     summary:
       'Load a scenario: a bundled name, or YAML text (as JSON {"yaml"}, or the raw body with a YAML content type)',
@@ -78,8 +75,7 @@ export const scenarioOps = {
       isScenarioFile(nameOrYaml) ? scenarios.loadFile(nameOrYaml.trim(), tenant) : scenarios.load(nameOrYaml, tenant),
   },
   'scenarios.loadFile': {
-    method: 'POST',
-    path: '/scenarios',
+    route: 'POST /scenarios',
     read: 'scenario',
     summary: 'Load a scenario file (read by the caller, sent as YAML)',
     request: async (path) => ({ body: { yaml: await readScenarioText(path) } }),
@@ -87,8 +83,7 @@ export const scenarioOps = {
     local: ({ scenarios, tenant }, path) => scenarios.loadFile(path, tenant),
   },
   'scenarios.get': {
-    method: 'GET',
-    path: '/scenarios/{name}',
+    route: 'GET /scenarios/{name}',
     summary: 'One active scenario: its rules, pending steps, log and expectations (met, pending or failed)',
     answer: {
       name: 'receiver-down-after-last-signature',
@@ -121,18 +116,15 @@ export const scenarioOps = {
     handle: (r, { scenarios, tenant }) => scenarios.get(r.params.name!, tenant),
   },
   'scenarios.unload': {
-    method: 'DELETE',
-    path: '/scenarios/{name}',
+    route: 'DELETE /scenarios/{name}',
     summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay',
     request: (name) => ({ params: { name } }),
     handle: (r, { scenarios, tenant }) => scenarios.unload(r.params.name!, tenant),
   },
   'scenarios.unloadAll': {
-    method: 'DELETE',
-    path: '/scenarios',
+    route: 'DELETE /scenarios',
     summary: 'Unload every active scenario (scoped: the tenant’s)',
     answer: { unloaded: 0 },
-    request: () => ({}),
     ...reshaped(
       (_r, { scenarios, tenant }) => ({ unloaded: scenarios.unloadAll(tenant) }),
       (answer) => answer.unloaded,

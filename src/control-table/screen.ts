@@ -6,12 +6,16 @@
  */
 import { TENANT_PREFIX } from '../core/tenant-path.js';
 import { dashboardForms } from './forms.js';
-import { controlEntries, controlTable } from './index.js';
+import { controlEntries, controlTable, routeOf } from './index.js';
 
 export function controlScreen(): string {
-  const operations = controlEntries.map(({ name, op, tenant }) => [`${op.method} /__sandbox${op.path}`, tenant, name]);
+  const operations = controlEntries.map(({ name, method, path, tenant }) => [
+    `${method} /__sandbox${path}`,
+    tenant,
+    name,
+  ]);
   const forms = dashboardForms.map((form) => [
-    `POST /__sandbox/ui${form.path ?? controlTable[form.operation].path}`,
+    `POST /__sandbox/ui${form.path ?? routeOf(controlTable[form.operation]).path}`,
     form.operation,
   ]);
   const width = Math.max(...[...operations, ...forms].map(([where]) => String(where).length)) + 2;

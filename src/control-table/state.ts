@@ -10,8 +10,7 @@ import { type ControlTable, reshaped } from './operation.js';
 
 export const stateOps = {
   health: {
-    method: 'GET',
-    path: '/health',
+    route: 'GET /health',
     summary: 'Ready check: answers 200 once the sandbox serves requests',
     answer: {
       status: 'ok',
@@ -21,12 +20,10 @@ export const stateOps = {
       persistent: false,
       counts: { platforms: 1, clients: 1, contracts: 0, webhooks: 0 },
     },
-    request: () => ({}),
     handle: (_r, { control }) => control.state.health(),
   },
   reset: {
-    method: 'POST',
-    path: '/reset',
+    route: 'POST /reset',
     summary: 'Back to the seeded state; with apiKey (or scoped), only that platform (tenant)',
     description:
       'Without a body everything goes back to the fixtures: records, timers, emails, deliveries and the journal. With `{"apiKey": ...}`, or under /__sandbox/platforms/{apiKey}, only that platform\'s records are reset (to its fixture records, or to none for a platform made with POST /__sandbox/platforms), and its timers, emails, deliveries and journal entries dropped; other platforms are untouched. A tenant keeps its own clock.',
@@ -51,8 +48,7 @@ export const stateOps = {
     ),
   },
   createPlatform: {
-    method: 'POST',
-    path: '/platforms',
+    route: 'POST /platforms',
     summary: 'A new isolated platform account (tenant), e.g. one per test; with "clock", its own clock',
     description:
       'A tenant with `"clock": "frozen"` (or `"real"`) has its own clock, starting at `start` (ISO 8601; default: the sandbox clock\'s time): everything of the tenant follows it, and advancing it runs only the tenant\'s timers (docs/library.md, "Parallel tests"). Without `clock` the tenant follows the sandbox clock until its first scoped clock operation.',
@@ -69,8 +65,7 @@ export const stateOps = {
     handle: (r, { control }) => control.state.createPlatform(r.body as object),
   },
   expireTokens: {
-    method: 'POST',
-    path: '/tokens/expire',
+    route: 'POST /tokens/expire',
     summary: 'Force-expire one token, or every live token when none is named (scoped: the tenant’s)',
     body: expireBody,
     example: {},
@@ -79,8 +74,7 @@ export const stateOps = {
     handle: (r, { control, tenant }) => control.state.expireTokens(r.body as { token?: string }, tenant),
   },
   snapshot: {
-    method: 'GET',
-    path: '/state',
+    route: 'GET /state',
     summary: 'The whole state (every record and the clocks) as one snapshot document',
     answer: {
       format: 'esign-sandbox-state',
@@ -89,12 +83,10 @@ export const stateOps = {
       clock: { now: NOW, mode: 'frozen' },
       store: { version: 1, platforms: {}, clients: {} },
     },
-    request: () => ({}),
     handle: (_r, { control }) => control.state.snapshot(),
   },
   restore: {
-    method: 'PUT',
-    path: '/state',
+    route: 'PUT /state',
     read: 'snapshot',
     summary: 'Restore a snapshot taken with GET /__sandbox/state (validated first; refused whole when wrong)',
     body: snapshotSchema,
@@ -119,8 +111,7 @@ export const stateOps = {
     ),
   },
   contract: {
-    method: 'GET',
-    path: '/contracts/{contractKey}',
+    route: 'GET /contracts/{contractKey}',
     summary: 'The whole contract: status, recipients with their state and times, placeholders with values, history',
     answer: {
       contractKey: 'C1a2b3',

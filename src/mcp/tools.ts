@@ -82,7 +82,7 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 function buildTool(name: string, entries: ControlEntry[]): Tool {
   const [first] = entries as [ControlEntry];
   const { op } = first;
-  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pathParams = [...first.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const properties: Record<string, unknown> = {};
   const required = [...pathParams];
   for (const param of pathParams) properties[param] = { type: 'string' };
@@ -99,12 +99,12 @@ function buildTool(name: string, entries: ControlEntry[]): Tool {
       properties.body = { ...body, description: 'The request body, as the control API takes it' };
     }
   }
-  const routes = new Map(entries.map((entry) => [entry.op.path.split('/').at(-1)!, entry]));
+  const routes = new Map(entries.map((entry) => [entry.path.split('/').at(-1)!, entry]));
   let description = op.description ? `${op.summary}. ${op.description}` : op.summary;
   if (entries.length > 1) {
     properties.verb = { type: 'string', enum: [...routes.keys()], description: 'What the recipient does' };
     required.push('verb');
-    description = `Act as a recipient: ${entries.map((e) => `${e.op.path.split('/').at(-1)} (${e.op.summary})`).join('; ')}`;
+    description = `Act as a recipient: ${entries.map((e) => `${e.path.split('/').at(-1)} (${e.op.summary})`).join('; ')}`;
   }
   if (first.tenant)
     properties.apiKey = {
@@ -150,7 +150,7 @@ export async function callTool(tool: Tool, args: Record<string, unknown>, send: 
   }
   for (const param of tool.pathParams) if (request.params[param] === undefined) throw new Error(`${param} is required`);
   // As the route reads it: a body for POST and PUT, none otherwise.
-  const bodied = entry.op.method === 'POST' || entry.op.method === 'PUT';
+  const bodied = entry.method === 'POST' || entry.method === 'PUT';
   request.body = !bodied ? undefined : tool.wholeBody ? (body.body ?? {}) : body;
   if (apiKey !== undefined && typeof apiKey !== 'string') throw new Error('apiKey must be a string');
   return send(entry, request, apiKey as string | undefined);

@@ -20,10 +20,10 @@ const TENANT_OPERATIONS = `/__sandbox${TENANT_PREFIX}`;
 function tableOperations(): ControlOperation[] {
   const out: ControlOperation[] = [];
   const scoped: ControlOperation[] = [];
-  for (const { op, tenant } of controlRoutes()) {
+  for (const { op, method, path, tenant } of controlRoutes()) {
     const entry: ControlOperation = {
-      method: op.method.toLowerCase() as ControlOperation['method'],
-      path: `/__sandbox${op.path}`,
+      method: method.toLowerCase() as ControlOperation['method'],
+      path: `/__sandbox${path}`,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       ...(op.body ? { body: op.body() } : {}),
@@ -35,7 +35,7 @@ function tableOperations(): ControlOperation[] {
     if (tenant)
       scoped.push({
         ...entry,
-        path: `${TENANT_OPERATIONS}${op.path}`,
+        path: `${TENANT_OPERATIONS}${path}`,
         summary: `One tenant: ${entry.summary}`,
         description: `As ${entry.method.toUpperCase()} ${entry.path}, for the tenant (platform) with this API key only: its clock, records, emails, deliveries, requests, scenarios and faults (docs/library.md, "Parallel tests"). 400 when the key is no name (${API_KEY_RULE}), 404 when no platform has it.${entry.description ? `\n\n${entry.description}` : ''}`,
       });

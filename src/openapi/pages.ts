@@ -2,7 +2,7 @@
  * The dashboard's routes (/__sandbox/ui, docs/pages.md) as the OpenAPI document lists them: HTML, and its forms that
  * post, derived from their list (control-table/forms.ts).
  */
-import { controlTable } from '../control-table/index.js';
+import { controlTable, routeOf } from '../control-table/index.js';
 import { dashboardForms } from '../control-table/forms.js';
 import type { ControlOperation } from './control-operation.js';
 
@@ -23,7 +23,7 @@ export const pageOperations: ControlOperation[] = [
   ...dashboardForms.map(
     (form): ControlOperation => ({
       method: 'post',
-      path: `/__sandbox/ui${form.path ?? controlTable[form.operation].path}`,
+      path: `/__sandbox/ui${form.path ?? routeOf(controlTable[form.operation]).path}`,
       summary: `Dashboard form: ${form.summary}, then back to the dashboard (303)`,
       html: true,
     }),

@@ -12,6 +12,10 @@ export const tableField = () =>
 /** A value as text; numbers are accepted (real clients send them) and kept as text. */
 export const textValue = () => z.union([z.string(), z.number()]).transform(String);
 
+/** A placeholder is filled with a text value or a table value, never both at once. */
+export const valueOrTable = (p: { value?: unknown; table?: unknown }) => p.value === undefined || p.table === undefined;
+export const VALUE_OR_TABLE = { message: 'Give value or table, not both', path: ['table'] };
+
 export const fillItem = () =>
   z
     .object({
@@ -24,9 +28,6 @@ export const fillItem = () =>
       message: 'Give placeholderKey or name',
       path: ['placeholderKey'],
     })
-    .refine((p) => p.value === undefined || p.table === undefined, {
-      message: 'Give value or table, not both',
-      path: ['table'],
-    });
+    .refine(valueOrTable, VALUE_OR_TABLE);
 
 export const fillList = () => z.array(fillItem()).max(1000);

@@ -20,7 +20,7 @@ import { type ResourceSpec, clientKeyField, defineAction, keyField, optionalKeyF
 import { keySchema, okSchema } from './response-shape.js';
 import type { InsertionRecord } from '../store/records.js';
 import { isoTime } from '../core/time-format.js';
-import { tableField, textValue } from './placeholder-fields.js';
+import { VALUE_OR_TABLE, tableField, textValue, valueOrTable } from './placeholder-fields.js';
 import {
   createdSchema,
   listItem,
@@ -120,10 +120,7 @@ const placeholderChange = () =>
       externalRecipientKey: z.string().nullable().optional(),
       table: tableField().optional(),
     })
-    .refine((p) => p.value === undefined || p.table === undefined, {
-      message: 'Give value or table, not both',
-      path: ['table'],
-    });
+    .refine(valueOrTable, VALUE_OR_TABLE);
 
 /**
  * `data.placeholders[]` of a placement update: a recipient's special placeholder with `isSpecial: true` and its

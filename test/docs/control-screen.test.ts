@@ -26,8 +26,8 @@ describe('the control API on one screen', () => {
 
   it('has one line per route, each fitting a screen', () => {
     const lines = controlScreen().split('\n');
-    for (const { op } of controlRoutes())
-      expect(lines.some((l) => l.startsWith(`${op.method} /__sandbox${op.path} `))).toBe(true);
+    for (const { method, path } of controlRoutes())
+      expect(lines.some((l) => l.startsWith(`${method} /__sandbox${path} `))).toBe(true);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(120);
   });
 });

@@ -12,7 +12,7 @@ import { mcpTools } from '../../src/mcp/tools.js';
 import { ROOT } from '../support/ci-kit.js';
 
 const tools = mcpTools();
-const route = (entry: { op: { method: string; path: string } }) => `${entry.op.method} ${entry.op.path}`;
+const route = (entry: { op: { route: string } }) => entry.op.route;
 
 describe('the MCP tools', () => {
   it.each(controlEntries.map((entry) => [entry.name, entry] as const))(
@@ -21,7 +21,7 @@ describe('the MCP tools', () => {
       const serving = tools.filter((tool) => [...tool.routes.values()].some((e) => route(e) === route(entry)));
       expect(serving.map((tool) => tool.name)).toHaveLength(1);
       const [tool] = serving as [(typeof tools)[number]];
-      for (const param of entry.op.path.matchAll(/\{(\w+)\}/g))
+      for (const param of entry.path.matchAll(/\{(\w+)\}/g))
         expect(tool.inputSchema.required, param[1]).toContain(param[1]);
       expect('apiKey' in tool.inputSchema.properties && entry.tenant).toBe(entry.tenant);
       expect(tool.description.length).toBeGreaterThan(10);

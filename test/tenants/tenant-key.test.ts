@@ -52,7 +52,7 @@ const KEY_FORMS = [
 /** Every scoped route, its path parameters filled with a harmless name. */
 const SCOPED = controlRoutes()
   .filter(({ tenant }) => tenant)
-  .map(({ name, op }) => ({ name, method: op.method, path: op.path.replace(/\{\w+\}/g, 'x') }));
+  .map(({ name, method, path }) => ({ name, method, path: path.replace(/\{\w+\}/g, 'x') }));
 
 async function send(method: string, path: string, body = ''): Promise<{ status: number; body: string }> {
   const socket = await RawConnection.open(s.port);

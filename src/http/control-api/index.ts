@@ -7,7 +7,7 @@
 import { type Context, Hono } from 'hono';
 import type { Control } from '../../control/control.js';
 import {
-  type ControlOp,
+  type ControlEntry,
   type ControlRequest,
   type ControlWorld,
   TextAnswer,
@@ -46,11 +46,13 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
   const app = new Hono();
   // First contact: where everything is (GET / leads to the dashboard).
   app.get('/', (c) => c.json(welcome(new URL(c.req.url).origin)));
-  for (const { op, tenant } of controlRoutes()) {
-    app.on(op.method, honoPath(op.path), (c) => answer(c, op, deps, { control, scenarios, tenant: undefined }));
-    if (tenant)
-      app.on(op.method, honoPath(`${TENANT_PREFIX}${op.path}`), (c) =>
-        answer(c, op, deps, { control, scenarios, tenant: control.state.tenant(c.req.param('apiKey')!) }),
+  for (const entry of controlRoutes()) {
+    app.on(entry.method, honoPath(entry.path), (c) =>
+      answer(c, entry, deps, { control, scenarios, tenant: undefined }),
+    );
+    if (entry.tenant)
+      app.on(entry.method, honoPath(`${TENANT_PREFIX}${entry.path}`), (c) =>
+        answer(c, entry, deps, { control, scenarios, tenant: control.state.tenant(c.req.param('apiKey')!) }),
       );
   }
   // A verb no recipient has: named in a 400, not a bare 404. A wildcard after the verbs' own routes, not a
@@ -81,11 +83,11 @@ export function controlApiRoutes(deps: ControlApiDeps): Hono {
   return app;
 }
 
-async function answer(c: Context, op: ControlOp<unknown[]>, deps: ControlApiDeps, world: ControlWorld) {
+async function answer(c: Context, { op, method }: ControlEntry, deps: ControlApiDeps, world: ControlWorld) {
   const request: ControlRequest = {
     params: c.req.param() as Record<string, string>,
     query: c.req.query(),
-    body: await readBody(c, op.read ?? (op.method === 'POST' || op.method === 'PUT' ? 'json' : undefined), deps),
+    body: await readBody(c, op.read ?? (method === 'POST' || method === 'PUT' ? 'json' : undefined), deps),
   };
   const handled = op.handle(request, world);
   const result = handled instanceof Promise ? await handled : handled;

@@ -17,7 +17,7 @@ import type { JournalEntry } from '../../journal/journal.js';
 import { peopleTime } from '../../core/time-format.js';
 import { CONTRACT_STATUSES } from '../../core/vocabulary.js';
 import type { ScenarioEngine } from '../../scenarios/engine.js';
-import { type ControlOp, controlTable } from '../../control-table/index.js';
+import { type ControlOp, controlTable, routeOf } from '../../control-table/index.js';
 import { honoPath } from '../../core/route-path.js';
 import { dashboardForms, formBody } from '../../control-table/forms.js';
 import { type Connection, connectionCard } from './connection.js';
@@ -86,7 +86,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono {
   // Each form runs its control operation (control-table/forms.ts); a picked tenant's form acts for that tenant.
   for (const form of dashboardForms) {
     const op = controlTable[form.operation] as ControlOp<unknown[]>;
-    act(honoPath(form.path ?? op.path), (fields, params) =>
+    act(honoPath(form.path ?? routeOf(op).path), (fields, params) =>
       op.handle(
         { params, query: {}, body: formBody(form, fields) },
         { control, scenarios, tenant: form.picked ? pickedTenant(control, fields.tenant) : undefined },
