@@ -12,7 +12,6 @@ const FROZEN: Sizes = {
     'cli.ts run': 68,
     'domain/lifecycle.ts actAsRecipient': 66,
     'http/upload.ts formReader': 72,
-    'sandbox.ts createSandbox': 73,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
   },
