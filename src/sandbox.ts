@@ -13,7 +13,7 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
-import type { WallClock } from './core/clock.js';
+import type { WallClock } from './core/wall-time.js';
 import type { Services } from './store/services.js';
 import { inProcessEnv, networkError } from './http/connection.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
