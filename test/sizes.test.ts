@@ -11,7 +11,6 @@ const FROZEN: Sizes = {
   functions: {
     'cli.ts run': 68,
     'domain/lifecycle.ts actAsRecipient': 66,
-    'http/upload.ts formReader': 72,
     'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
     'scenarios/schema.ts timelineStep': 87,
   },
