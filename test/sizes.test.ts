@@ -14,8 +14,6 @@ const FROZEN: Sizes = {
     'http/app.ts createApp': 88,
     'http/upload.ts formReader': 72,
     'sandbox.ts createSandbox': 73,
-    'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
-    'scenarios/schema.ts timelineStep': 87,
   },
 };
 
