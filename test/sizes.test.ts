@@ -11,9 +11,7 @@ const FROZEN: Sizes = {
   functions: {
     'cli.ts run': 68,
     'domain/lifecycle.ts actAsRecipient': 66,
-    'http/app.ts createApp': 88,
     'http/upload.ts formReader': 72,
-    'sandbox.ts createSandbox': 73,
   },
 };
 
