@@ -11,7 +11,6 @@ const FROZEN: Sizes = {
   functions: {
     'cli.ts run': 68,
     'domain/lifecycle.ts actAsRecipient': 66,
-    'http/upload.ts formReader': 72,
   },
 };
 
