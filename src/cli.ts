@@ -3,7 +3,7 @@
  * esign-sandbox: parse flags (and ESIGN_SANDBOX_* variables), start a sandbox, say where it listens.
  */
 import { HELP, parseCli } from './config/cli-args.js';
-import { elapsedSince, monotonicNow } from './core/clock.js';
+import { elapsedSince, monotonicNow } from './core/wall-time.js';
 import { ConfigError, DEFAULT_PORT, type SandboxOptions, headerLabel } from './config/options.js';
 import {
   type ProcessFiles,

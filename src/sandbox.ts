@@ -13,7 +13,7 @@ import {
   resolveConfig,
 } from './config/options.js';
 import type { Control } from './control/control.js';
-import type { WallClock } from './core/clock.js';
+import type { WallClock } from './core/wall-time.js';
 import type { Services } from './store/services.js';
 import { inProcessEnv, networkError } from './http/connection.js';
 import { type TlsMaterial, loadTls } from './http/tls.js';
@@ -22,9 +22,9 @@ import { type ClosableRenderer, createRenderer } from './render/renderer.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
 import { type StartScenario, readStartScenarios, startSettings, warnOfUnboundScenarios } from './scenarios/startup.js';
 import { createSandboxApp } from './wiring/app.js';
-import { createListener, urlHost } from './wiring/listener.js';
+import { type Listener, createListener, urlHost } from './wiring/listener.js';
 import { type DefaultAccount, type TeamState, openState } from './wiring/state.js';
-import { createSubsystems } from './wiring/subsystems.js';
+import { type Subsystems, createSubsystems } from './wiring/subsystems.js';
 import { openTracer } from './wiring/tracing.js';
 
 export type { DefaultAccount } from './wiring/state.js';
@@ -112,7 +112,7 @@ export async function createSandbox(
     wall: fallback.wall,
     tracer: await openTracer(options.otlpEndpoint),
   });
-  const { control, scenarios, journal, webhooks } = subsystems;
+  const { control, scenarios, journal } = subsystems;
 
   const tls = config.tls ? await loadTls({ cert: config.tlsCert, key: config.tlsKey, host: config.host }) : undefined;
   // Documents render on a worker thread (started by the first document request), so none stalls the API.
@@ -136,13 +136,7 @@ export async function createSandbox(
     loadedFromFile: loaded,
     journal,
     tls,
-    async fetch(request) {
-      const env = inProcessEnv();
-      const answer = await app.fetch(request, env);
-      // An API fault broke the connection: no answer, as Node's fetch rejects on a port (docs/library.md).
-      if (env.broken) throw networkError(env.broken);
-      return answer;
-    },
+    fetch: (request) => fetchInProcess(app, request),
     async listen() {
       const port = await listener.listen();
       baseUrl = `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
@@ -153,18 +147,38 @@ export async function createSandbox(
       baseUrl = url;
       subsystems.listening();
     },
-    async close() {
-      // Timers still pending stay kept as they are (the data file has them for the next start).
-      services.timers.stop();
-      services.clocks.close();
-      subsystems.flushLog();
-      await webhooks.close();
-      await subsystems.tracer.close();
-      await renderer.close();
-      await listener.close();
-      await services.store.close();
-    },
+    close: () => closeSandbox(services, subsystems, renderer, listener),
   };
+}
+
+/** One request answered without a port (Sandbox.fetch, what `esign-sandbox/msw` calls). */
+async function fetchInProcess(app: Hono, request: Request): Promise<Response> {
+  const env = inProcessEnv();
+  const answer = await app.fetch(request, env);
+  // An API fault broke the connection: no answer, as Node's fetch rejects on a port (docs/library.md).
+  if (env.broken) throw networkError(env.broken);
+  return answer;
+}
+
+/**
+ * Stops a sandbox: first what starts work (timers, clocks), then what finishes it (the log written, deliveries
+ * settled, the tracer's spans sent), then the renderer, the port and the store that the work used.
+ */
+async function closeSandbox(
+  services: Services,
+  subsystems: Subsystems,
+  renderer: ClosableRenderer,
+  listener: Listener,
+): Promise<void> {
+  // Timers still pending stay kept as they are (the data file has them for the next start).
+  services.timers.stop();
+  services.clocks.close();
+  subsystems.flushLog();
+  await subsystems.webhooks.close();
+  await subsystems.tracer.close();
+  await renderer.close();
+  await listener.close();
+  await services.store.close();
 }
 
 /** The --scenario list, loaded once the kept state is back (`loaded`: a data file was read). */

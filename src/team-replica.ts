@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { getRequestListener } from '@hono/node-server';
 import { ConfigError, DEFAULT_PORT, type SandboxOptions, resolveConfig } from './config/options.js';
-import { monotonicNow } from './core/clock.js';
+import { monotonicNow } from './core/wall-time.js';
 import { answerClientError, answerExpectation, checkingHead } from './http/client-error.js';
 import { type Sandbox, createSandbox } from './sandbox.js';
 import { type Client, connect, describeUrl, prepareDatabase, readMeta, writeMeta } from './store/postgres.js';

@@ -1,7 +1,7 @@
 /** The fault format: one definition for scenarios (`faults:`, `addFaults`), POST /__sandbox/faults and the library. */
 import { z } from 'zod';
 import { lazy } from '../core/lazy.js';
-import { parseDuration } from '../core/clock.js';
+import { parseDuration } from '../core/duration.js';
 import { duration, glob, keyPattern, optionalName, statusCode } from '../core/schemas.js';
 
 /**

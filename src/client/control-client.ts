@@ -20,7 +20,7 @@ import {
   routeOf,
 } from '../control-table/index.js';
 import { tenantPrefix } from '../core/tenant-path.js';
-import { monotonicNow } from '../core/clock.js';
+import { monotonicNow } from '../core/wall-time.js';
 
 export interface ControlClientOptions {
   /** A fetch implementation (default: the global one), e.g. one that trusts a TLS sandbox's certificate. */

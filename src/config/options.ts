@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inTimeRange } from '../core/clock.js';
+import { inTimeRange } from '../core/time-range.js';
 import { DEFAULT_API_KEY_HEADER, apiKeyProblem } from '../core/credentials.js';
 import { RATE_LIMIT_HINT, type RateLimitSpec, parseRateLimit } from '../core/rate-limit.js';
 

@@ -4,7 +4,7 @@
  */
 import { deliveryQuery, emailQuery, journalQuery } from '../control/schemas.js';
 import { delivery, email, journalEntry } from './examples.js';
-import { type ControlTable, reshaped } from './operation.js';
+import { type ControlTable, reshaped, wrappedIn } from './operation.js';
 import { z } from 'zod';
 
 export const capturedOps = {
@@ -14,19 +14,13 @@ export const capturedOps = {
     query: emailQuery,
     answer: { emails: [email] },
     request: (filter = {}) => ({ query: { ...filter } }),
-    ...reshaped(
-      (r, { control, tenant }) => ({ emails: control.outbox.list(r.query, tenant) }),
-      (answer) => answer.emails,
-    ),
+    ...wrappedIn('emails', (r, { control, tenant }) => control.outbox.list(r.query, tenant)),
   },
   'outbox.clear': {
     route: 'DELETE /emails',
     summary: 'Empty the outbox (scoped: the tenant’s emails)',
     answer: { cleared: 3 },
-    ...reshaped(
-      (_r, { control, tenant }) => ({ cleared: control.outbox.clear(tenant) }),
-      (answer) => answer.cleared,
-    ),
+    ...wrappedIn('cleared', (_r, { control, tenant }) => control.outbox.clear(tenant)),
   },
   'webhooks.deliveries': {
     route: 'GET /webhook-deliveries',
@@ -34,10 +28,7 @@ export const capturedOps = {
     query: deliveryQuery,
     answer: { deliveries: [delivery] },
     request: (filter = {}) => ({ query: { ...filter } }),
-    ...reshaped(
-      (r, { control, tenant }) => ({ deliveries: control.webhooks.deliveries(r.query, tenant) }),
-      (answer) => answer.deliveries,
-    ),
+    ...wrappedIn('deliveries', (r, { control, tenant }) => control.webhooks.deliveries(r.query, tenant)),
   },
   'webhooks.delivery': {
     route: 'GET /webhook-deliveries/{id}',

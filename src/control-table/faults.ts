@@ -8,7 +8,7 @@ import type { FaultOperations } from '../control/faults.js';
 import type { Control } from '../control/control.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { receiverFault } from './examples.js';
-import { type ControlOp, reshaped } from './operation.js';
+import { type ControlOp, reshaped, wrappedIn } from './operation.js';
 
 type FaultOps<Input, View> = {
   set: ControlOp<[Input | Input[]], string[]>;
@@ -45,19 +45,13 @@ function faultList<Input, View>(
       route: `GET ${path}`,
       summary: `The ${noun.many} set now`,
       answer: { faults: [doc.view] },
-      ...reshaped(
-        (_r, { control, tenant }) => ({ faults: of(control).list(undefined, tenant?.platformId) }),
-        (answer) => answer.faults,
-      ),
+      ...wrappedIn('faults', (_r, { control, tenant }) => of(control).list(undefined, tenant?.platformId)),
     },
     clear: {
       route: `DELETE ${path}`,
       summary: `Remove every ${noun.one} (scoped: the tenant’s)`,
       answer: { removed: 1 },
-      ...reshaped(
-        (_r, { control, tenant }) => ({ removed: of(control).clear(undefined, tenant?.platformId) }),
-        (answer) => answer.removed,
-      ),
+      ...wrappedIn('removed', (_r, { control, tenant }) => of(control).clear(undefined, tenant?.platformId)),
     },
     remove: {
       route: `DELETE ${path}/{id}`,

@@ -97,6 +97,20 @@ export function reshaped<Answer, Result>(
 }
 
 /**
+ * `handle` and `result` of an entry whose HTTP answer is one value under a name (`{"emails": [...]}`,
+ * `{"cleared": 3}`) and whose library call answers the value itself.
+ */
+export function wrappedIn<Key extends string, Value>(
+  key: Key,
+  handle: (request: ControlRequest, world: ControlWorld) => Value,
+) {
+  return reshaped(
+    (request, world) => ({ [key]: handle(request, world) }) as Record<Key, Value>,
+    (answer) => answer[key],
+  );
+}
+
+/**
  * An answer that is not JSON (the readiness report as JUnit XML or Markdown): the route sends the text with its
  * content type. Only HTTP asks for one; library calls answer JSON.
  */

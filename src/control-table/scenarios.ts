@@ -11,7 +11,7 @@ import { parseWith } from '../core/validation.js';
 import { isScenarioFile, readScenarioText } from './scenario-files.js';
 import { NAME_ONLY } from '../scenarios/catalog.js';
 import { ScenarioError, scenarioRefusal } from '../scenarios/load.js';
-import { type ControlRequest, type ControlTable, type ControlWorld, reshaped } from './operation.js';
+import { type ControlRequest, type ControlTable, type ControlWorld, wrappedIn } from './operation.js';
 
 /** The body a load sends: a bare lowercase name is a bundled scenario, anything else is YAML. */
 function loadRequest(nameOrYaml: string): Partial<ControlRequest> {
@@ -125,9 +125,6 @@ export const scenarioOps = {
     route: 'DELETE /scenarios',
     summary: 'Unload every active scenario (scoped: the tenant’s)',
     answer: { unloaded: 0 },
-    ...reshaped(
-      (_r, { scenarios, tenant }) => ({ unloaded: scenarios.unloadAll(tenant) }),
-      (answer) => answer.unloaded,
-    ),
+    ...wrappedIn('unloaded', (_r, { scenarios, tenant }) => scenarios.unloadAll(tenant)),
   },
 } satisfies Partial<ControlTable>;

@@ -3,7 +3,9 @@
  * scoped to a tenant, the tenant's own, which its first scoped change gives it (core/tenant-clocks.ts).
  */
 import type { z } from 'zod';
-import { type Clock, type ClockState, TIME_RANGE, inTimeRange, parseDuration } from '../core/clock.js';
+import type { Clock, ClockState } from '../core/clock.js';
+import { parseDuration } from '../core/duration.js';
+import { TIME_RANGE, inTimeRange } from '../core/time-range.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { TenantClocks } from '../core/tenant-clocks.js';
 import { parseWith } from '../core/validation.js';

@@ -1,5 +1,6 @@
 /**
- * The sandbox clock: the one place that reads wall time.
+ * The sandbox clock: the one place that reads sandbox time (real time, for what is judged outside the sandbox, is
+ * wall-time.ts's).
  *
  * Everything time-dependent in the sandbox (token expiry, webhook retries, scenario steps, timestamps in
  * responses) asks this clock, so a test can freeze it, jump it forward and assert on the result.
@@ -9,8 +10,10 @@
  * standing at each timer's due time while it runs, and only return once the work those timers started has
  * settled (see WorkTracker), so a test can assert right after advancing.
  */
-import { performance } from 'node:perf_hooks';
 import { pause } from './pause.js';
+import { TIME_RANGE, inTimeRange, later } from './time-range.js';
+import { type OrderedTimer, TIMER_RANK, insertTimer } from './timer-order.js';
+import { monotonicNow } from './wall-time.js';
 import { WorkTracker } from './work-tracker.js';
 
 export { WorkTracker } from './work-tracker.js';
@@ -24,12 +27,9 @@ export interface ClockTimer {
   cancel(): void;
 }
 
-interface QueuedTimer {
+/** A timer in a clock's queue, ordered by its due time, rank and sequence (timer-order.ts). */
+interface QueuedTimer extends OrderedTimer {
   id: number;
-  at: number;
-  /** Among timers due at the same instant, lower ranks run first (see TIMER_RANK). */
-  rank: readonly number[];
-  seq: number;
   label: string;
   fn: () => unknown;
   cancelled: boolean;
@@ -46,88 +46,6 @@ export interface ClockState {
   nextTimerAt?: string;
   /** Scoped to a tenant: whether the tenant has its own clock (else it follows the sandbox's). */
   own?: boolean;
-}
-
-/**
- * The times the sandbox clock can show: years 0000 to 9999, the range every response format can print
- * (`toISOString` throws past ±8.64e15 ms and prints six-digit years beyond 9999).
- */
-export const TIME_RANGE = {
-  min: Date.parse('0000-01-01T00:00:00.000Z'),
-  max: Date.parse('9999-12-31T23:59:59.999Z'),
-} as const;
-
-export function inTimeRange(ms: number): boolean {
-  return Number.isFinite(ms) && ms >= TIME_RANGE.min && ms <= TIME_RANGE.max;
-}
-
-/** The longest duration anything takes: the span of TIME_RANGE, ~10,000 years (core/schemas.ts `duration`). */
-export const MAX_DURATION_MS = TIME_RANGE.max - TIME_RANGE.min;
-
-/**
- * `ms` after `from`, or the last instant the clock can show when that lies beyond it: a deadline or a delay counted
- * from a late moment stops at the end of time rather than becoming a time no format can print
- * (docs/scenarios.md, "Durations and times").
- */
-export function later(from: number, ms: number): number {
-  return Math.min(from + ms, TIME_RANGE.max);
-}
-
-/** Wall-clock milliseconds for measuring how long something took (never used as sandbox time). */
-export function elapsedSince(startMs: number): number {
-  return Math.round((performance.now() - startMs) * 100) / 100;
-}
-
-/**
- * Real wall time, for the few things judged against it outside the sandbox: a TLS certificate's validity and a
- * webhook's `webhook-timestamp` are checked by clients against their own clock, never the sandbox's.
- */
-export function wallNow(): number {
-  return Date.now();
-}
-
-/**
- * What tells wall time, epoch ms: the system's (`wallNow`) unless a test injects one, so what is judged in the time a
- * client waits (the readiness report's Retry-After check, docs/readiness.md) is tested without real sleeps.
- */
-export type WallClock = () => number;
-
-/**
- * Waits `ms` of real (wall-clock) time, whatever the sandbox clock does: for faults that model a slow network,
- * which a receiver experiences in wall time. Resolves early (without throwing) when `signal` aborts.
- */
-export function wallDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (!(ms > 0) || signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-export function monotonicNow(): number {
-  return performance.now();
-}
-
-/**
- * The order of timers due at the same sandbox instant (docs/scenarios.md, "Order"): recipients' planned acts first,
- * then scenario steps (ranked further by load order and file order), then the sandbox's own timers (held
- * deliveries released, fault and outage ends), and webhook deliveries last (first attempts and retries), so a
- * fault or outage whose window starts at an instant covers every delivery attempted at it; timers of one rank run
- * in the order they were set.
- */
-export const TIMER_RANK = { recipientAct: [0], scenarioStep: [1], sandbox: [2], delivery: [3] } as const;
-
-function rankBefore(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? -1) - (b[i] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /**
@@ -270,7 +188,7 @@ export class Clock {
       owner,
       home: this,
     };
-    this.insert(timer);
+    insertTimer(this.queue, timer);
     this.arm();
     return {
       id: timer.id,
@@ -320,7 +238,7 @@ export class Clock {
     for (const timer of moving) {
       timer.home = to;
       timer.seq = ++to.seq;
-      to.insert(timer);
+      insertTimer(to.queue, timer);
     }
     this.arm();
     to.arm();
@@ -352,21 +270,6 @@ export class Clock {
 
   private nextTimer(): QueuedTimer | undefined {
     return this.queue[0];
-  }
-
-  /** Binary insertion keeps the queue sorted by (at, rank, seq), so same-time timers of a rank run in scheduling order. */
-  private insert(timer: QueuedTimer): void {
-    let lo = 0;
-    let hi = this.queue.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const other = this.queue[mid]!;
-      const rank = other.at === timer.at ? rankBefore(other.rank, timer.rank) : 0;
-      if (other.at < timer.at || (other.at === timer.at && (rank < 0 || (rank === 0 && other.seq < timer.seq))))
-        lo = mid + 1;
-      else hi = mid;
-    }
-    this.queue.splice(lo, 0, timer);
   }
 
   private moveTo(t: number): void {
@@ -452,27 +355,4 @@ export class Clock {
     if (this.wallTimer) clearTimeout(this.wallTimer);
     this.wallTimer = undefined;
   }
-}
-
-/** Parses "90s", "30m", "2h", "1d", "1h30m", "500ms" or a number of seconds into milliseconds. */
-export function parseDuration(input: string | number): number | undefined {
-  if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? input * 1000 : undefined;
-  const text = input.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy;
-  let total = 0;
-  let matched = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    total += Number(m[1]) * units[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  return matched === text.length && matched > 0 ? total : undefined;
-}
-
-/** Milliseconds of a duration already checked by a schema (core/schemas.ts `duration`). */
-export function durationMs(value: string | number): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new Error(`unreadable duration ${String(value)}`);
-  return ms;
 }

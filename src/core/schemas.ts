@@ -2,7 +2,8 @@
  * zod pieces shared by several formats (fixtures, scenarios, faults, the control API): keys, durations, globs.
  */
 import { z } from 'zod';
-import { MAX_DURATION_MS, parseDuration } from './clock.js';
+import { parseDuration } from './duration.js';
+import { MAX_DURATION_MS } from './time-range.js';
 import { API_KEY_PATTERN, API_KEY_RULE } from './credentials.js';
 
 /** A key the sandbox makes or a file fixes: letters and digits only (docs/compatibility.md, "Keys"). */

@@ -10,7 +10,8 @@
  * not when it starts: a process killed meanwhile runs it again after the restart (at least once; a webhook attempt
  * is sent again with the same `webhook-id`, docs/webhooks.md).
  */
-import { type ClockTimer, TIMER_RANK } from './clock.js';
+import type { ClockTimer } from './clock.js';
+import { TIMER_RANK } from './timer-order.js';
 import { KEEP_NOTHING, type Keeper, type KeptState } from './kept.js';
 import type { TenantClocks } from './tenant-clocks.js';
 

@@ -22,7 +22,7 @@ import { checkToken } from './tokens.js';
 export interface RequestFacts {
   readonly method: string;
   readonly path: string;
-  /** Monotonic milliseconds at arrival (core/clock.ts `monotonicNow`), for the journal's duration. */
+  /** Monotonic milliseconds at arrival (core/wall-time.ts `monotonicNow`), for the journal's duration. */
   readonly started: number;
   /** The credential headers, as sent (core/credentials.ts). */
   readonly credentials: Credentials;

@@ -48,18 +48,35 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
 }
 
+/**
+ * The app, in the order a request meets it: every error made an Error, the stages before the route
+ * (REQUEST_STAGES, http/stages.ts), the route, and the answers for a path no route takes or an error thrown.
+ */
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
-  // Hono hands only Error instances to onError; anything else thrown (pdf-lib's image decoders throw strings) is
-  // made one here, so it is answered and logged like any error, never as an empty 500.
-  app.use('*', async (_c, next) => {
-    try {
-      await next();
-    } catch (error) {
-      throw error instanceof Error ? error : new Error(`a non-Error value was thrown: ${String(error)}`);
-    }
-  });
-  // The stages before the route, mounted in the order of REQUEST_STAGES (http/stages.ts), which says what each does.
+  app.use('*', thrownAsError);
+  mountStages(app, options);
+  mountRoute(app, options);
+  const renderError = errorRenderer(options);
+  app.notFound(notFound(app, options, renderError));
+  app.onError(renderError);
+  return app;
+}
+
+/**
+ * Hono hands only Error instances to onError; anything else thrown (pdf-lib's image decoders throw strings) is made
+ * one here, so it is answered and logged like any error, never as an empty 500.
+ */
+const thrownAsError: MiddlewareHandler = async (_c, next) => {
+  try {
+    await next();
+  } catch (error) {
+    throw error instanceof Error ? error : new Error(`a non-Error value was thrown: ${String(error)}`);
+  }
+};
+
+/** The stages before the route, mounted in the order of REQUEST_STAGES (http/stages.ts), which says what each does. */
+function mountStages(app: Hono, options: AppOptions): void {
   const sameOrigin = sameOriginOnly({ publicUrl: options.publicUrl });
   const stages: Record<Exclude<RequestStage, 'route'>, [string, MiddlewareHandler][]> = {
     arrive: [['*', arrive(options.services, options.apiKeyHeader)]],
@@ -78,7 +95,10 @@ export function createApp(options: AppOptions): Hono {
   };
   for (const stage of REQUEST_STAGES)
     if (stage !== 'route') for (const [path, middleware] of stages[stage]) app.use(path, middleware);
-  // The `route` stage: the /api operations, the pages, the control API.
+}
+
+/** The `route` stage: the /api operations, the pages, the control API. */
+function mountRoute(app: Hono, options: AppOptions): void {
   const api = new Hono<RequestEnv>();
   const routing = { maxBodyBytes: options.maxBodyBytes, publicUrl: options.publicUrl };
   for (const resource of resources) mountResource(api, resource, routing);
@@ -88,11 +108,34 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', api);
   if (options.pages) app.route('/', options.pages);
   app.route('/__sandbox', options.control);
-  const envelopePaths = new Set(resources.map((r) => r.path));
+}
 
-  app.notFound((c) => {
-    // The one 405: a known path asked with another method, naming the methods its routes answer.
-    // (A route that answers this method and still calls notFound, like an unknown asset, is a 404.)
+type ErrorRenderer = (error: unknown, c: Context) => Response;
+
+/** An error in the service's format: an ApiError as itself (its headers too), anything else a JSON 500, reported. */
+function errorRenderer(options: AppOptions): ErrorRenderer {
+  return (error, c) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+      return c.json(error.toBody(), error.status);
+    }
+    options.onInternalError?.(error);
+    return c.json(
+      errorBody(500, `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}`),
+      500,
+    );
+  };
+}
+
+/**
+ * A path no route takes: the one 405 for a known path asked with another method, naming the methods its routes
+ * answer (a route that answers this method and still calls notFound, like an unknown asset, is a 404); else a 404
+ * that lists the API's paths. Not-found answers render their own errors: Hono calls onError only for errors thrown by
+ * routes and middleware.
+ */
+function notFound(app: Hono, options: AppOptions, renderError: ErrorRenderer): (c: Context) => Response {
+  const envelopePaths = new Set(resources.map((r) => r.path));
+  return (c) => {
     const allowed = allowedMethods(app, c.req.path);
     const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
     if (allowed.length > 0 && !allowed.includes(method)) {
@@ -119,22 +162,7 @@ export function createApp(options: AppOptions): Hono {
     // A path of thousands of characters is cut: an answer never echoes more than a line of input.
     const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
     return c.json(errorBody(404, `No such path: ${c.req.method} ${path}${hint}`), 404);
-  });
-
-  // Not-found answers render their own errors: Hono calls onError only for errors thrown by routes and middleware.
-  const renderError = (error: unknown, c: Context): Response => {
-    if (error instanceof ApiError) {
-      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      return c.json(error.toBody(), error.status);
-    }
-    options.onInternalError?.(error);
-    return c.json(
-      errorBody(500, `Internal sandbox error: ${error instanceof Error ? error.message : String(error)}`),
-      500,
-    );
   };
-  app.onError(renderError);
-  return app;
 }
 
 /** The methods some route answers for this path (routes mounted for every method, like middleware, left out). */

@@ -20,7 +20,7 @@
  * (http/app.ts `onError`).
  */
 import type { MiddlewareHandler } from 'hono';
-import { monotonicNow } from '../core/clock.js';
+import { monotonicNow } from '../core/wall-time.js';
 import { readCredentials } from '../core/credentials.js';
 import { type RequestEnv, arrivalFacts } from '../domain/request-facts.js';
 import type { Services } from '../store/services.js';

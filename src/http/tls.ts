@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError } from '../config/options.js';
-import { wallNow } from '../core/clock.js';
+import { wallNow } from '../core/wall-time.js';
 
 export interface TlsMaterial {
   cert: string;

@@ -99,11 +99,7 @@ async function formReader(
   const parser = Busboy({ headers: { 'content-type': type } });
   const names = new Set<string>();
   let first: 'file' | 'text' | undefined;
-  // The file is copied into one buffer as it comes (the body's length, when declared, bounds it), not gathered in
-  // pieces and joined at the end: joining 5 MB was a stall of its own.
-  let file = Buffer.allocUnsafe(0);
-  let size = 0;
-  const hash = createHash('sha256');
+  let copy: FileCopy | undefined;
   let failed = false;
   const finished = new Promise<void>((resolve, reject) => {
     parser.on('finish', resolve);
@@ -123,17 +119,9 @@ async function formReader(
       return;
     }
     first = 'file';
-    file = Buffer.allocUnsafe(capacity);
-    stream.on('data', (chunk: Buffer) => {
-      if (size + chunk.byteLength > file.byteLength) {
-        const grown = Buffer.allocUnsafe(Math.max(2 * file.byteLength, size + chunk.byteLength));
-        file.copy(grown, 0, 0, size);
-        file = grown;
-      }
-      chunk.copy(file, size);
-      size += chunk.byteLength;
-      hash.update(chunk);
-    });
+    const into = new FileCopy(capacity);
+    copy = into;
+    stream.on('data', (chunk: Buffer) => into.add(chunk));
   });
   parser.on('field', (name) => {
     names.add(name);
@@ -153,15 +141,46 @@ async function formReader(
         );
       }
       return {
-        file:
-          first === 'file'
-            ? { bytes: new Uint8Array(file.buffer, file.byteOffset, size), sha256: hash.digest('hex') }
-            : undefined,
+        file: copy?.file(),
         names: [...names],
         pdfIsText: first === 'text',
       };
     },
   };
+}
+
+/**
+ * The form's `pdf` file, copied into one buffer as it comes (`capacity`: the body's length when declared, which bounds
+ * it; else a first guess that doubles as needed) and hashed along the way: not gathered in pieces and joined at the
+ * end, since joining 5 MB was a stall of its own.
+ */
+class FileCopy {
+  private bytes: Buffer;
+  private size = 0;
+  private readonly hash = createHash('sha256');
+
+  constructor(capacity: number) {
+    this.bytes = Buffer.allocUnsafe(capacity);
+  }
+
+  add(chunk: Buffer): void {
+    if (this.size + chunk.byteLength > this.bytes.byteLength) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.bytes.byteLength, this.size + chunk.byteLength));
+      this.bytes.copy(grown, 0, 0, this.size);
+      this.bytes = grown;
+    }
+    chunk.copy(this.bytes, this.size);
+    this.size += chunk.byteLength;
+    this.hash.update(chunk);
+  }
+
+  /** The bytes copied (a view on the buffer, not a copy of it) and their SHA-256. */
+  file(): PdfFile {
+    return {
+      bytes: new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.size),
+      sha256: this.hash.digest('hex'),
+    };
+  }
 }
 
 function tooLarge(maxFile: number, size?: number): ApiError {

@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { DEFAULT_JOURNAL_LIMIT } from '../config/options.js';
-import { type WallClock, elapsedSince, wallNow } from '../core/clock.js';
+import { type WallClock, elapsedSince, wallNow } from '../core/wall-time.js';
 import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import { stringAt } from '../core/json-path.js';
 import type { Keeper } from '../core/kept.js';

@@ -4,7 +4,7 @@
  * (`sandbox.report({pollingReads: 5})`) and CLI flags (`esign-sandbox report --threshold pollingReads=5`).
  */
 import { z } from 'zod';
-import { parseDuration } from '../core/clock.js';
+import { parseDuration } from '../core/duration.js';
 import { DURATION_PATTERN } from '../core/schemas.js';
 import { lazy } from '../core/lazy.js';
 

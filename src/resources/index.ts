@@ -33,8 +33,9 @@ import {
 } from './owner-sign.js';
 
 /**
- * Every /api resource of the interface (spec §4–5), by its name under `/api/`, in the spec's order. The router and
- * the OpenAPI document read the list below; the package's request and answer types (api-types.ts) read this table.
+ * Every envelope /api resource of the service, by its name under `/api/`, in the order of the service's documentation
+ * (docs/compatibility.md, "Operations"). The router and the OpenAPI document read the list below; the package's
+ * request and answer types (api-types.ts) read this table.
  */
 export const resourceTable = {
   token: tokenResource,

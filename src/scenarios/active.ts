@@ -79,7 +79,7 @@ export class ActiveScenario {
     private readonly chain: ReactionChain,
     /** The tenant it was loaded for: it plays for that platform only. */
     readonly tenant: Tenant | undefined,
-    /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (clock.ts TIMER_RANK). */
+    /** The engine's count of loads when this one loaded: ranks its steps among other scenarios' (core/timer-order.ts TIMER_RANK). */
     readonly loadSeq: number,
     /** Where its timers are kept, and what hears that its state changed (the engine's keeper). */
     private readonly doors: {

@@ -33,7 +33,7 @@ import type { TenantNames } from './tenant-names.js';
 import { boundTenant } from './tenant-key.js';
 import { checkData, dataPlatform } from './data-platform.js';
 import type { Happening } from './happenings.js';
-import { TIMER_RANK } from '../core/clock.js';
+import { TIMER_RANK } from '../core/timer-order.js';
 
 export { ScenarioError } from './load.js';
 

@@ -4,7 +4,8 @@
  * happens, and reports itself as met, pending or failed, with the evidence. Only what happens while the scenario is
  * active counts; a deadline (`by`, `within`) is judged on the sandbox clock.
  */
-import { durationMs, later } from '../core/clock.js';
+import { durationMs } from '../core/duration.js';
+import { later } from '../core/time-range.js';
 import { globMatches } from '../core/glob.js';
 import { isoTime } from '../core/time-format.js';
 import type { Store } from '../store/store.js';

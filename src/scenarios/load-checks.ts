@@ -5,7 +5,7 @@
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
-import { TIME_RANGE } from '../core/clock.js';
+import { TIME_RANGE } from '../core/time-range.js';
 import { landsPastClock } from './matching.js';
 import type { Scenario } from './schema.js';
 

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from '../core/vocabulary.js';
 import { DURATION_PATTERN, TOO_LONG, glob, keyPattern, spansClock } from '../core/schemas.js';
-import { TIME_RANGE, durationMs, later } from '../core/clock.js';
+import { durationMs } from '../core/duration.js';
+import { TIME_RANGE, later } from '../core/time-range.js';
 import { globMatches } from '../core/glob.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 

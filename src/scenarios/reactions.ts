@@ -9,7 +9,9 @@
  * scenario load order, then file order. A delayed reaction is a clock timer ranked with the timeline steps
  * (TIMER_RANK.scenarioStep, then load order, then file order).
  */
-import { durationMs, later, TIMER_RANK } from '../core/clock.js';
+import { durationMs } from '../core/duration.js';
+import { later } from '../core/time-range.js';
+import { TIMER_RANK } from '../core/timer-order.js';
 import { pause } from '../core/pause.js';
 import { isoTime } from '../core/time-format.js';
 import type { Services } from '../store/services.js';

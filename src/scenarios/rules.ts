@@ -10,7 +10,9 @@ import type { Services } from '../store/services.js';
 import type { ContractRecord, RecipientRecord } from '../store/records.js';
 import { matches } from './matching.js';
 import type { ActiveScenario } from './active.js';
-import { durationMs, later, TIMER_RANK } from '../core/clock.js';
+import { durationMs } from '../core/duration.js';
+import { later } from '../core/time-range.js';
+import { TIMER_RANK } from '../core/timer-order.js';
 import type { RecipientRule } from './schema.js';
 import type { RecipientRole } from '../core/vocabulary.js';
 

@@ -5,7 +5,8 @@
  * cause. Each returns what it did, for the scenario's log; a failure throws.
  */
 import { ApiError, quote } from '../core/errors.js';
-import { durationMs, later } from '../core/clock.js';
+import { durationMs } from '../core/duration.js';
+import { later } from '../core/time-range.js';
 import { isoTime } from '../core/time-format.js';
 import type { Control } from '../control/control.js';
 import { updateNotifications } from '../domain/clients.js';

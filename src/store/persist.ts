@@ -18,7 +18,7 @@
  */
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { monotonicNow } from '../core/clock.js';
+import { monotonicNow } from '../core/wall-time.js';
 import { ConfigError } from '../config/options.js';
 import type { KeptCollection } from '../core/kept.js';
 import { COLLECTIONS, type StoreData } from './records.js';

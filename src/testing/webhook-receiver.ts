@@ -18,7 +18,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { wallNow } from '../core/clock.js';
+import { wallNow } from '../core/wall-time.js';
 
 export interface ReceivedDelivery {
   /** `webhook-id`: the same on every retry and redelivery of one event. */

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { wallNow } from '../core/clock.js';
 import { sqlTime } from '../core/time-format.js';
+import { wallNow } from '../core/wall-time.js';
 import { VERIFY_HELP, parseVerifyArgs } from './args.js';
 import { probeSteps } from './flows.js';
 import { reportJson, reportTable } from './report.js';

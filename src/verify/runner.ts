@@ -3,7 +3,7 @@
  * shape, then the clean-up of what the run made on the target (docs/verify.md). A user of the HTTP API only: it
  * sends what any client sends and reads what it answers.
  */
-import { wallNow } from '../core/clock.js';
+import { wallNow } from '../core/wall-time.js';
 import { type Auth, BAD_TOKEN, type Made, type Step, type Vars, cleanupStep } from './flows.js';
 import { Redactor } from './redact.js';
 import { type Answer, type Drift, compareAnswers } from './shape.js';

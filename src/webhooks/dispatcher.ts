@@ -12,7 +12,10 @@
  * instead of the receiver, and the receiver faults hook (receiver-faults.ts) may hold, delay, spoil or repeat it.
  * Each fault hit is logged on the attempt it affected.
  */
-import { type Clock, TIMER_RANK, type WallClock, later, wallDelay, wallNow } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
+import { later } from '../core/time-range.js';
+import { TIMER_RANK } from '../core/timer-order.js';
+import { type WallClock, wallDelay, wallNow } from '../core/wall-time.js';
 import { ApiError, quote } from '../core/errors.js';
 import type { ContractEvent } from '../core/events.js';
 import { CONTRACT_EVENT_TYPES, WEBHOOK_FLAG_FOR } from '../core/vocabulary.js';

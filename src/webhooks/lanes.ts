@@ -10,7 +10,8 @@
  * later delivery to the endpoint (about the same contract, unless `sameContract: false`) has gone out, or until
  * `holdFor` of sandbox time has passed, and goes out then.
  */
-import { type Clock, later } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
+import { later } from '../core/time-range.js';
 import type { Delivery } from './delivery.js';
 import type { ReceiverFaultHit, ReceiverFaultHook } from './receiver-faults.js';
 import { target } from './delivery.js';

@@ -13,7 +13,7 @@
  * The spec's zod schema lives here so the control API, scenarios and OpenAPI use the same one.
  */
 import { z } from 'zod';
-import { parseDuration } from '../core/clock.js';
+import { parseDuration } from '../core/duration.js';
 import { duration } from '../core/schemas.js';
 import { CONTRACT_EVENT_TYPES } from '../core/vocabulary.js';
 import { lazy } from '../core/lazy.js';

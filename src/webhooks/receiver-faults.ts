@@ -7,7 +7,7 @@
  */
 import { type Fault, FaultSet } from '../core/fault-set.js';
 import type { KeptState } from '../core/kept.js';
-import { parseDuration } from '../core/clock.js';
+import { parseDuration } from '../core/duration.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { ContractEventType } from '../core/vocabulary.js';
 import type { ReceiverFaultKind, ReceiverFaultSpec, ReceiverFaultView } from './receiver-fault-spec.js';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { elapsedSince, monotonicNow } from '../core/clock.js';
+import { elapsedSince, monotonicNow } from '../core/wall-time.js';
 import { parseRetryAfter } from './schedule.js';
 
 /** How a receiver fault spoils the signature: signed with another secret, a corrupted signature, or none at all. */

@@ -15,7 +15,7 @@ import { ScenarioEngine } from '../scenarios/engine.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { ReceiverFaults } from '../webhooks/receiver-faults.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
-import type { WallClock } from '../core/clock.js';
+import type { WallClock } from '../core/wall-time.js';
 import type { SandboxState } from './state.js';
 
 export interface Subsystems {

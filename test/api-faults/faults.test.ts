@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { monotonicNow } from '../../src/core/clock.js';
+import { monotonicNow } from '../../src/core/wall-time.js';
 import { type Auth, FROZEN, type TestSandbox, testSandbox } from '../support/helpers.js';
 
 let t: TestSandbox;

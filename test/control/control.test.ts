@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/core/clock.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { DEMO, FROZEN, testSandbox, sandboxEachTest } from '../support/helpers.js';
 
 const t = sandboxEachTest();

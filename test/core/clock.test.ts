@@ -4,7 +4,8 @@
  * the clock has moved on.
  */
 import { describe, expect, it } from 'vitest';
-import { Clock, TIMER_RANK } from '../../src/core/clock.js';
+import { Clock } from '../../src/core/clock.js';
+import { TIMER_RANK } from '../../src/core/timer-order.js';
 
 const T = Date.parse('2026-03-01T09:00:00.000Z');
 const at = (clock: Clock) => new Date(clock.now()).toISOString().slice(11, 19);

@@ -80,6 +80,13 @@ describe('contract create and fill', () => {
     );
   });
 
+  it('refuses a placeholder filled with both a value and a table', async () => {
+    const item = { name: 'items', value: 'x', table: { columns: ['a'], rows: [[1]] } };
+    const res = await create({ name: 'C', value: '<placeholder1></placeholder1>' }, { placeholders: [item] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'data.placeholders.0.table', message: 'Give value or table, not both' }]);
+  });
+
   it('answers no contractValue without returnValue', async () => {
     const res = await create({ name: 'C', value: 'x' }, { placeholders: [{ name: 'a', value: 'b' }] });
     expect(res.body.contract).not.toHaveProperty('contractValue');

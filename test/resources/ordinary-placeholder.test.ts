@@ -175,6 +175,13 @@ describe('ordinary placeholder update', () => {
     });
   });
 
+  it('refuses a value and a table at once', async () => {
+    const p = await createPlaceholder();
+    const res = await updateOne({ placeholderKey: p.placeholderKey, value: 'x', table: { columns: ['a'], rows: [] } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'data.placeholder.table', message: 'Give value or table, not both' }]);
+  });
+
   it('updates a template placeholder', async () => {
     const p = await createPlaceholder({ name: 'party' }, { templateKey: DEMO.templateKey });
     const res = await updateOne({ placeholderKey: p.placeholderKey, value: 'ACME' }, { templateKey: DEMO.templateKey });

@@ -2,7 +2,7 @@
 import { type IncomingMessage, type Server as HttpServer, createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { monotonicNow } from '../../src/core/clock.js';
+import { monotonicNow } from '../../src/core/wall-time.js';
 import type { RunningSandbox } from '../../src/index.js';
 import type { SandboxOptions } from '../../src/config/options.js';
 import type { ContractEvent } from '../../src/core/events.js';

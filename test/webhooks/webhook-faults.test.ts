@@ -3,7 +3,7 @@
  * to end, on the rig of test/support/receiver-fault-rig.ts (a real port, a real verifying receiver).
  */
 import { describe, expect, it } from 'vitest';
-import { monotonicNow, wallNow } from '../../src/core/clock.js';
+import { monotonicNow, wallNow } from '../../src/core/wall-time.js';
 import { START, receiverFaultRig } from '../support/receiver-fault-rig.js';
 
 const rig = receiverFaultRig();

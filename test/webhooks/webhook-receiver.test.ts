@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookReceiver, startSandbox, type RunningSandbox, type WebhookReceiver } from '../../src/index.js';
-import { wallNow } from '../../src/core/clock.js';
+import { wallNow } from '../../src/core/wall-time.js';
 import { signatureHeaders } from '../../src/webhooks/sender.js';
 
 const SECRET = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { wallNow } from '../../src/core/clock.js';
+import { wallNow } from '../../src/core/wall-time.js';
 import { RETRY_SCHEDULE_MS } from '../../src/webhooks/schedule.js';
 import { FROZEN } from '../support/helpers.js';
 import { type WebhookHarness, blackHole, refusedUrl, webhookHarness } from '../support/webhook-support.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as SvixWebhook } from 'svix';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wallNow } from '../../src/core/clock.js';
+import { wallNow } from '../../src/core/wall-time.js';
 import type { ContractEvent } from '../../src/core/events.js';
 import { DEMO, FROZEN } from '../support/helpers.js';
 import { ALL_FLAGS, type WebhookHarness, webhookHarness } from '../support/webhook-support.js';

@@ -41,16 +41,16 @@ interface ShowDeps {
 export function recipientPageRoutes({ services, renderer, maxBodyBytes }: ShowDeps & { maxBodyBytes: number }): Hono {
   const app = new Hono();
   const deps: ShowDeps = { services, renderer };
-  // The holder of a link acts in its contract's tenant, on its clock.
+  // The holder of a link acts in its contract's tenant, on its clock: the context is built once per request.
   const linkContext = (link: string) => systemContext(services, 'page', shareLinkTenant(services, link));
-  const pageOf = (link: string) => sharePage(linkContext(link), link);
 
   app.get('/:link', async (c) => {
     const link = c.req.param('link');
-    let page = pageOf(link);
+    const ctx = linkContext(link);
+    let page = sharePage(ctx, link);
     if (!page) return notFound(c);
     // Opening the page is the recipient's view, once: only a notified recipient that has not viewed yet views here.
-    if (viewByLink(linkContext(link), page, { ip: ipOf(c) })) page = pageOf(link)!;
+    if (viewByLink(ctx, page, { ip: ipOf(c) })) page = sharePage(ctx, link)!;
     return sendPage(c, await render(deps, page));
   });
 
@@ -58,7 +58,9 @@ export function recipientPageRoutes({ services, renderer, maxBodyBytes }: ShowDe
     '/:link',
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text('Request body too large', 413) }),
     async (c) => {
-      const page = pageOf(c.req.param('link'));
+      const link = c.req.param('link');
+      const ctx = linkContext(link);
+      const page = sharePage(ctx, link);
       if (!page) return notFound(c);
       const form = await readForm(c);
       const verb = typeof form.verb === 'string' ? form.verb : '';
@@ -73,13 +75,13 @@ export function recipientPageRoutes({ services, renderer, maxBodyBytes }: ShowDe
       try {
         // The act goes through the one door of a link's holder, as the API's recipient side does.
         const checked = parseWith(actBody(), verb === 'sign' ? { signature } : {});
-        actByLink(linkContext(page.shareLink), page, verb, { ...checked, ip: ipOf(c) });
+        actByLink(ctx, page, verb, { ...checked, ip: ipOf(c) });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const status = error.status === 409 || error.status === 404 ? error.status : 400;
         // Said with the recipients' keys as the link's holder sees them, as on the API's recipient side.
-        const message = refusalAsSeen(linkContext(page.shareLink), page, error).message;
-        return sendPage(c, await render(deps, pageOf(c.req.param('link')) ?? page, message), status);
+        const message = refusalAsSeen(ctx, page, error).message;
+        return sendPage(c, await render(deps, sharePage(ctx, link) ?? page, message), status);
       }
       // After the act, the page itself shows what happened (and a reload does not post again).
       return c.redirect(`/sharing/${encodeURIComponent(page.shareLink)}`, 303);
