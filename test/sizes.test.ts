@@ -10,8 +10,6 @@ const FROZEN: Sizes = {
   files: {},
   functions: {
     'domain/lifecycle.ts actAsRecipient': 66,
-    'scenarios/schema.ts scenarioSchema = lazy(…)': 75,
-    'scenarios/schema.ts timelineStep': 87,
   },
 };
 

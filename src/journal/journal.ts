@@ -15,6 +15,7 @@ import { type RequestEnv, answeredTenant, requestTenant, sentStatus } from '../d
 import type { Services } from '../store/services.js';
 import type { JournalEntry } from './entry.js';
 import { type JournalFilter, type RequestKind, matcher, requestKind } from './filter.js';
+import { keptStrings, restoredStored } from './kept-entry.js';
 import type { JournalRecord } from './record.js';
 import {
   type Stored,
@@ -25,7 +26,6 @@ import {
   parseBody,
   rawHeaders,
   requestText,
-  restoredEntry,
   retryAfterOf,
   showStored,
 } from './stored.js';
@@ -36,13 +36,6 @@ export { REQUEST_KINDS, type JournalFilter, type RequestKind, requestKind } from
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 /** The control route that makes a tenant (control-table/state.ts, mounted under /__sandbox): its answer names it. */
 const PLATFORM_CREATE_PATH = '/__sandbox/platforms';
-
-/** An entry as kept across a restart with --data (core/kept.ts): as shown (redacted), with what filters read. */
-interface KeptEntry {
-  atMs: number;
-  platformId?: string;
-  entry: JournalEntry;
-}
 
 export class RequestJournal {
   /** A ring of at most `limit` entries: the oldest sits at `first`, the next ones after it, wrapping round. */
@@ -62,24 +55,20 @@ export class RequestJournal {
     private readonly wall: WallClock = wallNow,
   ) {
     services.bus.on('sandbox.reset', (event) => this.clear(event.platformId));
-    // Kept as shown, redacted: the data file never holds a credential the journal would not show.
+    // Kept redacted (kept-entry.ts): the data file never holds a credential the journal would not show.
     this.keeper = services.store.keep('requests', {
-      record: (id): KeptEntry | undefined => {
+      record: (id) => {
         const stored = this.byId.get(id);
-        if (!stored) return undefined;
-        return {
-          atMs: stored.at,
-          ...(stored.platformId !== undefined ? { platformId: stored.platformId } : {}),
-          // Built afresh rather than cached on the entry: see `middleware` on what cached copies cost.
-          entry: stored.shown ?? showStored(stored, this.apiKeyHeader),
-        };
+        return stored && keptStrings(stored, this.apiKeyHeader);
       },
       keys: () => [...this.entries()].map((e) => String(e.id)),
       restore: (_id, record) => {
-        const { atMs, platformId, entry } = record as KeptEntry;
+        const entry = restoredStored(record as Parameters<typeof restoredStored>[0], {
+          arrived: this.order++,
+          answered: this.order++,
+        });
         this.nextId = Math.max(this.nextId, entry.id + 1);
-        if (this.limit > 0)
-          this.add({ ...restoredEntry(entry, atMs, platformId), arrived: this.order++, answered: this.order++ });
+        if (this.limit > 0) this.add(entry);
       },
       clear: () => this.clear(),
     });

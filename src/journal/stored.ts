@@ -78,41 +78,6 @@ function shownHeaders(pairs: readonly string[], apiKeyHeader: string): Record<st
   return out;
 }
 
-/**
- * A kept entry back in the ring: shown already, its raw strings gone. Its wall time is not kept: its sandbox time
- * stands in, and its place in the order of arrivals is given by the caller.
- */
-export function restoredEntry(
-  entry: JournalEntry,
-  atMs: number,
-  platformId?: string,
-): Omit<Stored, 'arrived' | 'answered'> {
-  return {
-    id: entry.id,
-    at: atMs,
-    wall: atMs,
-    retryAfter: undefined,
-    message: entry.status >= 400 ? stringAt(entry.response.body, 'message') : undefined,
-    fault: entry.fault,
-    method: entry.method,
-    path: entry.path,
-    action: entry.action,
-    query: entry.query ?? '',
-    status: entry.status,
-    durationMs: entry.durationMs,
-    platformId,
-    headers: [],
-    requestBody: undefined,
-    responseBody: undefined,
-    shown: entry,
-    warnings: entry.warnings,
-    trace: undefined,
-    token: undefined,
-    contractKey: contractNamed(entry.request.body),
-    clientKey: clientNamed(entry.request.body),
-  };
-}
-
 /** The contract a request's body names: `data.contract.contractKey` (a contract's operations), else `data.contractKey`. */
 export function contractNamed(body: unknown): string | undefined {
   return stringAt(body, 'data', 'contract', 'contractKey') ?? stringAt(body, 'data', 'contractKey');

@@ -114,85 +114,98 @@ export const STEP_KINDS = [
   'clearReceiverFaults',
 ] as const;
 
+type StepKind = (typeof STEP_KINDS)[number];
+
+/** When a step runs: at a time, or in reaction to a trigger (with after and times); and its name. */
+const stepTiming = () => ({
+  at: moment().optional(),
+  when: trigger()
+    .optional()
+    .meta({ description: 'Instead of at: run in reaction to this event, request or step (docs/scenarios.md).' }),
+  after: duration().optional().meta({ description: 'With when: this long after the trigger (default: at once).' }),
+  times: z
+    .union([z.number().int().min(1), z.literal('every')], { error: 'expected a whole number from 1, or "every"' })
+    .optional()
+    .meta({ description: 'With when: how many triggers it reacts to (default 1), or "every".' }),
+  id: optionalName('Names the step in history entries and the delivery log (default: step-<n>).'),
+});
+
+/** What a step does: exactly one of these (STEP_KINDS), checked by `checkStep`. */
+const stepActions = () => ({
+  expireTokens: tokenSelector()
+    .optional()
+    .meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
+  revokeTokens: tokenSelector().optional().meta({ description: 'Tokens are revoked now (401 Token revoked).' }),
+  webhookOutage: webhookOutage().optional(),
+  endWebhookOutage: z
+    .union([z.literal(true), z.string().min(1)])
+    .optional()
+    .meta({ description: 'true ends every outage this scenario started; a string ends the outage with that id.' }),
+  settings: z
+    .strictObject({
+      client: keyPattern().optional().meta({ description: 'clientKey (default: the default client).' }),
+      notification: z.strictObject({ approved: z.boolean().optional(), signed: z.boolean().optional() }),
+    })
+    .optional()
+    .meta({ description: 'Changes a client’s email notification settings, as /api/settings does.' }),
+  act: z
+    .strictObject({
+      match: recipientMatch(),
+      verb: z.enum([...RECIPIENT_ROLES, 'act']).meta({ description: '"act" does whatever each recipient’s role is.' }),
+    })
+    .optional()
+    .meta({ description: 'Matching notified recipients act now.' }),
+  createContract: newContract().optional(),
+  sendContract: z
+    .strictObject({ contract: z.string().min(1).meta({ description: 'contractKey or exact contract name.' }) })
+    .optional()
+    .meta({ description: 'Sends an existing contract to its recipients.' }),
+  addFaults: z.array(faultSpec()).min(1).optional().meta({ description: 'Adds API faults now.' }),
+  clearFaults: z.literal(true).optional().meta({ description: 'Removes every fault this scenario added.' }),
+  addReceiverFaults: z.array(receiverFaultSpec()).min(1).optional().meta({
+    description:
+      'Spoils matching webhook deliveries from now on, to test the receiver (docs/webhooks.md, receiver faults).',
+  }),
+  clearReceiverFaults: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'Removes every receiver fault this scenario added.' }),
+});
+
+/** A step runs at a time or in reaction (after and times only with `when`), and does exactly one thing. */
+function checkStep(
+  step: { at?: unknown; when?: unknown; after?: unknown; times?: unknown } & Partial<Record<StepKind, unknown>>,
+  ctx: z.RefinementCtx,
+): void {
+  if ((step.at === undefined) === (step.when === undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message:
+        step.at === undefined
+          ? 'expected "at" (a time) or "when" (a trigger)'
+          : '"at" and "when" cannot be combined: a step runs at a time or in reaction',
+    });
+  for (const key of ['after', 'times'] as const)
+    if (step[key] !== undefined && step.when === undefined)
+      ctx.addIssue({ code: 'custom', path: [key], message: `${key} goes with "when" (a triggered step)` });
+  const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
+  if (kinds.length !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message:
+        kinds.length === 0
+          ? `expected one action besides "at"/"when": one of ${STEP_KINDS.join(', ')}`
+          : `expected exactly one action per step, got ${kinds.join(' and ')}; split them into steps with the same "at"`,
+    });
+  }
+}
+
 export const timelineStep = () =>
   z
-    .strictObject({
-      at: moment().optional(),
-      when: trigger()
-        .optional()
-        .meta({ description: 'Instead of at: run in reaction to this event, request or step (docs/scenarios.md).' }),
-      after: duration().optional().meta({ description: 'With when: this long after the trigger (default: at once).' }),
-      times: z
-        .union([z.number().int().min(1), z.literal('every')], { error: 'expected a whole number from 1, or "every"' })
-        .optional()
-        .meta({ description: 'With when: how many triggers it reacts to (default 1), or "every".' }),
-      id: optionalName('Names the step in history entries and the delivery log (default: step-<n>).'),
-      expireTokens: tokenSelector()
-        .optional()
-        .meta({ description: 'Tokens expire now (their next use answers 401 Token expired).' }),
-      revokeTokens: tokenSelector().optional().meta({ description: 'Tokens are revoked now (401 Token revoked).' }),
-      webhookOutage: webhookOutage().optional(),
-      endWebhookOutage: z
-        .union([z.literal(true), z.string().min(1)])
-        .optional()
-        .meta({ description: 'true ends every outage this scenario started; a string ends the outage with that id.' }),
-      settings: z
-        .strictObject({
-          client: keyPattern().optional().meta({ description: 'clientKey (default: the default client).' }),
-          notification: z.strictObject({ approved: z.boolean().optional(), signed: z.boolean().optional() }),
-        })
-        .optional()
-        .meta({ description: 'Changes a client’s email notification settings, as /api/settings does.' }),
-      act: z
-        .strictObject({
-          match: recipientMatch(),
-          verb: z
-            .enum([...RECIPIENT_ROLES, 'act'])
-            .meta({ description: '"act" does whatever each recipient’s role is.' }),
-        })
-        .optional()
-        .meta({ description: 'Matching notified recipients act now.' }),
-      createContract: newContract().optional(),
-      sendContract: z
-        .strictObject({ contract: z.string().min(1).meta({ description: 'contractKey or exact contract name.' }) })
-        .optional()
-        .meta({ description: 'Sends an existing contract to its recipients.' }),
-      addFaults: z.array(faultSpec()).min(1).optional().meta({ description: 'Adds API faults now.' }),
-      clearFaults: z.literal(true).optional().meta({ description: 'Removes every fault this scenario added.' }),
-      addReceiverFaults: z.array(receiverFaultSpec()).min(1).optional().meta({
-        description:
-          'Spoils matching webhook deliveries from now on, to test the receiver (docs/webhooks.md, receiver faults).',
-      }),
-      clearReceiverFaults: z
-        .literal(true)
-        .optional()
-        .meta({ description: 'Removes every receiver fault this scenario added.' }),
-    })
-    .superRefine((step, ctx) => {
-      if ((step.at === undefined) === (step.when === undefined))
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message:
-            step.at === undefined
-              ? 'expected "at" (a time) or "when" (a trigger)'
-              : '"at" and "when" cannot be combined: a step runs at a time or in reaction',
-        });
-      for (const key of ['after', 'times'] as const)
-        if (step[key] !== undefined && step.when === undefined)
-          ctx.addIssue({ code: 'custom', path: [key], message: `${key} goes with "when" (a triggered step)` });
-      const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
-      if (kinds.length !== 1) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message:
-            kinds.length === 0
-              ? `expected one action besides "at"/"when": one of ${STEP_KINDS.join(', ')}`
-              : `expected exactly one action per step, got ${kinds.join(' and ')}; split them into steps with the same "at"`,
-        });
-      }
-    })
+    .strictObject({ ...stepTiming(), ...stepActions() })
+    .superRefine(checkStep)
     .meta({
       description:
         'A step at a sandbox time (at), or in reaction to an event (when, after, times): exactly one action besides these and id.',
@@ -214,6 +227,31 @@ const scenarioName = () =>
     .meta({
       description: 'The scenario’s name: it appears in causes (scenario:<name>:<rule or step>) and unloads it.',
     });
+
+/** `{step: <id>}`, in a step's `when` or an expectation's `after`, must name a step of this scenario, or it would wait for ever. */
+function checkStepNames(
+  s: {
+    timeline?: { id?: string | undefined; when?: Trigger | undefined }[] | undefined;
+    expect?: { after?: Trigger | undefined }[] | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const ids = (s.timeline ?? []).map((step, i) => step.id ?? `step-${i + 1}`);
+  const check = (t: Trigger | undefined, path: (string | number)[]) => {
+    if (typeof t === 'object' && t.step !== undefined && !ids.includes(t.step))
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'step'],
+        message: `no step "${t.step}" in this scenario's timeline; its steps: ${ids.join(', ') || 'none'}`,
+      });
+  };
+  s.timeline?.forEach((step, i) => {
+    check(step.when, ['timeline', i, 'when']);
+  });
+  s.expect?.forEach((e, i) => {
+    check(e.after, ['expect', i, 'after']);
+  });
+}
 
 export const scenarioSchema = lazy(() =>
   z
@@ -267,24 +305,7 @@ export const scenarioSchema = lazy(() =>
         .optional()
         .meta({ description: 'What the integration under test must do; each reported as met, pending or failed.' }),
     })
-    .superRefine((s, ctx) => {
-      // `{step: <id>}` must name a step of this scenario, or it would wait for ever.
-      const ids = (s.timeline ?? []).map((step, i) => step.id ?? `step-${i + 1}`);
-      const check = (t: Trigger | undefined, path: (string | number)[]) => {
-        if (typeof t === 'object' && t.step !== undefined && !ids.includes(t.step))
-          ctx.addIssue({
-            code: 'custom',
-            path: [...path, 'step'],
-            message: `no step "${t.step}" in this scenario's timeline; its steps: ${ids.join(', ') || 'none'}`,
-          });
-      };
-      s.timeline?.forEach((step, i) => {
-        check(step.when, ['timeline', i, 'when']);
-      });
-      s.expect?.forEach((e, i) => {
-        check(e.after, ['expect', i, 'after']);
-      });
-    })
+    .superRefine(checkStepNames)
     .meta({ title: 'esign-sandbox scenario', description: 'A scenario for esign-sandbox: see docs/scenarios.md.' }),
 );
 
