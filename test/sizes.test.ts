@@ -1,7 +1,7 @@
 /**
  * The ratchet on sizes (docs/architecture.md, "Sizes"): a file of src/ over 400 lines or a function over 60 is one a
- * reader cannot take in at once. Today's are frozen here, each at its length; none may grow, no new one may appear,
- * and one that gets within the limit leaves the list. `node scripts/sizes.mjs` prints the list as it is now.
+ * reader cannot take in at once. Any that exists is frozen here, at its length (none is left today); none may grow, no
+ * new one may appear, and one that gets within the limit leaves the list. `node scripts/sizes.mjs` prints the list.
  */
 import { describe, expect, it } from 'vitest';
 import { type Sizes, measureSizes, sizeProblems } from '../scripts/sizes.mjs';
