@@ -91,52 +91,57 @@ async function run(options: SandboxOptions, files: ProcessFiles, started: number
   );
   sandbox = running;
   const url = await running.listen();
+  console.log(running.config.log === 'json' ? listeningJson(running, url, started) : banner(running, url, started));
+  writeReadyFile(files, url);
+}
+
+/**
+ * With --log-format json: one JSON line a log collector (or a CI script) can read, where to reach the sandbox and how
+ * to trust it.
+ */
+function listeningJson(running: Sandbox, url: string, started: number): string {
+  const { config, defaultAccount: defaults, services, tls } = running;
+  return JSON.stringify({
+    event: 'listening',
+    version: VERSION,
+    url,
+    apiKey: defaults.apiKey,
+    clientKey: defaults.clientKey,
+    apiKeyHeader: headerLabel(config.apiKeyHeader),
+    clock: services.clocks.sandbox.state(),
+    ...(tls ? { tlsCertFile: tls.certFile } : {}),
+    scenarios: running.scenarios.activeSummaries().map((a) => a.name),
+    readyMs: Math.round(elapsedSince(started)),
+  });
+}
+
+/** What a person reads at start: where the sandbox answers, the credentials to use, its clock, data and scenarios. */
+function banner(running: Sandbox, url: string, started: number): string {
   const { config, defaultAccount: defaults, services, tls } = running;
   const clock = services.clocks.sandbox.state();
-  if (config.log === 'json') {
-    // One JSON line a log collector (or a CI script) can read: where to reach the sandbox and how to trust it.
-    console.log(
-      JSON.stringify({
-        event: 'listening',
-        version: VERSION,
-        url,
-        apiKey: defaults.apiKey,
-        clientKey: defaults.clientKey,
-        apiKeyHeader: headerLabel(config.apiKeyHeader),
-        clock,
-        ...(tls ? { tlsCertFile: tls.certFile } : {}),
-        scenarios: running.scenarios.activeSummaries().map((a) => a.name),
-        readyMs: Math.round(elapsedSince(started)),
-      }),
-    );
-  } else printBanner();
-  writeReadyFile(files, url);
-
-  function printBanner() {
-    const lines = [
-      `esign-sandbox ${VERSION}: Contract Signing Service sandbox`,
-      `  API          ${url}/api`,
-      `  Control API  ${url}/__sandbox`,
-      ...(defaults.apiKey
-        ? [`  API key      ${defaults.apiKey}`, `  Secret       ${defaults.secret}`]
-        : ['  No platform in the fixtures: create one with POST /__sandbox/platforms']),
-      ...(defaults.clientKey ? [`  Client key   ${defaults.clientKey} (${defaults.clientName})`] : []),
-      `  Key header   ${headerLabel(config.apiKeyHeader)}`,
-      `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
-      `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
-      ...running.scenarios.activeSummaries().map((a) => `  Scenario     ${scenarioLine(a, url)}`),
-      `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
-      ...(tls
-        ? [
-            `  TLS          ${tls.generated ? 'self-signed certificate' : 'certificate'} at ${tls.certFile}`,
-            `               trust it with NODE_EXTRA_CA_CERTS=${tls.certFile} (or curl --cacert ${tls.certFile})`,
-          ]
-        : []),
-      `  Request log  ${config.log === 'none' ? 'off (--quiet)' : 'on (--quiet turns it off)'}`,
-      `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s${tls ? ` --cacert ${tls.certFile}` : ''} ${url}/__sandbox/health`,
-    ];
-    console.log(lines.join('\n'));
-  }
+  const lines = [
+    `esign-sandbox ${VERSION}: Contract Signing Service sandbox`,
+    `  API          ${url}/api`,
+    `  Control API  ${url}/__sandbox`,
+    ...(defaults.apiKey
+      ? [`  API key      ${defaults.apiKey}`, `  Secret       ${defaults.secret}`]
+      : ['  No platform in the fixtures: create one with POST /__sandbox/platforms']),
+    ...(defaults.clientKey ? [`  Client key   ${defaults.clientKey} (${defaults.clientName})`] : []),
+    `  Key header   ${headerLabel(config.apiKeyHeader)}`,
+    `  Clock        ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real, now ${clock.now}`}`,
+    `  Data         ${config.data ? `${config.data} (${running.loadedFromFile ? 'loaded' : 'new, seeded from fixtures'})` : 'in memory'}`,
+    ...running.scenarios.activeSummaries().map((a) => `  Scenario     ${scenarioLine(a, url)}`),
+    `  Docs         ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+    ...(tls
+      ? [
+          `  TLS          ${tls.generated ? 'self-signed certificate' : 'certificate'} at ${tls.certFile}`,
+          `               trust it with NODE_EXTRA_CA_CERTS=${tls.certFile} (or curl --cacert ${tls.certFile})`,
+        ]
+      : []),
+    `  Request log  ${config.log === 'none' ? 'off (--quiet)' : 'on (--quiet turns it off)'}`,
+    `Ready in ${Math.round(elapsedSince(started))} ms. Try: curl -s${tls ? ` --cacert ${tls.certFile}` : ''} ${url}/__sandbox/health`,
+  ];
+  return lines.join('\n');
 }
 
 /** A scenario and whom it plays for: one without a tenant key drives every tenant's signers (docs/ci.md). */
