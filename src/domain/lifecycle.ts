@@ -135,32 +135,56 @@ export function actAsRecipient(
     );
   }
   if (cell.to === 'outcome') {
-    const role = recipient.action;
-    ctx.store.recipients.update(key, {
-      state: ROLE_OUTCOME[role].done,
-      actedAt: now,
-      changeTime: now,
-      ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
-    });
-    if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!, options.signer);
-    const status = step(
-      ctx,
-      contract,
-      { event: ROLE_OUTCOME[role].done, recipientKey: key, ...acted },
-      ROLE_OUTCOME[role].status,
-    );
-    if (role === 'sign')
-      emits.push(() =>
-        emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)),
-      );
-    if (role === 'approve')
-      emits.push(() =>
-        emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(ctx, contract, status, key)),
-      );
+    recordOutcome(ctx, contract, recipient, { now, signature, from: acted, signer: options.signer }, emits);
     settle(ctx, contract, emits, { renotify: false });
   }
   run(emits);
   return ctx.store.recipients.get(key)!;
+}
+
+/** An act as it is written down: when, a signer's signature (checked), where it came from, whom the client named. */
+interface Outcome {
+  now: number;
+  signature: string | undefined;
+  from: Pick<NewHistoryEntry, 'ip' | 'detail'>;
+  signer: ActOptions['signer'];
+}
+
+/**
+ * The act itself, the recipient having seen the contract: its role's outcome on the recipient (a signer's signature
+ * and special placeholders too), the history step with the status it leads to, and the role's event queued.
+ */
+function recordOutcome(
+  ctx: OpContext,
+  contract: ContractRecord,
+  recipient: RecipientRecord,
+  outcome: Outcome,
+  emits: Emit[],
+): void {
+  const role = recipient.action;
+  const key = recipient.recipientKey;
+  const { now, signature } = outcome;
+  ctx.store.recipients.update(key, {
+    state: ROLE_OUTCOME[role].done,
+    actedAt: now,
+    changeTime: now,
+    ...(role === 'sign' ? { signature: signature ?? generatedSignature(recipient) } : {}),
+  });
+  if (role === 'sign') fillSpecialPlaceholders(ctx, ctx.store.recipients.get(key)!, outcome.signer);
+  const status = step(
+    ctx,
+    contract,
+    { event: ROLE_OUTCOME[role].done, recipientKey: key, ...outcome.from },
+    ROLE_OUTCOME[role].status,
+  );
+  if (role === 'sign')
+    emits.push(() =>
+      emitContractEvent(ctx, 'contract.signed', contract.platformId, eventData(ctx, contract, status, key)),
+    );
+  if (role === 'approve')
+    emits.push(() =>
+      emitContractEvent(ctx, 'contract.approved', contract.platformId, eventData(ctx, contract, status, key)),
+    );
 }
 
 /**
