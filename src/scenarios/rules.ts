@@ -1,7 +1,8 @@
 /**
  * Recipient rules (docs/scenarios.md): when a recipient is notified, the first matching rule of the active
  * scenarios (in load order) plans its views and actions on the sandbox clock. Acting goes through the control
- * operation `recipients.act`, as every recipient action does.
+ * operation `recipients.act`, which runs the same lifecycle operation (`actAsRecipient`) as every other way a
+ * recipient acts (docs/architecture.md, "The path of one signing").
  */
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';

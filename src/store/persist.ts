@@ -23,7 +23,7 @@ import { ConfigError } from '../config/options.js';
 import type { KeptCollection } from '../core/kept.js';
 import { COLLECTIONS, type StoreData } from './records.js';
 import { readIfExists, syncFolder } from './atomic-file.js';
-import { DamagedJournalError, type LoadedData, replayJournal } from './replay.js';
+import { DamagedJournalError, type JournalLine, type LoadedData, replayJournal } from './replay.js';
 import { type SnapshotFile, serialise } from './snapshot-file.js';
 import { getOrAdd } from '../core/maps.js';
 
@@ -311,23 +311,24 @@ export class Persistence {
 
   private async append(): Promise<void> {
     const data = this.source.records();
-    const ops: string[] = [];
+    const ops: [string, string, unknown][] = [];
     for (const [collection, keys] of this.dirty) {
       const isRecord = (COLLECTIONS as readonly string[]).includes(collection);
       const rows = isRecord ? (data[collection as keyof StoreData] as Record<string, unknown>) : undefined;
       const kept = isRecord ? undefined : this.source.kept.get(collection);
       for (const key of keys) {
         const record = rows ? (Object.hasOwn(rows, key) ? rows[key] : null) : (kept?.record(key) ?? null);
-        ops.push(JSON.stringify([collection, key, record]));
+        ops.push([collection, key, record]);
       }
     }
     this.dirty.clear();
     this.dirtyCount = 0;
-    const line = `{"g":${this.snapshot.generation},"ops":[${ops.join(',')}]}\n`;
-    const bytes = Buffer.byteLength(line);
+    // One JSON.stringify for the line and its bytes encoded once (the write takes them, their length is counted).
+    const line: JournalLine = { g: this.snapshot.generation, ops };
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
     const journal = this.journal!;
-    await journal.write(line, null, 'utf8');
-    this.journalBytes += bytes;
+    await journal.write(bytes);
+    this.journalBytes += bytes.length;
     await journal.datasync();
   }
 

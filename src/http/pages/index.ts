@@ -1,6 +1,7 @@
 /**
  * Pages for people (docs/pages.md): the recipient page /sharing/<shareLink>, the dashboard /__sandbox/ui (GET /
- * leads there) and the assets both use. Like the control API, they act through the control operations.
+ * leads there) and the assets both use. The dashboard acts through the control operations, as the control API does;
+ * the recipient page through the door of a share link's holder (domain/recipient-acts.ts), as /api's recipient side.
  */
 import { Hono } from 'hono';
 import type { Control } from '../../control/control.js';
