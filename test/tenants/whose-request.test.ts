@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 
 /** A second tenant, whose credentials go where they do not belong. */
-async function otherTenant(): Promise<{ apiKey: string; platformId: string }> {
+async function otherTenant(): Promise<{ apiKey: string; secret: string; platformId: string }> {
   const made = await t.control('/platforms', { name: 'other' });
   expect(made.status).toBe(201);
   return made.body;
@@ -66,6 +66,16 @@ describe('a request no route read', () => {
     const [entry] = (await t.control('/requests?path=/api/nowhere')).body.requests;
     expect(entry.action).toBe('create');
     expect(requestEvents('/api/nowhere')[0]).toMatchObject({ action: 'create' });
+  });
+});
+
+describe('a platform token create sent with another tenant’s credentials', () => {
+  it('is the tenant’s whose API key it names, where the token is made', async () => {
+    const { apiKey, secret } = await otherTenant();
+    const created = await t.post('/api/token', { data: { action: 'create', apiKey, secret } }, { apiKey: DEMO.apiKey });
+    expect(created.status).toBe(201);
+    expect(await filedUnder(apiKey)).toContain('/api/token');
+    expect(await filedUnder(DEMO.apiKey)).not.toContain('/api/token');
   });
 });
 
