@@ -32,12 +32,13 @@ export interface RequestFacts {
    */
   readonly caller: Principal | ApiError | undefined;
   /**
-   * The tenant (platform id) the credentials name, or the tenant path of a scoped control call
-   * (`/__sandbox/platforms/{apiKey}/…`); named even by an expired or revoked token, so a tenant's refused requests
-   * are filed under it. The request's tenant, once its body is known, is `RequestBody.tenant`.
+   * The tenant (platform id) its headers and path name as it arrives: the credentials' (even an expired or revoked
+   * token's, so a tenant's refused requests are filed under it), the tenant path of a scoped control call
+   * (`/__sandbox/platforms/{apiKey}/…`) or the recipient page's link's. Not yet the request's tenant, which its body
+   * may tell otherwise (a public operation): that one is `RequestBody.tenant`.
    */
-  readonly tenant: string | undefined;
-  /** The tenant's clock (`clocks.of(tenant)`), and its time as the request arrived. */
+  readonly arrivalTenant: string | undefined;
+  /** The arrival tenant's clock (`clocks.of(arrivalTenant)`), and its time as the request arrived. */
   readonly clock: Clock;
   readonly at: number;
 }
@@ -55,10 +56,10 @@ export interface RequestBody {
   /** The operation the body names (core/operation.ts): `data.action`, `data.type` or a top-level `action`. */
   readonly operation: string | undefined;
   /**
-   * The request's tenant (docs/library.md, "Whose request it is"): for a public operation (resources/public-operations.ts)
-   * the tenant of the key its body or query names (a share link, a token create's API key), whatever credentials came
-   * with it, as the operation acts there; for any other, the one its credentials or tenant path name (`RequestFacts`),
-   * else the one its body or query names.
+   * The request's tenant (docs/library.md, "Whose request it is"): for a public operation
+   * (resources/public-operations.ts) the tenant of the key its body or query names (a share link, a token create's API
+   * key), whatever credentials came with it, as the operation acts there; for any other, the one its credentials or
+   * tenant path name (`RequestFacts.arrivalTenant`), else the one its body or query names.
    */
   readonly tenant: string | undefined;
 }
@@ -101,19 +102,19 @@ export function arrivalFacts(
   request: { method: string; path: string; started: number; credentials: Credentials; api: boolean },
 ): RequestFacts {
   const { credentials, path } = request;
-  const tenant =
+  const arrivalTenant =
     requestTenant(services, {
       bearer: credentials.bearer,
       apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
     }) ?? recipientPageTenant(services, path);
-  const clock = services.clocks.of(tenant);
+  const clock = services.clocks.of(arrivalTenant);
   return {
     method: request.method,
     path,
     started: request.started,
     credentials,
     caller: request.api ? callerOf(services, credentials) : undefined,
-    tenant,
+    arrivalTenant,
     clock,
     at: clock.now(),
   };
@@ -141,7 +142,7 @@ export function bodyFacts(
     json,
     shapeRefusal,
     operation: operationOf(json),
-    tenant: body.publicOperation ? named() : (facts.tenant ?? named()),
+    tenant: body.publicOperation ? named() : (facts.arrivalTenant ?? named()),
   };
 }
 

@@ -18,9 +18,11 @@ export function rateLimitMiddleware(
     if (!limits.on) return next();
     const facts = c.var.request;
     const { authorization, apiKey } = facts.credentials;
-    // A token create names its platform in the body only: read it then (the travel object keeps it for the route).
+    // The quota is the caller's (one bucket per API key, docs/readiness.md): the tenant its credentials name, on a
+    // share-link operation too. Without credentials, a POST's body may name one (a token create's API key, a share
+    // link): read it then (the travel object keeps it for the route).
     const tenant =
-      facts.tenant ??
+      facts.arrivalTenant ??
       (c.req.method === 'POST' && authorization === undefined && apiKey === undefined
         ? (await readRequestBody(c, options.maxBodyBytes)).tenant
         : undefined);

@@ -190,7 +190,7 @@ export class RequestJournal {
       answered: taken.answered,
       requestBody: taken.requestBody,
       // Known only from the bodies (a token create): the time on that tenant's clock, once answered.
-      at: platformId === arrival.tenant ? arrival.at : this.services.clocks.of(platformId).now(),
+      at: platformId === arrival.arrivalTenant ? arrival.at : this.services.clocks.of(platformId).now(),
       method: c.req.method,
       path: c.req.path,
       action: c.get('body')?.operation?.slice(0, 100),
@@ -256,8 +256,8 @@ export class RequestJournal {
   /**
    * A platform made with POST /__sandbox/platforms: the answer names it, so its own creation is filed under it. Only
    * that answer is parsed (parsing every answer without credentials was a tenth of the server's CPU on the health
-   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `RequestBody.tenant`), taken when the
-   * request is recorded: a reset may remove the token that tells it later.
+   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `RequestBody.tenant`), taken when
+   * the request is recorded: a reset may remove the token that tells it later.
    */
   private createdPlatform(path: string, sent: string | undefined): string | undefined {
     return path === PLATFORM_CREATE_PATH

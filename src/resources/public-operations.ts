@@ -2,7 +2,8 @@
  * Which /api requests are for a public operation: one that reads no credentials and acts in the tenant of the key it
  * names (a share link, or a platform token create's API key). The travel object files such a request under that
  * key's tenant, whatever credentials came with it (domain/request-facts.ts `bodyFacts`), so the journal, the API
- * faults, the request events and the operation itself agree on whose request it is (docs/library.md, "Whose request it is").
+ * faults, the request events and the operation itself agree on whose request it is (docs/library.md, "Whose request
+ * it is").
  */
 import { matchOperation } from './action.js';
 import { documentEndpoints } from './documents.js';
@@ -23,7 +24,7 @@ const PUBLIC_PATTERNS = documentEndpoints
 /** The envelope resources with public actions beside others: the body's operation tells (the token create). */
 const MIXED = resources.filter((r) => Object.values(r.actions).some((a) => a.scope === 'public'));
 
-/** Whether `method path` with this body (parsed JSON, or undefined) is for a public operation, as the router picks it. */
+/** Whether `method path` with this body (parsed JSON, or undefined) is for a public operation, as the router picks. */
 export function isPublicOperation(method: string, path: string, body: unknown): boolean {
   if (PUBLIC_PATHS.has(`${method} ${path}`)) return true;
   if (PUBLIC_PATTERNS.some((p) => p.method === method && p.pattern.test(path))) return true;
