@@ -21,6 +21,11 @@ export interface NewClient {
   users?: NewUser[] | undefined;
 }
 
+/** How a client is named to people (the dashboard, the start-up banner): its name, else (none or empty) its key. */
+export function clientName(client: Pick<ClientRecord, 'clientKey' | 'fullname'>): string {
+  return client.fullname || client.clientKey;
+}
+
 export function createClient(
   ctx: OpContext,
   platformId: string,

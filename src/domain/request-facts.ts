@@ -2,10 +2,10 @@
  * The travel object of one request (as WireMock's ServeEvent): what the sandbox works out about a request once, and
  * every stage after reads instead of working it out again (the stages: http/stages.ts). `RequestFacts` is made as the
  * request arrives, from its first line and headers: whose request it is (the caller its credentials prove, the tenant
- * they or its tenant path name) and that tenant's clock and time. `RequestBody` is made when the body is first read as
- * JSON (the API-faults gate or the route): the body, the operation it names, and the tenant, now also by what the
- * body or query names. Both are never changed after; the /api route builds its operation context from them
- * (domain/context.ts `apiContext`).
+ * they or its tenant path name) and that tenant's clock and time. `RequestBody` is made once, from the whole request,
+ * when the body is first read (the API-faults gate or the route), else as the answer leaves (the `drain` stage,
+ * http/body.ts): the body, the operation it names, and the request's tenant, the one value the journal, the API
+ * faults, the request events and the operation's context (http/auth.ts) read. Both are never changed after.
  */
 import type { Clock } from '../core/clock.js';
 import { type Credentials, REAL_SERVICE_KEY_HEADER } from '../core/credentials.js';
@@ -33,8 +33,8 @@ export interface RequestFacts {
   readonly caller: Principal | ApiError | undefined;
   /**
    * The tenant (platform id) the credentials name, or the tenant path of a scoped control call
-   * (`/__sandbox/platforms/{apiKey}/…`); named even by an expired or revoked token, so the journal and the fault
-   * gate attribute a tenant's refused requests to it.
+   * (`/__sandbox/platforms/{apiKey}/…`); named even by an expired or revoked token, so a tenant's refused requests
+   * are filed under it. The request's tenant, once its body is known, is `RequestBody.tenant`.
    */
   readonly tenant: string | undefined;
   /** The tenant's clock (`clocks.of(tenant)`), and its time as the request arrived. */
@@ -54,7 +54,12 @@ export interface RequestBody {
   readonly shapeRefusal: ApiError | undefined;
   /** The operation the body names (core/operation.ts): `data.action`, `data.type` or a top-level `action`. */
   readonly operation: string | undefined;
-  /** The request's tenant, else the one its body or query names (an API key in the body, a share link). */
+  /**
+   * The request's tenant (docs/library.md, "Whose request it is"): for a public operation (resources/public-operations.ts)
+   * the tenant of the key its body or query names (a share link, a token create's API key), whatever credentials came
+   * with it, as the operation acts there; for any other, the one its credentials or tenant path name (`RequestFacts`),
+   * else the one its body or query names.
+   */
   readonly tenant: string | undefined;
 }
 
@@ -64,7 +69,7 @@ export interface RequestVariables {
   services: Services;
   /** Set as the request arrives (http/stages.ts `arrive`). */
   request: RequestFacts;
-  /** Set when the body is first read as JSON (http/body.ts `readRequestBody`). */
+  /** Set when the body is first read (http/body.ts `readRequestBody`), else as the answer leaves (`requestBody`). */
   body: RequestBody | undefined;
   /**
    * The body as text, once some reader has read it (so the faults gate, the router and the request journal read the
@@ -114,34 +119,30 @@ export function arrivalFacts(
   };
 }
 
-/** What a body read as JSON tells (`json` undefined when it is not JSON), beside the request's own facts. */
+/**
+ * What the whole body tells (`json` undefined when it is not JSON), beside the request's own facts: `publicOperation`
+ * says whether it is for a public operation, whose tenant is the one of the key it names, not its credentials'.
+ */
 export function bodyFacts(
   services: Services,
   facts: RequestFacts,
-  body: { text: string; json: unknown; shapeRefusal: ApiError | undefined; query: () => Record<string, string> },
+  body: {
+    text: string;
+    json: unknown;
+    shapeRefusal: ApiError | undefined;
+    query: () => Record<string, string>;
+    publicOperation: boolean;
+  },
 ): RequestBody {
   const { text, json, shapeRefusal, query } = body;
+  const named = () => requestTenant(services, { body: json, query: query() });
   return {
     text,
     json,
     shapeRefusal,
     operation: operationOf(json),
-    tenant: facts.tenant ?? requestTenant(services, { body: json, query: query() }),
+    tenant: body.publicOperation ? named() : (facts.tenant ?? named()),
   };
-}
-
-/**
- * The tenant of an answered request, as the journal and the scenarios both see it (docs/scenarios.md, "expect"): the
- * one it named as it arrived (its credentials, an expired or revoked token's too, or its tenant path), else what its
- * body or query named (as the route read it, else `json()`, the body parsed by the caller).
- */
-export function answeredTenant(
-  services: Pick<Services, 'store'>,
-  facts: RequestFacts,
-  body: RequestBody | undefined,
-  json: () => unknown,
-): string | undefined {
-  return facts.tenant ?? (body ? body.tenant : requestTenant(services, { body: json() }));
 }
 
 /** What tells a request's tenant: its credentials, or what its body or query names. */

@@ -8,7 +8,8 @@ import type { Context } from 'hono';
 import { ApiError } from '../core/errors.js';
 import { clientFor } from '../domain/clients.js';
 import { type OpContext, type Principal, apiContext } from '../domain/context.js';
-import { type RequestEnv, requestTenant } from '../domain/request-facts.js';
+import type { RequestEnv } from '../domain/request-facts.js';
+import { requestBody } from './body.js';
 import type { ClientRecord } from '../store/records.js';
 import type { Scope } from '../resources/action.js';
 
@@ -43,16 +44,14 @@ export function admit(
 }
 
 /**
- * The operation's context, built once its caller and client are known: in the caller's tenant, or, for a public
- * operation, the tenant of the key it is about (the share link or API key in its `input`).
+ * The operation's context, built once its caller and client are known, in the request's tenant (the travel object's,
+ * domain/request-facts.ts): the caller's, or, for a public operation, the tenant of the key it names (its share link,
+ * a token create's API key).
  */
 export function operationContext(
   c: Context<RequestEnv>,
   principal: Principal | undefined,
   client: ClientRecord | undefined,
-  input: unknown,
 ): OpContext {
-  const services = c.get('services');
-  const tenant = principal ? principal.platformId : requestTenant(services, { body: input });
-  return apiContext(services, tenant, { principal, client }, c.get('trace'));
+  return apiContext(c.get('services'), requestBody(c).tenant, { principal, client }, c.get('trace'));
 }

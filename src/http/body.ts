@@ -5,6 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../core/errors.js';
 import { type RequestBody, type RequestEnv, bodyFacts } from '../domain/request-facts.js';
+import { isPublicOperation } from '../resources/public-operations.js';
 import { checkJsonShape } from './json-shape.js';
 import { nodeRequest } from './connection.js';
 
@@ -48,10 +49,24 @@ export async function readJsonObject(
  * refused here (`json` is undefined): the route refuses it in its own words, the faults gate matches on what it can.
  */
 export async function readRequestBody(c: Context, maxBytes: number): Promise<RequestBody> {
+  return (c as Context<RequestEnv>).get('body') ?? keepBody(c, await readBodyText(c, maxBytes));
+}
+
+/**
+ * The travel object's body once the stream is no reader's to read: the one a reader made, else made now from the text
+ * read so far (none: an empty body, a GET, an upload read as a file, a body over the limit). The `drain` stage makes
+ * it for a request no route read (a 404, a 429, a fault's refusal), so the journal and the request events read the
+ * same operation and tenant as every other request's; a route that reads no JSON body (a GET, the document
+ * endpoints) asks for it to build its operation's context (http/auth.ts).
+ */
+export function requestBody(c: Context): RequestBody {
   const vars = c as Context<RequestEnv>;
-  const kept = vars.get('body');
-  if (kept !== undefined) return kept;
-  const text = await readBodyText(c, maxBytes);
+  return vars.get('body') ?? keepBody(c, vars.get('bodyText') ?? '');
+}
+
+/** The travel object's body from the whole text: its shape checked, parsed, its operation and tenant worked out. */
+function keepBody(c: Context, text: string): RequestBody {
+  const vars = c as Context<RequestEnv>;
   let shapeRefusal: ApiError | undefined;
   try {
     checkJsonShape(text);
@@ -60,7 +75,7 @@ export async function readRequestBody(c: Context, maxBytes: number): Promise<Req
     shapeRefusal = error;
   }
   let json: unknown;
-  if (!shapeRefusal) {
+  if (!shapeRefusal && text !== '') {
     try {
       json = JSON.parse(text);
     } catch {
@@ -72,6 +87,7 @@ export async function readRequestBody(c: Context, maxBytes: number): Promise<Req
     json,
     shapeRefusal,
     query: () => c.req.query(),
+    publicOperation: isPublicOperation(c.req.method, c.req.path, json),
   });
   vars.set('body', body);
   return body;
@@ -259,25 +275,31 @@ export function controlJson(c: Context, maxBytes: number): Promise<Record<string
  * sit in the socket; the server's own clean-up gives it 500 ms and then closes the connection, and a pooled
  * client's next request on it dies without an answer. A body within `maxBytes` is kept like any body read (the
  * journal shows it); a larger one is discarded up to DRAIN_LIMIT_BYTES. Only past that, or when a reader gave up
- * on it half-read, does the answer say `Connection: close`.
+ * on it half-read, does the answer say `Connection: close`. Then the travel object's body is made from what was
+ * read when no route made it (`requestBody`): the journal and the request events, around this stage, read it.
  */
 export function readUnreadBody(maxBytes: number): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
-    const incoming = nodeRequest(c);
-    // No length and no chunks: the request has no body (RFC 9112 §6.3), so there is nothing to read. Asking
-    // would build the web Request's body stream for every GET: a fifth of the server's CPU on the health route.
-    const length = incoming?.headers['content-length'];
-    if (incoming && (length === undefined || length === '0') && incoming.headers['transfer-encoding'] === undefined)
-      return next();
     await next();
-    if (c.get('bodyText') !== undefined) return;
-    if (incoming === undefined) {
-      // In process (app.request) there is no connection to keep; the body is read for the journal only.
-      if (c.req.raw.body && !c.req.raw.bodyUsed) await readBodyText(c, maxBytes).catch(() => undefined);
-      return;
-    }
-    if (incoming.readableEnded || incoming.destroyed) return;
-    if (!incoming.readableDidRead) await readBodyText(c, maxBytes).catch(() => undefined);
-    if (!incoming.readableEnded && !incoming.destroyed) c.res.headers.set('Connection', 'close');
+    await readUnread(c, maxBytes);
+    requestBody(c);
   };
+}
+
+async function readUnread(c: Context<RequestEnv>, maxBytes: number): Promise<void> {
+  const incoming = nodeRequest(c);
+  // No length and no chunks: the request has no body (RFC 9112 §6.3), so there is nothing to read. Asking
+  // would build the web Request's body stream for every GET: a fifth of the server's CPU on the health route.
+  const length = incoming?.headers['content-length'];
+  if (incoming && (length === undefined || length === '0') && incoming.headers['transfer-encoding'] === undefined)
+    return;
+  if (c.get('bodyText') !== undefined) return;
+  if (incoming === undefined) {
+    // In process (app.request) there is no connection to keep; the body is read for the journal only.
+    if (c.req.raw.body && !c.req.raw.bodyUsed) await readBodyText(c, maxBytes).catch(() => undefined);
+    return;
+  }
+  if (incoming.readableEnded || incoming.destroyed) return;
+  if (!incoming.readableDidRead) await readBodyText(c, maxBytes).catch(() => undefined);
+  if (!incoming.readableEnded && !incoming.destroyed) c.res.headers.set('Connection', 'close');
 }

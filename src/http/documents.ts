@@ -39,10 +39,7 @@ export function mountDocuments(
       const query = c.req.query();
       const what = `${endpoint.method} ${endpoint.path}`;
       const client = admit(c, principal, endpoint.scope, query.clientKey || undefined, 'clientKey', what);
-      return send(
-        c,
-        await endpoint.handle(documentRequest(c, options, turns), operationContext(c, principal, client, query)),
-      );
+      return send(c, await endpoint.handle(documentRequest(c, options, turns), operationContext(c, principal, client)));
     });
   }
 }

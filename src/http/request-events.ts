@@ -4,19 +4,18 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { EventBus } from '../core/event-bus.js';
-import { operationOf } from '../core/operation.js';
-import { type RequestEnv, answeredTenant, sentStatus } from '../domain/request-facts.js';
+import { type RequestEnv, sentStatus } from '../domain/request-facts.js';
 
 export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareHandler<RequestEnv> {
   return async (c, next) => {
     // Asked before the request runs, so a request nobody listens for costs no promise of this middleware's own.
     if (!wanted() || !c.req.path.startsWith('/api')) return next();
     await next();
+    // The travel object's operation and tenant (the `drain` stage made its body if no route did): the journal files
+    // the request under the same tenant, a 401 for an expired token under that token's.
     const body = c.get('body');
-    const json = () => parseJson(c.get('bodyText'));
-    const action = body ? body.operation : operationOf(json());
-    // The tenant the journal files it under: a 401 for an expired token is that token's tenant's answer too.
-    const platformId = answeredTenant(c.get('services'), c.get('request'), body, json);
+    const action = body?.operation;
+    const platformId = body?.tenant;
     bus.emit({
       type: 'api.requested',
       method: c.req.method,
@@ -26,13 +25,4 @@ export function requestEvents(bus: EventBus, wanted: () => boolean): MiddlewareH
       ...(platformId !== undefined ? { platformId } : {}),
     });
   };
-}
-
-function parseJson(text: string | undefined): unknown {
-  if (text === undefined || text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -46,7 +46,7 @@ export function mountResource(app: Hono<RequestEnv>, resource: ResourceSpec, opt
       : (input as { data?: { clientKey?: string } }).data?.clientKey;
     const where = action.clientKey?.path ?? 'data.clientKey';
     const client = admit(c, principal, action.scope, clientKey, where, describeAction(resource, name));
-    const ctx = operationContext(c, principal, client, input);
+    const ctx = operationContext(c, principal, client);
     // Most handlers answer synchronously: awaiting a plain value would still cost a promise and a turn.
     const answer = action.handle(input, ctx, requestInfo(c, options));
     return send(c, answer instanceof Promise ? await answer : answer);
@@ -75,7 +75,7 @@ export function mountEndpoints(app: Hono<RequestEnv>, resource: PlainResource, o
         'clientKey',
         what,
       );
-      const ctx = operationContext(c, principal, client, input);
+      const ctx = operationContext(c, principal, client);
       const answer = endpoint.handle(input, ctx, requestInfo(c, options));
       return send(c, answer instanceof Promise ? await answer : answer);
     });

@@ -6,7 +6,7 @@
  * |---|---|---|
  * | `arrive` | every request | the travel object (domain/request-facts.ts): method, path, credentials, the caller on /api, the tenant, its clock and time |
  * | `record` | every request | the journal notes the request and its answer (journal/), scenarios hear /api requests (http/request-events.ts) |
- * | `drain` | every request | a body nobody read is read before the answer leaves, so the connection stays usable (http/body.ts) |
+ * | `drain` | every request | a body nobody read is read before the answer leaves, so the connection stays usable, and the travel object's body (operation, tenant) made from it when no route made it (http/body.ts) |
  * | `hosts` | every request | the Host allow-list (http/hosts.ts) |
  * | `same-origin` | /__sandbox, /sharing | no other site posts to the control API or the pages (http/same-origin.ts) |
  * | `content-types` | /__sandbox | the control API's bodies are JSON (or the dashboard's forms) |

@@ -11,7 +11,7 @@ import { DEFAULT_API_KEY_HEADER } from '../core/credentials.js';
 import { stringAt } from '../core/json-path.js';
 import type { Keeper } from '../core/kept.js';
 import { pause } from '../core/pause.js';
-import { type RequestEnv, answeredTenant, requestTenant, sentStatus } from '../domain/request-facts.js';
+import { type RequestEnv, requestTenant, sentStatus } from '../domain/request-facts.js';
 import type { Services } from '../store/services.js';
 import type { JournalEntry } from './entry.js';
 import { type JournalFilter, type RequestKind, matcher, requestKind } from './filter.js';
@@ -179,9 +179,8 @@ export class RequestJournal {
     const status = sentStatus(c.get('unanswered'), c.res);
     const url = c.req.url;
     const mark = url.indexOf('?');
-    const platformId =
-      answeredTenant(this.services, arrival, c.get('body'), () => parseBody(taken.requestBody)) ??
-      this.createdPlatform(c.req.path, sent);
+    // The request's tenant, worked out once from the whole request (the `drain` stage made the body if no route did).
+    const platformId = c.get('body')?.tenant ?? this.createdPlatform(c.req.path, sent);
     // Each field written out, not `...taken`: an entry made by spreading had slow (dictionary) properties, and the
     // readiness report, which reads every entry's, took four times its CPU (docs/benchmarks.md, "readiness report").
     return {
@@ -257,7 +256,7 @@ export class RequestJournal {
   /**
    * A platform made with POST /__sandbox/platforms: the answer names it, so its own creation is filed under it. Only
    * that answer is parsed (parsing every answer without credentials was a tenth of the server's CPU on the health
-   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `answeredTenant`), taken when the
+   * route). Other requests' tenants are the travel object's (domain/request-facts.ts `RequestBody.tenant`), taken when the
    * request is recorded: a reset may remove the token that tells it later.
    */
   private createdPlatform(path: string, sent: string | undefined): string | undefined {

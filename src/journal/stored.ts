@@ -4,7 +4,6 @@
  * data file.
  */
 import { stringAt } from '../core/json-path.js';
-import { operationOf } from '../core/operation.js';
 import { isoTime } from '../core/time-format.js';
 import { type TraceContext, traceparent } from '../core/trace-context.js';
 import type { JournalEntry } from './entry.js';
@@ -45,7 +44,8 @@ export function showStored(stored: Stored, apiKeyHeader: string): JournalEntry {
     method: stored.method,
     path: stored.path,
     ...(query !== '' ? { query } : {}),
-    ...actionField(parsed),
+    // The travel object's operation, from the whole body (the kept copy may be cut).
+    ...(stored.action !== undefined ? { action: stored.action } : {}),
     status: stored.status,
     ...(stored.fault !== undefined ? { fault: stored.fault } : {}),
     durationMs: stored.durationMs,
@@ -86,12 +86,6 @@ export function contractNamed(body: unknown): string | undefined {
 /** The client a request's body names (`data.clientKey`). */
 export function clientNamed(body: unknown): string | undefined {
   return stringAt(body, 'data', 'clientKey');
-}
-
-/** The entry's `action` field, cut to 100 characters (a hostile body may send anything there). */
-function actionField(body: unknown): { action?: string } {
-  const action = operationOf(body);
-  return action !== undefined ? { action: action.slice(0, 100) } : {};
 }
 
 export function charsOf(body: Captured): number {

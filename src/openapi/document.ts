@@ -337,7 +337,7 @@ function documentWith(paths: Paths, options: DocumentOptions): Json {
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl, description: 'This sandbox' }] } : {}),
     tags: [
-      { name: 'API', description: 'The service interface (interface spec §4–5)' },
+      { name: 'API', description: 'The service interface, as docs/compatibility.md ("Operations") lists it' },
       { name: 'Sandbox control', description: 'Sandbox-only: no credentials, never part of the real service' },
     ],
     paths,

@@ -9,6 +9,7 @@ import { Clock } from '../core/clock.js';
 import { EventBus } from '../core/event-bus.js';
 import { createIdSource } from '../core/ids.js';
 import { TenantClocks } from '../core/tenant-clocks.js';
+import { clientName } from '../domain/clients.js';
 import { Timers } from '../core/timers.js';
 import type { Services } from '../store/services.js';
 import { readFixtures } from '../fixtures/read.js';
@@ -69,7 +70,7 @@ export async function openState(config: ResolvedConfig, team?: TeamState): Promi
     ...(seeded.defaultClient
       ? {
           clientKey: seeded.defaultClient.clientKey,
-          clientName: seeded.defaultClient.fullname ?? seeded.defaultClient.clientKey,
+          clientName: clientName(seeded.defaultClient),
         }
       : {}),
   };

@@ -38,6 +38,19 @@ describe('the dashboard shows people what they read', () => {
     expect(clientCell).toMatch(/^Demo Client<br \/><span class="mono muted">demoClient<\/span>/);
   });
 
+  it('names a client with an empty name by its key, in the client filter as in the contract rows', async () => {
+    const token = await t.platformToken();
+    const made = await t.post(
+      '/api/client',
+      { data: { action: 'create', client: { fullname: '', email: 'nameless@x.test' } } },
+      { bearer: token },
+    );
+    expect(made.status).toBe(201);
+    const key = made.body.client.clientKey as string;
+    const contracts = await page('?tab=contracts');
+    expect(contracts).toContain(`<option value="${key}" >${key} (${key})</option>`);
+  });
+
   it("names recipients in a contract's history, and shows a drawn signature as its image", async () => {
     const walk = await createAndSend(t, [{ name: 'Grace Hopper' }]);
     const png =

@@ -25,6 +25,7 @@ import { contractPage, platformsWithClients } from './dashboard-data.js';
 import { DASHBOARD as BASE, type Html, sendPage, shell } from './layout.js';
 import { scenariosTab } from './scenarios-tab.js';
 import { readinessTab } from './readiness-tab.js';
+import { clientName } from '../../domain/clients.js';
 import { recipientName } from '../../domain/recipients.js';
 import { contractDetail, stateBadge, statusBadge } from './contract-detail.js';
 
@@ -205,14 +206,14 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
     limit: PAGE_SIZE,
   });
   const clients = platforms.filter((p) => !q.platform || p.platform.apiKey === q.platform).flatMap((p) => p.clients);
-  const clientNames = new Map(platforms.flatMap((p) => p.clients).map((cl) => [cl.clientKey, cl.fullname]));
+  const clientNames = new Map(platforms.flatMap((p) => p.clients).map((cl) => [cl.clientKey, clientName(cl)]));
   const link = (key: string) => `${BASE}?${new URLSearchParams({ ...q, contract: key }).toString()}`;
   const selected = q.contract ? contractDetail(q.contract, control, services) : '';
   return html`<section aria-labelledby="contracts-title">
   <h2 id="contracts-title">Contracts</h2>
   <form class="filters" method="get" action="${BASE}"><input type="hidden" name="tab" value="contracts" />
     <label>Platform <select name="platform"><option value="">all</option>${platforms.map((p) => html`<option value="${p.platform.apiKey}" ${p.platform.apiKey === q.platform ? 'selected' : ''}>${p.platform.name ?? p.platform.apiKey} (${p.platform.apiKey})</option>`)}</select></label>
-    <label>Client <select name="client"><option value="">all</option>${clients.map((cl) => html`<option value="${cl.clientKey}" ${cl.clientKey === q.client ? 'selected' : ''}>${cl.fullname ?? cl.clientKey} (${cl.clientKey})</option>`)}</select></label>
+    <label>Client <select name="client"><option value="">all</option>${clients.map((cl) => html`<option value="${cl.clientKey}" ${cl.clientKey === q.client ? 'selected' : ''}>${clientName(cl)} (${cl.clientKey})</option>`)}</select></label>
     <label>Status <select name="status"><option value="">any</option>${CONTRACT_STATUSES.map((s) => html`<option ${s === q.status ? 'selected' : ''}>${s}</option>`)}</select></label>
     <button type="submit" class="secondary">Filter</button>
   </form>
@@ -226,7 +227,7 @@ function contracts(q: Record<string, string>, { services, control }: DashboardDe
         recipients,
       }) => html`<tr class="${contract.contractKey === q.contract ? 'selected' : ''}" data-contract="${contract.contractKey}">
       <td><a href="${link(contract.contractKey)}">${contract.name}</a><br /><span class="mono muted">${contract.contractKey}</span></td>
-      <td>${clientNames.get(contract.clientKey) || contract.clientKey}<br /><span class="mono muted">${contract.clientKey}</span></td>
+      <td>${clientNames.get(contract.clientKey) ?? contract.clientKey}<br /><span class="mono muted">${contract.clientKey}</span></td>
       <td>${statusBadge(contract.status)}</td>
       <td>${recipients.map((r) => html`<div>${recipientName(r) ?? ''} <span class="muted">${r.action}</span> ${stateBadge(r.state)}</div>`)}</td>
       <td>${peopleTime(contract.createTime)}</td>
