@@ -113,16 +113,27 @@ async function fetchLoopRate(hook) {
 /** Rounds per mode: the baseline and the sandbox take turns (one first, then the other), so load moves both alike. */
 const ROUNDS = QUICK ? 2 : 5;
 
-/** Rounds of one mode, after one of each not counted: the fetch() loop and each build take turns, the loop first or last in alternate rounds. */
+/**
+ * Rounds not counted, of each build and of the fetch() loop, before the counted ones of a mode. A sandbox just started
+ * runs on cold code: its CPU per 1,000 events fell 1,190 → 760 → 470 → 380 → 340 → 320 ms over its first six rounds
+ * (in memory; --data alike), so with one such round the counted ones measured mostly its warm-up, and the first
+ * counted --data round read 0.43–0.58× where the last read 0.64–0.95×.
+ */
+const WARM_ROUNDS = QUICK ? 1 : 3;
+/**
+ * fetch() loops run before the first mode: the loop warms too (385 → 1,900/s over its first seven runs in a process),
+ * so the first mode was measured against a colder loop than the second (13–16 % slower in the same run).
+ */
+const WARM_LOOPS = QUICK ? 1 : 6;
+
+/** Rounds of one mode, after WARM_ROUNDS of each not counted: the fetch() loop and each build take turns, the loop first or last in alternate rounds. */
 async function rounds(hook, builds) {
   const rates = builds.map(() => []);
   const bare = [];
   let note = builds.some((b) => !b.warm) ? 'no delivery within 3 s of a create' : undefined;
-  // One round of each, not counted: a sandbox just started runs its first 1,000 events on cold code (~2.5x the CPU of
-  // its fourth round), while the fetch() loop is warm from the mode before; the first --data round read 0.48-0.68x.
-  if (!note) {
+  for (let i = 0; i < WARM_ROUNDS && !note; i++) {
     await fetchLoopRate(hook);
-    for (const build of builds) if ((await build.round()) === undefined) note = 'the warm-up round did not finish';
+    for (const build of builds) if ((await build.round()) === undefined) note = 'a warm-up round did not finish';
   }
   for (let i = 0; i < ROUNDS && !note; i++) {
     const b = i % 2 === 0 ? await fetchLoopRate(hook) : undefined;
@@ -141,6 +152,7 @@ export async function benchWebhooks() {
   const before = process.env.BENCH_BEFORE_REF ? previousBuild(process.env.BENCH_BEFORE_REF) : undefined;
   const hook = await receiver();
   try {
+    for (let i = 0; i < WARM_LOOPS; i++) await fetchLoopRate(hook);
     // Each build with --data writes its own file.
     const modes = [
       ['in memory', () => []],
@@ -167,7 +179,7 @@ export async function benchWebhooks() {
         '≥ 0.8×',
         ratio !== undefined && ratio >= 0.8 ? 'met' : 'MISSED',
         note ??
-          `medians of ${ROUNDS} rounds, each from the first create to the last delivery (one endpoint); baseline: plain fetch() loop, 10 at a time, taking turns with ours; ratio: median of the rounds' ratios (${shown(ratios[0])})${before ? `; ${before.commit.slice(0, 7)} in the same rounds: ${Math.round(median(rates[1]))}/s, ratio ${median(ratios[1]).toFixed(2)} (${shown(ratios[1])})` : ''}`,
+          `medians of ${ROUNDS} rounds after ${WARM_ROUNDS} not counted, each from the first create to the last delivery (one endpoint); baseline: plain fetch() loop, 10 at a time, taking turns with ours; ratio: median of the rounds' ratios (${shown(ratios[0])})${before ? `; ${before.commit.slice(0, 7)} in the same rounds: ${Math.round(median(rates[1]))}/s, ratio ${median(ratios[1]).toFixed(2)} (${shown(ratios[1])})` : ''}`,
       );
       r.ratio = ratio;
     }
