@@ -32,10 +32,10 @@ export interface RequestFacts {
    */
   readonly caller: Principal | ApiError | undefined;
   /**
-   * The tenant (platform id) its headers and path name as it arrives: the credentials' (even an expired or revoked
-   * token's, so a tenant's refused requests are filed under it), the tenant path of a scoped control call
-   * (`/__sandbox/platforms/{apiKey}/…`) or the recipient page's link's. Not yet the request's tenant, which its body
-   * may tell otherwise (a public operation): that one is `RequestBody.tenant`.
+   * The tenant (platform id) its headers and path name as it arrives: a recipient page's link's (`/sharing/{link}`),
+   * else the credentials' (even an expired or revoked token's, so a tenant's refused requests are filed under it) or
+   * the tenant path of a scoped control call (`/__sandbox/platforms/{apiKey}/…`). Not yet the request's tenant, which
+   * its body may tell otherwise (a public operation): that one is `RequestBody.tenant`.
    */
   readonly arrivalTenant: string | undefined;
   /** The arrival tenant's clock (`clocks.of(arrivalTenant)`), and its time as the request arrived. */
@@ -102,11 +102,10 @@ export function arrivalFacts(
   request: { method: string; path: string; started: number; credentials: Credentials; api: boolean },
 ): RequestFacts {
   const { credentials, path } = request;
+  // A recipient page acts in its link's tenant, whatever credentials came (as a public operation does).
   const arrivalTenant =
-    requestTenant(services, {
-      bearer: credentials.bearer,
-      apiKey: tenantKeyOfPath(path) ?? credentials.apiKey,
-    }) ?? recipientPageTenant(services, path);
+    recipientPageTenant(services, path) ??
+    requestTenant(services, { bearer: credentials.bearer, apiKey: tenantKeyOfPath(path) ?? credentials.apiKey });
   const clock = services.clocks.of(arrivalTenant);
   return {
     method: request.method,
@@ -180,7 +179,7 @@ function recipientPageTenant(services: Pick<Services, 'store'>, path: string): s
 }
 
 /** The tenant of a share link: its recipient's, or an extra link's (domain/share-links.ts). */
-export function shareLinkTenant(services: Pick<Services, 'store'>, link: string): string | undefined {
+function shareLinkTenant(services: Pick<Services, 'store'>, link: string): string | undefined {
   const { store } = services;
   return store.recipients.get(link)?.platformId ?? store.shareLinks.get(link)?.platformId;
 }

@@ -108,6 +108,13 @@ describe('a share-link operation sent with another tenant’s credentials', () =
     expect(await filedUnder(other.apiKey)).not.toContain('/api/recipient_contract');
   });
 
+  it('on the recipient page too: the page is filed under the link’s tenant, where it acts', async () => {
+    const other = await otherTenant();
+    await t.request(`/sharing/${link}`, { headers: { 'x-service-key': other.apiKey } });
+    expect(await filedUnder(DEMO.apiKey)).toContain(`/sharing/${link}`);
+    expect(await filedUnder(other.apiKey)).not.toContain(`/sharing/${link}`);
+  });
+
   it('meets the faults set for the link’s tenant, not those of the tenant whose credentials it carries', async () => {
     const other = await otherTenant();
     const fault = { match: { path: '/api/recipient_contract' }, status: 503 };

@@ -13,7 +13,7 @@ import { actBody } from '../../control/schemas.js';
 import { parseWith } from '../../core/validation.js';
 import { actByLink, viewByLink } from '../../domain/recipient-acts.js';
 import { systemContext } from '../../domain/context.js';
-import { shareLinkTenant } from '../../domain/request-facts.js';
+import { requestBody } from '../body.js';
 import type { Services } from '../../store/services.js';
 import { pageHtml, shownTags } from '../../domain/shown-contract.js';
 import { type SharePage, refusalAsSeen, sharePage } from '../../domain/share-links.js';
@@ -41,12 +41,13 @@ interface ShowDeps {
 export function recipientPageRoutes({ services, renderer, maxBodyBytes }: ShowDeps & { maxBodyBytes: number }): Hono {
   const app = new Hono();
   const deps: ShowDeps = { services, renderer };
-  // The holder of a link acts in its contract's tenant, on its clock: the context is built once per request.
-  const linkContext = (link: string) => systemContext(services, 'page', shareLinkTenant(services, link));
+  // The holder of a link acts in its contract's tenant, on its clock: the request's tenant, which the travel object
+  // tells by the link in the page's path (domain/request-facts.ts); the context is built once per request.
+  const linkContext = (c: Context) => systemContext(services, 'page', requestBody(c).tenant);
 
   app.get('/:link', async (c) => {
     const link = c.req.param('link');
-    const ctx = linkContext(link);
+    const ctx = linkContext(c);
     let page = sharePage(ctx, link);
     if (!page) return notFound(c);
     // Opening the page is the recipient's view, once: only a notified recipient that has not viewed yet views here.
@@ -59,7 +60,7 @@ export function recipientPageRoutes({ services, renderer, maxBodyBytes }: ShowDe
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text('Request body too large', 413) }),
     async (c) => {
       const link = c.req.param('link');
-      const ctx = linkContext(link);
+      const ctx = linkContext(c);
       const page = sharePage(ctx, link);
       if (!page) return notFound(c);
       const form = await readForm(c);
