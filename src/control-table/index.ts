@@ -17,7 +17,7 @@ import { readinessOps } from './readiness.js';
 export type { ControlMethod, ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
 export { TextAnswer, fillPath, reshaped, routeOf } from './operation.js';
 
-export const controlTable: ControlTable = {
+const entries = {
   ...stateOps,
   ...clockOps,
   ...recipientOps,
@@ -26,6 +26,13 @@ export const controlTable: ControlTable = {
   ...scenarioOps,
   ...readinessOps,
 };
+
+/**
+ * One entry per library method, checked by the compiler both ways: a method of `SandboxControl` without an entry is
+ * missing from `ControlTable`, and an entry of no method is refused here (its name would have to be `never`), as it
+ * is in its part (`satisfies Partial<ControlTable>`).
+ */
+export const controlTable: ControlTable = entries satisfies Record<Exclude<keyof typeof entries, ControlName>, never>;
 
 export type ControlName = keyof ControlTable;
 

@@ -40,6 +40,12 @@ export type ControlRoute = `${ControlMethod} /${string}`;
 interface ControlOpBase<Args extends unknown[], Result> {
   /** Its method and path under /__sandbox, the path in OpenAPI form (`routeOf` reads them apart). */
   route: ControlRoute;
+  /**
+   * Its MCP tool (docs/mcp.md), snake_case: `advance_clock`. Entries of different routes that share a name are one
+   * tool taking the last segment of their paths as `verb` (the recipient acts: `act_as_recipient`); an entry that
+   * shares another's route (`scenarios.loadFile`, `scenarios.load`'s) names the same tool.
+   */
+  tool: string;
   summary: string;
   description?: string;
   /** The body's schema and the query's, as the operation validates them (shown in the OpenAPI document). */
