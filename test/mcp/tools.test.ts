@@ -4,12 +4,9 @@
  * tenant's, and a description. Each takes its name from its entries' `tool` (control-table/operation.ts); two routes
  * folded into one tool by mistake, or two entries of one route naming different tools, fail here.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controlEntries } from '../../src/control-table/index.js';
 import { mcpTools } from '../../src/mcp/tools.js';
-import { ROOT } from '../support/ci-kit.js';
 
 const tools = mcpTools();
 const route = (entry: { op: { route: string } }) => entry.op.route;
@@ -43,12 +40,5 @@ describe('the MCP tools', () => {
       expect(new Set(sharing.map((other) => other.op.tool)), entry.name).toEqual(new Set([entry.op.tool]));
     }
     expect(controlEntries.find((entry) => entry.name === 'scenarios.loadFile')!.op.tool).toBe('load_scenario');
-  });
-
-  it("are each named in docs/mcp.md's table of tools", () => {
-    const doc = readFileSync(join(ROOT, 'docs', 'mcp.md'), 'utf8');
-    const table = doc.slice(doc.indexOf('| tool |'), doc.indexOf('\n\n', doc.indexOf('| tool |')));
-    const named = new Set([...table.matchAll(/`(\w+)`/g)].map((m) => m[1]));
-    expect(tools.map((tool) => tool.name).filter((name) => !named.has(name))).toEqual([]);
   });
 });
