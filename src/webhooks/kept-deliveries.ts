@@ -40,9 +40,7 @@ export class KeptDeliveries {
     this.records = store.keep('deliveries', {
       record: (id) => {
         const d = log.get(id);
-        if (!d) return undefined;
-        const { inFlight: _inFlight, removed: _removed, body: _body, ...kept } = d;
-        return kept satisfies KeptDelivery;
+        return d && keptRecord(d);
       },
       keys: () => log.keys(),
       restore: (id, record) => {
@@ -96,4 +94,35 @@ export class KeptDeliveries {
     this.messages.set(d.webhookId, { body: d.body, refs: 1 });
     this.bodies.changed(d.webhookId);
   }
+}
+
+/**
+ * A delivery's kept record, field by field: a rest spread (`{ inFlight, removed, body, ...kept }`) took 2 µs a
+ * record on Node 20 against 0.1 µs, written once or twice per delivery with --data. Every field of KeptDelivery
+ * must be named here (the type says so); one left undefined is left out of the JSON, as the spread left it out.
+ */
+function keptRecord(d: Delivery): KeptDelivery {
+  const kept: { [K in keyof Required<KeptDelivery>]: KeptDelivery[K] | undefined } = {
+    id: d.id,
+    webhookId: d.webhookId,
+    webhookKey: d.webhookKey,
+    url: d.url,
+    platformId: d.platformId,
+    clientKey: d.clientKey,
+    contractKey: d.contractKey,
+    event: d.event,
+    cause: d.cause,
+    trace: d.trace,
+    body: undefined,
+    createdAt: d.createdAt,
+    status: d.status,
+    attempts: d.attempts,
+    retries: d.retries,
+    active: d.active,
+    nextAttemptAt: d.nextAttemptAt,
+    stopped: d.stopped,
+    held: d.held,
+    releasedHit: d.releasedHit,
+  };
+  return kept as KeptDelivery;
 }
