@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 export const capturedOps = {
   'outbox.list': {
+    tool: 'list_emails',
     route: 'GET /emails',
     summary: 'The outbox: emails the service would have sent (signing and approval requests, signed/approved notices)',
     query: emailQuery,
@@ -17,12 +18,14 @@ export const capturedOps = {
     ...wrappedIn('emails', (r, { control, tenant }) => control.outbox.list(r.query, tenant)),
   },
   'outbox.clear': {
+    tool: 'clear_emails',
     route: 'DELETE /emails',
     summary: 'Empty the outbox (scoped: the tenant’s emails)',
     answer: { cleared: 3 },
     ...wrappedIn('cleared', (_r, { control, tenant }) => control.outbox.clear(tenant)),
   },
   'webhooks.deliveries': {
+    tool: 'list_deliveries',
     route: 'GET /webhook-deliveries',
     summary: 'The webhook delivery log: every delivery with its attempts and next retry (docs/webhooks.md)',
     query: deliveryQuery,
@@ -31,6 +34,7 @@ export const capturedOps = {
     ...wrappedIn('deliveries', (r, { control, tenant }) => control.webhooks.deliveries(r.query, tenant)),
   },
   'webhooks.delivery': {
+    tool: 'get_delivery',
     route: 'GET /webhook-deliveries/{id}',
     summary: 'One webhook delivery',
     answer: delivery,
@@ -38,6 +42,7 @@ export const capturedOps = {
     handle: (r, { control, tenant }) => control.webhooks.delivery(r.params.id!, tenant),
   },
   'webhooks.redeliver': {
+    tool: 'redeliver',
     route: 'POST /webhook-deliveries/{id}/redeliver',
     summary: 'Send a delivery again at once, with the same webhook-id',
     answer: {
@@ -51,6 +56,7 @@ export const capturedOps = {
     handle: (r, { control, tenant }) => control.webhooks.redeliver(r.params.id!, tenant),
   },
   requests: {
+    tool: 'list_requests',
     route: 'GET /requests',
     summary: 'The request journal: what was asked and answered, secrets redacted',
     description:
@@ -68,6 +74,7 @@ export const capturedOps = {
     ),
   },
   clearRequests: {
+    tool: 'clear_requests',
     route: 'DELETE /requests',
     summary: "Empty the journal, or only one platform's entries",
     query: () => z.object({ apiKey: z.string().optional() }),

@@ -6,12 +6,14 @@ import type { ControlTable } from './operation.js';
 
 export const clockOps = {
   'clock.state': {
+    tool: 'clock_state',
     route: 'GET /clock',
     summary: 'The clock: time, mode and pending timers (scoped: the tenant’s own clock, or the sandbox’s it follows)',
     answer: clockState,
     handle: (_r, { control, tenant }) => control.clock.state(tenant),
   },
   'clock.advance': {
+    tool: 'advance_clock',
     route: 'POST /clock/advance',
     summary:
       'Move time forward, running every timer that falls due; answers once their work has settled (scoped: only the tenant’s timers)',
@@ -22,18 +24,21 @@ export const clockOps = {
     handle: (r, { control, tenant }) => control.clock.advance(r.body as { by: string }, tenant),
   },
   'clock.freeze': {
+    tool: 'freeze_clock',
     route: 'POST /clock/freeze',
     summary: 'Stop the clock',
     answer: clockState,
     handle: (_r, { control, tenant }) => control.clock.freeze(tenant),
   },
   'clock.unfreeze': {
+    tool: 'unfreeze_clock',
     route: 'POST /clock/unfreeze',
     summary: 'Let the clock follow wall time again',
     answer: { ...clockState, mode: 'real' },
     handle: (_r, { control, tenant }) => control.clock.unfreeze(tenant),
   },
   'clock.set': {
+    tool: 'set_clock',
     route: 'POST /clock/set',
     summary: 'Jump to a time; forward jumps run the timers on the way',
     body: setBody,

@@ -8,7 +8,7 @@ import type { FaultOperations } from '../control/faults.js';
 import type { Control } from '../control/control.js';
 import { receiverFaultSpec } from '../webhooks/receiver-fault-spec.js';
 import { receiverFault } from './examples.js';
-import { type ControlOp, reshaped, wrappedIn } from './operation.js';
+import { type ControlOp, type ControlTable, reshaped, wrappedIn } from './operation.js';
 
 type FaultOps<Input, View> = {
   set: ControlOp<[Input | Input[]], string[]>;
@@ -20,12 +20,14 @@ type FaultOps<Input, View> = {
 function faultList<Input, View>(
   path: `/${string}`,
   noun: { one: string; many: string },
+  tools: { [Op in keyof FaultOps<Input, View>]: string },
   of: (control: Control) => FaultOperations<View>,
   doc: { body: () => import('zod').ZodType; example?: unknown; view: unknown; summary: string },
 ): FaultOps<Input, View> {
   return {
     set: {
       route: `POST ${path}`,
+      tool: tools.set,
       summary: doc.summary,
       body: doc.body,
       ...(doc.example !== undefined ? { example: doc.example } : {}),
@@ -43,18 +45,21 @@ function faultList<Input, View>(
     },
     list: {
       route: `GET ${path}`,
+      tool: tools.list,
       summary: `The ${noun.many} set now`,
       answer: { faults: [doc.view] },
       ...wrappedIn('faults', (_r, { control, tenant }) => of(control).list(undefined, tenant?.platformId)),
     },
     clear: {
       route: `DELETE ${path}`,
+      tool: tools.clear,
       summary: `Remove every ${noun.one} (scoped: the tenant’s)`,
       answer: { removed: 1 },
       ...wrappedIn('removed', (_r, { control, tenant }) => of(control).clear(undefined, tenant?.platformId)),
     },
     remove: {
       route: `DELETE ${path}/{id}`,
+      tool: tools.remove,
       summary: `Remove one ${noun.one}`,
       answer: { removed: 1 },
       request: (id) => ({ params: { id } }),
@@ -69,24 +74,36 @@ function faultList<Input, View>(
   };
 }
 
-const api = faultList('/faults', { one: 'API fault', many: 'API faults' }, (control) => control.faults, {
-  body: faultSpec,
-  view: {
-    id: 'fault-1',
-    source: 'control',
-    match: { path: '/api/contract' },
-    status: 503,
-    seen: 0,
-    hits: 0,
-    exhausted: false,
+const api = faultList(
+  '/faults',
+  { one: 'API fault', many: 'API faults' },
+  { set: 'set_api_fault', list: 'list_api_faults', clear: 'clear_api_faults', remove: 'remove_api_fault' },
+  (control) => control.faults,
+  {
+    body: faultSpec,
+    view: {
+      id: 'fault-1',
+      source: 'control',
+      match: { path: '/api/contract' },
+      status: 503,
+      seen: 0,
+      hits: 0,
+      exhausted: false,
+    },
+    summary:
+      'Add an API fault (or several as {"faults": [...]}): errors, latency or dropped connections on matching /api requests',
   },
-  summary:
-    'Add an API fault (or several as {"faults": [...]}): errors, latency or dropped connections on matching /api requests',
-});
+);
 
 const receivers = faultList(
   '/webhook-faults',
   { one: 'receiver fault', many: 'receiver faults' },
+  {
+    set: 'set_receiver_fault',
+    list: 'list_receiver_faults',
+    clear: 'clear_receiver_faults',
+    remove: 'remove_receiver_fault',
+  },
   (control) => control.webhooks.faults,
   {
     body: receiverFaultSpec,
@@ -106,4 +123,4 @@ export const faultOps = {
   'webhooks.faults.list': receivers.list,
   'webhooks.faults.clear': receivers.clear,
   'webhooks.faults.remove': receivers.remove,
-};
+} satisfies Partial<ControlTable>;

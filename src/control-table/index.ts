@@ -1,8 +1,9 @@
 /**
  * The control API's table (operation.ts says how an entry reads): every operation once, by the name of the library
- * method it serves. The routes, the OpenAPI document, the control client, the library and the dashboard's forms
- * are derived from it; `deriveControl` builds the library's nested object (`clock.advance`, `webhooks.faults.set`)
- * over any way of calling an operation: in process, or over HTTP.
+ * method it serves. The routes, the OpenAPI document, the control client, the library, the MCP tools and the
+ * generated lists of docs/control-api.md and docs/mcp.md are derived from it, and the dashboard's forms run its
+ * entries; `deriveControl` builds the library's nested object (`clock.advance`, `webhooks.faults.set`) over any way
+ * of calling an operation: in process, or over HTTP.
  */
 import { type SandboxControl, type SandboxTenant, TENANT_PARTS } from '../control/sandbox-control.js';
 import { capturedOps } from './captured.js';
@@ -17,7 +18,7 @@ import { readinessOps } from './readiness.js';
 export type { ControlMethod, ControlOp, ControlRequest, ControlTable, ControlWorld } from './operation.js';
 export { TextAnswer, fillPath, reshaped, routeOf } from './operation.js';
 
-export const controlTable: ControlTable = {
+const entries = {
   ...stateOps,
   ...clockOps,
   ...recipientOps,
@@ -28,6 +29,16 @@ export const controlTable: ControlTable = {
 };
 
 export type ControlName = keyof ControlTable;
+
+/** Entries of no library method: each would have to be `never`, so any entry fails the check. */
+export type OnlyMethods<Entries> = Record<Exclude<keyof Entries, ControlName>, never>;
+
+/**
+ * One entry per library method, checked by the compiler both ways: a method of `SandboxControl` without an entry is
+ * missing from `ControlTable`, and an entry of no method is refused here (`OnlyMethods`), as it is in its part
+ * (`satisfies Partial<ControlTable>`).
+ */
+export const controlTable: ControlTable = entries satisfies OnlyMethods<typeof entries>;
 
 /**
  * An entry as the routes, the OpenAPI document and the screen read it: its route read apart, and `tenant` when its

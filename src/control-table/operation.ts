@@ -1,11 +1,21 @@
 /**
  * How a control operation is declared (the /__sandbox API, docs/library.md): once, in a table like /api's
  * (resources/action.ts), from which the routes (http/control-api/), the OpenAPI document (openapi/control.ts),
- * `createControlClient` (client/control-client.ts), the library (`startSandbox()`, index.ts) and the dashboard's
- * forms are derived. Each entry says where it lives on HTTP, what a library call sends, what the operation does
- * with it, and what the library call answers. An operation of a part about one tenant's world (`TENANT_PARTS`,
- * control/sandbox-control.ts) is also served under `/__sandbox/platforms/{apiKey}/…`, with the same path and body,
- * and from `sandbox.tenant(apiKey)`.
+ * `createControlClient` (client/control-client.ts), the library (`startSandbox()`, index.ts), the MCP tools
+ * (mcp/tools.ts) and the generated lists of docs/control-api.md and docs/mcp.md are derived; the dashboard's forms
+ * (forms.ts, one line a form) run its entries. Each entry says where it lives on HTTP, its MCP tool, what a library
+ * call sends, what the operation does with it, and what the library call answers. An operation of a part about one
+ * tenant's world (`TENANT_PARTS`, control/sandbox-control.ts) is also served under `/__sandbox/platforms/{apiKey}/…`,
+ * with the same path and body, and from `sandbox.tenant(apiKey)`.
+ *
+ * The table's type comes from the library's interface, `SandboxControl` (control/sandbox-control.ts), not the other
+ * way round: that interface is the library's documented public contract, the method names, parameter names and TSDoc
+ * users read in their editor and in the package's .d.ts. A type computed from the table would lose that TSDoc
+ * (TypeScript keeps a property's doc only through a mapped type over that same object's keys, and the table's dotted
+ * names are folded back into `clock.advance`), would put the table's internals (handlers, zod schemas, `ControlWorld`)
+ * into the public declarations, and would make each entry write out the argument and answer types it now gets from
+ * its method. The compiler ties each entry to its method: a method without an entry, or an entry of no method, fails
+ * the type check (`ControlTable` below; control-table/index.ts).
  */
 import type { z } from 'zod';
 import type { SandboxControl } from '../control/sandbox-control.js';
@@ -40,6 +50,12 @@ export type ControlRoute = `${ControlMethod} /${string}`;
 interface ControlOpBase<Args extends unknown[], Result> {
   /** Its method and path under /__sandbox, the path in OpenAPI form (`routeOf` reads them apart). */
   route: ControlRoute;
+  /**
+   * Its MCP tool (docs/mcp.md), snake_case: `advance_clock`. Entries of different routes that share a name are one
+   * tool taking the last segment of their paths as `verb` (the recipient acts: `act_as_recipient`); an entry that
+   * shares another's route (`scenarios.loadFile`, `scenarios.load`'s) names the same tool.
+   */
+  tool: string;
   summary: string;
   description?: string;
   /** The body's schema and the query's, as the operation validates them (shown in the OpenAPI document). */

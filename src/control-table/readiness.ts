@@ -56,6 +56,7 @@ const reportExample = {
 
 export const readinessOps = {
   report: {
+    tool: 'report',
     route: 'GET /report',
     summary: 'The go-live readiness report: a verdict, findings with evidence, coverage (scoped: the tenant’s traffic)',
     description:
@@ -80,6 +81,7 @@ export const readinessOps = {
     ),
   },
   settle: {
+    tool: 'settle',
     route: 'POST /settle',
     summary:
       'Wait until nothing is due now: timers due at this instant run, webhook attempts and reactions in flight finish; time does not move',
@@ -89,12 +91,14 @@ export const readinessOps = {
     handle: (_r, { control, tenant }) => control.clock.settle(tenant),
   },
   'rateLimit.get': {
+    tool: 'rate_limit',
     route: 'GET /rate-limit',
     summary: 'The rate limit that applies (scoped: the tenant’s own, else the sandbox’s)',
     answer: { rateLimit: '10/min', source: 'options', scope: 'sandbox' },
     handle: (_r, { control, tenant }) => control.rateLimits.get(tenant),
   },
   'rateLimit.set': {
+    tool: 'set_rate_limit',
     route: 'PUT /rate-limit',
     summary: 'Set a quota like a test mode per API key, e.g. "10/min" (scoped: for the tenant); null turns it off',
     body: rateLimitBody,

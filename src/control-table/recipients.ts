@@ -8,6 +8,7 @@ import type { RecipientRole } from '../core/vocabulary.js';
 function act(verb: RecipientRole, summary: string): ControlOp<[string, { signature?: string }?], RecipientActResult> {
   return {
     route: `POST /recipients/{recipientKey}/${verb}`,
+    tool: 'act_as_recipient',
     summary,
     ...(verb === 'sign'
       ? {

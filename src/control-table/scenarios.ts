@@ -52,6 +52,7 @@ async function load(r: ControlRequest, { scenarios, tenant }: ControlWorld): Pro
 
 export const scenarioOps = {
   'scenarios.list': {
+    tool: 'list_scenarios',
     route: 'GET /scenarios',
     summary: 'The bundled scenarios and the active ones (scoped: the tenant’s)',
     answer: { bundled: [{ name: 'happy-path', description: 'Every recipient acts at once, in order' }], active: [] },
@@ -59,6 +60,7 @@ export const scenarioOps = {
       scenarios.list(tenant),
   },
   'scenarios.load': {
+    tool: 'load_scenario',
     route: 'POST /scenarios',
     read: 'scenario',
     summary:
@@ -75,6 +77,7 @@ export const scenarioOps = {
       isScenarioFile(nameOrYaml) ? scenarios.loadFile(nameOrYaml.trim(), tenant) : scenarios.load(nameOrYaml, tenant),
   },
   'scenarios.loadFile': {
+    tool: 'load_scenario',
     route: 'POST /scenarios',
     read: 'scenario',
     summary: 'Load a scenario file (read by the caller, sent as YAML)',
@@ -83,6 +86,7 @@ export const scenarioOps = {
     local: ({ scenarios, tenant }, path) => scenarios.loadFile(path, tenant),
   },
   'scenarios.get': {
+    tool: 'scenario_status',
     route: 'GET /scenarios/{name}',
     summary: 'One active scenario: its rules, pending steps, log and expectations (met, pending or failed)',
     answer: {
@@ -116,12 +120,14 @@ export const scenarioOps = {
     handle: (r, { scenarios, tenant }) => scenarios.get(r.params.name!, tenant),
   },
   'scenarios.unload': {
+    tool: 'unload_scenario',
     route: 'DELETE /scenarios/{name}',
     summary: 'Unload a scenario: pending steps, faults and outages end; past effects stay',
     request: (name) => ({ params: { name } }),
     handle: (r, { scenarios, tenant }) => scenarios.unload(r.params.name!, tenant),
   },
   'scenarios.unloadAll': {
+    tool: 'unload_all_scenarios',
     route: 'DELETE /scenarios',
     summary: 'Unload every active scenario (scoped: the tenant’s)',
     answer: { unloaded: 0 },

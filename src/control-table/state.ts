@@ -10,6 +10,7 @@ import { type ControlTable, reshaped } from './operation.js';
 
 export const stateOps = {
   health: {
+    tool: 'health',
     route: 'GET /health',
     summary: 'Ready check: answers 200 once the sandbox serves requests',
     answer: {
@@ -23,6 +24,7 @@ export const stateOps = {
     handle: (_r, { control }) => control.state.health(),
   },
   reset: {
+    tool: 'reset',
     route: 'POST /reset',
     summary: 'Back to the seeded state; with apiKey (or scoped), only that platform (tenant)',
     description:
@@ -48,6 +50,7 @@ export const stateOps = {
     ),
   },
   createPlatform: {
+    tool: 'create_tenant',
     route: 'POST /platforms',
     summary: 'A new isolated platform account (tenant), e.g. one per test; with "clock", its own clock',
     description:
@@ -65,6 +68,7 @@ export const stateOps = {
     handle: (r, { control }) => control.state.createPlatform(r.body as object),
   },
   expireTokens: {
+    tool: 'expire_tokens',
     route: 'POST /tokens/expire',
     summary: 'Force-expire one token, or every live token when none is named (scoped: the tenant’s)',
     body: expireBody,
@@ -74,6 +78,7 @@ export const stateOps = {
     handle: (r, { control, tenant }) => control.state.expireTokens(r.body as { token?: string }, tenant),
   },
   snapshot: {
+    tool: 'snapshot',
     route: 'GET /state',
     summary: 'The whole state (every record and the clocks) as one snapshot document',
     answer: {
@@ -86,6 +91,7 @@ export const stateOps = {
     handle: (_r, { control }) => control.state.snapshot(),
   },
   restore: {
+    tool: 'restore_snapshot',
     route: 'PUT /state',
     read: 'snapshot',
     summary: 'Restore a snapshot taken with GET /__sandbox/state (validated first; refused whole when wrong)',
@@ -111,6 +117,7 @@ export const stateOps = {
     ),
   },
   contract: {
+    tool: 'inspect_contract',
     route: 'GET /contracts/{contractKey}',
     summary: 'The whole contract: status, recipients with their state and times, placeholders with values, history',
     answer: {

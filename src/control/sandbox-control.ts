@@ -2,6 +2,10 @@
  * The shape shared by the library (`startSandbox`, in-process) and the control client (`createControlClient` in
  * client/control-client.ts, over HTTP): the same methods with the same answers, so a test suite can switch between a sandbox it started
  * and one started elsewhere without changing its assertions. Every method is async in both.
+ *
+ * Written by hand, as the library's public contract (its TSDoc is what users read), and the control table's type:
+ * each method is served by one entry of control-table/ (`ControlTable`), and the compiler refuses a method without an
+ * entry or an entry without a method (docs/architecture.md, "Rules": what a new control operation touches).
  */
 import type { ClockState } from '../core/clock.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';

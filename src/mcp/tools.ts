@@ -1,57 +1,12 @@
 /**
- * The MCP tools (docs/mcp.md), derived from the control table: every control route is a tool, its input schema made
- * from the route's path parameters, query and body schemas, its description from the entry's summary. A tool about
- * one tenant's world takes `apiKey` (the scoped route, `/__sandbox/platforms/{apiKey}/…`). The four recipient acts
- * are one tool, `act_as_recipient`, with their verb as an input. Only the names are written here: a control
- * operation added without a name fails the type check.
+ * The MCP tools (docs/mcp.md), derived from the control table: every control route is a tool, named by its entry's
+ * `tool`, its input schema made from the route's path parameters, query and body schemas, its description from the
+ * entry's summary. A tool about one tenant's world takes `apiKey` (the scoped route, `/__sandbox/platforms/{apiKey}/…`).
+ * Entries of different routes naming one tool are one tool with their verb as an input: the four recipient acts,
+ * `act_as_recipient`. Nothing here names an operation: a control operation is a tool by its entry alone.
  */
 import { z } from 'zod';
-import { type ControlEntry, type ControlName, type ControlRequest, controlRoutes } from '../control-table/index.js';
-
-/** The tool of each control operation (routes shared by two entries, like `scenarios.loadFile`, take the first's). */
-const TOOL_NAMES: Record<ControlName, string> = {
-  health: 'health',
-  reset: 'reset',
-  createPlatform: 'create_tenant',
-  expireTokens: 'expire_tokens',
-  snapshot: 'snapshot',
-  restore: 'restore_snapshot',
-  contract: 'inspect_contract',
-  'clock.state': 'clock_state',
-  'clock.advance': 'advance_clock',
-  'clock.freeze': 'freeze_clock',
-  'clock.unfreeze': 'unfreeze_clock',
-  'clock.set': 'set_clock',
-  'recipients.view': 'act_as_recipient',
-  'recipients.sign': 'act_as_recipient',
-  'recipients.approve': 'act_as_recipient',
-  'recipients.lock': 'act_as_recipient',
-  'outbox.list': 'list_emails',
-  'outbox.clear': 'clear_emails',
-  'webhooks.deliveries': 'list_deliveries',
-  'webhooks.delivery': 'get_delivery',
-  'webhooks.redeliver': 'redeliver',
-  requests: 'list_requests',
-  clearRequests: 'clear_requests',
-  'faults.set': 'set_api_fault',
-  'faults.list': 'list_api_faults',
-  'faults.clear': 'clear_api_faults',
-  'faults.remove': 'remove_api_fault',
-  'webhooks.faults.set': 'set_receiver_fault',
-  'webhooks.faults.list': 'list_receiver_faults',
-  'webhooks.faults.clear': 'clear_receiver_faults',
-  'webhooks.faults.remove': 'remove_receiver_fault',
-  'scenarios.list': 'list_scenarios',
-  'scenarios.load': 'load_scenario',
-  'scenarios.loadFile': 'load_scenario',
-  'scenarios.get': 'scenario_status',
-  'scenarios.unload': 'unload_scenario',
-  'scenarios.unloadAll': 'unload_all_scenarios',
-  report: 'report',
-  settle: 'settle',
-  'rateLimit.set': 'set_rate_limit',
-  'rateLimit.get': 'rate_limit',
-};
+import { type ControlEntry, type ControlRequest, controlRoutes } from '../control-table/index.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
@@ -127,8 +82,7 @@ function buildTool(name: string, entries: ControlEntry[]): Tool {
 export function mcpTools(): Tool[] {
   const groups = new Map<string, ControlEntry[]>();
   for (const entry of controlRoutes()) {
-    const name = TOOL_NAMES[entry.name];
-    groups.set(name, [...(groups.get(name) ?? []), entry]);
+    groups.set(entry.op.tool, [...(groups.get(entry.op.tool) ?? []), entry]);
   }
   return [...groups].map(([name, entries]) => buildTool(name, entries));
 }

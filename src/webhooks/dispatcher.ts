@@ -182,6 +182,7 @@ export class WebhookDispatcher {
     for (const off of this.unsubscribe) off();
     // Pending retries and holds are kept timers (core/timers.ts): the clocks' close stops them, the data file keeps them.
     this.abort.abort();
+    this.sender.abort();
     await Promise.allSettled([...this.inFlight]);
     this.sender.close();
   }
@@ -287,7 +288,6 @@ export class WebhookDispatcher {
       badSignature,
       body: d.body,
       timeoutMs: this.timeoutMs,
-      signal: this.abort.signal,
       userAgent: this.options.userAgent,
       traceHeaders: span?.headers,
     });

@@ -132,7 +132,9 @@ export class Lanes {
    * the first one that may overtake it.
    */
   private async run(webhookKey: string, lane: Lane): Promise<void> {
-    const inFlight = new Map<string, Promise<void>>();
+    // The contracts with a first attempt in flight; each one's end wakes the lane (one callback per attempt, not
+    // one per attempt in flight each time the lane waits).
+    const inFlight = new Set<string>();
     try {
       for (;;) {
         const next =
@@ -142,7 +144,6 @@ export class Lanes {
           // Until an attempt in flight ends or another delivery is queued.
           await new Promise<void>((resolve) => {
             lane.wake = resolve;
-            for (const sending of inFlight.values()) void sending.then(resolve, resolve);
           });
           lane.wake = undefined;
           continue;
@@ -151,10 +152,12 @@ export class Lanes {
         const sending = this.sendFirst(d, lane);
         if (!sending) continue;
         const { contractKey } = d;
-        inFlight.set(
-          contractKey,
-          sending.finally(() => inFlight.delete(contractKey)),
-        );
+        inFlight.add(contractKey);
+        const ended = () => {
+          inFlight.delete(contractKey);
+          lane.wake?.();
+        };
+        void sending.then(ended, ended);
       }
     } finally {
       lane.running = false;

@@ -1,7 +1,7 @@
 /**
  * docs/control-api.md lists every control operation on one screen, generated from the control table
- * (control-table/screen.ts): this fails when the table and the page differ. `UPDATE_DOCS=1 npx vitest run
- * test/docs/control-screen.test.ts` writes the page's generated block again.
+ * (control-table/screen.ts): this fails when the table and the page differ. `npm run docs` (`UPDATE_DOCS=1 npx
+ * vitest run test/docs/control-screen.test.ts`) writes the page's generated block again.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

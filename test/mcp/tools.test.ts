@@ -1,15 +1,12 @@
 /**
  * The MCP tools are derived from the control table (docs/mcp.md): every control operation reaches its route through
  * a tool, with the route's path parameters required, the tenant scope as `apiKey` exactly where the route is a
- * tenant's, and a description. An operation added to the table without a tool, or two routes folded into one tool
- * by mistake, fails here.
+ * tenant's, and a description. Each takes its name from its entries' `tool` (control-table/operation.ts); two routes
+ * folded into one tool by mistake, or two entries of one route naming different tools, fail here.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controlEntries } from '../../src/control-table/index.js';
 import { mcpTools } from '../../src/mcp/tools.js';
-import { ROOT } from '../support/ci-kit.js';
 
 const tools = mcpTools();
 const route = (entry: { op: { route: string } }) => entry.op.route;
@@ -36,10 +33,12 @@ describe('the MCP tools', () => {
     expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
   });
 
-  it("are each named in docs/mcp.md's table of tools", () => {
-    const doc = readFileSync(join(ROOT, 'docs', 'mcp.md'), 'utf8');
-    const table = doc.slice(doc.indexOf('| tool |'), doc.indexOf('\n\n', doc.indexOf('| tool |')));
-    const named = new Set([...table.matchAll(/`(\w+)`/g)].map((m) => m[1]));
-    expect(tools.map((tool) => tool.name).filter((name) => !named.has(name))).toEqual([]);
+  it('are named by their entries, in snake_case, and entries sharing a route name the same tool', () => {
+    for (const tool of tools) expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+    for (const entry of controlEntries) {
+      const sharing = controlEntries.filter((other) => route(other) === route(entry));
+      expect(new Set(sharing.map((other) => other.op.tool)), entry.name).toEqual(new Set([entry.op.tool]));
+    }
+    expect(controlEntries.find((entry) => entry.name === 'scenarios.loadFile')!.op.tool).toBe('load_scenario');
   });
 });
