@@ -8,9 +8,9 @@ import type { Services } from '../store/services.js';
 import { ApiError, errorBody } from '../core/errors.js';
 import { mountEndpoints, mountResource } from './router.js';
 import { plainResources, resources } from '../resources/index.js';
-import { type DocumentRouteOptions, mountDocuments } from './documents.js';
+import { type DocumentRouteOptions, documentRouting } from './documents.js';
 import { mountNotEmulated } from './not-emulated.js';
-import { documentEndpoints } from '../resources/documents.js';
+import { documentResources } from '../resources/documents.js';
 import { NOT_EMULATED_PATHS } from '../resources/not-emulated.js';
 import { readUnreadBody } from './body.js';
 import { apiCors } from './cors.js';
@@ -43,7 +43,7 @@ export interface AppOptions {
   /** The `trace` stage: each /api request's `traceparent`, and its span when tracing is on (http/trace.ts). */
   tracer?: Tracer;
   /** The document endpoints (upload_pdf, download_pdf, download_docx, the uploaded files). */
-  documents?: Omit<DocumentRouteOptions, 'publicUrl'>;
+  documents?: DocumentRouteOptions;
   /** Reports errors that are the sandbox's own fault (500s). */
   onInternalError?: (error: unknown) => void;
 }
@@ -100,10 +100,14 @@ function mountStages(app: Hono, options: AppOptions): void {
 /** The `route` stage: the /api operations, the pages, the control API. */
 function mountRoute(app: Hono, options: AppOptions): void {
   const api = new Hono<RequestEnv>();
-  const routing = { maxBodyBytes: options.maxBodyBytes, publicUrl: options.publicUrl };
+  const routing = {
+    maxBodyBytes: options.maxBodyBytes,
+    publicUrl: options.publicUrl,
+    documents: options.documents && documentRouting(options.documents),
+  };
   for (const resource of resources) mountResource(api, resource, routing);
   for (const resource of plainResources) mountEndpoints(api, resource, routing);
-  if (options.documents) mountDocuments(api, documentEndpoints, { ...options.documents, publicUrl: options.publicUrl });
+  if (options.documents) for (const resource of documentResources) mountEndpoints(api, resource, routing);
   mountNotEmulated(api);
   app.route('/', api);
   if (options.pages) app.route('/', options.pages);
@@ -155,7 +159,7 @@ function notFound(app: Hono, options: AppOptions, renderError: ErrorRenderer): (
     }
     const paths = [
       ...[...resources, ...plainResources].map((r) => r.path),
-      ...(options.documents ? documentEndpoints.map((e) => e.path) : []),
+      ...(options.documents ? documentResources.map((r) => r.path) : []),
       ...NOT_EMULATED_PATHS,
     ];
     const hint = c.req.path.startsWith('/api/') ? `; the API paths are ${paths.join(', ')}` : '';

@@ -20,12 +20,16 @@ import { parseWith } from '../core/validation.js';
 import { checkTextLimits } from '../core/text-limits.js';
 import type { RequestEnv } from '../domain/request-facts.js';
 import { publicBase } from './public-url.js';
+import { type DocumentRouting, documentParameters, documentRequest, parseParameters } from './documents.js';
+import { honoPath } from '../core/route-path.js';
 import { send } from './reply.js';
 
 export interface RouterOptions {
   maxBodyBytes: number;
   /** `--public-url`, when given (http/public-url.ts). */
   publicUrl?: string | undefined;
+  /** The document endpoints' store, renderer and upload limit: given by an app that mounts them. */
+  documents?: DocumentRouting | undefined;
 }
 
 /**
@@ -54,32 +58,44 @@ export function mountResource(app: Hono<RequestEnv>, resource: ResourceSpec, opt
 }
 
 /**
- * Mounts a plain endpoint resource (no `{data: {action}}` envelope): one spec per method, input from the query string
- * and the flat JSON body; the same faults middleware, credentials, errors and journal as mountResource. A `public`
- * endpoint reads no credentials.
+ * Mounts a plain endpoint resource (no `{data: {action}}` envelope) at its path, path parameters and all: one spec per
+ * method; the same faults middleware, credentials, errors and journal as mountResource. A `public` endpoint reads no
+ * credentials. Its input, checked by its schema, is
+ * - for a JSON endpoint, the query string and the flat JSON body, checked before the client is admitted;
+ * - for a document endpoint (`document`: http/documents.ts), the query string's and the path's parameters (its body
+ *   is its file, read by its handler, or nothing), checked once the client (named by the query's `clientKey`) is.
  */
 export function mountEndpoints(app: Hono<RequestEnv>, resource: PlainResource, options: RouterOptions): void {
   for (const endpoint of resource.endpoints) {
-    app.on(endpoint.method, resource.path, async (c) => {
-      const query = Object.fromEntries(new URL(c.req.url).searchParams);
-      const body = endpoint.method === 'GET' ? {} : await readJsonObject(c, options.maxBodyBytes, { emptyAs: {} });
+    const documents = endpoint.document ? documentOptions(resource, options) : undefined;
+    const what = `${endpoint.method} ${resource.path}`;
+    app.on(endpoint.method, honoPath(resource.path), async (c) => {
+      const json = endpoint.method !== 'GET' && !documents;
+      const body = json ? await readJsonObject(c, options.maxBodyBytes, { emptyAs: {} }) : {};
       const principal = identify(c, endpoint.scope);
       checkTextLimits(body);
-      const input = parseWith(endpoint.schema, { ...query, ...body });
-      const what = `${endpoint.method} ${resource.path}`;
-      const client = admit(
-        c,
-        principal,
-        endpoint.scope,
-        (input as { clientKey?: string }).clientKey,
-        'clientKey',
-        what,
-      );
+      const parameters = documents ? documentParameters(c) : undefined;
+      const checked = parameters ? undefined : parseWith(endpoint.schema, { ...searchParams(c), ...body });
+      const clientKey = parameters ? parameters.query.clientKey : (checked as { clientKey?: string }).clientKey;
+      const client = admit(c, principal, endpoint.scope, clientKey, 'clientKey', what);
+      const input = parameters ? parseParameters(endpoint.schema, parameters.fields, c.req.path) : checked;
       const ctx = operationContext(c, principal, client);
-      const answer = endpoint.handle(input, ctx, requestInfo(c, options));
+      const info = requestInfo(c, options);
+      const answer = endpoint.handle(input, ctx, documents ? documentRequest(c, info, documents) : info);
       return send(c, answer instanceof Promise ? await answer : answer);
     });
   }
+}
+
+/** Every parameter of the query string, the last of each name. */
+function searchParams(c: Context): Record<string, string> {
+  return Object.fromEntries(new URL(c.req.url).searchParams);
+}
+
+/** A document endpoint is mounted only by an app that keeps documents (http/app.ts). */
+function documentOptions(resource: PlainResource, options: RouterOptions): DocumentRouting {
+  if (!options.documents) throw new Error(`document endpoint ${resource.path} mounted without document options`);
+  return options.documents;
 }
 
 function requestInfo(c: Context<RequestEnv>, options: RouterOptions): RequestInfo {

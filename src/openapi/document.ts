@@ -7,15 +7,8 @@
  * path has one POST whose request body is a `oneOf` of the actions' schemas, each titled with its action,
  * with one named example per action; the description tables the actions and the credentials each takes.
  */
-import type {
-  ActionSpec,
-  DocumentEndpoint,
-  EndpointSpec,
-  PlainResource,
-  ResourceSpec,
-  Scope,
-} from '../resources/action.js';
-import { documentEndpoints } from '../resources/documents.js';
+import type { ActionSpec, DocumentIO, EndpointSpec, PlainResource, ResourceSpec, Scope } from '../resources/action.js';
+import { documentResources } from '../resources/documents.js';
 import { NOT_EMULATED_PATHS } from '../resources/not-emulated.js';
 import { plainResources, resources } from '../resources/index.js';
 import { VERSION } from '../config/version.js';
@@ -30,6 +23,7 @@ import {
   jsonSchema,
   renderBusyResponse,
   outputSchema,
+  statusesOf,
   successResponses,
 } from './responses.js';
 
@@ -123,80 +117,84 @@ function resourceOperation(resource: ResourceSpec): Json {
   };
 }
 
-/** A plain endpoint (no envelope): query parameters for GET, a flat JSON body otherwise. */
+/**
+ * A plain endpoint (no envelope). A JSON endpoint: query parameters for GET, a flat JSON body otherwise. A document
+ * endpoint (`document`, resources/documents.ts): its query and path parameters, a multipart body for an upload, and
+ * on success a file or JSON; those whose work goes through the render queue declare the queue's 503.
+ */
 function endpointOperation(resource: PlainResource, endpoint: EndpointSpec): Json {
   const noun = resource.path.replace('/api/', '');
-  const input = jsonSchema(endpoint.schema) as { properties?: Record<string, Json>; required?: string[] };
+  const { document } = endpoint;
   const get = endpoint.method === 'GET';
-  const response = endpoint.response;
   return {
-    operationId: `${noun}_${endpoint.method.toLowerCase()}`,
+    operationId: endpoint.operationId ?? `${noun}_${endpoint.method.toLowerCase()}`,
     tags: ['API'],
     summary: endpoint.summary,
-    description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${ENDPOINT_SCOPE_TEXT[endpoint.scope]}`,
-    security: endpoint.scope === 'public' ? [{}] : API_SECURITY,
-    ...(get
-      ? {
-          parameters: Object.entries(input.properties ?? {}).map(([name, schema]) => ({
-            name,
-            in: 'query',
-            required: input.required?.includes(name) ?? false,
-            schema,
-          })),
-        }
+    // A document endpoint's summary says what goes in and out.
+    ...(document
+      ? {}
+      : {
+          description: `No \`{"data": {"action"}}\` envelope: ${get ? 'parameters in the query string' : 'a flat JSON body (query parameters are read too)'}. ${ENDPOINT_SCOPE_TEXT[endpoint.scope]}`,
+        }),
+    // A public document URL lists no scheme at all; a public JSON endpoint, the empty one.
+    security: endpoint.scope === 'public' ? (document ? [] : [{}]) : API_SECURITY,
+    ...(get || document
+      ? { parameters: endpointParameters(resource.path, endpoint) }
       : {
           requestBody: {
             required: true,
             content: {
-              'application/json': { schema: input, ...(endpoint.example ? { example: endpoint.example } : {}) },
+              'application/json': {
+                schema: jsonSchema(endpoint.schema),
+                ...(endpoint.example ? { example: endpoint.example } : {}),
+              },
             },
           },
         }),
+    ...(document?.upload ? { requestBody: PDF_FORM } : {}),
     responses: {
-      ...successResponses([{ title: endpoint.method, schema: outputSchema(response) }]),
+      ...(document
+        ? documentSuccess(endpoint, document)
+        : successResponses([{ title: endpoint.method, schema: outputSchema(endpoint.response) }])),
       ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
+      ...(document?.renders ? renderBusyResponse() : {}),
       ...INJECTED,
     },
   };
 }
 
-/**
- * A document endpoint (resources/documents.ts): not an envelope, and not JSON on success but a file (or a JSON 201
- * for an upload); those whose work goes through the render queue declare the queue's 503.
- */
-function documentOperation(endpoint: DocumentEndpoint): Json {
-  const { success } = endpoint;
-  const content = 'file' in success ? { [success.file]: { schema: { type: 'string', format: 'binary' } } } : undefined;
-  return {
-    operationId: endpoint.operationId,
-    tags: ['API'],
-    summary: endpoint.summary,
-    security: endpoint.scope === 'public' ? [] : API_SECURITY,
-    parameters: endpoint.parameters.map(({ name, in: where, required, description }) => ({
+/** The parameters of the endpoint's schema: in the path when its path names them, else in the query string. */
+function endpointParameters(path: string, endpoint: EndpointSpec): Json[] {
+  const input = jsonSchema(endpoint.schema) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(input.properties ?? {}).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return {
       name,
-      in: where,
-      required,
-      schema: { type: 'string' },
+      in: path.includes(`{${name}}`) ? 'path' : 'query',
+      required: input.required?.includes(name) ?? false,
+      schema,
       ...(description !== undefined ? { description } : {}),
-    })),
-    ...(endpoint.upload ? { requestBody: PDF_FORM } : {}),
-    responses: {
-      ...('file' in success
-        ? { '200': { description: success.description, content } }
-        : {
-            [String(success.status)]: {
-              description: success.description,
-              content: { 'application/json': { schema: outputSchema(success.schema()) } },
-            },
-          }),
-      ...errorResponses(['400', '401', '403', '404', '405', '409', '413', '415', '429', '500', '503']),
-      ...(endpoint.renders ? renderBusyResponse() : {}),
-      ...INJECTED,
-    },
+    };
+  });
+}
+
+/** A document endpoint's success: a file of its type, or its JSON `response` with the status of its `code`. */
+function documentSuccess(endpoint: EndpointSpec, document: DocumentIO): Json {
+  if (document.file) {
+    return {
+      '200': {
+        description: document.answer,
+        content: { [document.file]: { schema: { type: 'string', format: 'binary' } } },
+      },
+    };
+  }
+  const schema = outputSchema(endpoint.response);
+  return {
+    [statusesOf(schema)[0]!]: { description: document.answer, content: { 'application/json': { schema } } },
   };
 }
 
-/** A multipart body with the file in field `pdf` (upload_pdf, contract_email_sign_pdf). */
+/** A multipart body with the file in field `pdf` (a document endpoint's `upload`: upload_pdf, contract_email_sign_pdf). */
 const PDF_FORM = {
   required: true,
   content: {
@@ -285,21 +283,23 @@ function controlOperation(op: ControlOperation): Json {
 
 type Paths = Record<string, Json>;
 
+/** A plain resource's operations, by method. */
+function plainOperations(resource: PlainResource): Json {
+  return Object.fromEntries(resource.endpoints.map((e) => [e.method.toLowerCase(), endpointOperation(resource, e)]));
+}
+
 /** The document's paths as steps of work, one per resource or control operation, in the order they are written. */
 function pathSteps(options: DocumentOptions): ((paths: Paths) => void)[] {
   return [
     (paths) => {
-      for (const endpoint of documentEndpoints)
-        paths[endpoint.path] = { [endpoint.method.toLowerCase()]: documentOperation(endpoint) };
+      for (const resource of documentResources) paths[resource.path] = plainOperations(resource);
       for (const path of NOT_EMULATED_PATHS) paths[path] = { post: notEmulatedOperation(path) };
     },
     ...resources.map((resource) => (paths: Paths) => {
       paths[resource.path] = { post: resourceOperation(resource) };
     }),
     ...plainResources.map((resource) => (paths: Paths) => {
-      paths[resource.path] = Object.fromEntries(
-        resource.endpoints.map((e) => [e.method.toLowerCase(), endpointOperation(resource, e)]),
-      );
+      paths[resource.path] = plainOperations(resource);
     }),
     ...[...controlOperations(), ...(options.extraControl ?? [])].map((op) => (paths: Paths) => {
       paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: controlOperation(op) };

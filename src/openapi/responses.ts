@@ -37,7 +37,7 @@ export function outputSchema(schema: z.ZodType): Json {
 }
 
 /** The HTTP statuses a success schema answers: its `code` (string or number), 201 for the token bodies, 200 for arrays. */
-function statusesOf(schema: Json): string[] {
+export function statusesOf(schema: Json): string[] {
   if (schema.type === 'array') return ['200'];
   const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
   if (variants) return [...new Set(variants.flatMap(statusesOf))];

@@ -1,6 +1,10 @@
 /**
- * How an `/api` resource is described: a table of actions, each with its zod schema (the single source of
- * truth for validation and for the OpenAPI document, src/openapi/), who may call it, and a thin handler.
+ * How an `/api` operation is described, in one kit: each with its zod schema (the single source of truth for
+ * validation, for the OpenAPI document, src/openapi/, and for the package's types), who may call it, its success
+ * schema, and a thin handler. Two shapes of path: an envelope resource (`ResourceSpec`, `defineAction`: one POST path,
+ * the operation named by `data.action`), mounted by http/router.ts `mountResource`; and a plain resource
+ * (`PlainResource`, `defineEndpoint`: one endpoint per method, no envelope), mounted by http/router.ts
+ * `mountEndpoints`, the document endpoints among them (`document`: files in or out, resources/documents.ts).
  */
 import { z } from 'zod';
 import { ApiError, quote } from '../core/errors.js';
@@ -90,9 +94,12 @@ export interface ResourceSpec {
 }
 
 /**
- * A plain endpoint: the real service's component-only paths that take no `{data: {action}}` envelope
- * (`/api/contract_event`, `/api/event_status`, `/api/contract_share_link`) [C]. One spec per method; the input is the
- * query string's parameters merged with the flat JSON body (for methods with a body), validated by `schema`.
+ * A plain endpoint: the real service's paths that take no `{data: {action}}` envelope. One spec per method; the input,
+ * validated by `schema`, is either
+ * - the query string's parameters merged with the flat JSON body (for methods with a body): `/api/contract_event`,
+ *   `/api/event_status`, `/api/contract_share_link` and the other component-only paths [C]; or
+ * - for a document endpoint (files in or out, `document`: upload_pdf, download_pdf, the uploaded files…), the query
+ *   string's parameters and the path's (`/api/contract_pdf/{contractKey}/{file}`), its body being the file or nothing.
  * Same credentials, error rendering and journal as the envelope operations.
  */
 export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -101,29 +108,57 @@ export interface EndpointSpec<
   S extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
   M extends EndpointMethod = EndpointMethod,
+  Q extends RequestInfo = RequestInfo,
 > {
   method: M;
   summary: string;
   /** `public` endpoints (keyed by a share link, say) read no credentials; `client` ones take `clientKey` from the input. */
   scope: Scope;
   readonly schema: S;
-  handle: (input: z.infer<S>, ctx: OpContext, request: RequestInfo) => Reply | Promise<Reply>;
+  /** A document endpoint's handler is handed a DocumentRequest (the uploaded PDF, the file adapters). */
+  handle: (input: z.infer<S>, ctx: OpContext, request: Q) => Reply | Promise<Reply>;
   /** A query string or body that works, for docs and OpenAPI. */
   example?: Record<string, unknown>;
-  /** The success body (OpenAPI's response schema, the exported answer type), written beside the function that builds it; built on first read. */
+  /**
+   * The success body (OpenAPI's response schema, the exported answer type), written beside the function that builds
+   * it; built on first read. `z.never()` for an endpoint whose success is a file.
+   */
   readonly response: R;
+  /** Its name in the OpenAPI document, when not `<path under /api/>_<method>` (the document endpoints'). */
+  operationId?: string;
+  /** Files in or out: a document endpoint (docs/documents.md). */
+  document?: DocumentIO;
+}
+
+/**
+ * What makes an endpoint a document endpoint: its keys come from the query string and the path (an empty one is
+ * absent; a missing one is named with an example URL), checked once its caller's client is admitted; its body is a
+ * PDF upload or nothing; its success a file or JSON.
+ */
+export interface DocumentIO {
+  /** Its body is multipart/form-data with the PDF in field `pdf` (`DocumentRequest.pdf()`). */
+  upload?: true;
+  /** Its success is a file of this content type (a FileBody); without it, the JSON `response`. */
+  file?: string;
+  /** What its success answer is, as the OpenAPI document describes it. */
+  answer: string;
+  /** Its work goes through the render queue, which may answer 503 (render/queue.ts). */
+  renders: boolean;
 }
 
 export interface PlainResource {
-  /** e.g. `/api/contract_share_link` */
+  /** e.g. `/api/contract_share_link`; a document endpoint's may hold path parameters (`/api/contract_pdf/{contractKey}`). */
   path: string;
-  // biome-ignore lint/suspicious/noExplicitAny: a list of endpoints, each with its own input type
-  endpoints: EndpointSpec<any>[];
+  // biome-ignore lint/suspicious/noExplicitAny: a list of endpoints, each with its own input and request type
+  endpoints: EndpointSpec<any, z.ZodType, EndpointMethod, any>[];
 }
 
 /** A plain resource from its path and endpoints, their types kept (the package's API types read them). */
-// biome-ignore lint/suspicious/noExplicitAny: endpoints, each with its own input type
-export function plainResource<const E extends EndpointSpec<any>[]>(path: string, ...endpoints: E) {
+// biome-ignore lint/suspicious/noExplicitAny: endpoints, each with its own input and request type
+export function plainResource<const E extends EndpointSpec<any, z.ZodType, EndpointMethod, any>[]>(
+  path: string,
+  ...endpoints: E
+) {
   return { path, endpoints } satisfies PlainResource;
 }
 
@@ -155,9 +190,15 @@ export const defineAction = <S extends z.ZodType, R extends z.ZodType>(
   definition: Definition<ActionSpec<S, R>>,
 ): ActionSpec<S, R> => defineOperation(definition);
 
-export const defineEndpoint = <S extends z.ZodType, R extends z.ZodType, M extends EndpointMethod>(
-  definition: Definition<EndpointSpec<S, R, M>>,
-): EndpointSpec<S, R, M> => defineOperation(definition);
+/** A document endpoint's handler takes a DocumentRequest, and only a document endpoint's (one with `document`). */
+export const defineEndpoint = <
+  S extends z.ZodType,
+  R extends z.ZodType,
+  M extends EndpointMethod,
+  Q extends RequestInfo = RequestInfo,
+>(
+  definition: Definition<EndpointSpec<S, R, M, Q>> & (Q extends DocumentRequest ? { document: DocumentIO } : unknown),
+): EndpointSpec<S, R, M, Q> => defineOperation(definition);
 
 /**
  * A success body. Resource fields sit at the top level beside `code` and `message` (docs/compatibility.md, "Codes"); `code` is a
@@ -259,48 +300,14 @@ export const signerFields = lazy(() => ({
   ipInfo: z.string().optional(),
 }));
 
-/** A parameter of a document endpoint, as the OpenAPI document lists it. */
-export interface EndpointParameter {
-  name: string;
-  in: 'query' | 'path';
-  required: boolean;
-  description?: string;
-}
-
-/** What a document endpoint's handler reads of the request: its parameters, the uploaded PDF, the adapters. */
+/**
+ * What a document endpoint's handler reads besides its input (one with `document`): the uploaded PDF and the
+ * adapters that keep and draw files.
+ */
 export interface DocumentRequest extends RequestInfo {
-  /** A query parameter; an empty one is absent. */
-  query(name: string): string | undefined;
-  /** A path parameter. */
-  param(name: string): string;
-  /** A query parameter the endpoint needs: 400 naming it, with an example, when absent. */
-  required(name: string): string;
   /** The PDF in the multipart body's field `pdf`, within the upload limit (415, 400 or 413 otherwise). */
   pdf(): Promise<PdfFile>;
   /** Where uploaded files are kept, and what draws documents (render/renderer.ts). */
   documents: DocumentStore;
   renderer: Renderer;
-}
-
-/**
- * A document endpoint (docs/documents.md): files in (a multipart upload) or out (a PDF or DOCX), keys in the query
- * string or the path, credentials as on every /api call. Mounted by http/documents.ts and described in the OpenAPI
- * document (openapi/document.ts) from this one declaration.
- */
-export interface DocumentEndpoint {
-  method: 'GET' | 'POST';
-  /** OpenAPI form: `/api/contract_pdf/{contractKey}/{file}`. */
-  path: string;
-  operationId: string;
-  summary: string;
-  /** `client` (the client named by `clientKey` in the query, or the client token's) or `public` (no credentials). */
-  scope: 'client' | 'public';
-  parameters: readonly EndpointParameter[];
-  /** Its body is multipart/form-data with the PDF in field `pdf`. */
-  upload?: true;
-  /** A success: a file of this type, or JSON with this status and schema (OpenAPI form). */
-  success: { file: string; description: string } | { status: 201; description: string; schema: () => z.ZodType };
-  /** Its work goes through the render queue, which may answer 503 (render/queue.ts). */
-  renders: boolean;
-  handle(request: DocumentRequest, ctx: OpContext): Promise<Reply>;
 }

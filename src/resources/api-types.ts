@@ -55,16 +55,17 @@ export type ApiEndpointResponse<E extends ApiEndpoint, M extends ApiEndpointMeth
 /** A document endpoint, by its operation id: `upload_pdf`, `download_pdf`, `download_docx`, `contract_pdf`, … */
 export type ApiDocument = keyof Documents;
 
-type ParameterOf<D extends ApiDocument> = Documents[D]['parameters'][number];
+type DocumentOf<D extends ApiDocument> = Documents[D]['endpoints'][number];
+type DocumentInput<D extends ApiDocument> =
+  DocumentOf<D> extends { schema: infer S extends z.ZodType } ? z.input<S> : never;
+/** The names of the parameters a document endpoint requires. */
+type RequiredOf<T> = { [P in keyof T]-?: undefined extends T[P] ? never : P }[keyof T];
 
 /** Its query (and path) parameters, as strings: the required ones required. An upload's file goes in field `pdf`. */
 export type ApiDocumentParameters<D extends ApiDocument> = {
-  [P in ParameterOf<D> as P['required'] extends true ? P['name'] : never]: string;
-} & { [P in ParameterOf<D> as P['required'] extends true ? never : P['name']]?: string };
+  [P in RequiredOf<DocumentInput<D>>]: string;
+} & { [P in Exclude<keyof DocumentInput<D>, RequiredOf<DocumentInput<D>>>]?: string };
 
 /** The JSON body of its success answer (`upload_pdf`, `contract_email_sign_pdf`); `never` for those answering a file. */
-export type ApiDocumentResponse<D extends ApiDocument> = Documents[D]['success'] extends {
-  schema: () => infer S extends z.ZodType;
-}
-  ? z.output<S>
-  : never;
+export type ApiDocumentResponse<D extends ApiDocument> =
+  DocumentOf<D> extends { response: infer S extends z.ZodType } ? z.output<S> : never;

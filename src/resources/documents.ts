@@ -1,8 +1,9 @@
 /**
  * The document endpoints, which take no JSON `data` envelope [docs/compatibility.md]: keys in the query string or the
  * path, credentials as on every /api call (Bearer token, or the API-key header plus `clientKey`), answers that are
- * files (docs/documents.md). Each is one declaration (resources/action.ts `DocumentEndpoint`): http/documents.ts
- * mounts it, openapi/document.ts describes it. In the order a 404 lists them.
+ * files (docs/documents.md). Each is a plain endpoint of the one kit (resources/action.ts `defineEndpoint`, marked
+ * `document`) at a path of its own: http/router.ts `mountEndpoints` mounts it, openapi/document.ts describes it, as
+ * every other plain endpoint. In the order a 404 lists them.
  */
 import { ApiError } from '../core/errors.js';
 import { isoTime } from '../core/time-format.js';
@@ -15,25 +16,17 @@ import { resolveShareLink } from '../domain/share-links.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { ContractRecord, TemplateRecord } from '../store/records.js';
 import { z } from 'zod';
-import { type DocumentEndpoint, type DocumentRequest, FileBody } from './action.js';
+import { type DocumentRequest, type PlainResource, FileBody, defineEndpoint, plainResource } from './action.js';
 import { isoSchema, okSchema } from './response-shape.js';
 
 const PDF = 'application/pdf';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-// Parameters keep their names and whether they are required as literal types: the package's document types read them.
-const query = <N extends string>(name: N, description: string) => ({
-  name,
-  in: 'query' as const,
-  required: true as const,
-  description,
-});
-const optionalQuery = <N extends string>(name: N, description: string) => ({
-  ...query(name, description),
-  required: false as const,
-});
-const CLIENT_KEY = optionalQuery('clientKey', 'The client, with platform credentials (a client token names its own)');
-const pathKey = <N extends string>(name: N) => ({ name, in: 'path' as const, required: true as const });
+/** A query parameter, as a string; its description says what it names (the OpenAPI document's). */
+const param = (description: string) => z.string().meta({ description });
+/** `clientKey`: the client, with platform credentials. */
+const clientKey = () =>
+  z.string().optional().meta({ description: 'The client, with platform credentials (a client token names its own)' });
 
 /** An uploaded document as an upload answers it: the record's document, as the service answers a write (docs/compatibility.md). */
 const uploadedPdfSchema = () =>
@@ -54,9 +47,8 @@ const uploadedSchema = () =>
   okSchema(201, { contract: uploadedPdfSchema().optional(), template: uploadedPdfSchema().optional() });
 
 /** `upload_pdf?contractKey=` or `?templateKey=`: one of them, not both. */
-function ownerOf(request: DocumentRequest): DocumentOwner {
-  const contractKey = request.query('contractKey');
-  const templateKey = request.query('templateKey');
+function ownerOf(input: { contractKey?: string | undefined; templateKey?: string | undefined }): DocumentOwner {
+  const { contractKey, templateKey } = input;
   if (contractKey !== undefined && templateKey !== undefined) {
     throw ApiError.badRequest('Give contractKey or templateKey in the query, not both', [
       { path: 'templateKey', message: 'Give one owner only' },
@@ -97,26 +89,40 @@ const file = (bytes: Uint8Array, type: string, name: string, disposition?: 'inli
   body: new FileBody(bytes, type, name, disposition),
 });
 
+/** The success of an endpoint whose answer is a file: no JSON body (the package's answer type is `never`). */
+const noJson = () => z.never();
+
+/** The owner a path's key names: `{contractKey}` or `{templateKey}`. */
+const ownerByKey = (kind: 'contract' | 'template', value: string): DocumentOwner =>
+  kind === 'contract' ? { contractKey: value } : { templateKey: value };
+
 /** The uploaded PDF of a contract or template, with credentials, at `/api/<kind>_pdf/{key}`. */
 function uploadedEndpoint<K extends 'contract' | 'template'>(kind: K) {
   const key = `${kind}Key` as `${K}Key`;
-  return {
-    method: 'GET',
-    path: `/api/${kind}_pdf/{${key}}`,
-    operationId: `${kind}_pdf`,
-    summary: `The uploaded PDF of a PDF ${kind}, as uploaded (its \`value\`)`,
-    scope: 'client',
-    parameters: [pathKey(key), CLIENT_KEY],
-    success: { file: PDF, description: 'The uploaded PDF' },
-    renders: false,
-    async handle(request, ctx) {
-      const value = request.param(key);
-      const owner: DocumentOwner = kind === 'contract' ? { contractKey: value } : { templateKey: value };
-      const { record, bytes } = uploadedFile(ctx, request.documents, ctx.client!, owner);
-      return file(bytes, PDF, `${record.name}.pdf`);
-    },
-  } satisfies DocumentEndpoint;
+  return plainResource(
+    `/api/${kind}_pdf/{${key}}`,
+    defineEndpoint({
+      method: 'GET',
+      operationId: `${kind}_pdf`,
+      summary: `The uploaded PDF of a PDF ${kind}, as uploaded (its \`value\`)`,
+      scope: 'client',
+      schema: () => z.object({ [key]: z.string(), clientKey: clientKey() }) as z.ZodObject<PathKey<K>>,
+      response: noJson,
+      document: { file: PDF, answer: 'The uploaded PDF', renders: false },
+      async handle(input, ctx, request: DocumentRequest) {
+        // The schema's key is `${K}Key`, K not yet known here: its value read by name.
+        const owner = ownerByKey(kind, (input as Record<string, string>)[key]!);
+        const { record, bytes } = uploadedFile(ctx, request.documents, ctx.client!, owner);
+        return file(bytes, PDF, `${record.name}.pdf`);
+      },
+    }),
+  );
 }
+
+/** The schema shape of a path's key beside `clientKey`, its name kept as a literal type (the package's types read it). */
+type PathKey<K extends 'contract' | 'template'> = { [P in `${K}Key`]: z.ZodString } & {
+  clientKey: ReturnType<typeof clientKey>;
+};
 
 /** A contract drawn as a file, with credentials, at `/api/download_<format>?contractKey=`: named after the contract. */
 function downloadEndpoint<F extends 'pdf' | 'docx'>(
@@ -125,20 +131,22 @@ function downloadEndpoint<F extends 'pdf' | 'docx'>(
   draw: (request: DocumentRequest, ctx: OpContext, contract: ContractRecord) => Promise<Uint8Array>,
 ) {
   const type = format === 'pdf' ? PDF : DOCX;
-  return {
-    method: 'GET',
-    path: `/api/download_${format}`,
-    operationId: `download_${format}`,
-    summary,
-    scope: 'client',
-    parameters: [query('contractKey', 'The contract'), CLIENT_KEY],
-    success: { file: type, description: `The ${format.toUpperCase()}` },
-    renders: true,
-    async handle(request, ctx) {
-      const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
-      return file(await draw(request, ctx, contract), type, `${contract.name}.${format}`);
-    },
-  } satisfies DocumentEndpoint;
+  return plainResource(
+    `/api/download_${format}`,
+    defineEndpoint({
+      method: 'GET',
+      operationId: `download_${format}`,
+      summary,
+      scope: 'client',
+      schema: () => z.object({ contractKey: param('The contract'), clientKey: clientKey() }),
+      response: noJson,
+      document: { file: type, answer: `The ${format.toUpperCase()}`, renders: true },
+      async handle(input, ctx, request: DocumentRequest) {
+        const contract = findContract(ctx, ctx.client!, input.contractKey);
+        return file(await draw(request, ctx, contract), type, `${contract.name}.${format}`);
+      },
+    }),
+  );
 }
 
 /**
@@ -147,22 +155,26 @@ function downloadEndpoint<F extends 'pdf' | 'docx'>(
  */
 function publicEndpoint<K extends 'contract' | 'template'>(kind: K) {
   const key = `${kind}Key` as `${K}Key`;
-  return {
-    method: 'GET',
-    path: `/api/${kind}_pdf/{${key}}/{file}`,
-    operationId: `${kind}_pdf_public`,
-    summary: `The uploaded PDF of a PDF ${kind}, as uploaded, with no credentials: the absolute URL its \`value\` holds`,
-    scope: 'public',
-    parameters: [pathKey(key), { name: 'file', in: 'path', required: true, description: '`<sha256>.pdf`' }],
-    success: { file: PDF, description: 'The uploaded PDF' },
-    renders: false,
-    async handle(request, ctx) {
-      const value = request.param(key);
-      const owner: DocumentOwner = kind === 'contract' ? { contractKey: value } : { templateKey: value };
-      const { record, bytes } = publicFile(ctx, request.documents, owner, request.param('file'));
-      return file(bytes, PDF, `${record.name}.pdf`, 'inline');
-    },
-  } satisfies DocumentEndpoint;
+  return plainResource(
+    `/api/${kind}_pdf/{${key}}/{file}`,
+    defineEndpoint({
+      method: 'GET',
+      operationId: `${kind}_pdf_public`,
+      summary: `The uploaded PDF of a PDF ${kind}, as uploaded, with no credentials: the absolute URL its \`value\` holds`,
+      scope: 'public',
+      schema: () =>
+        z.object({ [key]: z.string(), file: param('`<sha256>.pdf`') }) as z.ZodObject<
+          { [P in `${K}Key`]: z.ZodString } & { file: z.ZodString }
+        >,
+      response: noJson,
+      document: { file: PDF, answer: 'The uploaded PDF', renders: false },
+      async handle(input, ctx, request: DocumentRequest) {
+        const { [key]: value, file: name } = input as Record<string, string>;
+        const { record, bytes } = publicFile(ctx, request.documents, ownerByKey(kind, value!), name!);
+        return file(bytes, PDF, `${record.name}.pdf`, 'inline');
+      },
+    }),
+  );
 }
 
 /**
@@ -170,44 +182,46 @@ function publicEndpoint<K extends 'contract' | 'template'>(kind: K) {
  * (api-types.ts) read this table.
  */
 export const documentTable = {
-  upload_pdf: {
-    method: 'POST',
-    path: '/api/upload_pdf',
-    operationId: 'upload_pdf',
-    summary: 'Upload the PDF of a PDF contract or template (multipart/form-data, field `pdf`)',
-    scope: 'client',
-    parameters: [
-      optionalQuery('contractKey', 'The contract (or give templateKey)'),
-      optionalQuery('templateKey', 'The template (or give contractKey)'),
-      CLIENT_KEY,
-    ],
-    upload: true,
-    success: { status: 201, description: 'PDF uploaded', schema: uploadedSchema },
-    renders: true,
-    async handle(request, ctx) {
-      const owner = ownerOf(request);
-      const pdf = await request.pdf();
-      const record = await uploadPdf(ctx, request.documents, ctx.client!, owner, request.renderer, pdf);
-      const noun = 'contractKey' in owner ? 'contract' : 'template';
-      // The real service's answer is undocumented; it follows the pattern of its other writes (docs/compatibility.md).
-      return {
-        status: 201,
-        body: {
-          [noun]: {
-            [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
-            changeTime: isoTime(record.changeTime),
-            contractType: 'pdf',
-            value: contentValue(request.publicBase(), record),
-            pages: record.document!.pages.length,
-            bytes: record.document!.bytes,
-            sha256: record.document!.sha256,
+  upload_pdf: plainResource(
+    '/api/upload_pdf',
+    defineEndpoint({
+      method: 'POST',
+      operationId: 'upload_pdf',
+      summary: 'Upload the PDF of a PDF contract or template (multipart/form-data, field `pdf`)',
+      scope: 'client',
+      schema: () =>
+        z.object({
+          contractKey: param('The contract (or give templateKey)').optional(),
+          templateKey: param('The template (or give contractKey)').optional(),
+          clientKey: clientKey(),
+        }),
+      response: uploadedSchema,
+      document: { upload: true, answer: 'PDF uploaded', renders: true },
+      async handle(input, ctx, request: DocumentRequest) {
+        const owner = ownerOf(input);
+        const pdf = await request.pdf();
+        const record = await uploadPdf(ctx, request.documents, ctx.client!, owner, request.renderer, pdf);
+        const noun = 'contractKey' in owner ? 'contract' : 'template';
+        // The real service's answer is undocumented; it follows the pattern of its other writes (docs/compatibility.md).
+        return {
+          status: 201,
+          body: {
+            [noun]: {
+              [`${noun}Key`]: 'contractKey' in owner ? owner.contractKey : owner.templateKey,
+              changeTime: isoTime(record.changeTime),
+              contractType: 'pdf',
+              value: contentValue(request.publicBase(), record),
+              pages: record.document!.pages.length,
+              bytes: record.document!.bytes,
+              sha256: record.document!.sha256,
+            },
+            code: '201',
+            message: 'PDF uploaded',
           },
-          code: '201',
-          message: 'PDF uploaded',
-        },
-      };
-    },
-  },
+        };
+      },
+    }),
+  ),
   download_pdf: downloadEndpoint(
     'pdf',
     'The contract as a PDF: HTML rendered, or the uploaded PDF with its fields drawn; an audit trail page once fully signed',
@@ -216,56 +230,61 @@ export const documentTable = {
   download_docx: downloadEndpoint('docx', 'An HTML contract as a DOCX (PDF contracts: 400)', (request, ctx, contract) =>
     contractDocx(ctx, request.renderer, contract),
   ),
-  recipient_download_pdf: {
-    // The recipient side, keyed by the share link instead of credentials [docs/compatibility.md,
-    // "recipient_download_pdf"]: what the recipient page offers once the contract is fully signed.
-    method: 'GET',
-    path: '/api/recipient_download_pdf',
-    operationId: 'recipient_download_pdf',
-    summary:
-      'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
-    scope: 'public',
-    parameters: [
-      query('shareLink', "A share link: a recipient's key, or a link made with contract_share_link"),
-      optionalQuery('inline', '`1`: shown in the browser (Content-Disposition inline) rather than saved'),
-    ],
-    success: { file: PDF, description: 'The PDF' },
-    renders: true,
-    async handle(request, ctx) {
-      const resolved = resolveShareLink(ctx, request.required('shareLink'));
-      if (!resolved) throw ApiError.notFound('Share link not found');
-      const contract = resolved.contract;
-      const owner = { ...ctx, client: ctx.store.clients.get(contract.clientKey)! };
-      const bytes = await contractPdf(owner, request.documents, request.renderer, contract);
-      // `inline=1`: shown in the recipient page rather than saved.
-      return file(bytes, PDF, `${contract.name}.pdf`, request.query('inline') === '1' ? 'inline' : undefined);
-    },
-  },
+  // The recipient side, keyed by the share link instead of credentials [docs/compatibility.md,
+  // "recipient_download_pdf"]: what the recipient page offers once the contract is fully signed.
+  recipient_download_pdf: plainResource(
+    '/api/recipient_download_pdf',
+    defineEndpoint({
+      method: 'GET',
+      operationId: 'recipient_download_pdf',
+      summary:
+        'The contract as a PDF for the holder of a share link (no credentials: the link is the key), as the recipient page offers it once fully signed',
+      scope: 'public',
+      schema: () =>
+        z.object({
+          shareLink: param("A share link: a recipient's key, or a link made with contract_share_link"),
+          inline: param('`1`: shown in the browser (Content-Disposition inline) rather than saved').optional(),
+        }),
+      response: noJson,
+      document: { file: PDF, answer: 'The PDF', renders: true },
+      async handle(input, ctx, request: DocumentRequest) {
+        const resolved = resolveShareLink(ctx, input.shareLink);
+        if (!resolved) throw ApiError.notFound('Share link not found');
+        const contract = resolved.contract;
+        const owner = { ...ctx, client: ctx.store.clients.get(contract.clientKey)! };
+        const bytes = await contractPdf(owner, request.documents, request.renderer, contract);
+        // `inline=1`: shown in the recipient page rather than saved.
+        return file(bytes, PDF, `${contract.name}.pdf`, input.inline === '1' ? 'inline' : undefined);
+      },
+    }),
+  ),
   contract_pdf: uploadedEndpoint('contract'),
   template_pdf: uploadedEndpoint('template'),
-  contract_email_sign_pdf: {
-    // The owner's signed copy, merged in the browser (the original, the signature page, the audit pages), posted to
-    // be emailed (docs/compatibility.md, "Owner endpoints"): checked as any upload, not kept (downloads are made from
-    // the contract's state), and the confirmation email goes to the outbox as contract_email_sign's does.
-    method: 'POST',
-    path: '/api/contract_email_sign_pdf',
-    operationId: 'contract_email_sign_pdf',
-    summary:
-      "The owner's signed copy, merged in the browser (multipart field `pdf`): checked as a PDF, not kept; the confirmation email of the owner's signature goes to the outbox",
-    scope: 'client',
-    parameters: [query('contractKey', 'The contract'), CLIENT_KEY],
-    upload: true,
-    success: { status: 201, description: 'Email sent', schema: () => okSchema(201, { result: z.literal(true) }) },
-    renders: true,
-    async handle(request, ctx) {
-      const contract = findContract(ctx, ctx.client!, request.required('contractKey'));
-      await request.renderer.inspectPdf((await request.pdf()).bytes);
-      ownerConfirm(ctx, contract, 'sign');
-      return { status: 201, body: { result: true, code: '201', message: 'Email sent' } };
-    },
-  },
+  // The owner's signed copy, merged in the browser (the original, the signature page, the audit pages), posted to
+  // be emailed (docs/compatibility.md, "Owner endpoints"): checked as any upload, not kept (downloads are made from
+  // the contract's state), and the confirmation email goes to the outbox as contract_email_sign's does.
+  contract_email_sign_pdf: plainResource(
+    '/api/contract_email_sign_pdf',
+    defineEndpoint({
+      method: 'POST',
+      operationId: 'contract_email_sign_pdf',
+      summary:
+        "The owner's signed copy, merged in the browser (multipart field `pdf`): checked as a PDF, not kept; the confirmation email of the owner's signature goes to the outbox",
+      scope: 'client',
+      schema: () => z.object({ contractKey: param('The contract'), clientKey: clientKey() }),
+      response: () => okSchema(201, { result: z.literal(true) }),
+      document: { upload: true, answer: 'Email sent', renders: true },
+      async handle(input, ctx, request: DocumentRequest) {
+        const contract = findContract(ctx, ctx.client!, input.contractKey);
+        await request.renderer.inspectPdf((await request.pdf()).bytes);
+        ownerConfirm(ctx, contract, 'sign');
+        return { status: 201, body: { result: true, code: '201', message: 'Email sent' } };
+      },
+    }),
+  ),
   contract_pdf_public: publicEndpoint('contract'),
   template_pdf_public: publicEndpoint('template'),
-} satisfies Record<string, DocumentEndpoint>;
+};
 
-export const documentEndpoints: readonly DocumentEndpoint[] = Object.values(documentTable);
+/** The document endpoints, each a plain resource of its own path: mounted when the sandbox keeps documents. */
+export const documentResources: readonly PlainResource[] = Object.values(documentTable);

@@ -2,7 +2,7 @@
  * The contract owner's signing endpoints, flat bodies with the usual credentials, as the vendor's ContractEditor
  * calls them (docs/compatibility.md, "Owner endpoints"): `contract_sign` GET/POST, `contract_approve`,
  * `contract_email_sign`, `contract_email_approve`, `check_contract_value`. (`contract_email_sign_pdf` is multipart:
- * http/documents.ts.)
+ * resources/documents.ts.)
  */
 import { z } from 'zod';
 import { requireClient } from '../domain/context.js';

@@ -6,7 +6,7 @@
  * it is").
  */
 import { matchOperation } from './action.js';
-import { documentEndpoints } from './documents.js';
+import { documentResources } from './documents.js';
 import { plainResources, resources } from './index.js';
 import { operationValue } from '../core/operation.js';
 
@@ -15,10 +15,11 @@ import { operationValue } from '../core/operation.js';
  * (`/api/contract_pdf/{contractKey}/{file}`) name no share link or API key, and their file is found whatever the
  * tenant: they are filed like any other request, under the tenant their credentials name, if any.
  */
-const PUBLIC_PATHS = new Set([
-  ...plainResources.flatMap((r) => r.endpoints.filter((e) => e.scope === 'public').map((e) => `${e.method} ${r.path}`)),
-  ...documentEndpoints.filter((e) => e.scope === 'public' && !e.path.includes('{')).map((e) => `${e.method} ${e.path}`),
-]);
+const PUBLIC_PATHS = new Set(
+  [...plainResources, ...documentResources]
+    .filter((r) => !r.path.includes('{'))
+    .flatMap((r) => r.endpoints.filter((e) => e.scope === 'public').map((e) => `${e.method} ${r.path}`)),
+);
 
 /** The envelope resources with public actions beside others: the body's operation tells (the token create). */
 const MIXED = resources.filter((r) => Object.values(r.actions).some((a) => a.scope === 'public'));

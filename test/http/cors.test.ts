@@ -9,7 +9,7 @@ import { makePdf } from '../support/documents-kit.js';
 import { parseCli } from '../../src/config/cli-args.js';
 import { ConfigError, resolveConfig } from '../../src/config/options.js';
 import { plainResources, resources } from '../../src/resources/index.js';
-import { documentEndpoints } from '../../src/resources/documents.js';
+import { documentResources } from '../../src/resources/documents.js';
 
 const PAGE = 'http://127.0.0.1:5173';
 
@@ -43,7 +43,7 @@ afterAll(() => t.close());
 
 const apiPaths = [
   ...[...resources, ...plainResources].map((r) => r.path),
-  ...documentEndpoints.map(({ path }) => path.replace(/\{[^}]+\}/g, 'KEY')),
+  ...documentResources.map(({ path }) => path.replace(/\{[^}]+\}/g, 'KEY')),
 ];
 
 describe('CORS on /api', () => {
