@@ -65,7 +65,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, 
         else req.pipe(counted).pipe(out);
       };
       if (socket.connecting) socket.once('connect', send);
-      else if (out.reusedSocket) afterPendingCloses(socket, send);
+      else if (out.reusedSocket) afterPendingCloses(socket, send, (error) => out.destroy(error));
       else send();
     });
     out.on('response', (answer) => {
@@ -103,10 +103,13 @@ export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, 
  * asked again of the leader, on a new connection), rather than the body going to a dead peer and the client's
  * connection being cut.
  */
-function afterPendingCloses(socket: Socket, send: () => void): void {
+function afterPendingCloses(socket: Socket, send: () => void, fail: (error: Error) => void): void {
   setImmediate(() =>
     setImmediate(() => {
-      if (!socket.destroyed) send();
+      // Closed, or its peer's end read and its own end under way: nothing goes on it.
+      if (socket.destroyed || socket.readableEnded || !socket.writable)
+        fail(new Error('the kept-alive connection to the leader was closed'));
+      else send();
     }),
   );
 }
