@@ -5,6 +5,7 @@
  * again (or another one, once elected) without losing a byte.
  */
 import { Agent, type IncomingMessage, type ServerResponse, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import type { BrokenConnection } from '../api-faults/registry.js';
 import { BREAK_HEADER, FORWARDED_HEADER, breakMidChunk, breakSocket } from '../http/connection.js';
@@ -64,6 +65,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, 
         else req.pipe(counted).pipe(out);
       };
       if (socket.connecting) socket.once('connect', send);
+      else if (out.reusedSocket) afterPendingCloses(socket, send);
       else send();
     });
     out.on('response', (answer) => {
@@ -91,6 +93,22 @@ export function forward(req: IncomingMessage, res: ServerResponse, leader: URL, 
     });
     req.on('aborted', () => out.destroy());
   });
+}
+
+/**
+ * A kept-alive connection to a leader that was killed is closed already, but this replica may not have read that yet
+ * when a request picks it from the pool: the close can be waiting in the same turn of the event loop as the request,
+ * or have come while the request was being handled. `send` runs once the input of this turn and of the next has been
+ * read; a connection found closed by then gets nothing of the request's body (its request fails `unreachable`, and is
+ * asked again of the leader, on a new connection), rather than the body going to a dead peer and the client's
+ * connection being cut.
+ */
+function afterPendingCloses(socket: Socket, send: () => void): void {
+  setImmediate(() =>
+    setImmediate(() => {
+      if (!socket.destroyed) send();
+    }),
+  );
 }
 
 /** The answer's headers as they came (names as written), but for those of one connection only. */
