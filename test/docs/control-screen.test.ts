@@ -3,8 +3,8 @@
  * (control-table/screen.ts): this fails when the table and the page differ. `npm run docs` (`UPDATE_DOCS=1 npx
  * vitest run test/docs/control-screen.test.ts`) writes the page's generated block again.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { expectGeneratedBlock } from '../support/generated-docs.js';
 import { controlRoutes } from '../../src/control-table/index.js';
 import { controlScreen } from '../../src/control-table/screen.js';
 
@@ -13,15 +13,7 @@ const BLOCK = /(<!-- generated from the control table[^\n]*-->\n```text\n)([\s\S
 
 describe('the control API on one screen', () => {
   it('is the control table as it is now', () => {
-    const page = readFileSync(PAGE, 'utf8');
-    expect(page).toMatch(BLOCK);
-    const generated = controlScreen();
-    if (process.env.UPDATE_DOCS === '1')
-      writeFileSync(
-        PAGE,
-        page.replace(BLOCK, (_m, a, _b, c) => `${a}${generated}${c}`),
-      );
-    expect(BLOCK.exec(readFileSync(PAGE, 'utf8'))![2]).toBe(generated);
+    expectGeneratedBlock(PAGE, BLOCK, controlScreen());
   });
 
   it('has one line per route, each fitting a screen', () => {

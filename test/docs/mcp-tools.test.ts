@@ -3,8 +3,8 @@
  * `mcpTools()`, itself derived from the control table): this fails when the tools and the page differ.
  * `npm run docs` (`UPDATE_DOCS=1` on this test) writes the page's generated block again.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { expectGeneratedBlock } from '../support/generated-docs.js';
 import { mcpToolList } from '../../src/mcp/tool-list.js';
 import { mcpTools } from '../../src/mcp/tools.js';
 
@@ -13,15 +13,7 @@ const BLOCK = /(<!-- generated from the MCP tools[^\n]*-->\n)([\s\S]*?)(\n<!-- e
 
 describe("docs/mcp.md's list of tools", () => {
   it('is the MCP tools as they are now', () => {
-    const page = readFileSync(PAGE, 'utf8');
-    expect(page).toMatch(BLOCK);
-    const generated = mcpToolList();
-    if (process.env.UPDATE_DOCS === '1')
-      writeFileSync(
-        PAGE,
-        page.replace(BLOCK, (_m, a, _b, c) => `${a}${generated}${c}`),
-      );
-    expect(BLOCK.exec(readFileSync(PAGE, 'utf8'))![2]).toBe(generated);
+    expectGeneratedBlock(PAGE, BLOCK, mcpToolList());
   });
 
   it('has one row per tool, saying yes under `apiKey` exactly for the tools about a tenant', () => {
