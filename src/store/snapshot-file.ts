@@ -101,9 +101,9 @@ export async function serialise(
       const entries: string[] = [];
       for (const key of [...collection.keys()]) {
         if (--budget <= 0) {
-        budget = SLICE;
-        await pause();
-      }
+          budget = SLICE;
+          await pause();
+        }
         const record = collection.record(key);
         if (record !== undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(record)}`);
       }
