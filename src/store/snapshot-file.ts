@@ -74,9 +74,14 @@ export async function serialise(
   kept: ReadonlyMap<string, KeptCollection> = new Map(),
 ): Promise<string> {
   const parts: string[] = [];
-  // The budget is counted inline: an `await turn()` per record (an async call and a promise each) took ~15 % of
-  // the loop's time on 32,000 contract records, 111 → 95 ms (micro-bench, Node 20).
+  // The budget is counted by a plain function, awaited only at a slice's end: an `await turn()` per record (an async
+  // call and a promise each) took ~15 % of the loop's time on 32,000 contract records, 111 → 95 ms (micro-bench, Node 20).
   let budget = SLICE;
+  const sliceEnds = (): boolean => {
+    if (--budget > 0) return false;
+    budget = SLICE;
+    return true;
+  };
   for (const [name, value] of Object.entries(data)) {
     if (name === 'generation') continue;
     if (!(COLLECTIONS as readonly string[]).includes(name) || value === null || typeof value !== 'object') {
@@ -86,10 +91,7 @@ export async function serialise(
     const rows = value as Record<string, unknown>;
     const entries: string[] = [];
     for (const key of Object.keys(rows)) {
-      if (--budget <= 0) {
-        budget = SLICE;
-        await pause();
-      }
+      if (sliceEnds()) await pause();
       if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
     }
     parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
@@ -100,10 +102,7 @@ export async function serialise(
     for (const [name, collection] of kept) {
       const entries: string[] = [];
       for (const key of [...collection.keys()]) {
-        if (--budget <= 0) {
-          budget = SLICE;
-          await pause();
-        }
+        if (sliceEnds()) await pause();
         const record = collection.record(key);
         if (record !== undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(record)}`);
       }
