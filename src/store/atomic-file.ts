@@ -7,16 +7,24 @@
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export async function replaceFile(file: string, tmp: string, text: string): Promise<void> {
+/** Replaces `file` with the text of `chunks`, each written as it comes; resolves to the bytes written. */
+export async function replaceFile(file: string, tmp: string, chunks: AsyncIterable<string>): Promise<number> {
   const handle = await open(tmp, 'w');
+  let bytes = 0;
   try {
-    await handle.writeFile(text, 'utf8');
+    for await (const chunk of chunks) {
+      const encoded = Buffer.from(chunk, 'utf8');
+      // A handle's writeFile writes from where the last write ended, and all of it (write() may write less).
+      await handle.writeFile(encoded);
+      bytes += encoded.length;
+    }
     await handle.sync();
   } finally {
     await handle.close();
   }
   await rename(tmp, file);
   await syncFolder(dirname(file));
+  return bytes;
 }
 
 export async function syncFolder(folder: string): Promise<void> {
