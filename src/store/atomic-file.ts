@@ -4,7 +4,7 @@
  * Replacing a file so that it is never seen half-written, even across a crash or power loss: write a temporary
  * file, fsync it, rename it over the target, fsync the folder (so the rename itself is durable).
  */
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Replaces `file` with the text of `chunks`, each written as it comes; resolves to the bytes written. */
@@ -19,9 +19,13 @@ export async function replaceFile(file: string, tmp: string, chunks: AsyncIterab
       bytes += encoded.length;
     }
     await handle.sync();
-  } finally {
+  } catch (error) {
+    // Chunks are made while they are written: a failure leaves part of a file, which nothing would remove.
     await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
   await rename(tmp, file);
   await syncFolder(dirname(file));
   return bytes;

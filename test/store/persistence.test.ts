@@ -297,6 +297,25 @@ describe('snapshot serialisation', () => {
   });
 });
 
+describe('a snapshot that fails while it is written', () => {
+  it('leaves the data file as it was and no part of a file beside it', async () => {
+    const { store } = await Store.open({ file });
+    store.contracts.insert(contract('k0'));
+    await store.flush();
+    // JSON.stringify throws on a BigInt: the 2,501st record fails after two chunks were written.
+    for (let i = 1; i <= 2500; i++) store.contracts.insert(contract(`k${i}`));
+    store.contracts.insert({ ...contract('bad'), createTime: 1n as unknown as number });
+    store.replace(store.data);
+    await expect(store.flush()).rejects.toThrow(/BigInt/);
+    expect(Object.keys(snapshot().contracts)).toEqual(['k0']);
+    expect(readdirSync(dir).sort()).toEqual(['data.json', 'data.json.journal']);
+    store.contracts.delete('bad');
+    await store.flush();
+    expect(Object.keys(snapshot().contracts)).toHaveLength(2501);
+    await store.close();
+  });
+});
+
 describe('a journal set aside by a compaction the process did not live to finish', () => {
   it('is replayed on load, and folded into a snapshot and removed by the first flush', async () => {
     const { store } = await Store.open({ file });
