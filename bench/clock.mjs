@@ -8,9 +8,9 @@ import { ROOT, SIZES, row } from './harness.mjs';
 
 export async function benchClock() {
   console.log(`Clock advance of 30 days with ${SIZES.timers} pending timers`);
-  const { createSandbox } = await import(join(ROOT, 'dist', 'sandbox.js'));
+  const { createSandbox } = await import(join(ROOT, 'dist', 'index.js'));
   const sandbox = await createSandbox({ clock: 'frozen', start: '2026-01-01T00:00:00Z' });
-  const { clock } = sandbox.services;
+  const clock = sandbox.services.clocks.sandbox;
   let ran = 0;
   const span = 30 * 86_400_000;
   const now = clock.now();

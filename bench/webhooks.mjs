@@ -131,8 +131,11 @@ async function fetchLoopRate(hook) {
  * Rounds per mode: the baseline and the sandbox take turns (one first, then the other), so load moves both alike.
  * 9, not 5: a round lasts 0.2–0.5 s, as long as one of this VM's slow spells, and one round's ratio read 0.57–2.46
  * in the same run (2026-11-28, load 5–7); the median of 5 still moved 0.70–1.06 from run to run.
+ * 25, not 9: with --data a compaction comes every ~8 rounds (16 MB of journal at ~2 KB a create) and lowers its round
+ * and the next one or two (0.4–0.75×); 9 rounds held one compaction, at the third, so their median was the second-lowest
+ * of six ordinary rounds and moved 0.77–0.96 from run to run; 25 hold three, about their share of a long run.
  */
-const ROUNDS = QUICK ? 2 : 9;
+const ROUNDS = QUICK ? 2 : 25;
 
 /**
  * Rounds not counted, of each build and of the fetch() loop, before the counted ones of a mode. A sandbox just started

@@ -4,19 +4,31 @@
  * Replacing a file so that it is never seen half-written, even across a crash or power loss: write a temporary
  * file, fsync it, rename it over the target, fsync the folder (so the rename itself is durable).
  */
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export async function replaceFile(file: string, tmp: string, text: string): Promise<void> {
+/** Replaces `file` with the text of `chunks`, each written as it comes; resolves to the bytes written. */
+export async function replaceFile(file: string, tmp: string, chunks: AsyncIterable<string>): Promise<number> {
   const handle = await open(tmp, 'w');
+  let bytes = 0;
   try {
-    await handle.writeFile(text, 'utf8');
+    for await (const chunk of chunks) {
+      const encoded = Buffer.from(chunk, 'utf8');
+      // A handle's writeFile writes from where the last write ended, and all of it (write() may write less).
+      await handle.writeFile(encoded);
+      bytes += encoded.length;
+    }
     await handle.sync();
-  } finally {
+  } catch (error) {
+    // Chunks are made while they are written: a failure leaves part of a file, which nothing would remove.
     await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
   await rename(tmp, file);
   await syncFolder(dirname(file));
+  return bytes;
 }
 
 export async function syncFolder(folder: string): Promise<void> {

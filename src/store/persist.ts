@@ -12,7 +12,7 @@
  * between the two leaves an old journal beside a newer snapshot; its lines carry the older generation and are
  * skipped on load, so stale record states never overwrite newer ones.
  *
- * Compaction runs on the main thread, a slice of records per turn of the event loop (`serialise`), while appends
+ * Compaction runs on the main thread, a chunk of records written at a time (`snapshotChunks`), while appends
  * go on beside it (`rotate`). It used to run on a worker thread at a lowered priority; removing that cost less
  * than 10 % on every `--data` figure (docs/benchmarks.md, "Performance devices").
  */
@@ -24,7 +24,7 @@ import type { KeptCollection } from '../core/kept.js';
 import { COLLECTIONS, type StoreData } from './records.js';
 import { readIfExists, syncFolder } from './atomic-file.js';
 import { DamagedJournalError, type JournalLine, type LoadedData, replayJournal } from './replay.js';
-import { type SnapshotFile, serialise } from './snapshot-file.js';
+import { type SnapshotFile, snapshotChunks } from './snapshot-file.js';
 import { getOrAdd } from '../core/maps.js';
 
 /** Smallest journal worth compacting: below this, replaying it on start is cheaper than rewriting the snapshot. */
@@ -300,13 +300,13 @@ export class Persistence {
   }
 
   private async writeSnapshot(generation: number): Promise<void> {
-    await this.snapshot.writeText(await this.serialise(generation));
+    await this.snapshot.write(this.chunks(generation));
     // Every line set aside is in snapshot(g+1) now.
     await unlink(this.rotatedFile).catch(() => undefined);
   }
 
-  private serialise(generation: number): Promise<string> {
-    return serialise(this.source.records(), generation, this.source.kept);
+  private chunks(generation: number): AsyncGenerator<string> {
+    return snapshotChunks(this.source.records(), generation, this.source.kept);
   }
 
   private async append(): Promise<void> {
@@ -340,7 +340,7 @@ export class Persistence {
     this.needsSnapshot = false;
     this.snapshot.generation++;
     try {
-      await this.snapshot.writeText(await this.serialise(this.snapshot.generation));
+      await this.snapshot.write(this.chunks(this.snapshot.generation));
     } catch (error) {
       this.snapshot.generation--;
       throw error;

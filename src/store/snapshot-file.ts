@@ -5,7 +5,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../config/options.js';
-import { pause } from '../core/pause.js';
 import type { KeptCollection } from '../core/kept.js';
 import { COLLECTIONS, type StoreData } from './records.js';
 import { replaceFile } from './atomic-file.js';
@@ -51,65 +50,69 @@ export class SnapshotFile {
     return { data, kept };
   }
 
-  /** Replaces the file with `text` (a serialised snapshot): temporary file, fsync, rename, fsync of the folder. */
-  async writeText(text: string): Promise<void> {
-    await replaceFile(this.file, this.tmp, text);
-    this.bytes = Buffer.byteLength(text);
+  /** Replaces the file with a snapshot's chunks (`snapshotChunks`): temporary file, fsync, rename, fsync of the folder. */
+  async write(chunks: AsyncIterable<string>): Promise<void> {
+    this.bytes = await replaceFile(this.file, this.tmp, chunks);
   }
 }
 
-/** Records serialised per turn of the event loop while writing a snapshot. */
+/** Records serialised per chunk while writing a snapshot: the event loop is free while each chunk is written. */
 const SLICE = 2000;
 
 /**
- * The snapshot's JSON, a slice of records at a time with the event loop free in between, so that writing a
- * snapshot of 100,000 records does not stall requests for the time one JSON.stringify of the whole store takes.
- * Each record is read when its slice is serialised. A record changed meanwhile is also in the dirty set, so the
- * journal line written after the snapshot carries its latest state and replay ends there; a record deleted
- * meanwhile is skipped here and journaled as deleted; one inserted meanwhile is journaled.
+ * The snapshot's JSON in chunks of SLICE records, so that writing a snapshot of 100,000 records neither stalls
+ * requests for the time one JSON.stringify of the whole store takes nor holds the whole file as one string: each
+ * chunk is written (replaceFile) before the next is made. It was one string of every chunk joined (up to 2026-11-28),
+ * a second copy of the snapshot in memory encoded in one more pass: writing a 49 MB snapshot (100,000 contracts and
+ * the bounded delivery log) took 590–640 ms of CPU and a 309 MB heap that way, 295–330 ms and 109 MB in chunks; the
+ * 13.6 MB of the --data fan-out bench 87–91 ms and 74 MB, 67–81 ms and 43 MB (docs/benchmarks.md, side by side).
+ * Each record is read when its chunk is made. A record changed meanwhile is also in the dirty set, so the journal
+ * line written after the snapshot carries its latest state and replay ends there; a record deleted meanwhile is
+ * skipped here and journaled as deleted; one inserted meanwhile is journaled.
  */
-export async function serialise(
+export async function* snapshotChunks(
   data: StoreData,
   generation: number,
   kept: ReadonlyMap<string, KeptCollection> = new Map(),
-): Promise<string> {
-  const parts: string[] = [];
-  // The budget is counted by a plain function, awaited only at a slice's end: an `await turn()` per record (an async
-  // call and a promise each) took ~15 % of the loop's time on 32,000 contract records, 111 → 95 ms (micro-bench, Node 20).
-  let budget = SLICE;
-  const sliceEnds = (): boolean => {
-    if (--budget > 0) return false;
-    budget = SLICE;
-    return true;
-  };
+): AsyncGenerator<string> {
+  let chunk = '{';
+  let count = 0;
+  /** `"key":record` entries of one collection, the chunk handed out every SLICE records. */
+  async function* entries(keys: Iterable<string>, record: (key: string) => unknown): AsyncGenerator<string> {
+    let separator = '';
+    for (const key of keys) {
+      const value = record(key);
+      if (value === undefined) continue;
+      chunk += `${separator}${JSON.stringify(key)}:${JSON.stringify(value)}`;
+      separator = ',';
+      if (++count % SLICE === 0) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+  }
   for (const [name, value] of Object.entries(data)) {
     if (name === 'generation') continue;
     if (!(COLLECTIONS as readonly string[]).includes(name) || value === null || typeof value !== 'object') {
-      parts.push(`${JSON.stringify(name)}:${JSON.stringify(value)}`);
+      chunk += `${JSON.stringify(name)}:${JSON.stringify(value)},`;
       continue;
     }
     const rows = value as Record<string, unknown>;
-    const entries: string[] = [];
-    for (const key of Object.keys(rows)) {
-      if (sliceEnds()) await pause();
-      if (Object.hasOwn(rows, key)) entries.push(`${JSON.stringify(key)}:${JSON.stringify(rows[key])}`);
-    }
-    parts.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
+    chunk += `${JSON.stringify(name)}:{`;
+    yield* entries(Object.keys(rows), (key) => (Object.hasOwn(rows, key) ? rows[key] : undefined));
+    chunk += '},';
   }
   // The in-flight state (core/kept.ts), each record as its collection gives it now.
   if (kept.size > 0) {
-    const collections: string[] = [];
+    chunk += '"kept":{';
+    let separator = '';
     for (const [name, collection] of kept) {
-      const entries: string[] = [];
-      for (const key of [...collection.keys()]) {
-        if (sliceEnds()) await pause();
-        const record = collection.record(key);
-        if (record !== undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(record)}`);
-      }
-      collections.push(`${JSON.stringify(name)}:{${entries.join(',')}}`);
+      chunk += `${separator}${JSON.stringify(name)}:{`;
+      separator = ',';
+      yield* entries([...collection.keys()], (key) => collection.record(key));
+      chunk += '}';
     }
-    parts.push(`"kept":{${collections.join(',')}}`);
+    chunk += '},';
   }
-  parts.push(`"generation":${generation}`);
-  return `{${parts.join(',')}}`;
+  yield `${chunk}"generation":${generation}}`;
 }

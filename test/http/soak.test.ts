@@ -2,7 +2,7 @@
  * A bounded soak: mixed traffic (contracts created and sent, recipients changed, placeholders,
  * archives, bad requests, webhooks to a live receiver and to a dead endpoint that keeps retrying, clock
  * advances, recipient actions and log reads where those endpoints exist) for SOAK_CYCLES cycles (default 12; run
- * `SOAK_CYCLES=100 npx vitest run test/http/soak.test.ts` for the long run). A count of cycles, not a time: the
+ * `SOAK_CYCLES=400 npx vitest run test/http/soak.test.ts` for the long run). A count of cycles, not a time: the
  * test checks what the traffic does (no server error, the log cap, a level heap), never how fast; its rate is a
  * figure of `npm run bench` (bench/soak.mjs runs this file and reads the summary line it prints).
  *
@@ -214,6 +214,9 @@ it(`keeps the heap level through ${CYCLES} cycles of mixed traffic`, {
   expect(deliveryLogPeak, 'the cap was reached, so it was exercised').toBe(LOG_LIMIT);
   expect(last).toBeLessThanOrEqual(middle * 1.1 + 2 * MB);
   // In the long run, a steady climb shows as a slope. The AbortSignal.any leak on Node 20 that this soak found
-  // climbed ~7-11 KB per cycle; a level heap measures about 1 KB per cycle or less.
-  if (CYCLES >= 60) expect(climb / 1024, 'heap climb in KB per cycle').toBeLessThan(4);
+  // climbed ~7-11 KB per cycle; a level heap measures about 1 KB per cycle or less. Only from 200 cycles: V8's warm-up
+  // climbs as much for ~100 cycles (2026-11-28, 7-8 KB per cycle over cycles 50-100; heap snapshots at cycles 30 and 90
+  // differ only by optimised code and its deopt data and relocation info, no object of the sandbox's), then levels off
+  // (240 cycles: 1.2 KB per cycle over the second half), so a shorter run measured the warm-up.
+  if (CYCLES >= 200) expect(climb / 1024, 'heap climb in KB per cycle').toBeLessThan(4);
 });
