@@ -65,7 +65,7 @@ const SLICE = 2000;
  * chunk is written (replaceFile) before the next is made. It was one string of every chunk joined (up to 2026-11-28),
  * a second copy of the snapshot in memory encoded in one more pass: writing a 49 MB snapshot (100,000 contracts and
  * the bounded delivery log) took 590–640 ms of CPU and a 309 MB heap that way, 295–330 ms and 109 MB in chunks; the
- * 13.6 MB of the --data fan-out bench 87–91 ms and 74 MB, 67–81 ms and 43 MB (docs/benchmarks.md, side by side).
+ * 13.6 MB of the --data fan-out bench 87–91 ms and 74 MB, 67–81 ms and 43 MB (2026-11-28, 8 writes each, one build then the other).
  * Each record is read when its chunk is made. A record changed meanwhile is also in the dirty set, so the journal
  * line written after the snapshot carries its latest state and replay ends there; a record deleted meanwhile is
  * skipped here and journaled as deleted; one inserted meanwhile is journaled.
