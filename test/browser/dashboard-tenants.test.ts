@@ -65,10 +65,13 @@ describe('the dashboard with tenants, in Chromium', () => {
     await expect(rowOf('North lease').count()).resolves.toBe(1);
 
     await page.getByRole('button', { name: 'Advance the clock by 1d' }).click();
-    await page.waitForURL(/tenant=/);
+    // The URL had tenant= already, so waiting for it waited for nothing: the page after the form shows the day after.
+    await page.getByTestId('clock-now').filter({ hasText: '2030-01-02' }).waitFor();
     expect((await sandbox.tenant(north).clock.now()).toISOString()).toBe('2030-01-02T08:00:00.000Z');
     expect((await sandbox.clock.now()).toISOString()).toBe('2026-11-21T09:00:00.000Z');
     await page.getByRole('link', { name: 'Outbox' }).click();
+    // count() does not wait: read at once after the click, it could count the page being left.
+    await page.waitForURL(/tab=emails/);
     await expect(page.locator('[data-email]').count()).resolves.toBe(1);
     await page.screenshot({
       path: process.env.UPDATE_SCREENSHOTS

@@ -95,6 +95,15 @@ function screenshot(page: Page, name: string, fullPage = true): Promise<unknown>
   return page.screenshot({ path: resolve(IMAGES, name), fullPage });
 }
 
+/**
+ * Waits until the page shows this text in its status: after a form is submitted, the click returns before the page it
+ * answers with has loaded, and a status read at once could be the one of the page being left (the PDF signing test
+ * read '' so on a fast machine, 2026-11-28).
+ */
+async function statusShows(page: Page, text: string): Promise<void> {
+  await page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 10_000 });
+}
+
 /** Waits until the dashboard, left open, shows this text in the row of this contract (it polls by itself). */
 async function dashboardShows(dashboard: Page, contractKey: string, text: string): Promise<void> {
   await dashboard.locator(`tr[data-contract="${contractKey}"]`, { hasText: text }).waitFor({ timeout: 10_000 });
@@ -145,6 +154,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await page.getByLabel('Type your full name as your signature').fill('Grace B. Hopper');
     await screenshot(page, 'recipient-page.png');
     await page.getByRole('button', { name: 'Sign' }).click();
+    await statusShows(page, 'You signed this contract');
     await expect(page.getByRole('status').innerText()).resolves.toContain(
       'You signed this contract on 2026-11-21 09:00:00 UTC',
     );
@@ -177,6 +187,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await alanPage.mouse.up();
     await screenshot(alanPage, 'recipient-page-draw.png');
     await alanPage.getByRole('button', { name: 'Sign' }).click();
+    await statusShows(alanPage, 'This contract is fully signed');
     await expect(alanPage.getByRole('status').innerText()).resolves.toContain('This contract is fully signed');
     const alanSigned = inspect(contractKey).recipients.find((r) => r.recipientKey === alan)!;
     expect(alanSigned.signature).toMatch(/^data:image\/png;base64,/);
@@ -228,6 +239,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     const key = keys['Ada Lovelace']!;
     const page = await open(await emailLink(`ada-${role}@example.com`));
     await page.getByRole('button', { name: button }).press('Enter');
+    await statusShows(page, done);
     await expect(page.getByRole('status').innerText()).resolves.toContain(done);
     expect(await page.getByRole('button', { name: button }).count()).toBe(0);
     const expected = [
@@ -327,6 +339,7 @@ describe('the recipient page and the dashboard in Chromium', () => {
     await expect(page.getByRole('list', { name: 'Your fields' }).innerText()).resolves.toBe('Signature on page 2');
     await page.getByLabel('Type your full name as your signature').fill('Pia Pdf');
     await page.getByRole('button', { name: 'Sign' }).click();
+    await statusShows(page, 'You signed this contract');
     await expect(page.getByRole('status').innerText()).resolves.toContain('You signed this contract');
     await expect(page.getByRole('link', { name: 'Download the signed PDF' }).getAttribute('href')).resolves.toBe(
       `/api/recipient_download_pdf?shareLink=${key}`,
